@@ -1,0 +1,32 @@
+/* Growable byte buffer, always NUL-terminated (git's strbuf, in small). */
+#ifndef DBRIG_CORE_STRBUF_H
+#define DBRIG_CORE_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct strbuf {
+	char *buf; /* never NULL after strbuf_init */
+	size_t len;
+	size_t cap;
+};
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addc(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Hand the buffer to the caller (free with free()); sb is re-initialised empty. */
+char *strbuf_detach(struct strbuf *sb);
+
+/* Allocation failure is not recoverable for a benchmark driver: these abort
+ * with a message rather than return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif
