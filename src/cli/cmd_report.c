@@ -1,11 +1,222 @@
-/* Placeholder until the report command lands; it fails loudly rather than pretend. */
+/*
+ * dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]
+ *
+ * Reads every result and journal under RESULTS_DIR, aggregates per drive x run
+ * group (src/report/aggregate.h), puts the published references beside them
+ * and writes each requested format with atomic_write_file.
+ */
 #include "cli/cli.h"
+
+#include "core/fileio.h"
 #include "core/log.h"
+#include "core/opt.h"
+#include "core/strbuf.h"
+#include "report/aggregate.h"
+#include "report/published.h"
+#include "report/results.h"
+#include "report/writer.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DEFAULT_PUBLISHED DBRIG_SOURCE_DIR "/reports/published"
+
+struct report_cfg {
+	const char *out;
+	const char *compare;
+	const char *format;
+	bool help;
+};
+
+static const struct opt_def report_opts[] = {
+	{.name = "out", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, out),
+	 .help = "folder for the report files (created if missing; required)", .group = "Report options"},
+	{.name = "compare", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, compare),
+	 .def = DEFAULT_PUBLISHED,
+	 .help = "folder of published reference files to show beside the results, or \"none\"",
+	 .group = "Report options"},
+	{.name = "format", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, format), .def = "md,html,csv,json",
+	 .help = "comma-separated formats: md, html, csv, json", .group = "Report options"},
+	{.name = "help", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, help),
+	 .help = "show this help", .group = "Report options"},
+};
+#define NOPTS (sizeof(report_opts) / sizeof(report_opts[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n\n"
+		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\" and *.jsonl journals,\n"
+		   "found recursively under RESULTS_DIR) per drive x run group and write the report.\n"
+		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
+	opt_help(f, report_opts, NOPTS);
+	fprintf(f, "\nFormats:\n");
+	for (const struct report_writer_ops *const *w = report_writers; *w; w++)
+		fprintf(f, "  %-6s %s\n", (*w)->name, (*w)->summary);
+	fprintf(f, "\nExit status: 0 report written, 1 unreadable or invalid input or output error, 2 usage error.\n");
+}
+
+/*
+ * "--out DIR" -> "--out=DIR" for options that take a value, so the shared
+ * --name=value parser (core/opt.h) accepts the usual spaced form too.
+ */
+static char **join_values(int argc, char **argv, int *nargc)
+{
+	char **v = xcalloc((size_t)argc + 1, sizeof(*v));
+	int n = 0;
+
+	for (int a = 0; a < argc; a++) {
+		const char *arg = argv[a];
+		const struct opt_def *d = NULL;
+
+		if (a > 0 && !strncmp(arg, "--", 2) && arg[2] && !strchr(arg, '=')) {
+			for (size_t i = 0; i < NOPTS; i++)
+				if (opt_name_matches(&report_opts[i], arg + 2, strlen(arg + 2)))
+					d = &report_opts[i];
+		}
+		if (d && d->kind != OPT_BOOL && a + 1 < argc) {
+			struct strbuf sb;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "%s=%s", arg, argv[++a]);
+			v[n++] = strbuf_detach(&sb);
+		} else {
+			v[n++] = xstrdup(arg);
+		}
+	}
+	*nargc = n;
+	return v;
+}
+
+/* Parse "md,html" into a NULL-terminated writer list; -1 after a message. */
+static int parse_formats(const char *spec, const struct report_writer_ops **out, size_t max)
+{
+	char *copy = xstrdup(spec), *save = NULL, *tok;
+	size_t n = 0;
+	int ret = -1;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct report_writer_ops *w = report_writer_find(tok);
+		bool dup = false;
+
+		if (!w) {
+			log_error("--format: \"%s\" is not a format (expected a comma-separated list of md, html, csv, json)",
+				  tok);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			dup |= out[i] == w;
+		if (!dup && n + 1 < max)
+			out[n++] = w;
+	}
+	if (!n) {
+		log_error("--format: \"%s\" names no format (expected a comma-separated list of md, html, csv, json)", spec);
+		goto out;
+	}
+	out[n] = NULL;
+	ret = 0;
+out:
+	free(copy);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	log_error("report: not implemented yet");
-	return EXIT_RUNTIME;
+	struct report_cfg cfg = {0};
+	const struct report_writer_ops *writers[8];
+	const char *pos[2] = {NULL, NULL};
+	struct run_set *runs = NULL;
+	struct pub_set *pub = NULL;
+	struct report *rep = NULL;
+	struct report_files files = {0};
+	struct strbuf err, path;
+	struct stat st;
+	char **args;
+	int nargs = 0, npos = 0, ret = EXIT_USAGE, rc;
+
+	strbuf_init(&err, 0);
+	strbuf_init(&path, 0);
+	args = join_values(argc, argv, &nargs);
+	for (int a = 1; a < nargs; a++) {
+		if (!strcmp(args[a], "--help") || !strcmp(args[a], "-h")) {
+			usage(stdout);
+			ret = 0;
+			goto out;
+		}
+	}
+	if (opt_parse(report_opts, NOPTS, &cfg, nargs, args, pos, 1, &npos, NULL) < 0)
+		goto out;
+	if (npos != 1) {
+		log_error("report: missing RESULTS_DIR (expected: dbrig report RESULTS_DIR --out OUTDIR; see --help)");
+		goto out;
+	}
+	if (!cfg.out || !*cfg.out) {
+		log_error("report: --out: missing (expected the folder to write the report to)");
+		goto out;
+	}
+	if (parse_formats(cfg.format, writers, sizeof(writers) / sizeof(writers[0])) < 0)
+		goto out;
+	if (stat(pos[0], &st) < 0 || !S_ISDIR(st.st_mode)) {
+		log_error("report: %s: %s (expected a folder of results)", pos[0],
+			  errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
+		goto out;
+	}
+	ret = EXIT_RUNTIME;
+	if (strcmp(cfg.compare, "none")) {
+		if (published_load_dir(cfg.compare, &pub, &err) < 0) {
+			log_error("%s", err.buf);
+			goto out;
+		}
+	}
+	if (results_load_dir(pos[0], &runs, &err) < 0) {
+		log_error("%s", err.buf);
+		goto out;
+	}
+	if (!runs->n) {
+		log_error("%s: no results found (expected *.json with \"schema\": \"dbrig.result/1\" or *.jsonl journals)",
+			  pos[0]);
+		goto out;
+	}
+	if (report_build(runs, pub, &rep) < 0) {
+		log_error("report: aggregation failed");
+		goto out;
+	}
+	for (size_t i = 0; i < rep->nwarnings; i++)
+		log_warn("%s", rep->warnings[i]);
+	rc = mkdir_p(cfg.out, 0755);
+	if (rc < 0) {
+		log_error("--out: \"%s\": %s (expected a folder that can be created)", cfg.out, strerror(-rc));
+		goto out;
+	}
+	for (const struct report_writer_ops *const *w = writers; *w; w++) {
+		rc = (*w)->render(rep, &files);
+		if (rc < 0) {
+			log_error("report: %s writer: %s", (*w)->name, strerror(-rc));
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < files.n; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", cfg.out, files.v[i].name);
+		rc = atomic_write_file(path.buf, files.v[i].body.buf, files.v[i].body.len);
+		if (rc < 0) {
+			log_error("%s: %s (expected a writable file)", path.buf, strerror(-rc));
+			goto out;
+		}
+		log_info("wrote %s", path.buf);
+	}
+	ret = 0;
+out:
+	report_files_release(&files);
+	report_free(rep);
+	run_set_free(runs);
+	pub_set_free(pub);
+	for (int a = 0; a < nargs; a++)
+		free(args[a]);
+	free(args);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	return ret;
 }

@@ -1,0 +1,482 @@
+#include "report/aggregate.h"
+
+#include "core/strbuf.h"
+#include "stats/hist.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *little_state_name(enum little_state s)
+{
+	switch (s) {
+	case LITTLE_OK:
+		return "ok";
+	case LITTLE_WARN:
+		return "WARNING";
+	case LITTLE_NA:
+		return "n/a";
+	}
+	return "?";
+}
+
+enum little_state little_check(double threads, double tps, double avg_ms, bool open_loop,
+			       double *pred_ms, double *dev)
+{
+	*pred_ms = 0;
+	*dev = 0;
+	if (open_loop || tps <= 0 || threads <= 0 || avg_ms <= 0)
+		return LITTLE_NA;
+	*pred_ms = threads / tps * 1000.0;
+	*dev = (*pred_ms - avg_ms) / avg_ms;
+	return fabs(*dev) > LITTLE_TOLERANCE ? LITTLE_WARN : LITTLE_OK;
+}
+
+struct spread spread_of(const double *v, size_t n)
+{
+	struct spread s = {0, 0, 0};
+
+	for (size_t i = 0; i < n; i++) {
+		s.mean += v[i];
+		if (i == 0 || v[i] < s.min)
+			s.min = v[i];
+		if (i == 0 || v[i] > s.max)
+			s.max = v[i];
+	}
+	if (n)
+		s.mean /= (double)n;
+	return s;
+}
+
+/* TPC-C's New-Order, whatever the producer's spelling ("new_order", "NewOrder"). */
+static bool is_new_order(const char *name)
+{
+	const char *want = "neworder";
+
+	for (; *name; name++) {
+		if (*name == '_' || *name == '-' || *name == ' ')
+			continue;
+		if (tolower((unsigned char)*name) != *want)
+			return false;
+		want++;
+	}
+	return *want == '\0';
+}
+
+static const struct phase_stat *phase_of(const struct run *r, enum phase_id ph)
+{
+	switch (ph) {
+	case PHASE_PRECONDITION:
+		return &r->pre;
+	case PHASE_SAMPLE:
+		return &r->sample;
+	}
+	return NULL;
+}
+
+static struct agg_type *type_slot(struct agg_fig *f, const char *name)
+{
+	for (size_t i = 0; i < f->ntypes; i++)
+		if (!strcmp(f->types[i].name, name))
+			return &f->types[i];
+	f->types = xrealloc(f->types, (f->ntypes + 1) * sizeof(*f->types));
+	memset(&f->types[f->ntypes], 0, sizeof(*f->types));
+	f->types[f->ntypes].name = xstrdup(name);
+	return &f->types[f->ntypes++];
+}
+
+void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, struct agg_fig *out)
+{
+	double lat_sum = 0, avg_sum = 0, p99_sum = 0;
+	uint64_t lat_n = 0;
+	bool all_hist = true, open_loop = false;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		const struct run *r = runs[i];
+		const struct phase_stat *p = phase_of(r, phase);
+
+		if (!p->present)
+			continue;
+		if (out->n == 0 || p->tps < out->tps_min)
+			out->tps_min = p->tps;
+		if (out->n == 0 || p->tps > out->tps_max)
+			out->tps_max = p->tps;
+		if (out->n == 0 || p->seconds < out->seconds_min)
+			out->seconds_min = p->seconds;
+		if (out->n == 0 || p->seconds > out->seconds_max)
+			out->seconds_max = p->seconds;
+		out->n++;
+		out->tps_sum += p->tps;
+		avg_sum += p->lat_avg_ms;
+		lat_sum += p->lat_sum_ms;
+		lat_n += p->hist ? p->hist->total : p->transactions;
+		if (p->has_p99) {
+			p99_sum += p->p99_ms;
+			out->n_p99++;
+		}
+		if (p->lat_max_ms > out->max_ms)
+			out->max_ms = p->lat_max_ms;
+		out->transactions += p->transactions;
+		out->retried += p->err_ignored;
+		out->reconnects += p->err_reconnects;
+		out->fatal += p->err_fatal;
+		out->threads_sum += p->threads;
+		open_loop |= r->open_loop;
+		if (p->hist && all_hist) {
+			if (!out->merged && hist_init(&out->merged) < 0)
+				all_hist = false;
+			else
+				hist_add(out->merged, p->hist);
+		} else {
+			all_hist = false;
+		}
+		for (size_t t = 0; t < p->ntypes; t++) {
+			const struct type_stat *ts = &p->types[t];
+			struct agg_type *at = type_slot(out, ts->name);
+
+			/* Weighted sum for now, divided below. */
+			at->avg_ms += ts->avg_ms * (double)ts->count;
+			at->count += ts->count;
+			at->p99_mean_of_instances_ms += ts->p99_ms;
+			at->n++;
+			if (ts->max_ms > at->max_ms)
+				at->max_ms = ts->max_ms;
+			if (!strcmp(r->kind, "tpcc") && is_new_order(ts->name) && p->seconds > 0) {
+				out->has_tpmc = true;
+				out->tpmc += (double)ts->count / (p->seconds / 60.0);
+			}
+		}
+	}
+	if (out->n) {
+		out->avg_ms_mean = avg_sum / (double)out->n;
+		out->avg_ms_pooled = lat_n ? lat_sum / (double)lat_n : 0;
+	}
+	if (out->n_p99)
+		out->p99_mean_of_instances_ms = p99_sum / (double)out->n_p99;
+	if (all_hist && out->merged && out->merged->total) {
+		out->has_pooled_p99 = true;
+		out->p99_pooled_ms = (double)hist_value_at_percentile(out->merged, 99.0) / 1e6;
+	} else {
+		hist_close(out->merged);
+		out->merged = NULL;
+	}
+	for (size_t t = 0; t < out->ntypes; t++) {
+		struct agg_type *at = &out->types[t];
+		at->avg_ms = at->count ? at->avg_ms / (double)at->count : 0;
+		at->p99_mean_of_instances_ms = at->n ? at->p99_mean_of_instances_ms / (double)at->n : 0;
+	}
+	out->little = little_check((double)out->threads_sum, out->tps_sum, out->avg_ms_pooled, open_loop,
+				   &out->little_pred_ms, &out->little_dev);
+}
+
+void agg_fig_release(struct agg_fig *f)
+{
+	for (size_t i = 0; i < f->ntypes; i++)
+		free(f->types[i].name);
+	free(f->types);
+	hist_close(f->merged);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Key fields in sort order; drive last among the run group's own. */
+static int key_cmp(const struct run *a, const struct run *b, bool with_drive)
+{
+	int c;
+
+	if ((c = strcmp(a->campaign, b->campaign)))
+		return c;
+	if ((c = strcmp(a->run_group, b->run_group)))
+		return c;
+	if (with_drive && (c = strcmp(a->drive, b->drive)))
+		return c;
+	if ((c = strcmp(a->kind, b->kind)))
+		return c;
+	if ((c = strcmp(a->test, b->test)))
+		return c;
+	if ((c = strcmp(a->params, b->params)))
+		return c;
+	if (a->vm_count != b->vm_count)
+		return a->vm_count < b->vm_count ? -1 : 1;
+	return 0;
+}
+
+static int run_cmp(const void *pa, const void *pb)
+{
+	const struct run *a = *(struct run *const *)pa, *b = *(struct run *const *)pb;
+	int c = key_cmp(a, b, false);
+
+	if (c)
+		return c;
+	if ((c = strcmp(a->drive, b->drive)))
+		return c;
+	if (a->repetition != b->repetition)
+		return a->repetition < b->repetition ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+static void add_warning(struct report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_warning(struct report *rep, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	strbuf_init(&sb, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	rep->warnings = xrealloc(rep->warnings, (rep->nwarnings + 1) * sizeof(*rep->warnings));
+	rep->warnings[rep->nwarnings++] = strbuf_detach(&sb);
+}
+
+static const char *or_none(const char *s, const char *none)
+{
+	return *s ? s : none;
+}
+
+/* Build one group from runs[0..n) (same key, sorted by repetition). */
+static void group_build(struct report *rep, struct agg_group *g, struct run **runs, size_t n, bool all_drives)
+{
+	const struct run *r0 = runs[0];
+	double *v = xcalloc(n + 1, sizeof(*v));
+	struct strbuf sb;
+	size_t i, j, ndrives = 0;
+	bool all_hist = true;
+
+	memset(g, 0, sizeof(*g));
+	g->campaign = xstrdup(r0->campaign);
+	g->run_group = xstrdup(r0->run_group);
+	g->kind = xstrdup(r0->kind);
+	g->test = xstrdup(r0->test);
+	g->params = xstrdup(r0->params);
+	g->vm_count = r0->vm_count;
+	g->all_drives = all_drives;
+	for (i = 0; i < n; i++) {
+		bool seen = false;
+		for (j = 0; j < i; j++)
+			seen |= !strcmp(runs[j]->drive, runs[i]->drive);
+		ndrives += !seen;
+	}
+	g->ndrives = ndrives;
+	strbuf_init(&sb, 0);
+	if (all_drives)
+		strbuf_addf(&sb, "all %zu drives", ndrives);
+	else
+		strbuf_adds(&sb, or_none(r0->drive, "(no drive)"));
+	g->drive = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s · %s", or_none(r0->run_group, "(no run group)"), g->drive);
+	g->label = strbuf_detach(&sb);
+	strbuf_release(&sb);
+
+	/* Repetitions: runs are sorted by drive then repetition; collect distinct values. */
+	for (i = 0; i < n; i++) {
+		struct agg_rep *rp = NULL;
+		for (j = 0; j < g->nreps; j++)
+			if (g->reps[j].repetition == runs[i]->repetition)
+				rp = &g->reps[j];
+		if (!rp) {
+			size_t k = g->nreps;
+			g->reps = xrealloc(g->reps, (k + 1) * sizeof(*g->reps));
+			/* Keep repetitions ordered. */
+			while (k > 0 && g->reps[k - 1].repetition > runs[i]->repetition) {
+				g->reps[k] = g->reps[k - 1];
+				k--;
+			}
+			rp = &g->reps[k];
+			memset(rp, 0, sizeof(*rp));
+			rp->repetition = runs[i]->repetition;
+			rp->runs = xcalloc(n, sizeof(*rp->runs));
+			g->nreps++;
+		}
+		rp->runs[rp->n++] = runs[i];
+		g->n_runs++;
+		g->n_complete += run_is_complete(runs[i]);
+		all_hist &= runs[i]->sample.present ? runs[i]->sample.hist != NULL : true;
+	}
+	g->incomplete = g->n_complete != g->n_runs;
+	g->little = LITTLE_OK;
+	for (i = 0; i < g->nreps; i++) {
+		struct agg_rep *rp = &g->reps[i];
+
+		agg_fig_compute(rp->runs, rp->n, PHASE_SAMPLE, &rp->sample);
+		agg_fig_compute(rp->runs, rp->n, PHASE_PRECONDITION, &rp->pre);
+		if (rp->sample.little == LITTLE_NA || g->little == LITTLE_NA)
+			g->little = LITTLE_NA;
+		else if (rp->sample.little == LITTLE_WARN)
+			g->little = LITTLE_WARN;
+		if (fabs(rp->sample.little_dev) > fabs(g->little_dev))
+			g->little_dev = rp->sample.little_dev;
+		if (rp->sample.little == LITTLE_WARN)
+			add_warning(rep, "Little's law: %s, repetition %lld: sum of threads / TPS = %lld / %.2f = %.2f ms "
+				    "but pooled average latency is %.2f ms (%+.1f%%, more than %.0f%% off): "
+				    "the measurement is inconsistent (clock, lost transactions or not a closed loop?)",
+				    g->label, (long long)rp->repetition, (long long)rp->sample.threads_sum,
+				    rp->sample.tps_sum, rp->sample.little_pred_ms, rp->sample.avg_ms_pooled,
+				    100.0 * rp->sample.little_dev, 100.0 * LITTLE_TOLERANCE);
+	}
+	if (g->nreps == 0)
+		g->little = LITTLE_NA;
+#define SPREAD(field, expr) do { \
+		for (i = 0; i < g->nreps; i++) \
+			v[i] = g->reps[i].sample.expr; \
+		g->field = spread_of(v, g->nreps); \
+	} while (0)
+	SPREAD(tps, tps_sum);
+	SPREAD(avg_ms_mean, avg_ms_mean);
+	SPREAD(avg_ms_pooled, avg_ms_pooled);
+	SPREAD(p99_mean, p99_mean_of_instances_ms);
+	SPREAD(p99_pooled, p99_pooled_ms);
+#undef SPREAD
+	if (all_hist) {
+		for (i = 0; i < g->nreps; i++) {
+			if (!g->reps[i].sample.merged)
+				continue;
+			if (!g->merged && hist_init(&g->merged) < 0)
+				break;
+			hist_add(g->merged, g->reps[i].sample.merged);
+		}
+	}
+	free(v);
+}
+
+static void group_release(struct agg_group *g)
+{
+	free(g->campaign);
+	free(g->run_group);
+	free(g->drive);
+	free(g->kind);
+	free(g->test);
+	free(g->params);
+	free(g->label);
+	for (size_t i = 0; i < g->nreps; i++) {
+		free(g->reps[i].runs);
+		agg_fig_release(&g->reps[i].sample);
+		agg_fig_release(&g->reps[i].pre);
+	}
+	free(g->reps);
+	hist_close(g->merged);
+	free(g->refs);
+}
+
+static struct agg_group *new_group(struct report *rep)
+{
+	rep->groups = xrealloc(rep->groups, (rep->ngroups + 1) * sizeof(*rep->groups));
+	return &rep->groups[rep->ngroups++];
+}
+
+static void match_published(struct report *rep)
+{
+	const struct pub_set *pub = rep->pub;
+
+	if (!pub)
+		return;
+	for (size_t i = 0; i < pub->n; i++) {
+		for (size_t k = 0; k < pub->reviews[i].nresults; k++) {
+			const struct pub_result *pr = &pub->reviews[i].results[k];
+			bool used = false;
+
+			for (size_t gi = 0; gi < rep->ngroups; gi++) {
+				struct agg_group *g = &rep->groups[gi];
+				if (strcmp(g->kind, pr->kind) || g->vm_count != pr->vm_count ||
+				    (int64_t)g->ndrives != pr->drives)
+					continue;
+				g->refs = xrealloc(g->refs, (g->nrefs + 1) * sizeof(*g->refs));
+				g->refs[g->nrefs++] = pr;
+				used = true;
+			}
+			if (!used) {
+				rep->unmatched = xrealloc(rep->unmatched, (rep->nunmatched + 1) * sizeof(*rep->unmatched));
+				rep->unmatched[rep->nunmatched++] = pr;
+			}
+		}
+	}
+}
+
+int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)
+{
+	struct report *rep = xcalloc(1, sizeof(*rep));
+	struct run **sorted = xcalloc(rs->n + 1, sizeof(*sorted));
+	size_t i, j;
+
+	rep->runs = rs;
+	rep->pub = pub;
+	memcpy(sorted, rs->runs, rs->n * sizeof(*sorted));
+	qsort(sorted, rs->n, sizeof(*sorted), run_cmp);
+
+	for (i = 0; i < rs->n; i++) {
+		const struct run *r = rs->runs[i];
+		if (!run_is_complete(r))
+			add_warning(rep, "incomplete run: %s: status %s%s%s%s", r->path, run_status_name(r->status),
+				    r->error ? " (" : "", r->error ? r->error : "", r->error ? ")" : "");
+	}
+
+	/* Per run group (key without drive): per-drive groups, then the total. */
+	for (i = 0; i < rs->n; i = j) {
+		size_t ndrives = 1;
+
+		for (j = i + 1; j < rs->n && !key_cmp(sorted[i], sorted[j], false); j++)
+			ndrives += strcmp(sorted[j - 1]->drive, sorted[j]->drive) != 0;
+		for (size_t a = i, b; a < j; a = b) {
+			for (b = a + 1; b < j && !strcmp(sorted[a]->drive, sorted[b]->drive); b++)
+				;
+			group_build(rep, new_group(rep), sorted + a, b - a, false);
+		}
+		if (ndrives > 1)
+			group_build(rep, new_group(rep), sorted + i, j - i, true);
+		/* Every repetition should have vm_count instances. */
+		for (size_t a = i; a < j; a++) {
+			size_t cnt = 0;
+			bool first = true;
+			for (size_t b = i; b < j; b++) {
+				if (sorted[b]->repetition != sorted[a]->repetition)
+					continue;
+				cnt++;
+				if (b < a)
+					first = false;
+			}
+			if (first && (int64_t)cnt != sorted[a]->vm_count) {
+				add_warning(rep, "instances missing: run group \"%s\", repetition %lld: %zu result(s) for %lld VMs",
+					    sorted[a]->run_group, (long long)sorted[a]->repetition, cnt,
+					    (long long)sorted[a]->vm_count);
+				for (size_t gi = 0; gi < rep->ngroups; gi++)
+					if (!strcmp(rep->groups[gi].campaign, sorted[a]->campaign) &&
+					    !strcmp(rep->groups[gi].run_group, sorted[a]->run_group))
+						rep->groups[gi].incomplete = true;
+			}
+		}
+	}
+	/* Same campaign, run group and drive but a different load: never merged, say so. */
+	for (i = 0; i < rep->ngroups; i++) {
+		for (j = i + 1; j < rep->ngroups; j++) {
+			const struct agg_group *a = &rep->groups[i], *b = &rep->groups[j];
+			if (a->all_drives || b->all_drives || strcmp(a->campaign, b->campaign) ||
+			    strcmp(a->run_group, b->run_group) || strcmp(a->drive, b->drive))
+				continue;
+			add_warning(rep, "not merged: %s has results with different loads: "
+				    "[%s %s vm_count=%lld %s] vs [%s %s vm_count=%lld %s]",
+				    a->label, a->kind, a->test, (long long)a->vm_count, a->params,
+				    b->kind, b->test, (long long)b->vm_count, b->params);
+		}
+	}
+	match_published(rep);
+	free(sorted);
+	*out = rep;
+	return 0;
+}
+
+void report_free(struct report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->ngroups; i++)
+		group_release(&r->groups[i]);
+	free(r->groups);
+	for (size_t i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	free(r->unmatched);
+	free(r);
+}

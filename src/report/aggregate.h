@@ -1,0 +1,137 @@
+/*
+ * Aggregation per drive x run group, the way storage reviews publish, plus
+ * the pooled figures that only merged histograms can give.
+ *
+ * For one set of instances that ran concurrently (one repetition of a group):
+ *   tps_sum              sum of the instances' TPS (published "TPS")
+ *   avg_ms_mean          arithmetic mean of the instances' average latencies
+ *                        (published "average latency")
+ *   avg_ms_pooled        sum of all latencies / number of transactions
+ *   p99_mean_of_instances_ms
+ *                        arithmetic mean of the instances' own p99s: the
+ *                        published "average 99th percentile". It is NOT a
+ *                        percentile of anything; kept because reviews print it.
+ *   p99_pooled_ms        99th percentile of the merged histograms: the real
+ *                        p99 of every transaction of the group
+ *   Little's law         closed loop: sum(threads) / tps_sum must equal
+ *                        avg_ms_pooled; |deviation| > 5% is a measurement warning
+ * Precondition and sample are aggregated separately and never mixed.
+ * Repetitions (run.repetition) of a group give mean, min and max of each figure.
+ *
+ * Grouping is explicit: campaign, run group, drive, workload kind, test,
+ * the canonical workload params and the VM count. Runs that differ in any of
+ * them are separate groups, and a warning says so when they share a
+ * campaign/run group/drive. A run group spread over several drives also gets a
+ * total group ("all N drives") to compare with "8 VMs on 8 drives" figures.
+ */
+#ifndef DBRIG_REPORT_AGGREGATE_H
+#define DBRIG_REPORT_AGGREGATE_H
+
+#include "report/model.h"
+#include "report/published.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LITTLE_TOLERANCE 0.05
+
+enum little_state {
+	LITTLE_OK,
+	LITTLE_WARN,   /* closed loop, |deviation| > LITTLE_TOLERANCE */
+	LITTLE_NA,     /* open loop (rate / think time) or no throughput */
+};
+
+struct agg_type {
+	char *name;
+	uint64_t count;
+	double avg_ms;                  /* count-weighted: pooled average */
+	double p99_mean_of_instances_ms; /* published-style mean of the instances' p99s */
+	double max_ms;
+	size_t n;                       /* instances that reported this type */
+};
+
+struct agg_fig {
+	size_t n;                       /* instances that have this phase */
+	double tps_sum, tps_min, tps_max;
+	double avg_ms_mean;
+	double avg_ms_pooled;
+	size_t n_p99;                   /* instances with their own p99 */
+	double p99_mean_of_instances_ms;
+	bool has_pooled_p99;            /* every instance carried a histogram */
+	double p99_pooled_ms;
+	double max_ms;
+	uint64_t transactions;
+	uint64_t retried, reconnects, fatal;
+	int64_t threads_sum;
+	double seconds_min, seconds_max;
+	enum little_state little;
+	double little_pred_ms;          /* sum(threads) / tps_sum, in ms */
+	double little_dev;              /* (pred - avg_ms_pooled) / avg_ms_pooled */
+	bool has_tpmc;
+	double tpmc;                    /* New-Orders per minute, summed over instances */
+	size_t ntypes;
+	struct agg_type *types;
+	struct hist *merged;            /* NULL unless has_pooled_p99 */
+};
+
+struct agg_rep {
+	int64_t repetition;
+	size_t n;
+	struct run **runs;
+	struct agg_fig sample, pre;
+};
+
+struct spread {
+	double mean, min, max;
+};
+
+struct agg_group {
+	char *campaign, *run_group, *drive, *kind, *test, *params;
+	int64_t vm_count;
+	bool all_drives;                /* total of a run group over its drives */
+	size_t ndrives;
+	char *label;                    /* "run group · drive" */
+	size_t nreps;
+	struct agg_rep *reps;
+	/* Over repetitions (equal to the one repetition's figure when nreps == 1). */
+	struct spread tps, avg_ms_mean, avg_ms_pooled, p99_mean, p99_pooled;
+	enum little_state little;       /* worst over repetitions */
+	double little_dev;              /* the largest |deviation| */
+	size_t n_runs, n_complete;
+	bool incomplete;                /* a run not complete, or instances missing */
+	struct hist *merged;            /* sample, all repetitions; NULL if any lacks one */
+	size_t nrefs;
+	const struct pub_result **refs; /* published results to show beside it */
+};
+
+struct report {
+	const struct run_set *runs;
+	const struct pub_set *pub;      /* may be NULL */
+	size_t ngroups;
+	struct agg_group *groups;
+	size_t nunmatched;
+	const struct pub_result **unmatched; /* references no group matches */
+	size_t nwarnings;
+	char **warnings;                /* measurement and completeness warnings */
+};
+
+/* Little's law for a closed loop: predicted latency threads/tps (ms) and its
+ * relative deviation from avg_ms. */
+enum little_state little_check(double threads, double tps, double avg_ms, bool open_loop,
+			       double *pred_ms, double *dev);
+const char *little_state_name(enum little_state s);
+
+/* Figures of one phase over `n` concurrent instances. */
+void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, struct agg_fig *out);
+void agg_fig_release(struct agg_fig *f);
+
+/* Mean, min, max of n values (all 0 when n == 0). */
+struct spread spread_of(const double *v, size_t n);
+
+/* Group, aggregate, match published references. `pub` may be NULL. */
+int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)
+	__attribute__((warn_unused_result));
+void report_free(struct report *r); /* accepts NULL */
+
+#endif

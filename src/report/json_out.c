@@ -1,0 +1,194 @@
+/* JSON: the aggregate, "schema": "dbrig.report/1" (results readers skip it). */
+#include "report/writer.h"
+
+#include "stats/hist.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* Four decimals are plenty for TPS and ms, and keep the output stable. */
+static json_t *num(double v)
+{
+	return json_real(round(v * 1e4) / 1e4);
+}
+
+static json_t *opt_num(bool has, double v)
+{
+	return has ? num(v) : json_null();
+}
+
+static const char *little_json(enum little_state s)
+{
+	switch (s) {
+	case LITTLE_OK:
+		return "ok";
+	case LITTLE_WARN:
+		return "warning";
+	case LITTLE_NA:
+		return "n/a";
+	}
+	return "?";
+}
+
+static json_t *fig_json(const struct agg_fig *f, bool with_little)
+{
+	json_t *o = json_object();
+	json_t *types;
+
+	json_object_set_new(o, "instances", json_integer((json_int_t)f->n));
+	json_object_set_new(o, "tps_sum", num(f->tps_sum));
+	json_object_set_new(o, "tps_instance_min", num(f->tps_min));
+	json_object_set_new(o, "tps_instance_max", num(f->tps_max));
+	json_object_set_new(o, "avg_latency_ms_mean_of_instances", num(f->avg_ms_mean));
+	json_object_set_new(o, "avg_latency_ms_pooled", num(f->avg_ms_pooled));
+	json_object_set_new(o, "p99_ms_mean_of_instance_p99s", opt_num(f->n_p99 > 0, f->p99_mean_of_instances_ms));
+	json_object_set_new(o, "p99_ms_pooled", opt_num(f->has_pooled_p99, f->p99_pooled_ms));
+	json_object_set_new(o, "max_latency_ms", num(f->max_ms));
+	json_object_set_new(o, "seconds_min", num(f->seconds_min));
+	json_object_set_new(o, "seconds_max", num(f->seconds_max));
+	json_object_set_new(o, "transactions", json_integer((json_int_t)f->transactions));
+	json_object_set_new(o, "errors", json_pack("{s:I, s:I, s:I}", "retried", (json_int_t)f->retried,
+						   "reconnects", (json_int_t)f->reconnects, "fatal", (json_int_t)f->fatal));
+	json_object_set_new(o, "threads_sum", json_integer((json_int_t)f->threads_sum));
+	if (with_little)
+		json_object_set_new(o, "little", json_pack("{s:o, s:o, s:s}", "predicted_ms", num(f->little_pred_ms),
+							   "deviation", num(f->little_dev), "check", little_json(f->little)));
+	if (f->has_tpmc)
+		json_object_set_new(o, "tpmc", num(f->tpmc));
+	types = json_object();
+	for (size_t i = 0; i < f->ntypes; i++) {
+		const struct agg_type *t = &f->types[i];
+		json_object_set_new(types, t->name, json_pack("{s:I, s:o, s:o, s:o}", "count", (json_int_t)t->count,
+							     "avg_ms_pooled", num(t->avg_ms),
+							     "p99_ms_mean_of_instance_p99s", num(t->p99_mean_of_instances_ms),
+							     "max_ms", num(t->max_ms)));
+	}
+	json_object_set_new(o, "types", types);
+	return o;
+}
+
+static json_t *spread_json(const struct spread *s)
+{
+	return json_pack("{s:o, s:o, s:o}", "mean", num(s->mean), "min", num(s->min), "max", num(s->max));
+}
+
+static json_t *group_json(const struct agg_group *g)
+{
+	json_t *o = json_object(), *reps = json_array(), *refs = json_array(), *paths;
+
+	json_object_set_new(o, "key", json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "campaign", g->campaign,
+						"run_group", g->run_group, "drive", g->drive, "workload", g->kind,
+						"test", g->test, "vm_count", (json_int_t)g->vm_count, "params", g->params));
+	json_object_set_new(o, "label", json_string(g->label));
+	json_object_set_new(o, "all_drives", json_boolean(g->all_drives));
+	json_object_set_new(o, "drives", json_integer((json_int_t)g->ndrives));
+	json_object_set_new(o, "runs", json_integer((json_int_t)g->n_runs));
+	json_object_set_new(o, "complete_runs", json_integer((json_int_t)g->n_complete));
+	json_object_set_new(o, "status", json_string(g->incomplete ? "incomplete" : "complete"));
+	json_object_set_new(o, "over_repetitions", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}",
+		"repetitions", (json_int_t)g->nreps, "tps_sum", spread_json(&g->tps),
+		"avg_latency_ms_mean_of_instances", spread_json(&g->avg_ms_mean),
+		"avg_latency_ms_pooled", spread_json(&g->avg_ms_pooled),
+		"p99_ms_mean_of_instance_p99s", spread_json(&g->p99_mean),
+		"p99_ms_pooled", spread_json(&g->p99_pooled)));
+	json_object_set_new(o, "little", json_pack("{s:s, s:o}", "check", little_json(g->little),
+						   "largest_deviation", num(g->little_dev)));
+	for (size_t k = 0; k < g->nreps; k++) {
+		const struct agg_rep *r = &g->reps[k];
+		paths = json_array();
+		for (size_t i = 0; i < r->n; i++)
+			json_array_append_new(paths, json_string(r->runs[i]->path));
+		json_array_append_new(reps, json_pack("{s:I, s:o, s:o, s:o}", "repetition", (json_int_t)r->repetition,
+						      "results", paths, "sample", fig_json(&r->sample, true),
+						      "precondition", r->pre.n ? fig_json(&r->pre, false) : json_null()));
+	}
+	json_object_set_new(o, "repetitions", reps);
+	for (size_t k = 0; k < g->nrefs; k++)
+		json_array_append_new(refs, json_pack("{s:s, s:s}", "file", g->refs[k]->review->file,
+						      "label", g->refs[k]->label));
+	json_object_set_new(o, "published", refs);
+	return o;
+}
+
+static json_t *phase_json(const struct phase_stat *p)
+{
+	if (!p->present)
+		return json_null();
+	return json_pack("{s:b, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:b, s:I, s:I, s:I}",
+			 "complete", p->complete, "seconds", num(p->seconds), "threads", (json_int_t)p->threads,
+			 "transactions", (json_int_t)p->transactions, "tps", num(p->tps),
+			 "avg_latency_ms", num(p->lat_avg_ms), "p99_ms", opt_num(p->has_p99, p->p99_ms),
+			 "max_latency_ms", num(p->lat_max_ms), "latency_from_buckets", p->lat_approx,
+			 "retried", (json_int_t)p->err_ignored, "reconnects", (json_int_t)p->err_reconnects,
+			 "fatal", (json_int_t)p->err_fatal);
+}
+
+static json_t *run_json(const struct run *r)
+{
+	return json_pack("{s:s, s:o, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:o, s:o}",
+			 "path", r->path, "journal", r->journal ? json_string(r->journal) : json_null(),
+			 "status", run_status_name(r->status), "error", r->error ? r->error : "",
+			 "complete", run_is_complete(r), "campaign", r->campaign, "run_group", r->run_group,
+			 "drive", r->drive, "instance", r->instance, "vm_count", (json_int_t)r->vm_count,
+			 "repetition", (json_int_t)r->repetition, "workload", r->kind, "test", r->test,
+			 "params", r->params, "sample", phase_json(&r->sample), "precondition", phase_json(&r->pre));
+}
+
+static json_t *pub_json(const struct pub_review *rv)
+{
+	json_t *res = json_array();
+
+	for (size_t k = 0; k < rv->nresults; k++) {
+		const struct pub_result *p = &rv->results[k];
+		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:s}", "label", p->label,
+						     "workload", p->kind, "test", p->test, "vm_count", (json_int_t)p->vm_count,
+						     "drives", (json_int_t)p->drives, "tps", num(p->tps),
+						     "avg_latency_ms", num(p->avg_ms),
+						     "p99_latency_ms", opt_num(p->has_p99, p->p99_ms), "method", p->method));
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "file", rv->file, "drive", rv->drive,
+			 "platform", rv->platform, "publisher", rv->publisher, "title", rv->title, "results", res);
+}
+
+static int json_render(const struct report *rep, struct report_files *out)
+{
+	json_t *root = json_object(), *a;
+	char *text = NULL;
+	int ret = -ENOMEM;
+
+	json_object_set_new(root, "schema", json_string("dbrig.report/1"));
+	a = json_array();
+	for (size_t i = 0; i < rep->ngroups; i++)
+		json_array_append_new(a, group_json(&rep->groups[i]));
+	json_object_set_new(root, "groups", a);
+	a = json_array();
+	for (size_t i = 0; i < rep->runs->n; i++)
+		json_array_append_new(a, run_json(rep->runs->runs[i]));
+	json_object_set_new(root, "instances", a);
+	a = json_array();
+	for (size_t i = 0; rep->pub && i < rep->pub->n; i++)
+		json_array_append_new(a, pub_json(&rep->pub->reviews[i]));
+	json_object_set_new(root, "published", a);
+	a = json_array();
+	for (size_t i = 0; i < rep->nwarnings; i++)
+		json_array_append_new(a, json_string(rep->warnings[i]));
+	json_object_set_new(root, "warnings", a);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	if (!text)
+		goto out;
+	strbuf_adds(report_files_add(out, "report.json"), text);
+	strbuf_addc(&out->v[out->n - 1].body, '\n');
+	ret = 0;
+out:
+	free(text);
+	json_decref(root);
+	return ret;
+}
+
+const struct report_writer_ops report_json_ops = {
+	.name = "json",
+	.summary = "report.json: the aggregate (schema dbrig.report/1)",
+	.render = json_render,
+};

@@ -1,0 +1,475 @@
+/* Markdown report: the tables a review would print, then everything behind them. */
+#include "report/writer.h"
+
+#include "stats/hist.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void cell(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, "| ");
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_adds(sb, "\\|");
+		else if (*s == '\n')
+			strbuf_addc(sb, ' ');
+		else
+			strbuf_addc(sb, *s);
+	}
+	strbuf_addc(sb, ' ');
+}
+
+static void celln(struct strbuf *sb, double v, int decimals)
+{
+	char b[64];
+
+	report_fmt_num(b, sizeof(b), v, decimals);
+	cell(sb, b);
+}
+
+static void cellf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cellf(struct strbuf *sb, const char *fmt, ...)
+{
+	struct strbuf tmp;
+	va_list ap;
+
+	strbuf_init(&tmp, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&tmp, fmt, ap);
+	va_end(ap);
+	cell(sb, tmp.buf);
+	strbuf_release(&tmp);
+}
+
+static void header(struct strbuf *sb, const char *const *cols)
+{
+	size_t n = 0;
+
+	for (const char *const *c = cols; *c; c++, n++)
+		cell(sb, *c);
+	strbuf_adds(sb, "|\n");
+	for (size_t i = 0; i < n; i++)
+		strbuf_adds(sb, "|---");
+	strbuf_adds(sb, "|\n");
+}
+
+static void endrow(struct strbuf *sb)
+{
+	strbuf_adds(sb, "|\n");
+}
+
+static void little_cell(struct strbuf *sb, enum little_state st, double dev)
+{
+	switch (st) {
+	case LITTLE_OK:
+		cellf(sb, "ok (%+.1f%%)", 100.0 * dev);
+		break;
+	case LITTLE_WARN:
+		cellf(sb, "**WARNING %+.1f%%**", 100.0 * dev);
+		break;
+	case LITTLE_NA:
+		cell(sb, "n/a");
+		break;
+	}
+}
+
+static void opt_ms(struct strbuf *sb, bool has, double v)
+{
+	if (has)
+		celln(sb, v, 2);
+	else
+		cell(sb, "–");
+}
+
+static void summary_table(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "workload", "VMs", "instances", "TPS (sum)",
+		"TPS per instance min–max", "avg latency ms (mean of instances)", "avg latency ms (pooled)",
+		"p99 ms (mean of instance p99s)", "p99 ms (pooled)", "retried", "reconnects", "fatal",
+		"Little's law", "status", NULL};
+
+	strbuf_adds(sb, "## Results per drive × run group (sample phase)\n\n"
+			"TPS is the sum over the instances that ran together; with several repetitions each figure "
+			"is the mean over repetitions (see *Repetitions*). \"mean of instance p99s\" is the published "
+			"\"average 99th percentile\" (an average of percentiles, not a percentile); \"pooled\" p99 comes "
+			"from the merged histograms of every transaction.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		size_t ninst = 0;
+		double tmin = 0, tmax = 0, retried = 0, reconn = 0, fatal = 0;
+		bool has_pooled = g->nreps > 0;
+
+		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			if (k == 0 || f->tps_min < tmin)
+				tmin = f->tps_min;
+			if (k == 0 || f->tps_max > tmax)
+				tmax = f->tps_max;
+			ninst += g->reps[k].n;
+			retried += (double)f->retried;
+			reconn += (double)f->reconnects;
+			fatal += (double)f->fatal;
+			has_pooled &= f->has_pooled_p99;
+		}
+		cell(sb, g->label);
+		cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
+		cellf(sb, "%lld", (long long)g->vm_count);
+		if (g->nreps > 1)
+			cellf(sb, "%zu (%zu reps)", ninst, g->nreps);
+		else
+			cellf(sb, "%zu", ninst);
+		celln(sb, g->tps.mean, 2);
+		{
+			char a[32], b[32];
+			report_fmt_num(a, sizeof(a), tmin, 2);
+			report_fmt_num(b, sizeof(b), tmax, 2);
+			cellf(sb, "%s – %s", a, b);
+		}
+		celln(sb, g->avg_ms_mean.mean, 2);
+		celln(sb, g->avg_ms_pooled.mean, 2);
+		celln(sb, g->p99_mean.mean, 2);
+		opt_ms(sb, has_pooled, g->p99_pooled.mean);
+		celln(sb, retried, 0);
+		celln(sb, reconn, 0);
+		celln(sb, fatal, 0);
+		little_cell(sb, g->little, g->little_dev);
+		if (g->incomplete)
+			cellf(sb, "**INCOMPLETE** (%zu of %zu runs complete)", g->n_complete, g->n_runs);
+		else
+			cell(sb, "complete");
+		endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void published_beside(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"", "source", "drive", "platform", "VMs", "drives", "TPS",
+		"avg latency ms", "p99 ms (mean of VM p99s)", "measured TPS / published", NULL};
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].nrefs > 0;
+	strbuf_adds(sb, "## Beside published figures\n\n");
+	if (!any) {
+		strbuf_adds(sb, "No published reference has the same workload, VM count and number of drives "
+				"as any measured group.\n\n");
+		return;
+	}
+	strbuf_adds(sb, "Measured rows use the published method: TPS summed over VMs, mean of the VMs' average "
+			"latencies, mean of the VMs' p99s. Published rows come from `reports/published`; platforms differ, "
+			"so compare with care.\n\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+
+		if (!g->nrefs)
+			continue;
+		strbuf_addf(sb, "### %s (%s, %lld VMs, %zu drive%s)\n\n", g->label, report_kind_title(g->kind),
+			    (long long)g->vm_count, g->ndrives, g->ndrives == 1 ? "" : "s");
+		header(sb, cols);
+		cell(sb, "**measured**");
+		cell(sb, "this run");
+		cell(sb, g->drive);
+		cell(sb, "");
+		cellf(sb, "%lld", (long long)g->vm_count);
+		cellf(sb, "%zu", g->ndrives);
+		celln(sb, g->tps.mean, 2);
+		celln(sb, g->avg_ms_mean.mean, 2);
+		celln(sb, g->p99_mean.mean, 2);
+		cell(sb, "");
+		endrow(sb);
+		for (size_t k = 0; k < g->nrefs; k++) {
+			const struct pub_result *p = g->refs[k];
+			cell(sb, "published");
+			cellf(sb, "%s: %s", p->review->publisher, p->review->title);
+			cell(sb, p->review->drive);
+			cell(sb, p->review->platform);
+			cellf(sb, "%lld", (long long)p->vm_count);
+			cellf(sb, "%lld", (long long)p->drives);
+			celln(sb, p->tps, 2);
+			celln(sb, p->avg_ms, 2);
+			opt_ms(sb, p->has_p99, p->p99_ms);
+			cellf(sb, "%.2f×", g->tps.mean / p->tps);
+			endrow(sb);
+		}
+		strbuf_addc(sb, '\n');
+	}
+}
+
+static void little_table(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "repetition", "Σ threads", "TPS (sum)",
+		"Σ threads / TPS ms", "pooled avg latency ms", "deviation", "check", NULL};
+
+	strbuf_adds(sb, "## Little's law check\n\n"
+			"In a closed loop every thread always has one transaction in flight, so "
+			"Σ threads / TPS must equal the average latency. More than 5% off is a measurement "
+			"warning. Not applicable (n/a) to rate-limited or think-time runs.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			cell(sb, g->label);
+			cellf(sb, "%lld", (long long)g->reps[k].repetition);
+			cellf(sb, "%lld", (long long)f->threads_sum);
+			celln(sb, f->tps_sum, 2);
+			celln(sb, f->little_pred_ms, 2);
+			celln(sb, f->avg_ms_pooled, 2);
+			cellf(sb, "%+.1f%%", 100.0 * f->little_dev);
+			little_cell(sb, f->little, f->little_dev);
+			endrow(sb);
+		}
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void repetitions(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "repetitions", "TPS mean", "TPS min–max",
+		"avg latency ms (mean of instances) mean", "min–max", "p99 ms (mean of instance p99s) mean",
+		"min–max", NULL};
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].nreps > 1;
+	if (!any)
+		return;
+	strbuf_adds(sb, "## Repetitions\n\nEach repetition is aggregated on its own; the mean and spread are taken "
+			"over the repetitions' figures.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		if (g->nreps < 2)
+			continue;
+		cell(sb, g->label);
+		cellf(sb, "%zu", g->nreps);
+		celln(sb, g->tps.mean, 2);
+		cellf(sb, "%.2f – %.2f", g->tps.min, g->tps.max);
+		celln(sb, g->avg_ms_mean.mean, 2);
+		cellf(sb, "%.2f – %.2f", g->avg_ms_mean.min, g->avg_ms_mean.max);
+		celln(sb, g->p99_mean.mean, 2);
+		cellf(sb, "%.2f – %.2f", g->p99_mean.min, g->p99_mean.max);
+		endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void tpcc(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "repetition", "type", "count",
+		"avg latency ms (pooled)", "p99 ms (mean of instance p99s)", "max ms", NULL};
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= !strcmp(rep->groups[i].kind, "tpcc");
+	if (!any)
+		return;
+	strbuf_adds(sb, "## TPC-C\n\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		if (strcmp(g->kind, "tpcc"))
+			continue;
+		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			char b[32];
+			report_fmt_num(b, sizeof(b), f->tpmc, 1);
+			strbuf_addf(sb, "- %s, repetition %lld: tpmC %s (New-Orders per minute, summed over instances)\n",
+				    g->label, (long long)g->reps[k].repetition, f->has_tpmc ? b : "n/a");
+		}
+	}
+	strbuf_addc(sb, '\n');
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		if (strcmp(g->kind, "tpcc"))
+			continue;
+		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			for (size_t t = 0; t < f->ntypes; t++) {
+				cell(sb, g->label);
+				cellf(sb, "%lld", (long long)g->reps[k].repetition);
+				cell(sb, f->types[t].name);
+				cellf(sb, "%llu", (unsigned long long)f->types[t].count);
+				celln(sb, f->types[t].avg_ms, 2);
+				celln(sb, f->types[t].p99_mean_of_instances_ms, 2);
+				celln(sb, f->types[t].max_ms, 2);
+				endrow(sb);
+			}
+		}
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void precondition(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "repetition", "instances", "seconds",
+		"TPS (sum)", "avg latency ms (mean of instances)", "p99 ms (mean of instance p99s)",
+		"p99 ms (pooled)", NULL};
+
+	strbuf_adds(sb, "## Precondition (not part of the result)\n\n"
+			"The precondition brings the drive to steady state; its figures are shown for "
+			"inspection only and never enter the tables above.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].pre;
+			cell(sb, g->label);
+			cellf(sb, "%lld", (long long)g->reps[k].repetition);
+			cellf(sb, "%zu", f->n);
+			if (!f->n) {
+				for (int c = 0; c < 5; c++)
+					cell(sb, "–");
+				endrow(sb);
+				continue;
+			}
+			cellf(sb, "%.0f", f->seconds_max);
+			celln(sb, f->tps_sum, 2);
+			celln(sb, f->avg_ms_mean, 2);
+			celln(sb, f->p99_mean_of_instances_ms, 2);
+			opt_ms(sb, f->has_pooled_p99, f->p99_pooled_ms);
+			endrow(sb);
+		}
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void instances(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status",
+		"sample s", "threads", "TPS", "avg ms", "p99 ms", "max ms", "retried", "reconnects", "fatal",
+		"Little's law", NULL};
+
+	strbuf_adds(sb, "## Instances (sample phase)\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		const struct phase_stat *p = &r->sample;
+		double pred, dev;
+		enum little_state st;
+
+		cell(sb, r->path);
+		cell(sb, r->run_group);
+		cell(sb, r->drive);
+		cell(sb, r->instance);
+		cellf(sb, "%lld", (long long)r->repetition);
+		if (run_is_complete(r))
+			cell(sb, "complete");
+		else
+			cellf(sb, "**%s**%s", r->status == RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
+			      r->from_journal ? " (from journal)" : "");
+		if (!p->present) {
+			for (int c = 0; c < 10; c++)
+				cell(sb, "–");
+			endrow(sb);
+			continue;
+		}
+		cellf(sb, "%.1f", p->seconds);
+		cellf(sb, "%lld", (long long)p->threads);
+		celln(sb, p->tps, 2);
+		cellf(sb, "%.2f%s", p->lat_avg_ms, p->lat_approx ? " ≈" : "");
+		opt_ms(sb, p->has_p99, p->p99_ms);
+		celln(sb, p->lat_max_ms, 2);
+		cellf(sb, "%llu", (unsigned long long)p->err_ignored);
+		cellf(sb, "%llu", (unsigned long long)p->err_reconnects);
+		cellf(sb, "%llu", (unsigned long long)p->err_fatal);
+		st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
+		little_cell(sb, st, dev);
+		endrow(sb);
+	}
+	strbuf_adds(sb, "\n≈: rebuilt from journal histogram buckets (no result file).\n\n");
+}
+
+static void keys(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "campaign", "run group", "drive", "workload",
+		"test", "VMs", "params", NULL};
+
+	strbuf_adds(sb, "## Grouping keys\n\nResults are aggregated together only when every key below is equal.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		cell(sb, g->label);
+		cell(sb, g->campaign);
+		cell(sb, g->run_group);
+		cell(sb, g->drive);
+		cell(sb, g->kind);
+		cell(sb, g->test);
+		cellf(sb, "%lld", (long long)g->vm_count);
+		cellf(sb, "`%s`", g->params);
+		endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void references(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"file", "drive", "configuration", "workload", "VMs", "drives",
+		"TPS", "avg latency ms", "p99 ms (mean of VM p99s)", "platform", "method", "source", NULL};
+
+	strbuf_adds(sb, "## Published references\n\n");
+	if (!rep->pub || !rep->pub->n) {
+		strbuf_adds(sb, "None loaded.\n");
+		return;
+	}
+	header(sb, cols);
+	for (size_t i = 0; i < rep->pub->n; i++) {
+		const struct pub_review *rv = &rep->pub->reviews[i];
+		for (size_t k = 0; k < rv->nresults; k++) {
+			const struct pub_result *p = &rv->results[k];
+			cell(sb, rv->file);
+			cell(sb, rv->drive);
+			cell(sb, p->label);
+			cellf(sb, "%s %s", report_kind_title(p->kind), p->test);
+			cellf(sb, "%lld", (long long)p->vm_count);
+			cellf(sb, "%lld", (long long)p->drives);
+			celln(sb, p->tps, 2);
+			celln(sb, p->avg_ms, 2);
+			opt_ms(sb, p->has_p99, p->p99_ms);
+			cell(sb, rv->platform);
+			cell(sb, p->method);
+			cellf(sb, "%s, %s%s%s", rv->publisher, rv->title, *rv->url ? ", " : "", rv->url);
+			endrow(sb);
+		}
+	}
+}
+
+static int md_render(const struct report *rep, struct report_files *out)
+{
+	struct strbuf *sb = report_files_add(out, "report.md");
+	size_t complete = 0;
+
+	for (size_t i = 0; i < rep->runs->n; i++)
+		complete += run_is_complete(rep->runs->runs[i]);
+	strbuf_adds(sb, "# dbrig report\n\n");
+	strbuf_addf(sb, "%zu result%s (%zu complete), %zu group%s, %zu published reference file%s.\n\n",
+		    rep->runs->n, rep->runs->n == 1 ? "" : "s", complete, rep->ngroups, rep->ngroups == 1 ? "" : "s",
+		    rep->pub ? rep->pub->n : 0, rep->pub && rep->pub->n == 1 ? "" : "s");
+	if (rep->nwarnings) {
+		strbuf_adds(sb, "## Warnings\n\n");
+		for (size_t i = 0; i < rep->nwarnings; i++)
+			strbuf_addf(sb, "- %s\n", rep->warnings[i]);
+		strbuf_addc(sb, '\n');
+	}
+	summary_table(sb, rep);
+	published_beside(sb, rep);
+	little_table(sb, rep);
+	repetitions(sb, rep);
+	tpcc(sb, rep);
+	precondition(sb, rep);
+	instances(sb, rep);
+	keys(sb, rep);
+	references(sb, rep);
+	return 0;
+}
+
+const struct report_writer_ops report_md_ops = {
+	.name = "md",
+	.summary = "report.md: Markdown tables",
+	.render = md_render,
+};

@@ -1,0 +1,244 @@
+#include "report/published.h"
+
+#include "core/fileio.h"
+#include "report/jread.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PUB_SCHEMA "dbrig.published/1"
+
+/* Refuse keys outside `allowed` (NULL-terminated): typos must not pass as absent. */
+static void only_keys(struct jread *jr, json_t *obj, const char *path, const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+
+	if (jr->failed || !obj)
+		return;
+	json_object_foreach(obj, key, v) {
+		bool ok = false;
+		for (const char *const *a = allowed; *a; a++)
+			ok |= !strcmp(*a, key);
+		if (!ok) {
+			struct strbuf what;
+			char p[128];
+
+			strbuf_init(&what, 0);
+			strbuf_adds(&what, "no such key; allowed:");
+			for (const char *const *a = allowed; *a; a++)
+				strbuf_addf(&what, " %s", *a);
+			snprintf(p, sizeof(p), "%s.%s", path, key);
+			jr_fail(jr, p, NULL, v, what.buf);
+			strbuf_release(&what);
+			return;
+		}
+	}
+}
+
+static char *dup_str(struct jread *jr, json_t *o, const char *path, const char *key, int flags)
+{
+	const char *s = jr_str(jr, o, path, key, flags, "");
+
+	if (!jr->failed && (flags & JR_REQUIRED) && !*s)
+		jr_fail(jr, path, key, json_object_get(o, key), "a non-empty string");
+	return xstrdup(s);
+}
+
+static void parse_result(struct jread *jr, json_t *o, const char *path, struct pub_result *r)
+{
+	static const char *const keys[] = {"label", "workload", "test", "vm_count", "drives", "threads_per_vm",
+					   "database", "method", "tps", "avg_latency_ms", "p99_latency_ms", NULL};
+
+	if (!json_is_object(o)) {
+		jr_fail(jr, path, NULL, o, "an object");
+		return;
+	}
+	only_keys(jr, o, path, keys);
+	r->label = dup_str(jr, o, path, "label", JR_REQUIRED);
+	r->kind = dup_str(jr, o, path, "workload", JR_REQUIRED);
+	if (!jr->failed && strcmp(r->kind, "sysbench") && strcmp(r->kind, "tpcc"))
+		jr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
+	r->test = dup_str(jr, o, path, "test", JR_REQUIRED);
+	r->vm_count = jr_int(jr, o, path, "vm_count", JR_REQUIRED, 1, 1);
+	r->drives = jr_int(jr, o, path, "drives", JR_REQUIRED, 1, 1);
+	r->threads_per_vm = jr_int(jr, o, path, "threads_per_vm", JR_OPTIONAL | JR_NULLABLE, 1, 0);
+	r->database = dup_str(jr, o, path, "database", JR_OPTIONAL | JR_NULLABLE);
+	r->method = dup_str(jr, o, path, "method", JR_REQUIRED);
+	r->tps = jr_num(jr, o, path, "tps", JR_REQUIRED, 0, 0);
+	r->avg_ms = jr_num(jr, o, path, "avg_latency_ms", JR_REQUIRED, 0, 0);
+	if (jr_has(o, "p99_latency_ms")) {
+		r->has_p99 = true;
+		r->p99_ms = jr_num(jr, o, path, "p99_latency_ms", JR_REQUIRED, 0, 0);
+	}
+	if (!jr->failed && r->tps <= 0)
+		jr_fail(jr, path, "tps", json_object_get(o, "tps"), "a number > 0");
+	if (!jr->failed && r->avg_ms <= 0)
+		jr_fail(jr, path, "avg_latency_ms", json_object_get(o, "avg_latency_ms"), "a number > 0");
+	if (!jr->failed && r->has_p99 && r->p99_ms < r->avg_ms)
+		jr_fail(jr, path, "p99_latency_ms", json_object_get(o, "p99_latency_ms"),
+			"a number >= avg_latency_ms");
+	if (!jr->failed && r->drives > r->vm_count)
+		jr_fail(jr, path, "drives", json_object_get(o, "drives"), "a number <= vm_count");
+}
+
+int published_parse(const char *name, const char *text, struct pub_review *out, struct strbuf *err)
+{
+	static const char *const top[] = {"schema", "source", "drive", "platform", "results", "notes", NULL};
+	static const char *const src_keys[] = {"publisher", "title", "url", "date", NULL};
+	static const char *const drv_keys[] = {"name", "details", NULL};
+	struct jread jr = {.file = name, .err = err};
+	json_error_t je;
+	json_t *root, *src, *drv, *res, *v;
+	const char *schema;
+	size_t i;
+	int ret = -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	out->file = xstrdup(name);
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		strbuf_addf(err, "%s: line %d column %d: %s (expected valid JSON)", name, je.line, je.column, je.text);
+		goto out;
+	}
+	if (!json_is_object(root)) {
+		jr_fail(&jr, "", NULL, root, "an object");
+		goto out;
+	}
+	schema = jr_str(&jr, root, "", "schema", JR_REQUIRED, "");
+	if (!jr.failed && strcmp(schema, PUB_SCHEMA))
+		jr_fail(&jr, "", "schema", json_object_get(root, "schema"), "\"" PUB_SCHEMA "\"");
+	only_keys(&jr, root, "", top);
+	src = jr_obj(&jr, root, "", "source", JR_REQUIRED);
+	only_keys(&jr, src, ".source", src_keys);
+	out->publisher = dup_str(&jr, src, ".source", "publisher", JR_REQUIRED);
+	out->title = dup_str(&jr, src, ".source", "title", JR_REQUIRED);
+	out->url = dup_str(&jr, src, ".source", "url", JR_OPTIONAL | JR_NULLABLE);
+	out->date = dup_str(&jr, src, ".source", "date", JR_OPTIONAL | JR_NULLABLE);
+	drv = jr_obj(&jr, root, "", "drive", JR_REQUIRED);
+	only_keys(&jr, drv, ".drive", drv_keys);
+	out->drive = dup_str(&jr, drv, ".drive", "name", JR_REQUIRED);
+	out->drive_details = dup_str(&jr, drv, ".drive", "details", JR_OPTIONAL | JR_NULLABLE);
+	out->platform = dup_str(&jr, root, "", "platform", JR_REQUIRED);
+	res = jr_arr(&jr, root, "", "results", JR_REQUIRED);
+	if (!jr.failed && json_array_size(res) == 0)
+		jr_fail(&jr, "", "results", res, "at least one published result");
+	if (jr.failed)
+		goto out;
+	out->results = xcalloc(json_array_size(res), sizeof(*out->results));
+	json_array_foreach(res, i, v) {
+		char path[48];
+
+		snprintf(path, sizeof(path), ".results[%zu]", i);
+		out->results[i].review = out;
+		out->nresults = i + 1;
+		parse_result(&jr, v, path, &out->results[i]);
+		if (jr.failed)
+			goto out;
+	}
+	ret = jr.failed ? -EINVAL : 0;
+out:
+	json_decref(root);
+	return ret;
+}
+
+void pub_review_release(struct pub_review *r)
+{
+	for (size_t i = 0; i < r->nresults; i++) {
+		struct pub_result *p = &r->results[i];
+		free(p->label);
+		free(p->kind);
+		free(p->test);
+		free(p->database);
+		free(p->method);
+	}
+	free(r->results);
+	free(r->file);
+	free(r->drive);
+	free(r->drive_details);
+	free(r->platform);
+	free(r->publisher);
+	free(r->title);
+	free(r->url);
+	free(r->date);
+	memset(r, 0, sizeof(*r));
+}
+
+void pub_set_free(struct pub_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		pub_review_release(&s->reviews[i]);
+	free(s->reviews);
+	free(s);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int published_load_dir(const char *dir, struct pub_set **out, struct strbuf *err)
+{
+	struct pub_set *s = xcalloc(1, sizeof(*s));
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	char *text = NULL;
+	struct strbuf path;
+	struct dirent *de;
+	DIR *d;
+	int ret = -EINVAL;
+
+	*out = NULL;
+	strbuf_init(&path, 0);
+	d = opendir(dir);
+	if (!d) {
+		ret = -errno;
+		strbuf_addf(err, "%s: %s (expected a folder of published reference files)", dir, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json"))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	s->reviews = xcalloc(n + 1, sizeof(*s->reviews));
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, names[i]);
+		free(text);
+		text = NULL;
+		ret = read_file(path.buf, &text, NULL);
+		if (ret < 0) {
+			strbuf_addf(err, "%s: %s (expected a readable file)", path.buf, strerror(-ret));
+			goto out;
+		}
+		ret = published_parse(path.buf, text, &s->reviews[s->n], err);
+		free(s->reviews[s->n].file);
+		s->reviews[s->n].file = xstrdup(names[i]);
+		s->n++;
+		if (ret < 0)
+			goto out;
+	}
+	*out = s;
+	s = NULL;
+	ret = 0;
+out:
+	free(text);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&path);
+	pub_set_free(s);
+	return ret;
+}
