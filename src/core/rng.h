@@ -6,13 +6,16 @@
  * so a fixed --rand-seed gives the same sequence per worker on every run
  * (unlike sysbench 1.0, whose threads share libc random(), sysbench #524).
  *
- * Distributions return integers in [a, b] (inclusive) and reproduce sysbench
+ * Distributions return integers in [a, b] (inclusive; out-of-range parameters
+ * are clamped into it rather than wrapping) and reproduce sysbench
  * 1.0.20's src/sb_rand.c semantics:
  *   uniform  - every value equally likely
  *   gaussian - mean of `spec_iter` uniforms over [a, b] (Irwin-Hall), as 1.0.20
  *   special  - `spec_res` percent of draws uniform in the middle `spec_pct`
  *              percent of the range, the rest gaussian over the whole range
- *              (1.0.20's default: iter 12, pct 1, res 75)
+ *              (1.0.20's default: iter 12, pct 1, res 75; as in 1.0.20
+ *              the special draws fill only the upper res percent of that
+ *              window, e.g. 4975..5051 of 1..10000)
  *   pareto   - sysbench's pareto with parameter h (--rand-pareto-h, default 0.2)
  *   zipfian  - zipf with exponent s (--rand-zipfian-exp, default 0.8), value a
  *              most frequent, computed by rejection-inversion (Hormann and

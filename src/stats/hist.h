@@ -70,7 +70,8 @@ uint64_t hist_bucket_mid(size_t index);
 bool hist_next_bucket(const struct hist *h, size_t *cursor, size_t *index, uint64_t *count);
 
 /* Set a bucket's count directly (used when reading a stored histogram). Also
- * updates total; the caller restores min/max/sum. Returns -EINVAL on a bad index. */
+ * updates total; the caller restores min/max/sum/overflow. Returns -EINVAL on a
+ * bad index (>= HIST_BUCKETS). */
 int hist_set_bucket(struct hist *h, size_t index, uint64_t count) __attribute__((warn_unused_result));
 
 #endif
