@@ -228,6 +228,12 @@ static void add_warning(struct report *rep, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	for (size_t i = 0; i < rep->nwarnings; i++) {
+		if (!strcmp(rep->warnings[i], sb.buf)) {
+			strbuf_release(&sb);
+			return;
+		}
+	}
 	rep->warnings = xrealloc(rep->warnings, (rep->nwarnings + 1) * sizeof(*rep->warnings));
 	rep->warnings[rep->nwarnings++] = strbuf_detach(&sb);
 }
@@ -361,10 +367,63 @@ static void group_release(struct agg_group *g)
 	free(g->refs);
 }
 
+/* Runs in sorted[i..j) with r's repetition (and drive, when by_drive). */
+static size_t count_like(struct run *const *sorted, size_t i, size_t j, const struct run *r, bool by_drive)
+{
+	size_t n = 0;
+
+	for (size_t k = i; k < j; k++)
+		n += sorted[k]->repetition == r->repetition && (!by_drive || !strcmp(sorted[k]->drive, r->drive));
+	return n;
+}
+
 static struct agg_group *new_group(struct report *rep)
 {
 	rep->groups = xrealloc(rep->groups, (rep->ngroups + 1) * sizeof(*rep->groups));
 	return &rep->groups[rep->ngroups++];
+}
+
+/* Groups that differ only in workload or params get the differing params in their label. */
+static void disambiguate_labels(struct report *rep)
+{
+	char **labels = xcalloc(rep->ngroups + 1, sizeof(*labels));
+
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		struct agg_group *g = &rep->groups[i];
+		struct strbuf extra;
+
+		strbuf_init(&extra, 0);
+		for (size_t j = 0; j < rep->ngroups; j++) {
+			const struct agg_group *h = &rep->groups[j];
+			char *copy, *save = NULL, *tok;
+
+			if (i == j || strcmp(g->label, h->label) || !strcmp(g->params, h->params))
+				continue;
+			copy = xstrdup(g->params);
+			for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+				size_t n = strlen(tok);
+				const char *f = strstr(h->params, tok);
+				bool in_other = f && (f == h->params || f[-1] == ' ') && (f[n] == ' ' || f[n] == '\0');
+				if (!in_other && !strstr(extra.buf, tok))
+					strbuf_addf(&extra, "%s%s", extra.len ? " " : "", tok);
+			}
+			free(copy);
+		}
+		if (extra.len) {
+			struct strbuf sb;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "%s [%s]", g->label, extra.buf);
+			labels[i] = strbuf_detach(&sb);
+		}
+		strbuf_release(&extra);
+	}
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		if (labels[i]) {
+			free(rep->groups[i].label);
+			rep->groups[i].label = labels[i];
+		}
+	}
+	free(labels);
 }
 
 static void match_published(struct report *rep)
@@ -424,27 +483,37 @@ int report_build(const struct run_set *rs, const struct pub_set *pub, struct rep
 				;
 			group_build(rep, new_group(rep), sorted + a, b - a, false);
 		}
-		if (ndrives > 1)
+		/*
+		 * A run group whose drives each hold fewer than vm_count instances
+		 * spreads its VMs over the drives ("8 VMs on 8 drives"): its total
+		 * over the drives is the figure to compare. Otherwise each drive ran
+		 * the whole run group on its own and a total would mean nothing.
+		 */
+		bool spread = true;
+		for (size_t a = i; a < j; a++)
+			if ((int64_t)count_like(sorted, i, j, sorted[a], true) >= sorted[a]->vm_count)
+				spread = false;
+		if (ndrives > 1 && spread)
 			group_build(rep, new_group(rep), sorted + i, j - i, true);
-		/* Every repetition should have vm_count instances. */
+		/* Every repetition should have vm_count instances (per drive, or over the drives). */
 		for (size_t a = i; a < j; a++) {
-			size_t cnt = 0;
+			size_t cnt = count_like(sorted, i, j, sorted[a], !spread);
 			bool first = true;
-			for (size_t b = i; b < j; b++) {
-				if (sorted[b]->repetition != sorted[a]->repetition)
-					continue;
-				cnt++;
-				if (b < a)
+
+			for (size_t b = i; b < a; b++)
+				if (sorted[b]->repetition == sorted[a]->repetition &&
+				    (spread || !strcmp(sorted[b]->drive, sorted[a]->drive)))
 					first = false;
-			}
-			if (first && (int64_t)cnt != sorted[a]->vm_count) {
-				add_warning(rep, "instances missing: run group \"%s\", repetition %lld: %zu result(s) for %lld VMs",
-					    sorted[a]->run_group, (long long)sorted[a]->repetition, cnt,
-					    (long long)sorted[a]->vm_count);
-				for (size_t gi = 0; gi < rep->ngroups; gi++)
-					if (!strcmp(rep->groups[gi].campaign, sorted[a]->campaign) &&
-					    !strcmp(rep->groups[gi].run_group, sorted[a]->run_group))
-						rep->groups[gi].incomplete = true;
+			if (!first || (int64_t)cnt == sorted[a]->vm_count)
+				continue;
+			add_warning(rep, "instances missing: run group \"%s\"%s%s%s, repetition %lld: %zu result(s) for %lld VMs",
+				    sorted[a]->run_group, spread ? "" : ", drive \"", spread ? "" : sorted[a]->drive,
+				    spread ? "" : "\"", (long long)sorted[a]->repetition, cnt, (long long)sorted[a]->vm_count);
+			for (size_t gi = 0; gi < rep->ngroups; gi++) {
+				struct agg_group *g = &rep->groups[gi];
+				if (!key_cmp(g->reps[0].runs[0], sorted[a], false) &&
+				    (spread || g->all_drives || !strcmp(g->drive, sorted[a]->drive)))
+					g->incomplete = true;
 			}
 		}
 	}
@@ -461,6 +530,7 @@ int report_build(const struct run_set *rs, const struct pub_set *pub, struct rep
 				    b->kind, b->test, (long long)b->vm_count, b->params);
 		}
 	}
+	disambiguate_labels(rep);
 	match_published(rep);
 	free(sorted);
 	*out = rep;
