@@ -1,11 +1,577 @@
-/* Placeholder until the sysbench command lands; it fails loudly rather than pretend. */
+/*
+ * dbrig sysbench [options] TEST COMMAND — sysbench 1.0.20's command line,
+ * options and output, plus a precondition phase, several percentiles, a
+ * result file and an interval journal.
+ */
 #include "cli/cli.h"
+#include "cli/sysbench_text.h"
 #include "core/log.h"
+#include "core/opt.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "core/version.h"
+#include "db/db.h"
+#include "result/result.h"
+#include "runner/runner.h"
+#include "workload/sysbench_oltp.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct sb_cli {
+	unsigned threads;
+	uint64_t time_ns;
+	uint64_t events;
+	uint64_t report_interval_ns;
+	const char *percentile;
+	bool histogram;
+	const char *rand_type;
+	uint64_t rand_seed;
+	unsigned rand_spec_iter;
+	double rand_spec_pct, rand_spec_res, rand_pareto_h, rand_zipfian_exp;
+	unsigned verbosity;
+	const char *db_driver;
+	const char *db_ps_mode;
+	uint64_t rate;
+	uint64_t precondition_ns;
+	const char *result;
+	const char *journal;
+	unsigned event_loops;
+	uint64_t reconnect_timeout_ns;
+	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password, *mysql_password_file, *mysql_db;
+	const char *mysql_ignore_errors, *mysql_storage_engine;
+	unsigned mysql_port;
+	bool mysql_ssl;
+	unsigned tables, table_size, range_size, point_selects, simple_ranges, sum_ranges, order_ranges;
+	unsigned distinct_ranges, index_updates, non_index_updates, delete_inserts;
+	bool range_selects, skip_trx, auto_inc, secondary, create_secondary;
+	const char *run_campaign, *run_group, *run_drive, *run_instance;
+	unsigned run_vm_count, run_repetition;
+};
+
+#define O(f) offsetof(struct sb_cli, f)
+#define GEN "General options"
+#define RND "Pseudo-Random Numbers Generator options"
+#define MY "MySQL driver options"
+#define OLTP "oltp_* test options"
+#define DB "dbrig additions"
+#define UMAX 1000000000LL
+
+static const struct opt_def sb_opts_table[] = {
+	{"threads", "num-threads", OPT_UINT, O(threads), "1", "number of threads (concurrent connections) to use", 1, 100000, GEN, 0},
+	{"events", "max-requests", OPT_U64, O(events), "0", "limit for total number of events", 0, INT64_MAX, GEN, 0},
+	{"time", "max-time", OPT_DURATION, O(time_ns), "10", "limit for total execution time in seconds (sample phase)", 0, 0, GEN, 0},
+	{"rate", "tx-rate", OPT_U64, O(rate), "0", "average transactions rate; 0 for unlimited (only 0 is supported)", 0, 0, GEN, 0},
+	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "periodically report intermediate statistics with a specified interval in seconds; 0 disables", 0, 0, GEN, 0},
+	{"percentile", NULL, OPT_STRING, O(percentile), "95", "percentile(s) to calculate in latency statistics, e.g. 95 or 50,95,99 (0 disables)", 0, 0, GEN, 0},
+	{"histogram", NULL, OPT_BOOL, O(histogram), "off", "print latency histogram in report", 0, 0, GEN, 0},
+	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
+	{"db-driver", NULL, OPT_STRING, O(db_driver), "mysql", "database driver (mysql)", 0, 0, GEN, 0},
+	{"db-ps-mode", NULL, OPT_STRING, O(db_ps_mode), "auto", "prepared statements usage mode {auto}", 0, 0, GEN, 0},
+	{"rand-type", NULL, OPT_STRING, O(rand_type), "special", "random numbers distribution {uniform, gaussian, special, pareto, zipfian}", 0, 0, RND, 0},
+	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "seed for random number generator; 0 = current time", 0, INT64_MAX, RND, 0},
+	{"rand-spec-iter", NULL, OPT_UINT, O(rand_spec_iter), "12", "number of iterations for the special distribution", 1, 1000, RND, 0},
+	{"rand-spec-pct", NULL, OPT_DOUBLE, O(rand_spec_pct), "1", "percentage of the entire range where 'special' values will fall", 0, 0, RND, 0},
+	{"rand-spec-res", NULL, OPT_DOUBLE, O(rand_spec_res), "75", "percentage of 'special' values to use", 0, 0, RND, 0},
+	{"rand-pareto-h", NULL, OPT_DOUBLE, O(rand_pareto_h), "0.2", "shape parameter for the Pareto distribution", 0, 0, RND, 0},
+	{"rand-zipfian-exp", NULL, OPT_DOUBLE, O(rand_zipfian_exp), "0.8", "shape parameter (exponent) for the Zipfian distribution", 0, 0, RND, 0},
+	{"mysql-host", NULL, OPT_STRING, O(mysql_host), "localhost", "MySQL server host", 0, 0, MY, 0},
+	{"mysql-port", NULL, OPT_UINT, O(mysql_port), "3306", "MySQL server port", 1, 65535, MY, 0},
+	{"mysql-socket", NULL, OPT_STRING, O(mysql_socket), NULL, "MySQL socket", 0, 0, MY, 0},
+	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "sbtest", "MySQL user", 0, 0, MY, 0},
+	{"mysql-password", NULL, OPT_STRING, O(mysql_password), NULL, "MySQL password (prefer --mysql-password-file or MYSQL_PWD)", 0, 0, MY, OPT_SECRET},
+	{"mysql-password-file", NULL, OPT_STRING, O(mysql_password_file), NULL, "read the MySQL password from this file (first line)", 0, 0, MY, 0},
+	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "sbtest", "MySQL database name", 0, 0, MY, 0},
+	{"mysql-ssl", NULL, OPT_BOOL, O(mysql_ssl), "off", "use SSL connections (client-key.pem, client-cert.pem, cacert.pem from the current directory if present)", 0, 0, MY, 0},
+	{"mysql-ignore-errors", NULL, OPT_STRING, O(mysql_ignore_errors), "1213,1020,1205", "list of errors to roll back and retry the transaction on, or \"all\"", 0, 0, MY, 0},
+	{"mysql-storage-engine", NULL, OPT_STRING, O(mysql_storage_engine), "innodb", "storage engine for prepare", 0, 0, MY, 0},
+	{"tables", NULL, OPT_UINT, O(tables), "1", "number of tables", 1, 1000000, OLTP, 0},
+	{"table-size", NULL, OPT_UINT, O(table_size), "10000", "number of rows per table", 0, 2000000000LL, OLTP, 0},
+	{"range-size", NULL, OPT_UINT, O(range_size), "100", "range size for range SELECT queries", 1, UMAX, OLTP, 0},
+	{"point-selects", NULL, OPT_UINT, O(point_selects), "10", "number of point SELECT queries per transaction", 0, 10000, OLTP, 0},
+	{"simple-ranges", NULL, OPT_UINT, O(simple_ranges), "1", "number of simple range SELECT queries per transaction", 0, 10000, OLTP, 0},
+	{"sum-ranges", NULL, OPT_UINT, O(sum_ranges), "1", "number of SELECT SUM() queries per transaction", 0, 10000, OLTP, 0},
+	{"order-ranges", NULL, OPT_UINT, O(order_ranges), "1", "number of SELECT ORDER BY queries per transaction", 0, 10000, OLTP, 0},
+	{"distinct-ranges", NULL, OPT_UINT, O(distinct_ranges), "1", "number of SELECT DISTINCT queries per transaction", 0, 10000, OLTP, 0},
+	{"index-updates", NULL, OPT_UINT, O(index_updates), "1", "number of UPDATE index queries per transaction", 0, 10000, OLTP, 0},
+	{"non-index-updates", NULL, OPT_UINT, O(non_index_updates), "1", "number of UPDATE non-index queries per transaction", 0, 10000, OLTP, 0},
+	{"delete-inserts", NULL, OPT_UINT, O(delete_inserts), "1", "number of DELETE/INSERT combinations per transaction", 0, 10000, OLTP, 0},
+	{"range-selects", NULL, OPT_BOOL, O(range_selects), "on", "enable/disable all range SELECT queries", 0, 0, OLTP, 0},
+	{"auto-inc", NULL, OPT_BOOL, O(auto_inc), "on", "use AUTO_INCREMENT column as primary key; when off, use client-generated ids", 0, 0, OLTP, 0},
+	{"skip-trx", NULL, OPT_BOOL, O(skip_trx), "off", "don't start explicit transactions; run all queries in AUTOCOMMIT mode", 0, 0, OLTP, 0},
+	{"secondary", NULL, OPT_BOOL, O(secondary), "off", "use a secondary index in place of the PRIMARY KEY", 0, 0, OLTP, 0},
+	{"create-secondary", NULL, OPT_BOOL, O(create_secondary), "on", "create a secondary index in addition to the PRIMARY KEY", 0, 0, OLTP, 0},
+	{"precondition", "warmup-time", OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample (--time); statistics are reset between them, both are kept in the result", 0, 0, DB, 0},
+	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, DB, 0},
+	{"journal", NULL, OPT_STRING, O(journal), NULL, "append one JSON line per report interval to this file, flushed as it happens", 0, 0, DB, 0},
+	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads that serve the connections; 0 = one per CPU", 0, 1024, DB, 0},
+	{"reconnect-timeout", NULL, OPT_DURATION, O(reconnect_timeout_ns), "60", "how long a lost server may stay away before the run fails", 0, 0, DB, 0},
+	{"run-campaign", NULL, OPT_STRING, O(run_campaign), "", "run identity stored in the result: campaign name", 0, 0, DB, 0},
+	{"run-group", NULL, OPT_STRING, O(run_group), "", "run identity: run group", 0, 0, DB, 0},
+	{"run-drive", NULL, OPT_STRING, O(run_drive), "", "run identity: drive", 0, 0, DB, 0},
+	{"run-instance", NULL, OPT_STRING, O(run_instance), "", "run identity: instance (VM)", 0, 0, DB, 0},
+	{"run-vm-count", NULL, OPT_UINT, O(run_vm_count), "1", "run identity: instances running at once in the run group", 1, 100000, DB, 0},
+	{"run-repetition", NULL, OPT_UINT, O(run_repetition), "1", "run identity: repetition number", 1, 100000, DB, 0},
+};
+#define NOPTS (sizeof(sb_opts_table) / sizeof(sb_opts_table[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: dbrig sysbench [options] TEST COMMAND\n\n"
+		   "Runs sysbench 1.0.20's OLTP workloads against MySQL/MariaDB/Percona, with the same\n"
+		   "options, statements and output, through libmysqlclient.\n\n"
+		   "TEST: oltp_read_write, oltp_read_only, oltp_write_only, oltp_point_select,\n"
+		   "      oltp_update_index, oltp_update_non_index, oltp_insert, oltp_delete\n"
+		   "COMMAND: prepare, prewarm, run, cleanup, help\n\n"
+		   "Durations take units: 30 (seconds), 90s, 15m, 2h. The password is read from\n"
+		   "--mysql-password, --mysql-password-file or the MYSQL_PWD environment variable and\n"
+		   "is never written to results, journals or logs.\n");
+	opt_help(f, sb_opts_table, NOPTS);
+	fprintf(f, "\nExit status: 0 success, 1 runtime failure or interrupted run, 2 usage error.\n");
+}
+
+static int parse_percentiles(const char *s, double *out, unsigned *n)
+{
+	char *copy = xstrdup(s);
+	char *save = NULL;
+	int ret = 0;
+
+	*n = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (parse_double(tok, &v) < 0 || v < 0 || v > 100 || *n >= 8) {
+			ret = -1;
+			break;
+		}
+		if (v == 0) /* sysbench: 0 disables percentiles */
+			continue;
+		out[(*n)++] = v;
+	}
+	free(copy);
+	return ret;
+}
+
+/* Read the first line of a password file; warn when others can read it. */
+static char *read_password_file(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	char buf[1024];
+
+	if (stat(path, &st) < 0) {
+		log_error("--mysql-password-file: \"%s\": %s", path, strerror(errno));
+		return NULL;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH))
+		log_warn("--mysql-password-file: \"%s\" is readable by group or others (chmod 600 it)", path);
+	f = fopen(path, "r");
+	if (!f) {
+		log_error("--mysql-password-file: \"%s\": %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return xstrdup(buf);
+}
+
+/* Hide a password given on the command line from ps (what mysql(1) does). */
+static void scrub_argv(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *eq;
+		if (strncmp(argv[i], "--mysql", 7) || !(eq = strchr(argv[i], '=')))
+			continue;
+		if (opt_name_matches(&sb_opts_table[21], argv[i] + 2, (size_t)(eq - argv[i] - 2)))
+			memset(eq + 1, 'x', strlen(eq + 1));
+	}
+}
+
+struct run_ctx {
+	const struct sb_cli *cli;
+	struct sb_text text;
+	struct result *res;
+	struct journal *journal;
+	bool journal_error;
+};
+
+static void on_start(void *arg, unsigned threads)
+{
+	struct run_ctx *rc = arg;
+
+	(void)threads;
+	sb_text_started(&rc->text);
+}
+
+static void on_phase_start(void *arg, enum phase_kind p, double planned)
+{
+	struct run_ctx *rc = arg;
+
+	sb_text_phase_start(&rc->text, p, planned);
+}
+
+static void on_interval(void *arg, const struct interval_report *ir)
+{
+	struct run_ctx *rc = arg;
+	char *line = NULL;
+
+	if (!ir->partial)
+		sb_text_interval(&rc->text, ir);
+	result_add_interval(rc->res, ir, rc->journal ? &line : NULL);
+	if (rc->journal && line && journal_append(rc->journal, line) < 0 && !rc->journal_error) {
+		log_error("--journal: \"%s\": write failed: %s; the run goes on, the result file will still be written",
+			  rc->cli->journal, strerror(errno ? errno : EIO));
+		rc->journal_error = true;
+	}
+	free(line);
+}
+
+static void on_phase_end(void *arg, const struct phase_report *pr)
+{
+	struct run_ctx *rc = arg;
+
+	result_set_phase(rc->res, pr);
+	sb_text_phase_end(&rc->text, pr);
+}
+
+static void fill_params(struct result *res, const struct sb_cli *c, const struct sb_opts *o)
+{
+	result_param_int(res, "tables", o->tables);
+	result_param_int(res, "table_size", o->table_size);
+	result_param_int(res, "threads", c->threads);
+	result_param_int(res, "range_size", o->range_size);
+	result_param_int(res, "point_selects", o->point_selects);
+	result_param_int(res, "simple_ranges", o->simple_ranges);
+	result_param_int(res, "sum_ranges", o->sum_ranges);
+	result_param_int(res, "order_ranges", o->order_ranges);
+	result_param_int(res, "distinct_ranges", o->distinct_ranges);
+	result_param_int(res, "index_updates", o->index_updates);
+	result_param_int(res, "non_index_updates", o->non_index_updates);
+	result_param_int(res, "delete_inserts", o->delete_inserts);
+	result_param_bool(res, "range_selects", o->range_selects);
+	result_param_bool(res, "skip_trx", o->skip_trx);
+	result_param_bool(res, "auto_inc", o->auto_inc);
+	result_param_bool(res, "secondary", o->secondary);
+	result_param_str(res, "rand_type", rand_type_name(o->dist.type));
+	result_param_int(res, "rand_seed", (long long)o->rand_seed);
+	result_param_double(res, "precondition_s", (double)c->precondition_ns / 1e9);
+	result_param_double(res, "time_s", (double)c->time_ns / 1e9);
+	result_param_int(res, "events", (long long)c->events);
+	result_param_double(res, "report_interval_s", (double)c->report_interval_ns / 1e9);
+	result_param_str(res, "ignore_errors", c->mysql_ignore_errors);
+}
+
+static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct db_driver_ops *drv,
+		  const struct db_conn_params *cp, const double *pct, unsigned npct)
+{
+	struct run_ctx rc = {.cli = c};
+	struct runner_outcome out;
+	struct runner_config cfg = {
+		.drv = drv,
+		.conn = cp,
+		.wl = &sysbench_workload_ops,
+		.wl_ctx = (void *)o,
+		.ntypes = 1,
+		.threads = c->threads,
+		.event_loops = c->event_loops,
+		.precondition_ns = c->precondition_ns,
+		.time_ns = c->time_ns,
+		.events = c->events,
+		.report_interval_ns = c->report_interval_ns,
+		.rand_seed = c->rand_seed,
+		.reconnect_timeout_ns = c->reconnect_timeout_ns,
+		.cb = {.arg = &rc, .on_start = on_start, .on_phase_start = on_phase_start,
+		       .on_interval = on_interval, .on_phase_end = on_phase_end},
+	};
+	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
+				  c->run_repetition};
+	static const char *const type_names[] = {"transaction"};
+	const char *status = "failed";
+	char endpoint[300];
+	int ret = EXIT_RUNTIME;
+
+	if (result_new(&rc.res, "sysbench", sb_test_name(o->test)) < 0) {
+		log_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	result_set_run(rc.res, &id);
+	fill_params(rc.res, c, o);
+	result_set_percentiles(rc.res, pct, npct);
+	result_set_types(rc.res, type_names, 1);
+	if (cp->socket && *cp->socket)
+		snprintf(endpoint, sizeof(endpoint), "%s", cp->socket);
+	else
+		snprintf(endpoint, sizeof(endpoint), "%s:%u", cp->host, cp->port);
+	result_set_engine(rc.res, drv->name, NULL, endpoint, cp->database);
+	sb_text_init(&rc.text, c->threads, c->report_interval_ns, c->rand_seed, pct, npct, c->histogram,
+		     c->precondition_ns, c->time_ns);
+	sb_text_header(&rc.text);
+
+	/* One probe connection for the server version (and an early, clear
+	 * error when the server cannot be reached). */
+	{
+		struct db_conn probe = {.ops = drv};
+		if (drv->connect(&probe, cp) < 0) {
+			log_error("cannot connect to %s as %s: error %d: %s", endpoint, cp->user, probe.err.native,
+				  probe.err.msg);
+			drv->disconnect(&probe);
+			goto out;
+		}
+		result_set_engine(rc.res, drv->name, drv->server_version(&probe), endpoint, cp->database);
+		drv->disconnect(&probe);
+	}
+	if (c->journal) {
+		int jr = journal_open(&rc.journal, c->journal, rc.res);
+		if (jr < 0) {
+			log_error("--journal: \"%s\": %s", c->journal, strerror(-jr));
+			goto out;
+		}
+	}
+	if (runner_run(&cfg, &out) < 0) {
+		log_error("%s", out.error);
+		status = "failed";
+		if (c->result) {
+			int wr = result_write(rc.res, c->result, status, out.error);
+			if (wr < 0)
+				log_error("--result: \"%s\": %s", c->result, strerror(-wr));
+		}
+		journal_close(rc.journal, status);
+		rc.journal = NULL;
+		goto out;
+	}
+	switch (out.status) {
+	case RUNNER_COMPLETE:
+		status = "complete";
+		ret = 0;
+		sb_text_summary(&rc.text);
+		break;
+	case RUNNER_INTERRUPTED:
+		status = "interrupted";
+		snprintf(out.error, sizeof(out.error), "interrupted by %s", out.signal == SIGINT ? "SIGINT" : "SIGTERM");
+		log_error("%s: partial result kept", out.error);
+		sb_text_summary(&rc.text);
+		break;
+	case RUNNER_FAILED:
+		status = "failed";
+		log_error("%s", out.error);
+		sb_text_summary(&rc.text);
+		break;
+	}
+	if (c->result) {
+		int wr = result_write(rc.res, c->result, status, out.status == RUNNER_COMPLETE ? NULL : out.error);
+		if (wr < 0) {
+			log_error("--result: \"%s\": cannot write: %s", c->result, strerror(-wr));
+			ret = EXIT_RUNTIME;
+		}
+	}
+	if (journal_close(rc.journal, status) < 0 && !rc.journal_error)
+		log_error("--journal: \"%s\": cannot complete: %s", c->journal, strerror(errno));
+	rc.journal = NULL;
+out:
+	if (rc.journal)
+		journal_close(rc.journal, NULL);
+	sb_text_free(&rc.text);
+	result_free(rc.res);
+	return ret;
+}
 
 int cmd_sysbench(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	log_error("sysbench: not implemented yet");
-	return EXIT_RUNTIME;
+	struct sb_cli c;
+	struct sb_opts o;
+	struct db_conn_params cp;
+	const char *pos[3];
+	int npos = 0;
+	double pct[8];
+	unsigned npct = 0;
+	char *password = NULL;
+	int *codes = NULL;
+	size_t ncodes = 0;
+	bool all = false;
+	int ret = EXIT_USAGE;
+	const struct db_driver_ops *drv;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+	}
+	memset(&c, 0, sizeof(c));
+	if (opt_parse(sb_opts_table, NOPTS, &c, argc, argv, pos, 3, &npos, NULL) < 0)
+		goto out;
+	scrub_argv(argc, argv);
+	log_set_verbosity((int)c.verbosity);
+	if (npos == 1 && !strcmp(pos[0], "help")) {
+		usage(stdout);
+		ret = 0;
+		goto out;
+	}
+	if (npos != 2) {
+		log_error("sysbench: expected TEST COMMAND, e.g. \"oltp_read_write run\" (see dbrig sysbench --help)");
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	if (sb_test_parse(pos[0], &o.test) < 0) {
+		log_error("sysbench: unknown test \"%s\" (expected oltp_read_write, oltp_read_only, oltp_write_only, "
+			  "oltp_point_select, oltp_update_index, oltp_update_non_index, oltp_insert or oltp_delete)",
+			  pos[0]);
+		goto out;
+	}
+	if (strcmp(pos[1], "prepare") && strcmp(pos[1], "prewarm") && strcmp(pos[1], "run") &&
+	    strcmp(pos[1], "cleanup") && strcmp(pos[1], "help")) {
+		log_error("sysbench: unknown command \"%s\" (expected prepare, prewarm, run, cleanup or help)", pos[1]);
+		goto out;
+	}
+	if (!strcmp(pos[1], "help")) {
+		usage(stdout);
+		ret = 0;
+		goto out;
+	}
+	drv = db_driver_find(c.db_driver);
+	if (!drv) {
+		log_error("--db-driver: \"%s\" is not available (expected mysql)", c.db_driver);
+		goto out;
+	}
+	if (strcmp(c.db_ps_mode, "auto")) {
+		log_error("--db-ps-mode: \"%s\" is not supported (expected auto: server-side prepared statements)",
+			  c.db_ps_mode);
+		goto out;
+	}
+	if (c.rate) {
+		log_error("--rate: \"%llu\" is not supported (expected 0: closed loop, as the published runs)",
+			  (unsigned long long)c.rate);
+		goto out;
+	}
+	if (parse_percentiles(c.percentile, pct, &npct) < 0) {
+		log_error("--percentile: \"%s\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)",
+			  c.percentile);
+		goto out;
+	}
+	if (c.histogram && npct == 0) {
+		log_error("--histogram: needs percentile statistics (--percentile is 0)");
+		goto out;
+	}
+	if (db_parse_code_list(c.mysql_ignore_errors, &codes, &ncodes, &all) < 0) {
+		log_error("--mysql-ignore-errors: \"%s\" is not valid (expected error numbers like 1213,1020,1205, or all)",
+			  c.mysql_ignore_errors);
+		goto out;
+	}
+	if (strchr(c.mysql_host, ',')) {
+		log_error("--mysql-host: \"%s\": host lists are not supported (expected one host)", c.mysql_host);
+		goto out;
+	}
+	rand_dist_defaults(&o.dist);
+	if (rand_type_parse(c.rand_type, &o.dist.type) < 0) {
+		log_error("--rand-type: \"%s\" is not valid (expected uniform, gaussian, special, pareto or zipfian)",
+			  c.rand_type);
+		goto out;
+	}
+	if (c.rand_spec_pct <= 0 || c.rand_spec_pct > 100 || c.rand_spec_res < 0 || c.rand_spec_res > 100) {
+		log_error("--rand-spec-pct/--rand-spec-res: %g/%g out of range (expected (0,100] and [0,100])",
+			  c.rand_spec_pct, c.rand_spec_res);
+		goto out;
+	}
+	if (c.rand_pareto_h <= 0 || c.rand_pareto_h >= 1 || c.rand_zipfian_exp <= 0) {
+		log_error("--rand-pareto-h/--rand-zipfian-exp: %g/%g out of range (expected 0 < h < 1 and exp > 0)",
+			  c.rand_pareto_h, c.rand_zipfian_exp);
+		goto out;
+	}
+	o.dist.spec_iter = (int)c.rand_spec_iter;
+	o.dist.spec_pct = c.rand_spec_pct;
+	o.dist.spec_res = c.rand_spec_res;
+	o.dist.pareto_h = c.rand_pareto_h;
+	o.dist.zipf_exp = c.rand_zipfian_exp;
+	o.rand_seed = c.rand_seed;
+	o.tables = c.tables;
+	o.table_size = c.table_size;
+	o.range_size = c.range_size;
+	o.point_selects = c.point_selects;
+	o.simple_ranges = c.simple_ranges;
+	o.sum_ranges = c.sum_ranges;
+	o.order_ranges = c.order_ranges;
+	o.distinct_ranges = c.distinct_ranges;
+	o.index_updates = c.index_updates;
+	o.non_index_updates = c.non_index_updates;
+	o.delete_inserts = c.delete_inserts;
+	o.range_selects = c.range_selects;
+	o.skip_trx = c.skip_trx;
+	o.auto_inc = c.auto_inc;
+	o.secondary = c.secondary;
+	o.create_secondary = c.create_secondary;
+	o.storage_engine = c.mysql_storage_engine;
+	if (o.table_size == 0 && (strcmp(pos[1], "run") == 0) && o.test != SB_INSERT) {
+		log_error("--table-size: \"0\" is not valid for %s run (expected at least 1)", pos[0]);
+		goto out;
+	}
+	if (!strcmp(pos[1], "run") && c.time_ns == 0 && c.events == 0) {
+		log_warn("both --time and --events are 0: the run goes on until it is interrupted");
+	}
+
+	if (c.mysql_password)
+		password = xstrdup(c.mysql_password);
+	else if (c.mysql_password_file) {
+		password = read_password_file(c.mysql_password_file);
+		if (!password)
+			goto out;
+	} else if (getenv("MYSQL_PWD"))
+		password = xstrdup(getenv("MYSQL_PWD"));
+
+	memset(&cp, 0, sizeof(cp));
+	cp.host = c.mysql_host;
+	cp.port = c.mysql_port;
+	cp.socket = c.mysql_socket;
+	cp.user = c.mysql_user;
+	cp.password = password;
+	cp.database = c.mysql_db;
+	cp.ssl = c.mysql_ssl;
+	cp.retry_codes = codes;
+	cp.n_retry_codes = ncodes;
+	cp.retry_all = all;
+	if (drv->global_init && drv->global_init() < 0) {
+		log_error("cannot initialise the %s client library", drv->name);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+
+	ret = EXIT_RUNTIME;
+	if (!strcmp(pos[1], "prepare")) {
+		struct sb_load_stats st;
+		printf("dbrig %s (sysbench 1.0.20 compatible)\n\n", DBRIG_VERSION);
+		printf("Initializing worker threads...\n\n");
+		fflush(stdout);
+		if (sb_prepare(&o, drv, &cp, c.threads, &st) == 0) {
+			printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)st.rows, st.seconds,
+			       st.seconds > 0 ? (double)st.rows / st.seconds : 0.0);
+			ret = 0;
+		}
+	} else if (!strcmp(pos[1], "prewarm")) {
+		printf("dbrig %s (sysbench 1.0.20 compatible)\n\n", DBRIG_VERSION);
+		printf("Initializing worker threads...\n\n");
+		fflush(stdout);
+		if (sb_prewarm(&o, drv, &cp, c.threads) == 0)
+			ret = 0;
+	} else if (!strcmp(pos[1], "cleanup")) {
+		printf("dbrig %s (sysbench 1.0.20 compatible)\n\n", DBRIG_VERSION);
+		fflush(stdout);
+		if (sb_cleanup(&o, drv, &cp) == 0)
+			ret = 0;
+	} else {
+		ret = do_run(&c, &o, drv, &cp, pct, npct);
+	}
+out:
+	if (password) {
+		memset(password, 0, strlen(password));
+		free(password);
+	}
+	free(codes);
+	return ret;
 }

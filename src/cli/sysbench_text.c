@@ -1,0 +1,220 @@
+#include "cli/sysbench_text.h"
+
+#include "core/strbuf.h"
+#include "core/version.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_text_init(struct sb_text *t, unsigned threads, uint64_t report_interval_ns, uint64_t rand_seed,
+		  const double *pct, unsigned npct, bool histogram, uint64_t precondition_ns, uint64_t time_ns)
+{
+	memset(t, 0, sizeof(*t));
+	t->out = stdout;
+	t->threads = threads;
+	t->report_interval_ns = report_interval_ns;
+	t->rand_seed = rand_seed;
+	t->npct = npct > 8 ? 8 : npct;
+	memcpy(t->pct, pct, t->npct * sizeof(double));
+	t->histogram = histogram;
+	t->precondition_ns = precondition_ns;
+	t->time_ns = time_ns;
+	if (hist_init(&t->lat) < 0)
+		t->lat = NULL;
+}
+
+void sb_text_free(struct sb_text *t)
+{
+	hist_close(t->lat);
+	t->lat = NULL;
+}
+
+static void pct_label(double p, char *buf, size_t n)
+{
+	if (p == floor(p))
+		snprintf(buf, n, "%.0f", p);
+	else
+		snprintf(buf, n, "%g", p);
+}
+
+void sb_text_header(struct sb_text *t)
+{
+	FILE *f = t->out;
+
+	fprintf(f, "dbrig %s (sysbench 1.0.20 compatible)\n\n", DBRIG_VERSION);
+	fprintf(f, "Running the test with following options:\n");
+	fprintf(f, "Number of threads: %u\n", t->threads);
+	if (t->precondition_ns)
+		fprintf(f, "Precondition phase: %.0f second(s), then statistics are reset\n",
+			(double)t->precondition_ns / 1e9);
+	if (t->report_interval_ns)
+		fprintf(f, "Report intermediate results every %g second(s)\n", (double)t->report_interval_ns / 1e9);
+	if (t->rand_seed)
+		fprintf(f, "Initializing random number generator from seed (%llu).\n", (unsigned long long)t->rand_seed);
+	else
+		fprintf(f, "Initializing random number generator from current time\n");
+	fprintf(f, "\n\nInitializing worker threads...\n\n");
+	fflush(f);
+}
+
+void sb_text_started(struct sb_text *t)
+{
+	fprintf(t->out, "Threads started!\n\n");
+	fflush(t->out);
+}
+
+void sb_text_phase_start(struct sb_text *t, enum phase_kind p, double planned)
+{
+	t->phase_planned = planned;
+	if (p == PHASE_SAMPLE && t->precondition_ns) {
+		fprintf(t->out, "Precondition finished; statistics reset, sample phase starts\n\n");
+		fflush(t->out);
+	}
+}
+
+void sb_text_format_interval(char *buf, size_t n, double t, unsigned threads, const struct counters *c,
+			     double seconds, double pct, double lat_ms)
+{
+	double s = seconds > 0 ? seconds : 1;
+	char pl[16];
+
+	pct_label(pct, pl, sizeof(pl));
+	snprintf(buf, n,
+		 "thds: %u tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%s%%): %4.2f err/s: %4.2f "
+		 "reconn/s: %4.2f",
+		 threads, (double)c->events / s, (double)(c->reads + c->writes + c->others) / s, (double)c->reads / s,
+		 (double)c->writes / s, (double)c->others / s, pl, lat_ms, (double)c->errors / s,
+		 (double)c->reconnects / s);
+	(void)t;
+}
+
+void sb_text_interval(struct sb_text *t, const struct interval_report *ir)
+{
+	char line[512];
+	double p = t->npct ? t->pct[0] : 0;
+	double lat = t->npct ? (double)hist_value_at_percentile(ir->s->lat, p) / 1e6 : 0;
+
+	sb_text_format_interval(line, sizeof(line), ir->phase_t, ir->threads, &ir->s->c, ir->seconds, p, lat);
+	if (ir->phase == PHASE_PRECONDITION) {
+		double left = t->phase_planned - ir->phase_t;
+		fprintf(t->out, "[ %.0fs ] precondition (%.0fs left) %s\n", ir->phase_t, left > 0 ? left : 0, line);
+	} else {
+		fprintf(t->out, "[ %.0fs ] %s\n", ir->phase_t, line);
+	}
+	fflush(t->out);
+}
+
+static double mean_stddev(const double *v, unsigned n, double *sd)
+{
+	double m = 0, s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		m += v[i];
+	m = n ? m / n : 0;
+	for (unsigned i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	*sd = n ? sqrt(s / n) : 0;
+	return m;
+}
+
+void sb_text_phase_end(struct sb_text *t, const struct phase_report *pr)
+{
+	double *ev;
+
+	if (pr->phase != PHASE_SAMPLE)
+		return;
+	t->have_sample = true;
+	t->c = pr->s->c;
+	t->seconds = pr->seconds;
+	if (t->lat) {
+		hist_reset(t->lat);
+		hist_add(t->lat, pr->s->lat);
+	}
+	ev = xcalloc(pr->threads ? pr->threads : 1, sizeof(double));
+	for (unsigned i = 0; i < pr->threads; i++)
+		ev[i] = (double)pr->session_events[i];
+	t->events_avg = mean_stddev(ev, pr->threads, &t->events_stddev);
+	t->time_avg = mean_stddev(pr->session_seconds, pr->threads, &t->time_stddev);
+	free(ev);
+}
+
+static void print_histogram(struct sb_text *t)
+{
+	FILE *f = t->out;
+	size_t cursor = 0, idx;
+	uint64_t cnt, maxc = 0;
+
+	while (hist_next_bucket(t->lat, &cursor, &idx, &cnt))
+		if (cnt > maxc)
+			maxc = cnt;
+	fprintf(f, "Latency histogram (values are in milliseconds)\n");
+	fprintf(f, "       value  ------------- distribution ------------- count\n");
+	cursor = 0;
+	while (hist_next_bucket(t->lat, &cursor, &idx, &cnt)) {
+		char stars[41];
+		int n = (int)llround((double)cnt * 40.0 / (double)maxc);
+		if (n > 40)
+			n = 40;
+		memset(stars, '*', (size_t)n);
+		stars[n] = '\0';
+		fprintf(f, "%12.3f |%-40s %llu\n", (double)hist_bucket_mid(idx) / 1e6, stars, (unsigned long long)cnt);
+	}
+	fprintf(f, "\n");
+}
+
+void sb_text_summary(struct sb_text *t)
+{
+	FILE *f = t->out;
+	const struct counters *c = &t->c;
+	double s = t->seconds > 0 ? t->seconds : 1;
+	uint64_t q = c->reads + c->writes + c->others;
+
+	if (!t->have_sample || !t->lat) {
+		fprintf(f, "No sample phase was measured.\n");
+		fflush(f);
+		return;
+	}
+	if (t->histogram)
+		print_histogram(t);
+	fprintf(f, "SQL statistics:\n");
+	fprintf(f, "    queries performed:\n");
+	fprintf(f, "        read:                            %llu\n", (unsigned long long)c->reads);
+	fprintf(f, "        write:                           %llu\n", (unsigned long long)c->writes);
+	fprintf(f, "        other:                           %llu\n", (unsigned long long)c->others);
+	fprintf(f, "        total:                           %llu\n", (unsigned long long)q);
+	fprintf(f, "    transactions:                        %-6llu (%.2f per sec.)\n", (unsigned long long)c->events,
+		(double)c->events / s);
+	fprintf(f, "    queries:                             %-6llu (%.2f per sec.)\n", (unsigned long long)q,
+		(double)q / s);
+	fprintf(f, "    ignored errors:                      %-6llu (%.2f per sec.)\n", (unsigned long long)c->errors,
+		(double)c->errors / s);
+	fprintf(f, "    reconnects:                          %-6llu (%.2f per sec.)\n",
+		(unsigned long long)c->reconnects, (double)c->reconnects / s);
+	fprintf(f, "\n");
+	fprintf(f, "General statistics:\n");
+	fprintf(f, "    total time:                          %.4fs\n", t->seconds);
+	fprintf(f, "    total number of events:              %llu\n", (unsigned long long)c->events);
+	fprintf(f, "\n");
+	fprintf(f, "Latency (ms):\n");
+	fprintf(f, "         min:                              %10.2f\n", t->lat->total ? (double)t->lat->min / 1e6 : 0.0);
+	fprintf(f, "         avg:                              %10.2f\n", hist_mean(t->lat) / 1e6);
+	fprintf(f, "         max:                              %10.2f\n", (double)t->lat->max / 1e6);
+	if (t->npct == 0) {
+		fprintf(f, "         percentile stats:               disabled\n");
+	} else {
+		for (unsigned i = 0; i < t->npct; i++) {
+			char label[64], pl[16];
+			pct_label(t->pct[i], pl, sizeof(pl));
+			snprintf(label, sizeof(label), "         %sth percentile:", pl);
+			fprintf(f, "%-43s%10.2f\n", label, (double)hist_value_at_percentile(t->lat, t->pct[i]) / 1e6);
+		}
+	}
+	fprintf(f, "         sum:                              %10.2f\n", (double)t->lat->sum / 1e6);
+	fprintf(f, "\n");
+	fprintf(f, "Threads fairness:\n");
+	fprintf(f, "    events (avg/stddev):           %.4f/%3.2f\n", t->events_avg, t->events_stddev);
+	fprintf(f, "    execution time (avg/stddev):   %.4f/%3.2f\n", t->time_avg, t->time_stddev);
+	fprintf(f, "\n");
+	fflush(f);
+}

@@ -1,0 +1,52 @@
+/*
+ * Command-line options from a table (fio's struct fio_option): parsing,
+ * defaults and --help all come from the same definitions.
+ *
+ * Syntax is sysbench's: --name=value, or --name alone for a boolean (on);
+ * '-' and '_' are interchangeable in names. Booleans take on/off, true/false,
+ * yes/no, 1/0. Errors are one line naming the option, the value and what was
+ * expected; the caller exits 2.
+ */
+#ifndef DBRIG_CORE_OPT_H
+#define DBRIG_CORE_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum opt_kind {
+	OPT_UINT,     /* unsigned (stored as unsigned), range min..max */
+	OPT_U64,      /* uint64_t, range min..max */
+	OPT_DOUBLE,   /* double */
+	OPT_BOOL,     /* bool */
+	OPT_STRING,   /* const char * (points into argv or the default) */
+	OPT_DURATION, /* uint64_t nanoseconds; a plain number is seconds */
+};
+
+#define OPT_SECRET 1u /* never echoed in errors */
+
+struct opt_def {
+	const char *name;
+	const char *alias; /* deprecated or alternative name, or NULL */
+	enum opt_kind kind;
+	size_t offset;     /* into the caller's config struct */
+	const char *def;   /* default as text, or NULL for none (0 / false / NULL) */
+	const char *help;
+	int64_t min, max;  /* OPT_UINT / OPT_U64 */
+	const char *group; /* heading in --help */
+	unsigned flags;
+};
+
+/* Apply every default, then parse argv. Non-option words are returned in
+ * `pos` (at most maxpos). `seen` (optional, one bool per def) records which
+ * options were given. Returns 0, or -1 after printing an error. */
+int opt_parse(const struct opt_def *defs, size_t ndefs, void *cfg, int argc, char **argv, const char **pos,
+	      int maxpos, int *npos, bool *seen);
+/* Set one option from text (also used for defaults); -1 after printing an error. */
+int opt_set(const struct opt_def *d, void *cfg, const char *value);
+void opt_help(FILE *f, const struct opt_def *defs, size_t ndefs);
+/* Is the name (with '-' or '_') this option's name or alias? */
+bool opt_name_matches(const struct opt_def *d, const char *name, size_t len);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * Database driver interface (sysbench's drv_ops_t, reshaped for an event loop).
+ *
+ * The core owns `struct db_conn`; a backend owns `priv` and its statements.
+ * Every call that talks to the server exists in a blocking form; a backend
+ * that can also run statements without blocking (libmysqlclient's
+ * mysql_*_start/_cont API) fills the *_start/cont members, and the runner then
+ * multiplexes many connections over a few event-loop threads. A backend
+ * without them (ODBC) is driven with one OS thread per connection.
+ *
+ * Errors: every failing call returns a negative value and leaves a classified
+ * `struct db_error` in conn->err. The driver classifies (RETRY for deadlocks
+ * and lock waits named in the retry list, RECONNECT for lost connections,
+ * FATAL for anything else); the core decides what to do.
+ */
+#ifndef DBRIG_DB_DB_H
+#define DBRIG_DB_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum db_err_class {
+	DB_ERR_NONE = 0,
+	DB_ERR_RETRY,     /* roll back and run the transaction again */
+	DB_ERR_RECONNECT, /* the connection is gone: reconnect, then run it again */
+	DB_ERR_FATAL,     /* stop the run */
+};
+
+struct db_error {
+	enum db_err_class cls;
+	int native;        /* server/client error number, 0 if none */
+	char sqlstate[6];  /* five characters + NUL, "" if none */
+	char msg[512];
+};
+
+enum db_type {
+	DB_TYPE_INT32,
+	DB_TYPE_INT64,
+	DB_TYPE_DOUBLE,
+	DB_TYPE_STRING, /* CHAR/VARCHAR: value bytes + length */
+};
+
+struct db_value {
+	enum db_type type;
+	bool is_null;
+	int64_t i;          /* INT32, INT64 */
+	double d;           /* DOUBLE */
+	const char *s;      /* STRING: not NUL-terminated, `len` bytes */
+	size_t len;
+};
+
+struct db_conn_params {
+	const char *host;
+	unsigned port;
+	const char *socket;
+	const char *user;
+	const char *password; /* never logged or stored */
+	const char *database; /* may be NULL (connect without a default database) */
+	bool ssl;
+	const char *odbc_connect; /* ODBC connection string or DSN=… */
+	unsigned connect_timeout_s;
+	/* Native error codes that mean "roll back and retry" (--mysql-ignore-errors). */
+	const int *retry_codes;
+	size_t n_retry_codes;
+	bool retry_all; /* --mysql-ignore-errors=all */
+};
+
+/* What an executed statement did, classified the way sysbench counts queries. */
+enum db_query_kind {
+	DB_QUERY_READ,  /* returned a result set */
+	DB_QUERY_WRITE, /* no result set, affected rows > 0 */
+	DB_QUERY_OTHER, /* no result set, nothing affected (BEGIN, COMMIT, 0-row DML) */
+};
+
+struct db_exec_result {
+	enum db_query_kind kind;
+	uint64_t rows;     /* rows in the result set, or affected rows */
+};
+
+/* Readiness the caller must wait for before calling *_cont (a bit mask). */
+#define DB_WAIT_READ 1
+#define DB_WAIT_WRITE 2
+#define DB_WAIT_TIMEOUT 8
+
+struct db_stmt; /* backend-defined */
+struct db_conn;
+
+struct db_driver_ops {
+	const char *name;
+	/* Called once per process before any connection (library init). */
+	int (*global_init)(void);
+	int (*connect)(struct db_conn *c, const struct db_conn_params *p);
+	void (*disconnect)(struct db_conn *c); /* also frees its statements; accepts a failed conn */
+	const char *(*server_version)(struct db_conn *c);
+
+	/* Text query, blocking; the result set (if any) is read and discarded. */
+	int (*query)(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r);
+	/* Server-side prepared statement with fixed parameter and column types. */
+	int (*prepare)(struct db_conn *c, const char *sql, const enum db_type *params, unsigned nparams,
+		       const enum db_type *cols, unsigned ncols, struct db_stmt **out);
+	/* Blocking execute; result rows are buffered client-side. */
+	int (*execute)(struct db_conn *c, struct db_stmt *s, const struct db_value *params, struct db_exec_result *r);
+	/* Next buffered row of the last execute into `cols` (ncols as prepared):
+	 * 1 = a row, 0 = no more rows, <0 = error. Strings point into the driver's
+	 * buffers, valid until the next call on the statement. */
+	int (*fetch)(struct db_conn *c, struct db_stmt *s, struct db_value *cols);
+	int (*begin)(struct db_conn *c);
+	int (*commit)(struct db_conn *c);
+	int (*rollback)(struct db_conn *c);
+
+	/* Optional non-blocking forms. *_start returns 0 when done, 1 when the
+	 * caller must wait for `*wait` on fd(c) (and, with DB_WAIT_TIMEOUT, at
+	 * most timeout_ms(c)), then call cont(); <0 on error. */
+	int (*fd)(struct db_conn *c);
+	unsigned (*timeout_ms)(struct db_conn *c);
+	int (*execute_start)(struct db_conn *c, struct db_stmt *s, const struct db_value *params,
+			     struct db_exec_result *r, int *wait);
+	int (*query_start)(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait);
+	int (*cont)(struct db_conn *c, int ready, int *wait);
+};
+
+struct db_conn {
+	const struct db_driver_ops *ops;
+	void *priv;
+	struct db_error err;
+	const struct db_conn_params *params;
+};
+
+/* Registry: every backend, in one compile-time list. */
+extern const struct db_driver_ops *const db_drivers[];
+const struct db_driver_ops *db_driver_find(const char *name);
+
+/* Shared error classification helpers for backends. */
+bool db_code_in_list(int code, const int *codes, size_t n);
+/* Parse "1213,1020,1205" or "all"; returns 0 or -EINVAL. `*codes` is malloc'd. */
+int db_parse_code_list(const char *s, int **codes, size_t *n, bool *all) __attribute__((warn_unused_result));
+const char *db_err_class_name(enum db_err_class c);
+
+#endif

@@ -1,0 +1,710 @@
+/*
+ * libmysqlclient (MariaDB Connector/C) backend: the only file that calls mysql_*.
+ *
+ * Statements are server-side prepared with parameters bound once to storage
+ * owned by the statement, so an execute only copies values and never re-sends
+ * parameter types (what sysbench's drv_mysql does). Result sets are buffered
+ * with mysql_stmt_store_result, as sysbench does, and classified the way
+ * sysbench counts queries: a result set is a read, otherwise affected rows > 0
+ * is a write, anything else is "other".
+ *
+ * The non-blocking forms use Connector/C's mysql_*_start/_cont API; a
+ * connection is always opened with MYSQL_OPT_NONBLOCK so either form works.
+ */
+#include "db/db.h"
+
+#include "core/strbuf.h"
+
+#include <mysql.h>
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STR_BUF_INITIAL 256
+#define COL_STR_BUF 1024
+
+struct my_stmt {
+	MYSQL_STMT *st;
+	unsigned nparams, ncols;
+	enum db_type *ptypes;
+	MYSQL_BIND *pbind;
+	int64_t *pint;          /* int storage per param (INT32 uses the low half via int32 view) */
+	int32_t *pint32;
+	double *pdbl;
+	char **pstr;            /* string storage per param */
+	size_t *pstr_cap;
+	unsigned long *plen;
+	MYSQL_BIND *cbind;      /* result columns, NULL when ncols == 0 */
+	enum db_type *ctypes;
+	int64_t *cint;
+	double *cdbl;
+	char **cstr;
+	unsigned long *clen;
+	my_bool *cnull;
+	my_bool *cerr;
+	bool has_result;        /* a stored result is pending for fetch */
+	struct my_stmt *next;   /* every statement of the connection, freed at disconnect */
+};
+
+enum my_op {
+	OP_NONE,
+	OP_STMT_EXEC,
+	OP_STMT_STORE,
+	OP_QUERY,
+	OP_QUERY_STORE,
+};
+
+struct my_conn {
+	MYSQL *mysql;
+	struct my_stmt *stmts;
+	enum my_op op;
+	struct my_stmt *cur;
+	struct db_exec_result *res;
+};
+
+static int is_reconnect_code(unsigned code)
+{
+	switch (code) {
+	case CR_CONNECTION_ERROR:
+	case CR_CONN_HOST_ERROR:
+	case CR_SERVER_GONE_ERROR:
+	case CR_SERVER_LOST:
+	case CR_SERVER_LOST_EXTENDED:
+	case CR_TCP_CONNECTION:
+	case 1927: /* ER_CONNECTION_KILLED (MariaDB) */
+	case ER_SERVER_SHUTDOWN:
+	case 4031: /* ER_CLIENT_INTERACTION_TIMEOUT */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void set_error(struct db_conn *c, unsigned code, const char *state, const char *msg)
+{
+	const struct db_conn_params *p = c->params;
+
+	c->err.native = (int)code;
+	snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "%s", state ? state : "");
+	snprintf(c->err.msg, sizeof(c->err.msg), "%s", msg ? msg : "unknown error");
+	if (is_reconnect_code(code))
+		c->err.cls = DB_ERR_RECONNECT;
+	else if (p && (p->retry_all || db_code_in_list((int)code, p->retry_codes, p->n_retry_codes)))
+		c->err.cls = DB_ERR_RETRY;
+	else
+		c->err.cls = DB_ERR_FATAL;
+}
+
+static int conn_error(struct db_conn *c)
+{
+	struct my_conn *m = c->priv;
+
+	set_error(c, mysql_errno(m->mysql), mysql_sqlstate(m->mysql), mysql_error(m->mysql));
+	return -1;
+}
+
+static int stmt_error(struct db_conn *c, struct my_stmt *s)
+{
+	unsigned code = mysql_stmt_errno(s->st);
+
+	if (code == 0) /* some failures are only recorded on the connection */
+		return conn_error(c);
+	set_error(c, code, mysql_stmt_sqlstate(s->st), mysql_stmt_error(s->st));
+	return -1;
+}
+
+static int my_global_init(void)
+{
+	return mysql_library_init(0, NULL, NULL) ? -1 : 0;
+}
+
+static void ssl_setup(MYSQL *my)
+{
+	/* sysbench 1.0 reads client-key.pem, client-cert.pem and cacert.pem from
+	 * the current directory when --mysql-ssl=on; do the same when they exist,
+	 * and require TLS either way. */
+	my_bool enforce = 1;
+	const char *key = access("client-key.pem", R_OK) == 0 ? "client-key.pem" : NULL;
+	const char *cert = access("client-cert.pem", R_OK) == 0 ? "client-cert.pem" : NULL;
+	const char *ca = access("cacert.pem", R_OK) == 0 ? "cacert.pem" : NULL;
+
+	mysql_ssl_set(my, key, cert, ca, NULL, NULL);
+	mysql_options(my, MYSQL_OPT_SSL_ENFORCE, &enforce);
+}
+
+static int my_connect(struct db_conn *c, const struct db_conn_params *p)
+{
+	struct my_conn *m = xcalloc(1, sizeof(*m));
+	unsigned timeout = p->connect_timeout_s ? p->connect_timeout_s : 10;
+
+	c->priv = m;
+	c->params = p;
+	memset(&c->err, 0, sizeof(c->err));
+	m->mysql = mysql_init(NULL);
+	if (!m->mysql) {
+		set_error(c, CR_OUT_OF_MEMORY, "HY000", "mysql_init failed: out of memory");
+		return -1;
+	}
+	mysql_options(m->mysql, MYSQL_OPT_NONBLOCK, 0);
+	mysql_options(m->mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	if (p->ssl)
+		ssl_setup(m->mysql);
+	if (!mysql_real_connect(m->mysql, p->host, p->user, p->password ? p->password : "", p->database,
+				p->port, p->socket, 0))
+		return conn_error(c);
+	return 0;
+}
+
+static void stmt_free(struct my_stmt *s)
+{
+	if (s->st)
+		mysql_stmt_close(s->st);
+	for (unsigned i = 0; i < s->nparams; i++)
+		free(s->pstr[i]);
+	for (unsigned i = 0; i < s->ncols; i++)
+		free(s->cstr[i]);
+	free(s->ptypes);
+	free(s->pbind);
+	free(s->pint);
+	free(s->pint32);
+	free(s->pdbl);
+	free(s->pstr);
+	free(s->pstr_cap);
+	free(s->plen);
+	free(s->cbind);
+	free(s->ctypes);
+	free(s->cint);
+	free(s->cdbl);
+	free(s->cstr);
+	free(s->clen);
+	free(s->cnull);
+	free(s->cerr);
+	free(s);
+}
+
+static void my_disconnect(struct db_conn *c)
+{
+	struct my_conn *m = c->priv;
+
+	if (!m)
+		return;
+	while (m->stmts) {
+		struct my_stmt *n = m->stmts->next;
+		stmt_free(m->stmts);
+		m->stmts = n;
+	}
+	if (m->mysql)
+		mysql_close(m->mysql);
+	free(m);
+	c->priv = NULL;
+}
+
+static const char *my_server_version(struct db_conn *c)
+{
+	struct my_conn *m = c->priv;
+
+	return mysql_get_server_info(m->mysql);
+}
+
+static void classify_noresult(struct db_exec_result *r, uint64_t affected)
+{
+	r->rows = affected;
+	r->kind = affected > 0 ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+}
+
+static int my_query(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r)
+{
+	struct my_conn *m = c->priv;
+	MYSQL_RES *res;
+
+	if (mysql_real_query(m->mysql, sql, (unsigned long)len))
+		return conn_error(c);
+	res = mysql_store_result(m->mysql);
+	if (!res) {
+		if (mysql_field_count(m->mysql) != 0)
+			return conn_error(c);
+		if (r)
+			classify_noresult(r, (uint64_t)mysql_affected_rows(m->mysql));
+		return 0;
+	}
+	if (r) {
+		r->kind = DB_QUERY_READ;
+		r->rows = (uint64_t)mysql_num_rows(res);
+	}
+	mysql_free_result(res);
+	return 0;
+}
+
+static enum enum_field_types mysql_type_of(enum db_type t)
+{
+	switch (t) {
+	case DB_TYPE_INT32:
+		return MYSQL_TYPE_LONG;
+	case DB_TYPE_INT64:
+		return MYSQL_TYPE_LONGLONG;
+	case DB_TYPE_DOUBLE:
+		return MYSQL_TYPE_DOUBLE;
+	case DB_TYPE_STRING:
+		return MYSQL_TYPE_STRING;
+	}
+	return MYSQL_TYPE_NULL;
+}
+
+static void bind_params(struct my_stmt *s)
+{
+	for (unsigned i = 0; i < s->nparams; i++) {
+		MYSQL_BIND *b = &s->pbind[i];
+		memset(b, 0, sizeof(*b));
+		b->buffer_type = mysql_type_of(s->ptypes[i]);
+		switch (s->ptypes[i]) {
+		case DB_TYPE_INT32:
+			b->buffer = &s->pint32[i];
+			break;
+		case DB_TYPE_INT64:
+			b->buffer = &s->pint[i];
+			break;
+		case DB_TYPE_DOUBLE:
+			b->buffer = &s->pdbl[i];
+			break;
+		case DB_TYPE_STRING:
+			b->buffer = s->pstr[i];
+			b->buffer_length = s->pstr_cap[i];
+			b->length = &s->plen[i];
+			break;
+		}
+	}
+}
+
+static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *params, unsigned nparams,
+		      const enum db_type *cols, unsigned ncols, struct db_stmt **out)
+{
+	struct my_conn *m = c->priv;
+	struct my_stmt *s = xcalloc(1, sizeof(*s));
+	int ret = -1;
+
+	s->st = mysql_stmt_init(m->mysql);
+	if (!s->st) {
+		conn_error(c);
+		goto fail;
+	}
+	if (mysql_stmt_prepare(s->st, sql, (unsigned long)strlen(sql))) {
+		stmt_error(c, s);
+		goto fail;
+	}
+	if (mysql_stmt_param_count(s->st) != nparams) {
+		set_error(c, 0, "HY000", "prepared statement parameter count differs from the workload's");
+		c->err.cls = DB_ERR_FATAL;
+		goto fail;
+	}
+	s->nparams = nparams;
+	s->ptypes = xcalloc(nparams, sizeof(*s->ptypes));
+	s->pbind = xcalloc(nparams, sizeof(*s->pbind));
+	s->pint = xcalloc(nparams, sizeof(*s->pint));
+	s->pint32 = xcalloc(nparams, sizeof(*s->pint32));
+	s->pdbl = xcalloc(nparams, sizeof(*s->pdbl));
+	s->pstr = xcalloc(nparams, sizeof(*s->pstr));
+	s->pstr_cap = xcalloc(nparams, sizeof(*s->pstr_cap));
+	s->plen = xcalloc(nparams, sizeof(*s->plen));
+	for (unsigned i = 0; i < nparams; i++) {
+		s->ptypes[i] = params[i];
+		if (params[i] == DB_TYPE_STRING) {
+			s->pstr_cap[i] = STR_BUF_INITIAL;
+			s->pstr[i] = xmalloc(STR_BUF_INITIAL);
+		}
+	}
+	bind_params(s);
+	if (nparams && mysql_stmt_bind_param(s->st, s->pbind)) {
+		stmt_error(c, s);
+		goto fail;
+	}
+	s->ncols = ncols;
+	if (ncols) {
+		s->cbind = xcalloc(ncols, sizeof(*s->cbind));
+		s->ctypes = xcalloc(ncols, sizeof(*s->ctypes));
+		s->cint = xcalloc(ncols, sizeof(*s->cint));
+		s->cdbl = xcalloc(ncols, sizeof(*s->cdbl));
+		s->cstr = xcalloc(ncols, sizeof(*s->cstr));
+		s->clen = xcalloc(ncols, sizeof(*s->clen));
+		s->cnull = xcalloc(ncols, sizeof(*s->cnull));
+		s->cerr = xcalloc(ncols, sizeof(*s->cerr));
+		for (unsigned i = 0; i < ncols; i++) {
+			MYSQL_BIND *b = &s->cbind[i];
+			s->ctypes[i] = cols[i];
+			b->buffer_type = mysql_type_of(cols[i]);
+			b->is_null = &s->cnull[i];
+			b->error = &s->cerr[i];
+			b->length = &s->clen[i];
+			switch (cols[i]) {
+			case DB_TYPE_INT32:
+			case DB_TYPE_INT64:
+				b->buffer_type = MYSQL_TYPE_LONGLONG;
+				b->buffer = &s->cint[i];
+				break;
+			case DB_TYPE_DOUBLE:
+				b->buffer = &s->cdbl[i];
+				break;
+			case DB_TYPE_STRING:
+				s->cstr[i] = xmalloc(COL_STR_BUF);
+				b->buffer = s->cstr[i];
+				b->buffer_length = COL_STR_BUF;
+				break;
+			}
+		}
+		if (mysql_stmt_bind_result(s->st, s->cbind)) {
+			stmt_error(c, s);
+			goto fail;
+		}
+	}
+	s->next = m->stmts;
+	m->stmts = s;
+	*out = (struct db_stmt *)s;
+	return 0;
+fail:
+	stmt_free(s);
+	return ret;
+}
+
+/* Copy the caller's values into the statement's bound storage. A string that
+ * outgrows its buffer forces a re-bind (and types are sent again, once). */
+static void set_params(struct my_stmt *s, const struct db_value *v)
+{
+	bool rebind = false;
+
+	for (unsigned i = 0; i < s->nparams; i++) {
+		switch (s->ptypes[i]) {
+		case DB_TYPE_INT32:
+			s->pint32[i] = (int32_t)v[i].i;
+			break;
+		case DB_TYPE_INT64:
+			s->pint[i] = v[i].i;
+			break;
+		case DB_TYPE_DOUBLE:
+			s->pdbl[i] = v[i].d;
+			break;
+		case DB_TYPE_STRING:
+			if (v[i].len > s->pstr_cap[i]) {
+				s->pstr_cap[i] = v[i].len * 2;
+				s->pstr[i] = xrealloc(s->pstr[i], s->pstr_cap[i]);
+				rebind = true;
+			}
+			memcpy(s->pstr[i], v[i].s, v[i].len);
+			s->plen[i] = (unsigned long)v[i].len;
+			break;
+		}
+	}
+	if (rebind) {
+		bind_params(s);
+		mysql_stmt_bind_param(s->st, s->pbind);
+	}
+}
+
+static int after_store(struct db_conn *c, struct my_stmt *s, struct db_exec_result *r)
+{
+	(void)c;
+	r->kind = DB_QUERY_READ;
+	r->rows = (uint64_t)mysql_stmt_num_rows(s->st);
+	if (s->ncols)
+		s->has_result = true;
+	else
+		mysql_stmt_free_result(s->st);
+	return 0;
+}
+
+static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_value *params, struct db_exec_result *r)
+{
+	struct my_stmt *s = (struct my_stmt *)st;
+
+	s->has_result = false;
+	if (s->nparams)
+		set_params(s, params);
+	if (mysql_stmt_execute(s->st))
+		return stmt_error(c, s);
+	if (mysql_stmt_field_count(s->st) == 0) {
+		classify_noresult(r, (uint64_t)mysql_stmt_affected_rows(s->st));
+		return 0;
+	}
+	if (mysql_stmt_store_result(s->st))
+		return stmt_error(c, s);
+	return after_store(c, s, r);
+}
+
+static int my_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
+{
+	struct my_stmt *s = (struct my_stmt *)st;
+	int rc;
+
+	if (!s->has_result)
+		return 0;
+	rc = mysql_stmt_fetch(s->st);
+	if (rc == MYSQL_NO_DATA) {
+		mysql_stmt_free_result(s->st);
+		s->has_result = false;
+		return 0;
+	}
+	if (rc == 1)
+		return stmt_error(c, s);
+	/* MYSQL_DATA_TRUNCATED: a string longer than COL_STR_BUF is cut; the
+	 * workloads never read such columns in full. */
+	for (unsigned i = 0; i < s->ncols; i++) {
+		cols[i].type = s->ctypes[i];
+		cols[i].is_null = s->cnull[i];
+		switch (s->ctypes[i]) {
+		case DB_TYPE_INT32:
+		case DB_TYPE_INT64:
+			cols[i].i = s->cint[i];
+			break;
+		case DB_TYPE_DOUBLE:
+			cols[i].d = s->cdbl[i];
+			break;
+		case DB_TYPE_STRING:
+			cols[i].s = s->cstr[i];
+			cols[i].len = s->clen[i] < COL_STR_BUF ? s->clen[i] : COL_STR_BUF;
+			break;
+		}
+	}
+	return 1;
+}
+
+static int my_begin(struct db_conn *c)
+{
+	return my_query(c, "BEGIN", 5, NULL);
+}
+
+static int my_commit(struct db_conn *c)
+{
+	return my_query(c, "COMMIT", 6, NULL);
+}
+
+static int my_rollback(struct db_conn *c)
+{
+	return my_query(c, "ROLLBACK", 8, NULL);
+}
+
+/* --- non-blocking forms --- */
+
+static int my_fd(struct db_conn *c)
+{
+	struct my_conn *m = c->priv;
+
+	return (int)mysql_get_socket(m->mysql);
+}
+
+static unsigned my_timeout_ms(struct db_conn *c)
+{
+	struct my_conn *m = c->priv;
+
+	return mysql_get_timeout_value_ms(m->mysql);
+}
+
+static int to_wait(int status)
+{
+	int w = 0;
+
+	if (status & MYSQL_WAIT_READ)
+		w |= DB_WAIT_READ;
+	if (status & MYSQL_WAIT_WRITE)
+		w |= DB_WAIT_WRITE;
+	if (status & MYSQL_WAIT_TIMEOUT)
+		w |= DB_WAIT_TIMEOUT;
+	if (status & MYSQL_WAIT_EXCEPT)
+		w |= DB_WAIT_READ;
+	return w;
+}
+
+static int from_ready(int ready)
+{
+	int s = 0;
+
+	if (ready & DB_WAIT_READ)
+		s |= MYSQL_WAIT_READ;
+	if (ready & DB_WAIT_WRITE)
+		s |= MYSQL_WAIT_WRITE;
+	if (ready & DB_WAIT_TIMEOUT)
+		s |= MYSQL_WAIT_TIMEOUT;
+	return s;
+}
+
+/* Advance the connection's operation after its last step completed. */
+static int step_done(struct db_conn *c, int *wait)
+{
+	struct my_conn *m = c->priv;
+	struct my_stmt *s = m->cur;
+	int status;
+
+	switch (m->op) {
+	case OP_NONE:
+		return 0;
+	case OP_STMT_EXEC:
+		if (mysql_stmt_field_count(s->st) == 0) {
+			classify_noresult(m->res, (uint64_t)mysql_stmt_affected_rows(s->st));
+			m->op = OP_NONE;
+			return 0;
+		} else {
+			int iret = 0;
+			m->op = OP_STMT_STORE;
+			status = mysql_stmt_store_result_start(&iret, s->st);
+			if (status) {
+				*wait = to_wait(status);
+				return 1;
+			}
+			if (iret) {
+				m->op = OP_NONE;
+				return stmt_error(c, s);
+			}
+		}
+		/* fallthrough: stored without waiting */
+		m->op = OP_NONE;
+		return after_store(c, s, m->res);
+	case OP_STMT_STORE:
+		m->op = OP_NONE;
+		return after_store(c, s, m->res);
+	case OP_QUERY: {
+		MYSQL_RES *res = NULL;
+		m->op = OP_QUERY_STORE;
+		status = mysql_store_result_start(&res, m->mysql);
+		if (status) {
+			*wait = to_wait(status);
+			return 1;
+		}
+		m->op = OP_NONE;
+		if (!res) {
+			if (mysql_field_count(m->mysql) != 0)
+				return conn_error(c);
+			classify_noresult(m->res, (uint64_t)mysql_affected_rows(m->mysql));
+			return 0;
+		}
+		m->res->kind = DB_QUERY_READ;
+		m->res->rows = (uint64_t)mysql_num_rows(res);
+		mysql_free_result(res);
+		return 0;
+	}
+	case OP_QUERY_STORE:
+		/* handled in my_cont, which owns the MYSQL_RES pointer */
+		return 0;
+	}
+	return 0;
+}
+
+static int my_execute_start(struct db_conn *c, struct db_stmt *st, const struct db_value *params,
+			    struct db_exec_result *r, int *wait)
+{
+	struct my_conn *m = c->priv;
+	struct my_stmt *s = (struct my_stmt *)st;
+	int iret = 0;
+	int status;
+
+	s->has_result = false;
+	if (s->nparams)
+		set_params(s, params);
+	m->cur = s;
+	m->res = r;
+	m->op = OP_STMT_EXEC;
+	status = mysql_stmt_execute_start(&iret, s->st);
+	if (status) {
+		*wait = to_wait(status);
+		return 1;
+	}
+	if (iret) {
+		m->op = OP_NONE;
+		return stmt_error(c, s);
+	}
+	return step_done(c, wait);
+}
+
+static int my_query_start(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait)
+{
+	struct my_conn *m = c->priv;
+	int iret = 0;
+	int status;
+
+	m->cur = NULL;
+	m->res = r;
+	m->op = OP_QUERY;
+	status = mysql_real_query_start(&iret, m->mysql, sql, (unsigned long)len);
+	if (status) {
+		*wait = to_wait(status);
+		return 1;
+	}
+	if (iret) {
+		m->op = OP_NONE;
+		return conn_error(c);
+	}
+	return step_done(c, wait);
+}
+
+static int my_cont(struct db_conn *c, int ready, int *wait)
+{
+	struct my_conn *m = c->priv;
+	int iret = 0;
+	my_bool bret = 0;
+	int status = 0;
+
+	switch (m->op) {
+	case OP_NONE:
+		return 0;
+	case OP_STMT_EXEC:
+		status = mysql_stmt_execute_cont(&iret, m->cur->st, from_ready(ready));
+		break;
+	case OP_STMT_STORE:
+		status = mysql_stmt_store_result_cont(&iret, m->cur->st, from_ready(ready));
+		break;
+	case OP_QUERY:
+		status = mysql_real_query_cont(&iret, m->mysql, from_ready(ready));
+		break;
+	case OP_QUERY_STORE: {
+		MYSQL_RES *res = NULL;
+		status = mysql_store_result_cont(&res, m->mysql, from_ready(ready));
+		if (status) {
+			*wait = to_wait(status);
+			return 1;
+		}
+		m->op = OP_NONE;
+		if (!res) {
+			if (mysql_field_count(m->mysql) != 0)
+				return conn_error(c);
+			classify_noresult(m->res, (uint64_t)mysql_affected_rows(m->mysql));
+			return 0;
+		}
+		m->res->kind = DB_QUERY_READ;
+		m->res->rows = (uint64_t)mysql_num_rows(res);
+		mysql_free_result(res);
+		return 0;
+	}
+	}
+	(void)bret;
+	if (status) {
+		*wait = to_wait(status);
+		return 1;
+	}
+	if (iret) {
+		enum my_op op = m->op;
+		m->op = OP_NONE;
+		return (op == OP_QUERY) ? conn_error(c) : stmt_error(c, m->cur);
+	}
+	return step_done(c, wait);
+}
+
+const struct db_driver_ops db_mysql_ops = {
+	.name = "mysql",
+	.global_init = my_global_init,
+	.connect = my_connect,
+	.disconnect = my_disconnect,
+	.server_version = my_server_version,
+	.query = my_query,
+	.prepare = my_prepare,
+	.execute = my_execute,
+	.fetch = my_fetch,
+	.begin = my_begin,
+	.commit = my_commit,
+	.rollback = my_rollback,
+	.fd = my_fd,
+	.timeout_ms = my_timeout_ms,
+	.execute_start = my_execute_start,
+	.query_start = my_query_start,
+	.cont = my_cont,
+};

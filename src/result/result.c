@@ -1,0 +1,392 @@
+#include "result/result.h"
+
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "core/version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct result {
+	json_t *root;
+	json_t *params;
+	json_t *phases;
+	json_t *intervals;
+	double pct[16];
+	unsigned npct;
+	const char *const *type_names;
+	unsigned ntypes;
+};
+
+struct journal {
+	int fd;
+	char *path;
+	bool failed;
+};
+
+void percentile_key(double p, char *buf, unsigned n)
+{
+	if (p == floor(p))
+		snprintf(buf, n, "%.0f", p);
+	else
+		snprintf(buf, n, "%g", p);
+}
+
+static double ms(double ns)
+{
+	return ns / 1e6;
+}
+
+/* Round to 3 decimals (microseconds when in ms) so files stay readable. */
+static json_t *num3(double v)
+{
+	return json_real(round(v * 1000.0) / 1000.0);
+}
+
+int result_new(struct result **out, const char *kind, const char *test)
+{
+	struct result *r = xcalloc(1, sizeof(*r));
+	char ts[32];
+
+	clock_utc_iso8601(ts, sizeof(ts));
+	r->root = json_object();
+	r->params = json_object();
+	r->phases = json_object();
+	r->intervals = json_array();
+	if (!r->root || !r->params || !r->phases || !r->intervals) {
+		result_free(r);
+		return -ENOMEM;
+	}
+	json_object_set_new(r->root, "schema", json_string(RESULT_SCHEMA));
+	json_object_set_new(r->root, "tool", json_pack("{s:s, s:s}", "name", "dbrig", "version", DBRIG_VERSION));
+	json_object_set_new(r->root, "status", json_string("running"));
+	json_object_set_new(r->root, "error", json_null());
+	json_object_set_new(r->root, "started_at", json_string(ts));
+	json_object_set_new(r->root, "run", json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}", "campaign", "", "run_group", "",
+						      "drive", "", "instance", "", "vm_count", 1, "repetition", 1));
+	json_object_set_new(r->root, "workload",
+			    json_pack("{s:s, s:s, s:O}", "kind", kind, "test", test, "params", r->params));
+	json_object_set_new(r->root, "engine", json_object());
+	json_object_set_new(r->root, "percentiles", json_array());
+	json_object_set(r->root, "phases", r->phases);
+	json_object_set_new(r->phases, "precondition", json_null());
+	json_object_set_new(r->phases, "sample", json_null());
+	json_object_set(r->root, "intervals", r->intervals);
+	*out = r;
+	return 0;
+}
+
+void result_free(struct result *r)
+{
+	if (!r)
+		return;
+	json_decref(r->params);
+	json_decref(r->phases);
+	json_decref(r->intervals);
+	json_decref(r->root);
+	free(r);
+}
+
+void result_set_run(struct result *r, const struct run_identity *id)
+{
+	json_object_set_new(r->root, "run",
+			    json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}", "campaign", id->campaign ? id->campaign : "",
+				      "run_group", id->run_group ? id->run_group : "", "drive", id->drive ? id->drive : "",
+				      "instance", id->instance ? id->instance : "", "vm_count", (int)id->vm_count,
+				      "repetition", (int)id->repetition));
+}
+
+void result_param_int(struct result *r, const char *key, long long v)
+{
+	json_object_set_new(r->params, key, json_integer(v));
+}
+
+void result_param_double(struct result *r, const char *key, double v)
+{
+	json_object_set_new(r->params, key, json_real(v));
+}
+
+void result_param_bool(struct result *r, const char *key, bool v)
+{
+	json_object_set_new(r->params, key, json_boolean(v));
+}
+
+void result_param_str(struct result *r, const char *key, const char *v)
+{
+	json_object_set_new(r->params, key, v ? json_string(v) : json_null());
+}
+
+void result_set_engine(struct result *r, const char *driver, const char *server_version, const char *endpoint,
+		       const char *database)
+{
+	json_object_set_new(r->root, "engine",
+			    json_pack("{s:s, s:s?, s:s?, s:s?}", "driver", driver, "server_version", server_version,
+				      "endpoint", endpoint, "database", database));
+}
+
+void result_set_percentiles(struct result *r, const double *p, unsigned n)
+{
+	json_t *a = json_array();
+
+	r->npct = 0;
+	for (unsigned i = 0; i < n && i < 16; i++) {
+		r->pct[r->npct++] = p[i];
+		json_array_append_new(a, p[i] == floor(p[i]) ? json_integer((json_int_t)p[i]) : json_real(p[i]));
+	}
+	json_object_set_new(r->root, "percentiles", a);
+}
+
+void result_set_types(struct result *r, const char *const *names, unsigned n)
+{
+	r->type_names = names;
+	r->ntypes = n;
+}
+
+static json_t *hist_json(const struct hist *h, bool full)
+{
+	json_t *counts = json_array();
+	size_t cursor = 0, idx;
+	uint64_t cnt;
+
+	while (hist_next_bucket(h, &cursor, &idx, &cnt))
+		json_array_append_new(counts, json_pack("[I, I]", (json_int_t)idx, (json_int_t)cnt));
+	if (!full)
+		return json_pack("{s:o}", "counts", counts);
+	return json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:f}", "layout", "loglin-ns-7", "counts", counts, "total",
+			 (json_int_t)h->total, "overflow", (json_int_t)h->overflow, "min_ns",
+			 (json_int_t)(h->total ? h->min : 0), "max_ns", (json_int_t)h->max, "sum_ns", (double)h->sum);
+}
+
+static json_t *percentiles_json(const struct result *r, const struct hist *h)
+{
+	json_t *o = json_object();
+	char key[32];
+
+	for (unsigned i = 0; i < r->npct; i++) {
+		percentile_key(r->pct[i], key, sizeof(key));
+		json_object_set_new(o, key, num3(ms((double)hist_value_at_percentile(h, r->pct[i]))));
+	}
+	return o;
+}
+
+void result_add_interval(struct result *r, const struct interval_report *ir, char **line)
+{
+	const struct counters *c = &ir->s->c;
+	double sec = ir->seconds > 0 ? ir->seconds : 1;
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:b, s:i, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			      "type", "interval", "phase", phase_name(ir->phase), "t", num3(ir->t), "phase_t",
+			      num3(ir->phase_t), "seconds", num3(ir->seconds), "partial", ir->partial, "threads",
+			      (int)ir->threads, "transactions", (json_int_t)c->events, "tps",
+			      num3((double)c->events / sec), "qps",
+			      num3((double)(c->reads + c->writes + c->others) / sec), "reads",
+			      num3((double)c->reads / sec), "writes", num3((double)c->writes / sec), "other",
+			      num3((double)c->others / sec), "err_s", num3((double)c->errors / sec), "reconn_s",
+			      num3((double)c->reconnects / sec));
+
+	json_object_set_new(o, "errors", json_integer((json_int_t)c->errors));
+	json_object_set_new(o, "reconnects", json_integer((json_int_t)c->reconnects));
+	json_object_set_new(o, "lat_ms", percentiles_json(r, ir->s->lat));
+	json_object_set_new(o, "avg_ms", num3(ms(hist_mean(ir->s->lat))));
+	json_array_append(r->intervals, o);
+	if (line) {
+		json_t *jl = json_deep_copy(o);
+		json_object_set_new(jl, "histogram", hist_json(ir->s->lat, false));
+		*line = json_dumps(jl, JSON_COMPACT);
+		json_decref(jl);
+	}
+	json_decref(o);
+}
+
+static double mean_of(const double *v, unsigned n)
+{
+	double s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / n : 0;
+}
+
+static double stddev_of(const double *v, unsigned n)
+{
+	double m = mean_of(v, n), s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	return n ? sqrt(s / n) : 0;
+}
+
+void result_set_phase(struct result *r, const struct phase_report *pr)
+{
+	const struct span_stats *s = pr->s;
+	const struct counters *c = &s->c;
+	const struct hist *h = s->lat;
+	double sec = pr->seconds > 0 ? pr->seconds : 1;
+	uint64_t q = c->reads + c->writes + c->others;
+	double *ev = xcalloc(pr->threads ? pr->threads : 1, sizeof(double));
+	json_t *types = json_object();
+	json_t *o;
+
+	for (unsigned i = 0; i < pr->threads; i++)
+		ev[i] = (double)pr->session_events[i];
+	o = json_pack("{s:s, s:b, s:o, s:i, s:I, s:I, s:o, s:{s:I, s:I, s:I, s:I}, s:o, s:{s:I, s:I, s:i}}", "name",
+		      phase_name(pr->phase), "complete", pr->complete, "seconds", num3(pr->seconds), "threads",
+		      (int)pr->threads, "transactions", (json_int_t)c->events, "rollbacks", (json_int_t)c->rollbacks,
+		      "tps", num3((double)c->events / sec), "queries", "read", (json_int_t)c->reads, "write",
+		      (json_int_t)c->writes, "other", (json_int_t)c->others, "total", (json_int_t)q, "qps",
+		      num3((double)q / sec), "errors", "ignored", (json_int_t)c->errors, "reconnects",
+		      (json_int_t)c->reconnects, "fatal", 0);
+	json_object_set_new(o, "latency_ms",
+			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "min", num3(ms(h->total ? (double)h->min : 0)), "avg",
+				      num3(ms(hist_mean(h))), "max", num3(ms((double)h->max)), "sum",
+				      num3(ms((double)h->sum)), "percentiles", percentiles_json(r, h)));
+	json_object_set_new(o, "histogram", hist_json(h, true));
+	json_object_set_new(o, "fairness",
+			    json_pack("{s:o, s:o, s:o, s:o}", "events_avg", num3(mean_of(ev, pr->threads)),
+				      "events_stddev", num3(stddev_of(ev, pr->threads)), "time_avg_s",
+				      num3(mean_of(pr->session_seconds, pr->threads)), "time_stddev_s",
+				      num3(stddev_of(pr->session_seconds, pr->threads))));
+	for (unsigned t = 0; t < (r->ntypes ? r->ntypes : 1); t++) {
+		const struct hist *th = r->ntypes > 1 ? s->type_lat[t] : h;
+		const char *name = r->ntypes ? r->type_names[t] : "all";
+		if (!th)
+			continue;
+		json_object_set_new(types, name,
+				    json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)th->total, "avg_ms",
+					      num3(ms(hist_mean(th))), "p90_ms",
+					      num3(ms((double)hist_value_at_percentile(th, 90))), "p99_ms",
+					      num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms",
+					      num3(ms((double)th->max))));
+	}
+	json_object_set_new(o, "types", types);
+	json_object_set_new(r->phases, phase_name(pr->phase), o);
+	free(ev);
+}
+
+int result_write(struct result *r, const char *path, const char *status, const char *error)
+{
+	char ts[32];
+	char *text;
+	int ret;
+
+	clock_utc_iso8601(ts, sizeof(ts));
+	json_object_set_new(r->root, "status", json_string(status));
+	json_object_set_new(r->root, "error", error ? json_string(error) : json_null());
+	json_object_set_new(r->root, "finished_at", json_string(ts));
+	text = json_dumps(r->root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!text)
+		return -ENOMEM;
+	size_t len = strlen(text);
+	text = xrealloc(text, len + 2);
+	text[len] = '\n';
+	text[len + 1] = '\0';
+	ret = atomic_write_file(path, text, len + 1);
+	free(text);
+	return ret;
+}
+
+/* --- journal --- */
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int journal_line(struct journal *j, const char *line)
+{
+	struct strbuf sb;
+	int ret;
+
+	strbuf_init(&sb, strlen(line) + 2);
+	strbuf_adds(&sb, line);
+	strbuf_addc(&sb, '\n');
+	ret = write_all(j->fd, sb.buf, sb.len);
+	strbuf_release(&sb);
+	if (ret == 0 && fdatasync(j->fd) < 0 && errno != EINVAL)
+		ret = -errno;
+	return ret;
+}
+
+int journal_open(struct journal **out, const char *path, const struct result *r)
+{
+	struct journal *j = xcalloc(1, sizeof(*j));
+	json_t *hdr;
+	char *line;
+	int ret;
+
+	j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (j->fd < 0) {
+		ret = -errno;
+		free(j);
+		return ret;
+	}
+	j->path = xstrdup(path);
+	hdr = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O}", "type", "header", "schema", JOURNAL_SCHEMA, "started_at",
+			json_object_get(r->root, "started_at"), "run", json_object_get(r->root, "run"), "workload",
+			json_object_get(r->root, "workload"), "engine", json_object_get(r->root, "engine"),
+			"percentiles", json_object_get(r->root, "percentiles"));
+	line = json_dumps(hdr, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(hdr);
+	ret = line ? journal_line(j, line) : -ENOMEM;
+	free(line);
+	if (ret < 0) {
+		close(j->fd);
+		free(j->path);
+		free(j);
+		return ret;
+	}
+	*out = j;
+	return 0;
+}
+
+int journal_append(struct journal *j, const char *line)
+{
+	int ret;
+
+	if (!j || j->failed)
+		return 0;
+	ret = journal_line(j, line);
+	if (ret < 0)
+		j->failed = true;
+	return ret;
+}
+
+int journal_close(struct journal *j, const char *status)
+{
+	int ret = 0;
+
+	if (!j)
+		return 0;
+	if (status && !j->failed) {
+		char ts[32];
+		json_t *end;
+		char *line;
+		clock_utc_iso8601(ts, sizeof(ts));
+		end = json_pack("{s:s, s:s, s:s}", "type", "end", "status", status, "finished_at", ts);
+		line = json_dumps(end, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_decref(end);
+		ret = line ? journal_line(j, line) : -ENOMEM;
+		free(line);
+	}
+	if (close(j->fd) < 0 && ret == 0)
+		ret = -errno;
+	free(j->path);
+	free(j);
+	return ret;
+}

@@ -1,0 +1,54 @@
+/*
+ * The result file (dbrig.result/1) and the interval journal (dbrig.journal/1);
+ * the formats are specified in docs/result-format.md. This module and the
+ * readers are the only places that build result JSON.
+ */
+#ifndef DBRIG_RESULT_RESULT_H
+#define DBRIG_RESULT_RESULT_H
+
+#include "runner/runner.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RESULT_SCHEMA "dbrig.result/1"
+#define JOURNAL_SCHEMA "dbrig.journal/1"
+
+struct run_identity {
+	const char *campaign, *run_group, *drive, *instance;
+	unsigned vm_count, repetition;
+};
+
+struct result;
+
+int result_new(struct result **out, const char *kind, const char *test) __attribute__((warn_unused_result));
+void result_free(struct result *r);
+void result_set_run(struct result *r, const struct run_identity *id);
+void result_param_int(struct result *r, const char *key, long long v);
+void result_param_double(struct result *r, const char *key, double v);
+void result_param_bool(struct result *r, const char *key, bool v);
+void result_param_str(struct result *r, const char *key, const char *v);
+void result_set_engine(struct result *r, const char *driver, const char *server_version, const char *endpoint,
+		       const char *database);
+void result_set_percentiles(struct result *r, const double *p, unsigned n);
+void result_set_types(struct result *r, const char *const *names, unsigned n);
+
+/* Record an interval (kept in the result, and returned as a journal line
+ * with its histogram when `line` is not NULL; free with free()). */
+void result_add_interval(struct result *r, const struct interval_report *ir, char **line);
+void result_set_phase(struct result *r, const struct phase_report *pr);
+
+/* Write atomically. status: "complete", "interrupted" or "failed". Returns 0 or -errno. */
+int result_write(struct result *r, const char *path, const char *status, const char *error)
+	__attribute__((warn_unused_result));
+
+/* The journal: header line at open, interval lines as they come, end line. */
+struct journal;
+int journal_open(struct journal **out, const char *path, const struct result *r) __attribute__((warn_unused_result));
+int journal_append(struct journal *j, const char *line) __attribute__((warn_unused_result));
+int journal_close(struct journal *j, const char *status); /* accepts NULL */
+
+/* Format helper shared by writers: percentile key as in "99", "99.9". */
+void percentile_key(double p, char *buf, unsigned n);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * The runner: --threads concurrent connections in a closed loop, multiplexed
+ * over a few event-loop threads when the driver has non-blocking calls (one
+ * OS thread per connection otherwise), a precondition phase then a sample
+ * phase, statistics drained from every recording thread at each report
+ * interval and at each phase boundary.
+ *
+ * Latency of a transaction runs from its first attempt's start to its commit
+ * (CLOCK_MONOTONIC), retries and reconnects included, as sysbench counts it.
+ * A transaction belongs to the phase in which it completes.
+ */
+#ifndef DBRIG_RUNNER_RUNNER_H
+#define DBRIG_RUNNER_RUNNER_H
+
+#include "db/db.h"
+#include "stats/counters.h"
+#include "stats/hist.h"
+#include "workload/workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RUNNER_MAX_TYPES 8
+
+enum phase_kind {
+	PHASE_PRECONDITION = 0,
+	PHASE_SAMPLE = 1,
+};
+#define PHASE_COUNT 2
+
+const char *phase_name(enum phase_kind p);
+
+/* A merged view of some span of time: an interval or a whole phase. */
+struct span_stats {
+	struct counters c;
+	struct hist *lat;                     /* all types */
+	struct hist *type_lat[RUNNER_MAX_TYPES];
+	uint64_t type_count[RUNNER_MAX_TYPES];
+};
+
+struct interval_report {
+	enum phase_kind phase;
+	double t;          /* seconds since the run started */
+	double phase_t;    /* seconds since the phase started */
+	double seconds;    /* length of this interval */
+	bool partial;      /* the last, shorter interval of a phase */
+	unsigned threads;
+	const struct span_stats *s;
+};
+
+struct phase_report {
+	enum phase_kind phase;
+	bool complete;     /* ran its full length (or its events) */
+	double seconds;
+	unsigned threads;
+	const struct span_stats *s;
+	/* Per connection, for sysbench's "Threads fairness". */
+	const uint64_t *session_events;
+	const double *session_seconds;
+};
+
+struct runner_callbacks {
+	void *arg;
+	void (*on_start)(void *arg, unsigned threads);
+	void (*on_phase_start)(void *arg, enum phase_kind p, double seconds_planned);
+	void (*on_interval)(void *arg, const struct interval_report *ir);
+	void (*on_phase_end)(void *arg, const struct phase_report *pr);
+};
+
+struct runner_config {
+	const struct db_driver_ops *drv;
+	const struct db_conn_params *conn;
+	const struct workload_ops *wl;
+	void *wl_ctx;
+	unsigned ntypes;                 /* >= 1 */
+	unsigned threads;                /* concurrent connections */
+	unsigned event_loops;            /* 0 = one per online CPU, at most `threads` */
+	uint64_t precondition_ns;        /* 0 = no precondition phase */
+	uint64_t time_ns;                /* sample length; 0 = until --events */
+	uint64_t events;                 /* sample events limit; 0 = none */
+	uint64_t report_interval_ns;     /* 0 = no interval reports */
+	uint64_t rand_seed;              /* 0 = from the clock */
+	uint64_t reconnect_timeout_ns;   /* give up when the server is gone this long */
+	struct runner_callbacks cb;
+};
+
+enum runner_status {
+	RUNNER_COMPLETE = 0,
+	RUNNER_INTERRUPTED,  /* SIGINT / SIGTERM */
+	RUNNER_FAILED,       /* fatal database error, or the server did not come back */
+};
+
+struct runner_outcome {
+	enum runner_status status;
+	int signal;          /* the signal that interrupted the run */
+	char error[768];     /* message when FAILED */
+	bool started;        /* every connection was up and the clock started */
+};
+
+/* Runs to the end; blocks SIGINT/SIGTERM in the calling thread while it runs
+ * and turns them into an orderly stop. Returns 0 when the run could start (see
+ * outcome for how it ended) or -1 when it could not (outcome.error says why). */
+int runner_run(const struct runner_config *cfg, struct runner_outcome *outcome);
+
+#endif
