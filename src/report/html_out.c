@@ -95,8 +95,14 @@ static void build_bars(const struct report *rep, enum metric m, struct bar_chart
 			const struct agg_group *h = &rep->groups[j];
 			if (!same_run_group(h, g))
 				continue;
-			for (size_t k = 0; k < h->nrefs; k++)
-				pub_bar(cat, h->refs[k], m);
+			for (size_t k = 0; k < h->nrefs; k++) {
+				bool dup = false;
+				for (size_t q = i; q < j; q++)
+					for (size_t r = 0; r < rep->groups[q].nrefs; r++)
+						dup |= same_run_group(&rep->groups[q], g) && rep->groups[q].refs[r] == h->refs[k];
+				if (!dup)
+					pub_bar(cat, h->refs[k], m);
+			}
 		}
 	}
 	/* References no measured group matches still appear, in categories of their own. */
@@ -320,7 +326,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 			"table{border-collapse:collapse;margin:8px 0 24px}\n"
 			"td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}\n"
 			"th{background:#f3f3f3}\ntd.n{text-align:right}\n.warn{color:#b00;font-weight:bold}\n"
-			"figure{margin:16px 0 32px}\nfigcaption{font-size:13px;color:#555}\n"
+			"figure{margin:16px 0 32px;overflow-x:auto}\nfigcaption{font-size:13px;color:#555}\n"
 			"</style>\n</head>\n<body>\n<h1>dbrig report</h1>\n");
 	if (rep->nwarnings) {
 		strbuf_adds(sb, "<h2>Warnings</h2>\n<ul class=\"warnings\">\n");

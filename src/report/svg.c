@@ -152,22 +152,31 @@ static void bar_rect(struct strbuf *sb, const struct bar *b, double x, double y,
 	}
 }
 
+/* Extra width so a category's label (about 6.5 px per character) never overlaps the next one. */
+static double cat_pad(const struct bar_cat *cat, double per_bar)
+{
+	double need = 6.5 * (double)strlen(cat->label), have = (double)cat->n * per_bar + 30;
+
+	return need > have ? need - have : 0;
+}
+
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 {
 	const double bw = 28, gap = 6, catgap = 36, left = 80, top = 40, ph = 260, below = 150;
-	double ymax = 0, step, width, x;
+	double ymax = 0, step, width, x, catw_extra = 0;
 	size_t nbars = 0;
 	char b[32];
 
 	for (size_t i = 0; i < c->ncats; i++) {
 		nbars += c->cats[i].n;
+		catw_extra += cat_pad(&c->cats[i], bw + gap);
 		for (size_t k = 0; k < c->cats[i].n; k++)
 			if (c->cats[i].bars[k].value > ymax)
 				ymax = c->cats[i].bars[k].value;
 	}
 	step = nice_step(ymax * 1.1);
 	ymax = ymax > 0 ? ceil(ymax * 1.1 / step) * step : 1;
-	width = left + (double)nbars * (bw + gap) + (double)c->ncats * catgap + 20;
+	width = left + (double)nbars * (bw + gap) + (double)c->ncats * catgap + catw_extra + 20;
 	if (width < 560)
 		width = 560;
 	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -185,7 +194,10 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 	x = left + catgap / 2;
 	for (size_t i = 0; i < c->ncats; i++) {
 		const struct bar_cat *cat = &c->cats[i];
-		double cx0 = x;
+		double pad = cat_pad(cat, bw + gap), cx0;
+
+		x += pad / 2;
+		cx0 = x;
 
 		for (size_t k = 0; k < cat->n; k++) {
 			const struct bar *br = &cat->bars[k];
@@ -205,7 +217,7 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 			    (cx0 + x - gap) / 2, top + ph + below - 8);
 		html_escape(sb, cat->label);
 		strbuf_adds(sb, "</text>\n");
-		x += catgap;
+		x += catgap + pad / 2;
 	}
 	/* Legend: what the bar styles mean. */
 	{
