@@ -82,6 +82,7 @@ static char **join_values(int argc, char **argv, int *nargc)
 			strbuf_init(&sb, 0);
 			strbuf_addf(&sb, "%s=%s", arg, argv[++a]);
 			v[n++] = strbuf_detach(&sb);
+			strbuf_release(&sb);
 		} else {
 			v[n++] = xstrdup(arg);
 		}

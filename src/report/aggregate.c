@@ -236,6 +236,7 @@ static void add_warning(struct report *rep, const char *fmt, ...)
 	}
 	rep->warnings = xrealloc(rep->warnings, (rep->nwarnings + 1) * sizeof(*rep->warnings));
 	rep->warnings[rep->nwarnings++] = strbuf_detach(&sb);
+	strbuf_release(&sb); /* detach leaves a fresh empty buffer */
 }
 
 static const char *or_none(const char *s, const char *none)
@@ -414,6 +415,7 @@ static void disambiguate_labels(struct report *rep)
 			strbuf_init(&sb, 0);
 			strbuf_addf(&sb, "%s [%s]", g->label, extra.buf);
 			labels[i] = strbuf_detach(&sb);
+			strbuf_release(&sb);
 		}
 		strbuf_release(&extra);
 	}

@@ -120,21 +120,19 @@ static void build_bars(const struct report *rep, enum metric m, struct bar_chart
 	}
 }
 
-static int chart_id;
-
-static void bars(struct strbuf *sb, const struct report *rep, enum metric m, const char *title, const char *ylabel,
-		 const char *caption)
+static void bars(struct strbuf *sb, int *chart_id, const struct report *rep, enum metric m, const char *title,
+		 const char *ylabel, const char *caption)
 {
 	struct bar_chart c = {.title = title, .y_label = ylabel};
 
 	build_bars(rep, m, &c);
 	strbuf_adds(sb, "<figure>\n");
-	svg_bar_chart(sb, &c, chart_id++);
+	svg_bar_chart(sb, &c, (*chart_id)++);
 	strbuf_addf(sb, "<figcaption>%s</figcaption>\n</figure>\n", caption);
 	bar_chart_release(&c);
 }
 
-static void tps_over_time(struct strbuf *sb, const struct agg_group *g)
+static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_group *g)
 {
 	struct line_chart c = {.x_label = "time since run start (s)", .y_label = "TPS (transactions/s)",
 			       .marker_label = "precondition | sample",
@@ -172,14 +170,14 @@ static void tps_over_time(struct strbuf *sb, const struct agg_group *g)
 		}
 	}
 	strbuf_adds(sb, "<figure>\n");
-	svg_line_chart(sb, &c, chart_id++);
+	svg_line_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "<figcaption>One line per instance; the dashed red line marks the end of the precondition "
 			"(left) and the start of the measured sample (right).</figcaption>\n</figure>\n");
 	line_chart_release(&c);
 	strbuf_release(&title);
 }
 
-static void percentile_curve(struct strbuf *sb, const struct report *rep)
+static void percentile_curve(struct strbuf *sb, int *chart_id, const struct report *rep)
 {
 	static const double ticks[] = {0, 1, 2, 3, 4};
 	static const char *const labels[] = {"0%", "90%", "99%", "99.9%", "99.99%"};
@@ -207,7 +205,7 @@ static void percentile_curve(struct strbuf *sb, const struct report *rep)
 		}
 	}
 	strbuf_adds(sb, "<figure>\n");
-	svg_line_chart(sb, &c, chart_id++);
+	svg_line_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "<figcaption>Every transaction of the sample, per drive × run group, from the merged "
 			"histograms (≤ 1% error). A flat curve that rises late means a short tail.</figcaption>\n</figure>\n");
 	line_chart_release(&c);
@@ -318,8 +316,8 @@ static void instances(struct strbuf *sb, const struct report *rep)
 static int html_render(const struct report *rep, struct report_files *out)
 {
 	struct strbuf *sb = report_files_add(out, "report.html");
+	int chart_id = 0; /* makes SVG pattern ids unique in the page */
 
-	chart_id = 0;
 	strbuf_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			"<title>dbrig report</title>\n<style>\n"
 			"body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}\n"
@@ -340,20 +338,20 @@ static int html_render(const struct report *rep, struct report_files *out)
 	strbuf_adds(sb, "<h2>Results per drive × run group (sample phase)</h2>\n");
 	summary(sb, rep);
 	strbuf_adds(sb, "<h2>Beside published figures</h2>\n");
-	bars(sb, rep, METRIC_TPS, "Throughput: TPS summed over the VMs of a run group", "TPS (transactions/s)",
+	bars(sb, &chart_id, rep, METRIC_TPS, "Throughput: TPS summed over the VMs of a run group", "TPS (transactions/s)",
 	     "Solid: measured (sum over instances). Hatched grey: published review figure with the same workload, "
 	     "VM count and number of drives.");
-	bars(sb, rep, METRIC_AVG, "Average latency: mean of the VMs' averages", "average latency (ms)",
+	bars(sb, &chart_id, rep, METRIC_AVG, "Average latency: mean of the VMs' averages", "average latency (ms)",
 	     "Measured with the published method: the mean of the instances' average latencies.");
-	bars(sb, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
+	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
 	     "Solid: mean of the instances' p99s (the published \"average 99th percentile\", an average of "
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
 	strbuf_adds(sb, "<h2>TPS over time</h2>\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		if (!rep->groups[i].all_drives)
-			tps_over_time(sb, &rep->groups[i]);
+			tps_over_time(sb, &chart_id, &rep->groups[i]);
 	strbuf_adds(sb, "<h2>Latency percentiles</h2>\n");
-	percentile_curve(sb, rep);
+	percentile_curve(sb, &chart_id, rep);
 	strbuf_adds(sb, "<h2>Instances</h2>\n");
 	instances(sb, rep);
 	strbuf_adds(sb, "<p>Tables with every figure: report.md, report-groups.csv, report-instances.csv, report.json."

@@ -35,6 +35,15 @@ static int schema_check(const char *schema, const char *family)
 	return -1;
 }
 
+/* The buffer's string; sb is released (strbuf_detach alone leaves a new buffer). */
+static char *take(struct strbuf *sb)
+{
+	char *s = strbuf_detach(sb);
+
+	strbuf_release(sb);
+	return s;
+}
+
 static char *dup_or_empty(const char *s)
 {
 	return xstrdup(s ? s : "");
@@ -50,9 +59,9 @@ static char *params_canonical(json_t *params, bool *open_loop)
 	size_t n = 0, i = 0;
 
 	*open_loop = false;
-	strbuf_init(&sb, 0);
 	if (!params)
-		return strbuf_detach(&sb);
+		return xstrdup("");
+	strbuf_init(&sb, 0);
 	keys = xcalloc(json_object_size(params), sizeof(*keys));
 	json_object_foreach(params, key, v)
 		keys[n++] = key;
@@ -83,7 +92,7 @@ static char *params_canonical(json_t *params, bool *open_loop)
 			*open_loop = true;
 	}
 	free(keys);
-	return strbuf_detach(&sb);
+	return take(&sb);
 }
 
 static void read_identity(struct jread *jr, struct run *r, json_t *root)
@@ -112,7 +121,7 @@ static void read_identity(struct jread *jr, struct run *r, json_t *root)
 
 		strbuf_init(&sb, 0);
 		strbuf_addf(&sb, "%s%s%s", drv, *drv && *ver ? " " : "", ver);
-		r->engine = strbuf_detach(&sb);
+		r->engine = take(&sb);
 	} else {
 		r->engine = xstrdup("");
 	}
