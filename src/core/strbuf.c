@@ -77,7 +77,8 @@ void strbuf_release(struct strbuf *sb)
 void strbuf_reset(struct strbuf *sb)
 {
 	sb->len = 0;
-	sb->buf[0] = '\0';
+	if (sb->buf)
+		sb->buf[0] = '\0';
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t n)
@@ -105,6 +106,8 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	va_list cp;
 
 	va_copy(cp, ap);
+	if (!sb->buf)
+		grow(sb, 0);
 	int n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, cp);
 	va_end(cp);
 	if (n < 0)
@@ -127,8 +130,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 char *strbuf_detach(struct strbuf *sb)
 {
-	char *p = sb->buf;
+	char *p = sb->buf ? sb->buf : xstrdup("");
 
-	strbuf_init(sb, 0);
+	/* Leave the strbuf empty without allocating: it grows again on use. */
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
 	return p;
 }

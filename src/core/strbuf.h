@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 struct strbuf {
-	char *buf; /* never NULL after strbuf_init */
+	char *buf; /* NULL only after strbuf_detach (grows again on use) */
 	size_t len;
 	size_t cap;
 };
@@ -19,7 +19,7 @@ void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addc(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-/* Hand the buffer to the caller (free with free()); sb is re-initialised empty. */
+/* Hand the buffer to the caller (free with free()); sb is left empty. */
 char *strbuf_detach(struct strbuf *sb);
 
 /* Allocation failure is not recoverable for a benchmark driver: these abort

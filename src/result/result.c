@@ -198,7 +198,7 @@ void result_add_interval(struct result *r, const struct interval_report *ir, cha
 	if (line) {
 		json_t *jl = json_deep_copy(o);
 		json_object_set_new(jl, "histogram", hist_json(ir->s->lat, false));
-		*line = json_dumps(jl, JSON_COMPACT);
+		*line = json_dumps(jl, JSON_COMPACT | JSON_REAL_PRECISION(12));
 		json_decref(jl);
 	}
 	json_decref(o);
@@ -279,7 +279,7 @@ int result_write(struct result *r, const char *path, const char *status, const c
 	json_object_set_new(r->root, "status", json_string(status));
 	json_object_set_new(r->root, "error", error ? json_string(error) : json_null());
 	json_object_set_new(r->root, "finished_at", json_string(ts));
-	text = json_dumps(r->root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = json_dumps(r->root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text)
 		return -ENOMEM;
 	size_t len = strlen(text);
@@ -341,7 +341,7 @@ int journal_open(struct journal **out, const char *path, const struct result *r)
 			json_object_get(r->root, "started_at"), "run", json_object_get(r->root, "run"), "workload",
 			json_object_get(r->root, "workload"), "engine", json_object_get(r->root, "engine"),
 			"percentiles", json_object_get(r->root, "percentiles"));
-	line = json_dumps(hdr, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	line = json_dumps(hdr, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	json_decref(hdr);
 	ret = line ? journal_line(j, line) : -ENOMEM;
 	free(line);
@@ -379,7 +379,7 @@ int journal_close(struct journal *j, const char *status)
 		char *line;
 		clock_utc_iso8601(ts, sizeof(ts));
 		end = json_pack("{s:s, s:s, s:s}", "type", "end", "status", status, "finished_at", ts);
-		line = json_dumps(end, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		line = json_dumps(end, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 		json_decref(end);
 		ret = line ? journal_line(j, line) : -ENOMEM;
 		free(line);

@@ -718,11 +718,15 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 		cfg->cb.on_interval(cfg->cb.arg, &ir);
 }
 
-static unsigned online_cpus(void)
+/* Default event loops: half the CPUs. The client shares the machine with
+ * the server on loopback, and fewer, busier loops batch more readiness per
+ * epoll_wait (measured here: 1 loop on 2 CPUs costs ~10% less CPU per
+ * transaction than 2, at about the same TPS). */
+static unsigned default_loops(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return n > 0 ? (unsigned)n : 1;
+	return n > 1 ? (unsigned)(n / 2) : 1;
 }
 
 int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
@@ -745,7 +749,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	atomic_store(&r.phase, cfg->precondition_ns ? PHASE_PRECONDITION : PHASE_SAMPLE);
 	atomic_store(&r.events_left, (long long)cfg->events);
 
-	nl = blocking ? cfg->threads : (cfg->event_loops ? cfg->event_loops : online_cpus());
+	nl = blocking ? cfg->threads : (cfg->event_loops ? cfg->event_loops : default_loops());
 	if (nl > cfg->threads)
 		nl = cfg->threads;
 	if (nl == 0)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Every sysbench test through prepare, prewarm, run and cleanup against a real
+# MariaDB; the result and journal files are complete and consistent.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+start_mariadb
+C=$(conn_opts)
+
+for t in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index \
+	oltp_update_non_index oltp_insert oltp_delete; do
+	out=$TEST_TMP/$t
+	check "$t prepare" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=2000 --threads=2 $t prepare >"$out.prepare" 2>&1
+	rows=$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM sbtest.sbtest2")
+	check "$t prepare loads 2000 rows (got $rows)" [ "$rows" = 2000 ]
+	idx=$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA='sbtest' AND INDEX_NAME='k_2'")
+	check "$t prepare creates k_2" [ "$idx" = 1 ]
+	check "$t prewarm" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=2000 --threads=2 $t prewarm >"$out.prewarm" 2>&1
+	check "$t prewarm output" grep -q "Prewarming table sbtest2" "$out.prewarm"
+	check "$t run" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=2000 --threads=4 --time=2 --report-interval=1 \
+		--percentile=50,95,99 --result="$out.json" --journal="$out.jsonl" $t run >"$out.run" 2>&1
+	check "$t summary printed" grep -q "^    transactions: " "$out.run"
+	check "$t interval line" grep -Eq '^\[ 1s \] thds: 4 tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/[0-9.]+/[0-9.]+\) lat \(ms,50%\): [0-9.]+ err/s: [0-9.]+ reconn/s: [0-9.]+$' "$out.run"
+	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
+	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1 ]
+	check "$t transactions > 0" [ "$(json_get "$out.json" "r['phases']['sample']['transactions'] > 0")" = True ]
+	check "$t percentiles 50,95,99" [ "$(json_get "$out.json" "sorted(r['phases']['sample']['latency_ms']['percentiles'])")" = "['50', '95', '99']" ]
+	check "$t histogram total = transactions" [ "$(json_get "$out.json" "r['phases']['sample']['histogram']['total'] == r['phases']['sample']['transactions']")" = True ]
+	check "$t journal ends" python3 - "$out.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines[0]["type"] == "header" and lines[0]["schema"] == "dbrig.journal/1"
+assert lines[-1]["type"] == "end" and lines[-1]["status"] == "complete"
+ivs = [l for l in lines if l["type"] == "interval"]
+assert len(ivs) >= 2, len(ivs)
+assert sum(i["transactions"] for i in ivs) > 0
+PY
+	check "$t cleanup" "$DBRIG_BIN" sysbench $C --tables=2 $t cleanup >"$out.cleanup" 2>&1
+	left=$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest'")
+	check "$t cleanup drops tables (left $left)" [ "$left" = 0 ]
+done
+
+# Precondition then sample: both phases kept apart in the result.
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
+check "precondition run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --precondition=2s --time=2 \
+	--report-interval=1 --result="$TEST_TMP/pre.json" oltp_read_only run >"$TEST_TMP/pre.out" 2>&1
+check "precondition line" grep -Eq '^\[ 1s \] precondition \([0-9]+s left\) thds: 2 ' "$TEST_TMP/pre.out"
+check "phases kept apart" [ "$(json_get "$TEST_TMP/pre.json" "r['phases']['precondition']['transactions'] > 0 and r['phases']['sample']['transactions'] > 0")" = True ]
+check "summary covers the sample only" python3 - "$TEST_TMP/pre.json" "$TEST_TMP/pre.out" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+m = re.search(r"total number of events:\s+(\d+)", open(sys.argv[2]).read())
+assert int(m.group(1)) == r["phases"]["sample"]["transactions"], (m.group(1), r["phases"]["sample"]["transactions"])
+PY
+# --events limits the sample phase exactly.
+check "events run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=3 --time=0 --events=500 \
+	--result="$TEST_TMP/ev.json" oltp_read_only run >/dev/null 2>&1
+check "--events=500 gives 500 transactions" [ "$(json_get "$TEST_TMP/ev.json" "r['phases']['sample']['transactions']")" = 500 ]
+finish

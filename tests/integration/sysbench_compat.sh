@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A database prepared by dbrig runs under Debian's sysbench 1.0.20, and one
+# prepared by sysbench runs under dbrig; both produce the same schema.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+command -v sysbench >/dev/null || die "sysbench is not installed (apt-get install sysbench)"
+start_mariadb
+C=$(conn_opts)
+T="--tables=3 --table-size=3000"
+
+schema() {
+	for i in 1 2 3; do mariadb_sql "$MARIADB_PORT" "SHOW CREATE TABLE sbtest.sbtest$i" | sed 's/AUTO_INCREMENT=[0-9]* //'; done
+}
+
+# dbrig prepares, sysbench runs.
+check "dbrig prepare" "$DBRIG_BIN" sysbench $C $T --threads=2 oltp_read_write prepare >/dev/null
+schema >"$TEST_TMP/schema.dbrig"
+ids=$(mariadb_sql "$MARIADB_PORT" "SELECT MIN(id), MAX(id), COUNT(*), COUNT(DISTINCT id) FROM sbtest.sbtest3")
+check "ids are 1..3000 (got $ids)" [ "$ids" = "1	3000	3000	3000" ]
+lens=$(mariadb_sql "$MARIADB_PORT" "SELECT MIN(LENGTH(c)), MAX(LENGTH(c)), MIN(LENGTH(pad)), MAX(LENGTH(pad)) FROM sbtest.sbtest1")
+check "c and pad are 119 and 59 characters (got $lens)" [ "$lens" = "119	119	59	59" ]
+fmt=$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM sbtest.sbtest1 WHERE c NOT REGEXP '^([0-9]{11}-){9}[0-9]{11}\$' OR pad NOT REGEXP '^([0-9]{11}-){4}[0-9]{11}\$'")
+check "c and pad follow sysbench's templates ($fmt rows do not)" [ "$fmt" = 0 ]
+# sysbench's default 'special' distribution puts ~75% of k in the middle 1% of the range.
+mid=$(mariadb_sql "$MARIADB_PORT" "SELECT ROUND(100*SUM(k BETWEEN 1470 AND 1530)/COUNT(*)) FROM sbtest.sbtest1")
+check "k follows the special distribution ($mid% in the middle 2%)" test "$mid" -ge 65 -a "$mid" -le 85
+check "sysbench prewarm on dbrig's tables" sysbench $C $T --threads=2 oltp_read_write prewarm >/dev/null 2>&1
+check "sysbench run on dbrig's tables" sysbench $C $T --threads=4 --time=2 oltp_read_write run >"$TEST_TMP/sb.out" 2>&1
+check "sysbench completed transactions" grep -Eq 'transactions: +[1-9][0-9]* ' "$TEST_TMP/sb.out"
+check "sysbench oltp_insert on dbrig's tables" sysbench $C $T --threads=2 --time=1 oltp_insert run >/dev/null 2>&1
+check "sysbench cleanup" sysbench $C $T oltp_read_write cleanup >/dev/null 2>&1
+
+# sysbench prepares, dbrig runs.
+check "sysbench prepare" sysbench $C $T --threads=2 oltp_read_write prepare >/dev/null 2>&1
+schema >"$TEST_TMP/schema.sysbench"
+check "same schema either way" diff "$TEST_TMP/schema.dbrig" "$TEST_TMP/schema.sysbench"
+check "dbrig prewarm on sysbench's tables" "$DBRIG_BIN" sysbench $C $T --threads=2 oltp_read_write prewarm >/dev/null
+check "dbrig run on sysbench's tables" "$DBRIG_BIN" sysbench $C $T --threads=4 --time=2 --result="$TEST_TMP/r.json" oltp_read_write run >/dev/null
+check "dbrig result complete" [ "$(json_get "$TEST_TMP/r.json" "r['status']")" = complete ]
+check "dbrig oltp_insert on sysbench's tables" "$DBRIG_BIN" sysbench $C $T --threads=2 --time=1 oltp_insert run >/dev/null
+check "dbrig cleanup" "$DBRIG_BIN" sysbench $C $T oltp_read_write cleanup >/dev/null
+
+# oltp_insert without auto_inc: both make empty tables and insert client-side ids.
+check "dbrig prepare oltp_insert --auto-inc=off" "$DBRIG_BIN" sysbench $C $T --auto-inc=off oltp_insert prepare >/dev/null
+check "empty tables" [ "$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM sbtest.sbtest1")" = 0 ]
+check "dbrig oltp_insert --auto-inc=off run" "$DBRIG_BIN" sysbench $C $T --auto-inc=off --threads=4 --time=1 --result="$TEST_TMP/ins.json" oltp_insert run >/dev/null
+n=$(mariadb_sql "$MARIADB_PORT" "SELECT (SELECT COUNT(*) FROM sbtest.sbtest1)+(SELECT COUNT(*) FROM sbtest.sbtest2)+(SELECT COUNT(*) FROM sbtest.sbtest3)")
+check "every insert landed once ($n rows)" [ "$n" = "$(json_get "$TEST_TMP/ins.json" "r['phases']['sample']['transactions']")" ]
+finish

@@ -1,0 +1,58 @@
+# Shared helpers for integration tests (bash). Source after setting `set -euo pipefail`.
+# DBRIG_BIN and DBRIG_SOURCE_DIR come from ctest; defaults allow running by hand
+# from the source tree after building into ./build.
+
+DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+. "$DBRIG_SOURCE_DIR/tests/lib/mariadb.sh"
+
+TEST_NAME=$(basename "$0" .sh)
+TEST_TMP=$(mktemp -d "/tmp/dbrig-$TEST_NAME.XXXXXX")
+FAILURES=0
+CHECKS=0
+
+fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
+pass() { CHECKS=$((CHECKS + 1)); }
+check() { # check DESCRIPTION COMMAND...
+	local desc=$1; shift
+	if "$@"; then pass; else fail "$desc"; fi
+}
+die() { echo "ERROR: $*" >&2; exit 1; }
+
+# A free TCP port on 127.0.0.1 in a high range.
+free_port() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo "$p"; return 0; fi
+	done
+	return 1
+}
+
+# Start a private MariaDB for this test; stopped and removed on exit.
+start_mariadb() {
+	MARIADB_DIR=$TEST_TMP/mariadb
+	MARIADB_PORT=$(free_port) || die "no free port"
+	mariadb_start "$MARIADB_DIR" "$MARIADB_PORT" || die "MariaDB did not start (is mariadb-server installed?)"
+	mariadb_make_sbtest "$MARIADB_PORT" sbtest "${SBTEST_PASSWORD:-}" || die "cannot create the sbtest user"
+	trap cleanup_test EXIT
+}
+
+cleanup_test() {
+	if [ -n "${MARIADB_DIR:-}" ]; then mariadb_stop "$MARIADB_DIR"; fi
+	if [ "${KEEP_TMP:-0}" = 1 ]; then echo "kept $TEST_TMP" >&2; else rm -rf "$TEST_TMP"; fi
+}
+
+# Connection options for dbrig and sysbench alike.
+conn_opts() {
+	echo "--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest --mysql-db=sbtest"
+}
+
+json_get() { # json_get FILE PYTHON-EXPR-ON-r
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+finish() {
+	echo "$TEST_NAME: $CHECKS passed, $FAILURES failed"
+	[ "$FAILURES" -eq 0 ]
+}
