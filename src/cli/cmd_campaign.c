@@ -1,11 +1,66 @@
-/* Placeholder until the campaign command lands; it fails loudly rather than pretend. */
+/* dbrig campaign FILE [--plan | --resume] */
+#include "campaign/campaign.h"
 #include "cli/cli.h"
 #include "core/log.h"
 
+#include <stdio.h>
+#include <string.h>
+
+struct flag {
+	const char *name;
+	const char *help;
+};
+
+static const struct flag flags[] = {
+	{"--plan", "print the drives, instances and runs in order with their durations; change nothing"},
+	{"--resume", "continue a campaign from <output>/<name>/state.json: finished runs are kept, a cut-off run "
+		     "restarts from its restore (its partial files kept as <instance>.partial-<n>.*)"},
+	{"--help", "this text"},
+	{NULL, NULL},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: dbrig campaign FILE [--plan | --resume]\n\n"
+		   "Run a campaign file end to end: provision the instances on every drive, load a golden\n"
+		   "database once per drive, then for every run group and repetition restore each instance\n"
+		   "from it, drive all instances together (precondition, then sample), and collect one\n"
+		   "result per instance under <output>/<name>/<run group>/<drive>/. At the end, print a\n"
+		   "summary table and write the report. Fields of FILE: configs/README.md.\n\nOptions:\n");
+	for (const struct flag *fl = flags; fl->name; fl++)
+		fprintf(f, "  %-10s %s\n", fl->name, fl->help);
+	fprintf(f, "\nExit status: 0 success, 1 runtime failure or interruption, 2 bad config or usage.\n");
+}
+
 int cmd_campaign(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	log_error("campaign: not implemented yet");
-	return EXIT_RUNTIME;
+	struct campaign_opts o = {0};
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--plan")) {
+			o.plan = true;
+		} else if (!strcmp(argv[i], "--resume")) {
+			o.resume = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			log_error("campaign: \"%s\" is not an option (expected --plan, --resume or --help)", argv[i]);
+			return EXIT_USAGE;
+		} else if (o.file) {
+			log_error("campaign: \"%s\" is a second campaign file (expected one FILE)", argv[i]);
+			return EXIT_USAGE;
+		} else {
+			o.file = argv[i];
+		}
+	}
+	if (!o.file) {
+		log_error("campaign: missing the campaign FILE (expected e.g. dbrig campaign configs/local-quick.json)");
+		return EXIT_USAGE;
+	}
+	if (o.plan && o.resume) {
+		log_error("campaign: --plan and --resume together (expected one of them)");
+		return EXIT_USAGE;
+	}
+	return campaign_main(&o);
 }

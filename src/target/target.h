@@ -1,0 +1,145 @@
+/*
+ * Targets: where the databases of a campaign run (fio's ioengine_ops, for
+ * database hosts).
+ *
+ * A target turns the campaign's drives into database instances. Every
+ * instance has three kinds of storage on its drive:
+ *   boot       - what the instance needs to exist (a VM's system disk; for the
+ *                local target its config, socket, logs and temporary files)
+ *   prebuilt   - the golden copy of the loaded database, built once per drive
+ *   under-test - the database the run uses, restored from prebuilt before
+ *                every run so every run starts from the same bytes
+ *
+ * Life cycle, driven by src/campaign/:
+ *   init -> validate (static, from the config) -> preflight (the machine:
+ *   binaries, ports, writable drives; nothing is changed) -> create every
+ *   instance -> build_golden once per drive -> for every run: stop, restore,
+ *   start, endpoint -> ... -> stop -> destroy (unless kept) -> cleanup.
+ *
+ * The core owns `struct target` and `struct target_instance`; a backend owns
+ * their `priv`. Every op returns 0 or a negative errno and prints its own
+ * message (log_error) naming the instance and what went wrong; -EINVAL from
+ * validate or preflight means a configuration error (exit 2), anything else a
+ * runtime failure (exit 1). Ops must not touch anything outside the
+ * campaign's own folders, volumes or domains, and never remove what dbrig did
+ * not create.
+ *
+ * Backend settings come from the config's "target" object; each backend
+ * lists them in `options` (the config reader validates them by type, fills
+ * defaults, and configs/README.md documents them) and reads them back with
+ * target_setting().
+ */
+#ifndef DBRIG_TARGET_TARGET_H
+#define DBRIG_TARGET_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct campaign_config;
+struct strbuf;
+
+enum target_opt_type {
+	TOPT_STRING,   /* JSON string */
+	TOPT_UINT,     /* JSON integer within [min, max] */
+	TOPT_SIZE,     /* "24G" or an integer number of bytes */
+	TOPT_DURATION, /* "30s" or an integer number of seconds */
+	TOPT_BOOL,     /* true / false */
+	TOPT_STRMAP,   /* object of strings, e.g. {"host1": "qemu+ssh://h1/system"} */
+};
+
+struct target_option {
+	const char *name;
+	enum target_opt_type type;
+	const char *def;  /* default as text (parsed like config text), NULL = unset */
+	uint64_t min, max; /* TOPT_UINT only */
+	const char *help;
+};
+
+struct target_kv {
+	char *key;
+	char *value;
+};
+
+/* One validated setting, parallel to ops->options. */
+struct target_setting {
+	bool set;          /* given in the config or by default */
+	char *str;         /* TOPT_STRING */
+	uint64_t num;      /* TOPT_UINT, TOPT_SIZE (bytes), TOPT_DURATION (ns), TOPT_BOOL (0/1) */
+	struct target_kv *map; /* TOPT_STRMAP */
+	size_t nmap;
+};
+
+/* Where a driver connects. Strings are owned by the instance. */
+struct target_endpoint {
+	const char *host;     /* "127.0.0.1", a guest address, or NULL with socket */
+	unsigned port;        /* 0 with socket only */
+	const char *socket;   /* unix socket on this machine, or NULL */
+	const char *user;
+	const char *password; /* handed to drivers through MYSQL_PWD only; never argv, logs or files */
+	const char *database;
+};
+
+struct target_instance {
+	char *name;        /* "vm1": unique per drive */
+	size_t drive;      /* index into cfg->drives */
+	unsigned index;    /* 0-based, unique in the campaign (port and MAC offsets) */
+	bool created;
+	bool running;
+	void *priv;
+};
+
+struct target {
+	const struct target_ops *ops;
+	const struct campaign_config *cfg;
+	const char *dbrig_exe; /* this binary, to run `dbrig sysbench … prepare` */
+	void *priv;
+};
+
+/*
+ * What build_golden loads and what a restore check compares: the backend
+ * loads with the campaign's workload (tables, table size, options) and fills
+ * `fingerprint` with a short text (row counts and a checksum of one table)
+ * that verify() must reproduce on a freshly restored instance.
+ */
+struct target_ops {
+	const char *name;
+	const char *summary;
+	const struct target_option *options; /* terminated by {NULL} */
+
+	int (*init)(struct target *t) __attribute__((warn_unused_result));
+	/* Static checks of cfg for this backend; messages name the JSON path. */
+	int (*validate)(const struct campaign_config *cfg) __attribute__((warn_unused_result));
+	/* The machine is able to run the campaign; changes nothing. */
+	int (*preflight)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
+	/* Provision an instance's boot storage (idempotent: reuses what this campaign created). */
+	int (*create)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
+	/* Load the golden database once for the drive; skip when already complete. */
+	int (*build_golden)(struct target *t, size_t drive, struct strbuf *fingerprint) __attribute__((warn_unused_result));
+	/* under-test <- prebuilt; the instance is stopped. */
+	int (*restore)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
+	/* Start the database and wait until it accepts connections. */
+	int (*start)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
+	int (*endpoint)(struct target *t, struct target_instance *inst, struct target_endpoint *ep) __attribute__((warn_unused_result));
+	/* Same text as build_golden's fingerprint for the running instance; -ENOTSUP if the backend cannot tell. */
+	int (*verify)(struct target *t, struct target_instance *inst, struct strbuf *fingerprint) __attribute__((warn_unused_result));
+	/* Clean shutdown; a stopped instance is fine. */
+	int (*stop)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
+	/* Remove what create made (and the golden copy with the last instance of a drive). */
+	int (*destroy)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
+	/* Free inst->priv; changes nothing outside this process. */
+	void (*release)(struct target *t, struct target_instance *inst);
+	void (*cleanup)(struct target *t);
+};
+
+/* The registry: every backend, NULL-terminated. */
+extern const struct target_ops *const target_backends[];
+
+const struct target_ops *target_find(const char *name);
+/* "local, libvirt" for messages. */
+void target_names(struct strbuf *sb);
+/* The validated setting `name` of cfg's target; aborts on a name the backend does not list. */
+const struct target_setting *target_setting(const struct campaign_config *cfg, const char *name);
+const char *target_opt_type_name(enum target_opt_type t);
+
+#endif
