@@ -267,6 +267,12 @@ static bool port_free(unsigned port)
 	if (fd < 0)
 		return false;
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* As mariadbd binds: connections in TIME_WAIT do not make a port busy. */
+	int one = 1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0) {
+		close(fd);
+		return false;
+	}
 	ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
 	close(fd);
 	return ok;
