@@ -699,7 +699,7 @@ static int load_target(struct ctx *c, json_t *root, struct campaign_config *cfg)
 		for (const struct target_option *o = cfg->target->options; o->name; o++)
 			strbuf_addf(&sb, ", %s", o->name);
 		path_key(&p, ".target", key);
-		ret = fail(c, p.buf, "is not a setting of the %s target (expected one of: %s)", cfg->target->name, sb.buf);
+		ret = fail(c, p.buf, "unknown setting of the %s target (expected one of: %s)", cfg->target->name, sb.buf);
 		goto out;
 	}
 	for (size_t i = 0; i < nopt; i++) {
