@@ -1,0 +1,95 @@
+#!/bin/bash
+# Kill a local campaign with SIGKILL in the middle of its second run, then
+# --resume it: the finished first run is neither repeated nor rewritten, the
+# cut-off run restarts from its restore with its partial files kept apart
+# (<instance>.partial-1.*), and every run ends with a complete result.
+set -uo pipefail
+DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+T=$(mktemp -d /tmp/dbrig-campaign_resume.XXXXXX)
+CPID=
+cleanup() {
+	[ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null
+	for p in $(find "$T" -name mysqld.pid 2>/dev/null); do kill "$(cat "$p")" 2>/dev/null; done
+	sleep 1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; [ -f "$T/err1.txt" ] && tail -5 "$T/err1.txt" >&2; [ -f "$T/err2.txt" ] && tail -20 "$T/err2.txt" >&2; exit 1; }
+[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
+for b in mariadbd mariadb-install-db mariadb python3; do
+	command -v $b >/dev/null || [ -x /usr/sbin/$b ] || fail "$b is missing (scripts/deps-campaign.txt)"
+done
+base=
+for _ in $(seq 1 100); do
+	p=$((30000 + RANDOM % 25000)); ok=1
+	for k in 0 1 2 3 4; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
+	[ $ok = 1 ] && { base=$p; break; }
+done
+[ -n "$base" ] || fail "no free port block"
+cat > "$T/c.json" <<JSON
+{
+  "name": "ci-resume",
+  "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1, "table-size": 2000}},
+  "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
+  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "drives": [{"name": "da", "path": "$T/a"}],
+  "run_groups": [{"name": "one", "placement": {"da": 1}}, {"name": "two", "placement": {"da": 2}}],
+  "repetitions": 2,
+  "precondition": "2s", "sample": "6s", "threads": 2, "report_interval": "1s",
+  "output": "$T/out", "verify_restore": true
+}
+JSON
+cd "$T" || exit 1
+S=$T/out/ci-resume/state.json
+status() { python3 -c "import json,sys;print(json.load(open('$S'))['runs'][$1]['status'])" 2>/dev/null; }
+
+"$DBRIG_BIN" campaign c.json > out1.txt 2> err1.txt &
+CPID=$!
+# Wait for run 3 ("two" #1) to be driving for a few seconds, then SIGKILL.
+for _ in $(seq 1 600); do
+	[ "$(status 2)" = running ] && break
+	kill -0 $CPID 2>/dev/null || fail "the campaign ended before its third run"
+	sleep 0.2
+done
+[ "$(status 2)" = running ] || fail "the third run never started"
+sleep 4
+[ "$(status 0)" = done ] && [ "$(status 1)" = done ] || fail "runs 1-2 are not done before the kill"
+sum_before=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
+mtime_before=$(stat -c %Y out/ci-resume/one/da/vm1-rep1.json)
+kill -9 $CPID
+wait $CPID 2>/dev/null
+CPID=
+
+"$DBRIG_BIN" campaign c.json --resume > out2.txt 2> err2.txt
+rc=$?
+[ $rc -eq 0 ] || fail "--resume exited $rc"
+cat out2.txt
+sum_after=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
+[ "$sum_before" = "$sum_after" ] || fail "a finished run's result was rewritten"
+[ "$mtime_before" = "$(stat -c %Y out/ci-resume/one/da/vm1-rep1.json)" ] || fail "a finished run's result was touched"
+grep -q 'run 1/4' err2.txt && fail "the resume repeated finished run 1"
+grep -q 'run 2/4' err2.txt && fail "the resume repeated finished run 2"
+grep -q 'run 3/4' err2.txt || fail "the resume did not rerun the cut-off run 3"
+ls out/ci-resume/two/da/vm1-rep1.partial-1.* >/dev/null 2>&1 || fail "the cut-off run's partial files were not kept apart"
+python3 - "$T/out/ci-resume" <<'PY' || exit 1
+import json, os, sys
+d = sys.argv[1]
+st = json.load(open(os.path.join(d, "state.json")))
+err = []
+att = {"one#1": 1, "one#2": 1, "two#1": 2, "two#2": 1}
+for r in st["runs"]:
+    if r["status"] != "done": err.append("run %s is %s" % (r["id"], r["status"]))
+    if r["attempts"] != att[r["id"]]: err.append("run %s: %d attempts, expected %d" % (r["id"], r["attempts"], att[r["id"]]))
+    if not (r["restore_check"] or "").startswith("verified"): err.append("run %s: restore %s" % (r["id"], r["restore_check"]))
+files = ["one/da/vm1-rep1", "one/da/vm1-rep2", "two/da/vm1-rep1", "two/da/vm2-rep1", "two/da/vm1-rep2", "two/da/vm2-rep2"]
+for f in files:
+    p = os.path.join(d, f + ".json")
+    if not os.path.exists(p): err.append("missing " + p); continue
+    r = json.load(open(p))
+    if r["status"] != "complete" or r["phases"]["sample"]["tps"] <= 0: err.append(p + ": " + r["status"])
+for e in err: print("FAIL:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
+echo "campaign_resume: ok"
