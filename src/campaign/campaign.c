@@ -538,8 +538,6 @@ static void summary(struct ctx *c)
 		    "avg lat ms", "avg p99 ms");
 	for (size_t g = 0; g < cfg->ngroups; g++) {
 		const struct campaign_group *gr = &cfg->groups[g];
-		double gt = 0, gl = 0, gp = 0;
-		unsigned gn = 0, gpn = 0, greps = 0;
 
 		for (size_t p = 0; p <= gr->nplace; p++) {
 			bool total = p == gr->nplace;
@@ -583,21 +581,7 @@ static void summary(struct ctx *c)
 				strbuf_addf(&out, "%14.2f\n", p99 / np99);
 			else
 				strbuf_addf(&out, "%14s\n", "-");
-			if (!total) {
-				gt += tps;
-				gl += lat;
-				gp += p99;
-				gn += nres;
-				gpn += np99;
-				greps = reps;
-			}
 		}
-		(void)gt;
-		(void)gl;
-		(void)gp;
-		(void)gn;
-		(void)gpn;
-		(void)greps;
 	}
 	strbuf_adds(&out, "TPS: sum over instances (mean over repetitions); latencies: mean of the instances' "
 			  "sample-phase averages and p99s (the published method).\n");

@@ -1,0 +1,65 @@
+#!/bin/bash
+# The local target refuses to start, before touching anything, when a port is
+# busy, when the server binary is missing, or when a folder in the way was not
+# created by dbrig; --resume without a state file is a usage error.
+set -uo pipefail
+DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+T=$(mktemp -d /tmp/dbrig-campaign_preflight.XXXXXX)
+LPID=
+cleanup() { [ -n "$LPID" ] && kill "$LPID" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
+command -v python3 >/dev/null || fail "python3 is missing (scripts/deps-campaign.txt)"
+command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || fail "mariadbd is missing (scripts/deps-campaign.txt)"
+base=
+for _ in $(seq 1 100); do
+	p=$((30000 + RANDOM % 25000)); ok=1
+	for k in 0 1 2; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
+	[ $ok = 1 ] && { base=$p; break; }
+done
+[ -n "$base" ] || fail "no free port block"
+mkdir -p "$T/a"
+cd "$T" || exit 1
+write_cfg() { # $1 = extra target settings
+	cat > c.json <<JSON
+{"name": "pf", "workload": {"kind": "sysbench", "test": "oltp_read_only"},
+ "engine": {"kind": "mariadb"}, "target": {"kind": "local", "base_port": $base $1},
+ "drives": [{"name": "a", "path": "$T/a"}], "run_groups": [{"name": "g", "placement": {"a": 1}}],
+ "precondition": 0, "sample": 1, "output": "$T/out"}
+JSON
+}
+untouched() { [ -z "$(ls -A "$T/a")" ] && [ ! -e "$T/out/pf/state.json" ]; }
+
+write_cfg ""
+"$DBRIG_BIN" campaign c.json --resume > /dev/null 2> err.txt; rc=$?
+[ $rc -eq 2 ] && grep -q "nothing to resume" err.txt || fail "--resume without state: rc $rc, $(cat err.txt)"
+
+# A busy port (something listening on the first instance's port).
+python3 -c "
+import socket,time
+s=socket.socket(); s.bind(('127.0.0.1',$base)); s.listen(1); time.sleep(60)" &
+LPID=$!
+sleep 0.5
+"$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
+kill $LPID; wait $LPID 2>/dev/null; LPID=
+[ $rc -eq 1 ] || fail "busy port: exit $rc (expected 1): $(cat err.txt)"
+grep -q "port $base on 127.0.0.1 is in use" err.txt || fail "busy port message: $(cat err.txt)"
+untouched || fail "a busy port left files behind"
+
+# A missing server binary.
+write_cfg ', "server_binary": "/nonexistent/mariadbd"'
+"$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
+[ $rc -eq 1 ] || fail "missing server: exit $rc (expected 1)"
+grep -q 'the database server "/nonexistent/mariadbd" was not found' err.txt || fail "missing server message: $(cat err.txt)"
+untouched || fail "a missing server binary left files behind"
+
+# A folder in the way that dbrig did not create is neither used nor removed.
+write_cfg ""
+mkdir "$T/a/dbrig-pf" && echo precious > "$T/a/dbrig-pf/file"
+"$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
+[ $rc -eq 2 ] || fail "foreign folder: exit $rc (expected 2)"
+grep -q 'dbrig-pf" already exists and was not created by dbrig' err.txt || fail "foreign folder message: $(cat err.txt)"
+[ "$(cat "$T/a/dbrig-pf/file")" = precious ] || fail "the foreign folder was touched"
+echo "campaign_preflight: ok"
