@@ -409,8 +409,8 @@ static void try_reconnect(struct session *s)
 	}
 	if (s->conn.err.cls != DB_ERR_RECONNECT || now - s->reconnect_since >= cfg->reconnect_timeout_ns) {
 		char waited[32];
-		format_duration(now - s->reconnect_since, waited, sizeof(waited));
-		fail_run(r, "%s: connection lost and not re-established within %s: error %d: %s",
+		format_duration(cfg->reconnect_timeout_ns, waited, sizeof(waited));
+		fail_run(r, "%s: connection lost and not re-established within %s (--reconnect-timeout): error %d: %s",
 			 endpoint(cfg->conn, ep, sizeof(ep)), waited, s->conn.err.native, s->conn.err.msg);
 		session_finish(s);
 		return;

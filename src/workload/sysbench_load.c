@@ -65,13 +65,25 @@ static void report_db_error(struct db_conn *c, const char *what)
 	log_error("%s failed: error %d (%s): %s", what, c->err.native, c->err.sqlstate, c->err.msg);
 }
 
+/* Run a statement; on failure say what was being done (`what`, or the
+ * statement's first line) and the server's error. */
+static int run_sql_as(struct db_conn *c, const char *sql, const char *what)
+{
+	char first[96];
+
+	if (c->ops->query(c, sql, strlen(sql), NULL) == 0)
+		return 0;
+	if (!what) {
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(sql, "\n("), sql);
+		what = first;
+	}
+	report_db_error(c, what);
+	return -1;
+}
+
 static int run_sql(struct db_conn *c, const char *sql)
 {
-	if (c->ops->query(c, sql, strlen(sql), NULL) < 0) {
-		report_db_error(c, sql);
-		return -1;
-	}
-	return 0;
+	return run_sql_as(c, sql, NULL);
 }
 
 /* Settings that a bulk load deserves; any the server refuses are skipped. */
@@ -219,8 +231,10 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 	}
 	for (unsigned t = 1; t <= o->tables; t++) {
 		char *sql = sb_create_table_sql(o, t);
+		char what[64];
 		say(&l, "Creating table 'sbtest%u'...\n", t);
-		int rc = run_sql(&c, sql);
+		snprintf(what, sizeof(what), "CREATE TABLE sbtest%u", t);
+		int rc = run_sql_as(&c, sql, what);
 		free(sql);
 		if (rc < 0)
 			goto out;

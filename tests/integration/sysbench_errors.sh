@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Errors during a run: deadlocks are rolled back, retried and counted; a
+# connection killed by the server reconnects and the run goes on; SIGINT and
+# SIGTERM keep a partial result; kill -9 keeps the journal; a fatal error
+# stops the run with a clear message and a partial result.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+start_mariadb
+C=$(conn_opts)
+
+# --- deadlocks: 16 connections on a 10-row table ---
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=10 oltp_write_only prepare >/dev/null
+dl0=$(mariadb_sql "$MARIADB_PORT" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME='INNODB_DEADLOCKS'")
+check "contended run completes" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=10 --threads=16 --time=4 \
+	--rand-type=uniform --result="$TEST_TMP/dl.json" oltp_write_only run >"$TEST_TMP/dl.out" 2>&1
+dl1=$(mariadb_sql "$MARIADB_PORT" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME='INNODB_DEADLOCKS'")
+ign=$(json_get "$TEST_TMP/dl.json" "r['phases']['sample']['errors']['ignored']")
+echo "deadlocks on the server: $((dl1 - dl0)), retried by dbrig: $ign"
+check "deadlocks happened" [ $((dl1 - dl0)) -gt 0 ]
+check "every deadlock was retried and counted ($ign vs $((dl1 - dl0)))" [ "$ign" = $((dl1 - dl0)) ]
+check "status complete despite deadlocks" [ "$(json_get "$TEST_TMP/dl.json" "r['status']")" = complete ]
+check "ignored errors in the summary" grep -Eq "ignored errors: +$ign " "$TEST_TMP/dl.out"
+rb=$(mariadb_sql "$MARIADB_PORT" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME='COM_ROLLBACK'")
+check "a ROLLBACK was sent before each retry ($rb)" [ "$rb" -ge "$ign" ]
+
+# --- a fatal error: a dropped table mid-run ---
+"$DBRIG_BIN" sysbench $C --tables=1 oltp_write_only cleanup >/dev/null
+"$DBRIG_BIN" sysbench $C --tables=2 --table-size=1000 oltp_read_only prepare >/dev/null
+( sleep 2; mariadb_sql "$MARIADB_PORT" "DROP TABLE sbtest.sbtest2" ) &
+bg=$!
+set +e
+"$DBRIG_BIN" sysbench $C --tables=2 --table-size=1000 --threads=2 --time=30 --report-interval=1 \
+	--result="$TEST_TMP/fatal.json" --journal="$TEST_TMP/fatal.jsonl" oltp_read_only run >"$TEST_TMP/fatal.out" 2>"$TEST_TMP/fatal.err"
+rc=$?
+set -e
+wait $bg
+check "fatal error exits 1 (got $rc)" [ "$rc" = 1 ]
+check "fatal error names the server error" grep -q "error 1146 (42S02): Table 'sbtest.sbtest2' doesn't exist" "$TEST_TMP/fatal.err"
+check "partial result marked failed" [ "$(json_get "$TEST_TMP/fatal.json" "r['status']")" = failed ]
+check "partial result keeps what was measured" [ "$(json_get "$TEST_TMP/fatal.json" "r['phases']['sample']['transactions'] > 0")" = True ]
+"$DBRIG_BIN" sysbench $C --tables=2 oltp_read_only cleanup >/dev/null
+
+# --- KILL <id> from the server side: that connection reconnects, the run goes on ---
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
+( sleep 1.5
+  for id in $(mariadb_sql "$MARIADB_PORT" "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='sbtest' LIMIT 2"); do
+	mariadb_sql "$MARIADB_PORT" "KILL $id"
+  done ) &
+bg=$!
+check "run survives KILL" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=4 --time=4 \
+	--result="$TEST_TMP/kill.json" oltp_read_only run >"$TEST_TMP/kill.out" 2>&1
+wait $bg
+check "reconnects counted" [ "$(json_get "$TEST_TMP/kill.json" "r['phases']['sample']['errors']['reconnects']")" = 2 ]
+check "status complete after KILL" [ "$(json_get "$TEST_TMP/kill.json" "r['status']")" = complete ]
+
+# --- prepare on existing tables is an error, as in sysbench ---
+set +e
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null 2>"$TEST_TMP/exists.err"
+rc=$?
+set -e
+check "prepare over existing tables exits 1 (got $rc)" [ "$rc" = 1 ]
+check "prepare over existing tables: one clear line" grep -qx "dbrig: CREATE TABLE sbtest1 failed: error 1050 (42S01): Table 'sbtest1' already exists" "$TEST_TMP/exists.err"
+
+# --- SIGINT and SIGTERM: partial result, exit non-zero ---
+for sig in INT TERM; do
+	"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --precondition=1 --time=60 --report-interval=1 \
+		--result="$TEST_TMP/sig$sig.json" --journal="$TEST_TMP/sig$sig.jsonl" oltp_read_only run >"$TEST_TMP/sig$sig.out" 2>&1 &
+	pid=$!
+	sleep 3.5
+	kill -$sig $pid
+	set +e; wait $pid; rc=$?; set -e
+	check "SIG$sig exits 1 (got $rc)" [ "$rc" = 1 ]
+	check "SIG$sig result interrupted" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['status']")" = interrupted ]
+	check "SIG$sig sample marked incomplete" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['phases']['sample']['complete']")" = False ]
+	check "SIG$sig precondition kept" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['phases']['precondition']['complete']")" = True ]
+	check "SIG$sig journal ended interrupted" [ "$(tail -n1 "$TEST_TMP/sig$sig.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')" = interrupted ]
+done
+
+# --- kill -9: no result file, but the journal holds every completed interval ---
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 \
+	--result="$TEST_TMP/k9.json" --journal="$TEST_TMP/k9.jsonl" oltp_read_only run >/dev/null 2>&1 &
+pid=$!
+sleep 3.5
+kill -9 $pid
+wait $pid 2>/dev/null || true
+check "kill -9 leaves no result file" [ ! -e "$TEST_TMP/k9.json" ]
+check "kill -9 leaves no temporary file" [ -z "$(ls "$TEST_TMP" | grep 'k9.json.tmp' || true)" ]
+n=$(grep -c '"type":"interval"' "$TEST_TMP/k9.jsonl" || true)
+check "kill -9 journal holds the completed intervals ($n)" [ "$n" -ge 2 ]
+check "kill -9 journal has no end line" [ -z "$(grep '"type":"end"' "$TEST_TMP/k9.jsonl" || true)" ]
+
+# --- the server dies and does not come back within --reconnect-timeout ---
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 --reconnect-timeout=2s \
+	--result="$TEST_TMP/gone.json" oltp_read_only run >/dev/null 2>"$TEST_TMP/gone.err" &
+pid=$!
+sleep 2
+kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
+set +e; wait $pid; rc=$?; set -e
+check "server gone: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "server gone: clear error" grep -q "connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
+check "server gone: partial result failed" [ "$(json_get "$TEST_TMP/gone.json" "r['status']")" = failed ]
+finish
