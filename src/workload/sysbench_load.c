@@ -5,8 +5,15 @@
  * from --rand-type, c and pad from the digit templates) but loads it faster:
  * rows carry explicit ids so a table can be split into id ranges loaded by
  * several connections at once, INSERTs are as large as max_allowed_packet
- * allows, unique and foreign-key checks are off for the session, rows are
- * committed in large batches, and the k_N index is built after the data.
+ * allows, unique and foreign-key checks are off for the session, and the
+ * k_N index is built after the data.
+ *
+ * On MariaDB 10.6 and later a table is loaded in one transaction: with
+ * unique and foreign-key checks off, an INSERT into an empty table inside a
+ * transaction takes InnoDB's bulk path (no undo log per row, index pages built
+ * in order, MDEV-24621). That path locks the table, so a table is then loaded
+ * by one connection and --threads spread over tables. Other servers commit
+ * every 32 MiB and may split a table into id ranges over several connections.
  */
 #include "workload/sysbench_oltp.h"
 
@@ -43,6 +50,7 @@ struct loader {
 	atomic_uint *chunks_left; /* per table */
 	atomic_ullong rows;
 	atomic_int failed;
+	bool bulk; /* whole table in one transaction (MariaDB's bulk insert path) */
 	pthread_mutex_t out_mu;
 	uint64_t seed;
 };
@@ -144,7 +152,7 @@ static int load_chunk(struct loader *l, struct db_conn *c, const struct chunk *c
 			}
 			since_commit += sb->len;
 			strbuf_reset(sb);
-			if (since_commit >= COMMIT_EVERY_BYTES || id == ch->last) {
+			if ((!l->bulk && since_commit >= COMMIT_EVERY_BYTES) || id == ch->last) {
 				if (c->ops->commit(c) < 0) {
 					report_db_error(c, "COMMIT");
 					return -1;
@@ -155,6 +163,16 @@ static int load_chunk(struct loader *l, struct db_conn *c, const struct chunk *c
 	}
 	atomic_fetch_add(&l->rows, ch->last - ch->first + 1);
 	return 0;
+}
+
+/* "10.11.6-MariaDB-0+deb12u1" -> true for MariaDB 10.6 and later. */
+static bool mariadb_bulk_path(const char *version)
+{
+	unsigned major = 0, minor = 0;
+
+	if (!version || !strstr(version, "MariaDB") || sscanf(version, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 10 || (major == 10 && minor >= 6);
 }
 
 struct worker {
@@ -229,6 +247,7 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 		report_db_error(&c, "connect");
 		goto out;
 	}
+	l.bulk = mariadb_bulk_path(drv->server_version(&c));
 	for (unsigned t = 1; t <= o->tables; t++) {
 		char *sql = sb_create_table_sql(o, t);
 		char what[64];
@@ -242,7 +261,7 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 	/* Split tables into id ranges so that --threads connections stay busy
 	 * even with fewer tables than threads. */
 	unsigned chunks_per_table = 1;
-	if (rows > 0 && o->tables < threads)
+	if (rows > 0 && o->tables < threads && !l.bulk)
 		chunks_per_table = (threads + o->tables - 1) / o->tables;
 	per_chunk = rows / chunks_per_table;
 	if (per_chunk < MIN_CHUNK_ROWS && chunks_per_table > 1) {
