@@ -1,0 +1,167 @@
+/* Result file and journal: schema, phases kept apart, histogram round trip,
+ * atomic writes that leave nothing behind on failure. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "result/result.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/dbrig-test-result.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void fill(struct span_stats *s, uint64_t n, uint64_t base_ns)
+{
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(hist_init(&s->lat), 0);
+	for (uint64_t i = 0; i < n; i++)
+		hist_record(s->lat, base_ns + i * 1000);
+	s->c.events = n;
+	s->c.reads = 14 * n;
+	s->c.writes = 4 * n;
+	s->c.others = 2 * n;
+	s->c.errors = 3;
+}
+
+static void test_write_and_read_back(void **state)
+{
+	(void)state;
+	struct result *r;
+	struct span_stats pre, sam;
+	uint64_t ev[2] = {40, 60};
+	double busy[2] = {1.0, 1.0};
+	double pct[2] = {95, 99};
+	static const char *const types[] = {"transaction"};
+	char path[128];
+	json_error_t err;
+
+	assert_int_equal(result_new(&r, "sysbench", "oltp_read_write"), 0);
+	result_set_percentiles(r, pct, 2);
+	result_set_types(r, types, 1);
+	result_param_int(r, "tables", 4);
+	fill(&pre, 50, 2000000);
+	fill(&sam, 100, 5000000);
+	struct phase_report pp = {PHASE_PRECONDITION, true, 5.0, 2, &pre, ev, busy};
+	struct phase_report sp = {PHASE_SAMPLE, true, 10.0, 2, &sam, ev, busy};
+	result_set_phase(r, &pp);
+	result_set_phase(r, &sp);
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	assert_int_equal(result_write(r, path, "complete", NULL), 0);
+	result_free(r);
+
+	json_t *root = json_load_file(path, 0, &err);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1");
+	assert_string_equal(json_string_value(json_object_get(root, "status")), "complete");
+	json_t *s = json_object_get(json_object_get(root, "phases"), "sample");
+	json_t *p = json_object_get(json_object_get(root, "phases"), "precondition");
+	assert_int_equal(json_integer_value(json_object_get(s, "transactions")), 100);
+	assert_int_equal(json_integer_value(json_object_get(p, "transactions")), 50);
+	assert_true(json_real_value(json_object_get(s, "tps")) == 10.0);
+	/* The stored buckets rebuild the same histogram, so merges are exact. */
+	struct hist *h;
+	assert_int_equal(hist_init(&h), 0);
+	json_t *counts = json_object_get(json_object_get(s, "histogram"), "counts");
+	size_t i;
+	json_t *pair;
+	json_array_foreach(counts, i, pair) {
+		assert_int_equal(hist_set_bucket(h, (size_t)json_integer_value(json_array_get(pair, 0)),
+						 (uint64_t)json_integer_value(json_array_get(pair, 1))), 0);
+	}
+	assert_true(h->total == 100);
+	assert_memory_equal(h->counts, sam.lat->counts, sizeof(h->counts));
+	json_t *lp = json_object_get(json_object_get(s, "latency_ms"), "percentiles");
+	assert_non_null(json_object_get(lp, "95"));
+	assert_non_null(json_object_get(lp, "99"));
+	hist_close(h);
+	json_decref(root);
+	hist_close(pre.lat);
+	hist_close(sam.lat);
+
+	/* Nothing but the result in the folder: the temporary file was renamed. */
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int files = 0;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			files++;
+	closedir(d);
+	assert_int_equal(files, 1);
+}
+
+static void test_unwritable_leaves_nothing(void **state)
+{
+	(void)state;
+	struct result *r;
+	char path[128];
+
+	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
+	snprintf(path, sizeof(path), "%s/missing-dir/r.json", dir);
+	assert_true(result_write(r, path, "complete", NULL) < 0);
+	assert_int_not_equal(access(path, F_OK), 0);
+	result_free(r);
+}
+
+static void test_journal_lines(void **state)
+{
+	(void)state;
+	struct result *r;
+	struct journal *j;
+	struct span_stats iv;
+	double pct[1] = {99};
+	char path[128], line[4096];
+	char *l = NULL;
+
+	assert_int_equal(result_new(&r, "sysbench", "oltp_read_write"), 0);
+	result_set_percentiles(r, pct, 1);
+	snprintf(path, sizeof(path), "%s/j.jsonl", dir);
+	assert_int_equal(journal_open(&j, path, r), 0);
+	fill(&iv, 10, 1000000);
+	struct interval_report ir = {PHASE_SAMPLE, 12.0, 2.0, 2.0, false, 4, &iv};
+	result_add_interval(r, &ir, &l);
+	assert_int_equal(journal_append(j, l), 0);
+	free(l);
+	assert_int_equal(journal_close(j, "complete"), 0);
+	hist_close(iv.lat);
+
+	FILE *f = fopen(path, "r");
+	const char *want[] = {"\"type\":\"header\"", "\"type\":\"interval\"", "\"type\":\"end\""};
+	for (int k = 0; k < 3; k++) {
+		assert_non_null(fgets(line, sizeof(line), f));
+		assert_non_null(strstr(line, want[k]));
+	}
+	assert_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_and_read_back),
+		cmocka_unit_test(test_unwritable_leaves_nothing),
+		cmocka_unit_test(test_journal_lines),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
