@@ -68,7 +68,7 @@ static const struct opt_def sb_opts_table[] = {
 	{"threads", "num-threads", OPT_UINT, O(threads), "1", "number of threads (concurrent connections) to use", 1, 100000, GEN, 0},
 	{"events", "max-requests", OPT_U64, O(events), "0", "limit for total number of events", 0, INT64_MAX, GEN, 0},
 	{"time", "max-time", OPT_DURATION, O(time_ns), "10", "limit for total execution time in seconds (sample phase)", 0, 0, GEN, 0},
-	{"rate", "tx-rate", OPT_U64, O(rate), "0", "average transactions rate; 0 for unlimited (only 0 is supported)", 0, 0, GEN, 0},
+	{"rate", "tx-rate", OPT_U64, O(rate), "0", "average transactions rate; 0 for unlimited (only 0 is supported)", 0, INT64_MAX, GEN, 0},
 	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "periodically report intermediate statistics with a specified interval in seconds; 0 disables", 0, 0, GEN, 0},
 	{"percentile", NULL, OPT_STRING, O(percentile), "95", "percentile(s) to calculate in latency statistics, e.g. 95 or 50,95,99 (0 disables)", 0, 0, GEN, 0},
 	{"histogram", NULL, OPT_BOOL, O(histogram), "off", "print latency histogram in report", 0, 0, GEN, 0},
