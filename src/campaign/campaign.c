@@ -631,7 +631,8 @@ int campaign_main(const struct campaign_opts *o)
 	struct ctx c = {0};
 	struct strbuf path;
 	struct sigaction sa = {0}, old_int, old_term;
-	bool sig_installed = false;
+	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
+	size_t unfinished = 0;
 	int ret, code = EXIT_RUNTIME;
 
 	strbuf_init(&c.dir, 0);
@@ -684,6 +685,25 @@ int campaign_main(const struct campaign_opts *o)
 	sigaction(SIGTERM, &sa, &old_term);
 	sig_installed = true;
 
+	/* Only what unfinished runs need is provisioned and loaded. */
+	need_inst = xcalloc(c.plan->ninsts + 1, sizeof(bool));
+	need_drive = xcalloc(c.cfg->ndrives + 1, sizeof(bool));
+	for (size_t ri = 0; c.st && ri < c.plan->nruns; ri++) {
+		if (c.st->runs[ri].status == RUN_DONE)
+			continue;
+		for (size_t k = 0; k < c.plan->runs[ri].ninsts; k++) {
+			need_inst[c.plan->runs[ri].insts[k]] = true;
+			need_drive[c.plan->insts[c.plan->runs[ri].insts[k]].drive] = true;
+		}
+		unfinished++;
+	}
+	if (c.st && !unfinished) {
+		log_info("every run of %s is done; summarising", c.cfg->name);
+		summary(&c);
+		report(&c);
+		code = 0;
+		goto out;
+	}
 	c.tgt.ops = c.cfg->target;
 	c.tgt.cfg = c.cfg;
 	c.tgt.dbrig_exe = c.exe;
@@ -705,10 +725,12 @@ int campaign_main(const struct campaign_opts *o)
 			goto out;
 	}
 	for (size_t i = 0; i < c.plan->ninsts; i++)
-		if (c.tgt.ops->create(&c.tgt, &c.plan->insts[i]) < 0)
+		if ((need_inst[i] || !unfinished) && c.tgt.ops->create(&c.tgt, &c.plan->insts[i]) < 0)
 			goto out;
 	for (size_t d = 0; d < c.cfg->ndrives && !stop_signal; d++) {
 		struct strbuf fp;
+		if (unfinished && !need_drive[d])
+			continue;
 		strbuf_init(&fp, 0);
 		ret = c.tgt.ops->build_golden(&c.tgt, d, &fp);
 		if (ret == 0 && c.st->golden[d] && strcmp(c.st->golden[d], fp.buf))
@@ -759,6 +781,8 @@ out:
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
 	}
+	free(need_inst);
+	free(need_drive);
 	state_free(c.st);
 	plan_free(c.plan);
 	campaign_config_free(c.cfg);

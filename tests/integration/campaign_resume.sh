@@ -92,4 +92,10 @@ for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY
 pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
+# Resuming a finished campaign only summarises: no golden copy, no run, no file rewritten.
+"$DBRIG_BIN" campaign c.json --resume > out3.txt 2> err3.txt || fail "--resume of a finished campaign failed"
+grep -Eq 'golden|run [0-9]/' err3.txt && fail "--resume of a finished campaign did work again: $(cat err3.txt)"
+[ "$sum_before" = "$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)" ] || fail "results rewritten"
+grep -q "TPS (sum)" out3.txt || fail "no summary after resuming a finished campaign"
+[ -e "$T/a/dbrig-ci-resume" ] && fail "resuming a finished campaign provisioned instances again"
 echo "campaign_resume: ok"
