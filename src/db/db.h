@@ -64,6 +64,7 @@ struct db_conn_params {
 	const int *retry_codes;
 	size_t n_retry_codes;
 	bool retry_all; /* --mysql-ignore-errors=all */
+	bool local_infile; /* allow load_stream (MySQL LOCAL INFILE) on this connection */
 };
 
 /* What an executed statement did, classified the way sysbench counts queries. */
@@ -118,6 +119,14 @@ struct db_driver_ops {
 			     struct db_exec_result *r, int *wait);
 	int (*query_start)(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait);
 	int (*cont)(struct db_conn *c, int ready, int *wait);
+
+	/* Optional bulk load from a row stream (MySQL's LOAD DATA LOCAL INFILE):
+	 * `sql` is the LOAD statement, `fill` writes up to `cap` bytes of rows
+	 * into `buf` and returns the count (0 at the end, <0 to abort). Returns 0,
+	 * or <0 with c->err set; a server that refuses local loads gives
+	 * DB_ERR_FATAL with native 1148 / 3948 / 4166, and the caller falls back. */
+	int (*load_stream)(struct db_conn *c, const char *sql, long (*fill)(void *arg, char *buf, size_t cap),
+			   void *arg, struct db_exec_result *r);
 };
 
 struct db_conn {

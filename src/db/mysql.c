@@ -85,6 +85,11 @@ static int is_reconnect_code(unsigned code)
 	}
 }
 
+static int infile_refuse(void **ptr, const char *name, void *userdata);
+static int infile_read(void *ptr, char *buf, unsigned int len);
+static void infile_end(void *ptr);
+static int infile_error(void *ptr, char *msg, unsigned int len);
+
 static void set_error(struct db_conn *c, unsigned code, const char *state, const char *msg)
 {
 	const struct db_conn_params *p = c->params;
@@ -151,6 +156,13 @@ static int my_connect(struct db_conn *c, const struct db_conn_params *p)
 		return -1;
 	}
 	mysql_options(m->mysql, MYSQL_OPT_NONBLOCK, 0);
+	if (p->local_infile) {
+		unsigned int on = 1;
+		mysql_options(m->mysql, MYSQL_OPT_LOCAL_INFILE, &on);
+	}
+	/* Local infile requests are only ever answered from our own generator
+	 * (load_stream); otherwise a server could make the client read files. */
+	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
 	mysql_options(m->mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	if (p->ssl)
 		ssl_setup(m->mysql);
@@ -689,6 +701,67 @@ static int my_cont(struct db_conn *c, int ready, int *wait)
 	return step_done(c, wait);
 }
 
+/* --- LOAD DATA LOCAL INFILE from a generator --- */
+
+struct stream {
+	long (*fill)(void *arg, char *buf, size_t cap);
+	void *arg;
+	int failed;
+};
+
+static int infile_init(void **ptr, const char *name, void *userdata)
+{
+	(void)name;
+	*ptr = userdata;
+	return 0;
+}
+
+static int infile_refuse(void **ptr, const char *name, void *userdata)
+{
+	(void)name;
+	(void)userdata;
+	*ptr = NULL;
+	return 1;
+}
+
+static int infile_read(void *ptr, char *buf, unsigned int len)
+{
+	struct stream *st = ptr;
+	long n;
+
+	if (!st)
+		return -1;
+	n = st->fill(st->arg, buf, len);
+
+	if (n < 0)
+		st->failed = 1;
+	return (int)n;
+}
+
+static void infile_end(void *ptr)
+{
+	(void)ptr;
+}
+
+static int infile_error(void *ptr, char *msg, unsigned int len)
+{
+	snprintf(msg, len, ptr ? "row generator failed" : "LOCAL INFILE request refused by dbrig");
+	return CR_UNKNOWN_ERROR;
+}
+
+static int my_load_stream(struct db_conn *c, const char *sql, long (*fill)(void *arg, char *buf, size_t cap),
+			  void *arg, struct db_exec_result *r)
+{
+	struct my_conn *m = c->priv;
+	struct stream st = {fill, arg, 0};
+	int ret;
+
+	mysql_set_local_infile_handler(m->mysql, infile_init, infile_read, infile_end, infile_error, &st);
+	ret = my_query(c, sql, strlen(sql), r);
+	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
+	return ret;
+}
+
 const struct db_driver_ops db_mysql_ops = {
 	.name = "mysql",
 	.global_init = my_global_init,
@@ -707,4 +780,5 @@ const struct db_driver_ops db_mysql_ops = {
 	.execute_start = my_execute_start,
 	.query_start = my_query_start,
 	.cont = my_cont,
+	.load_stream = my_load_stream,
 };

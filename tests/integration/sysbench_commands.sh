@@ -55,4 +55,16 @@ PY
 check "events run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=3 --time=0 --events=500 \
 	--result="$TEST_TMP/ev.json" oltp_read_only run >/dev/null 2>&1
 check "--events=500 gives 500 transactions" [ "$(json_get "$TEST_TMP/ev.json" "r['phases']['sample']['transactions']")" = 500 ]
+# A server that refuses LOAD DATA LOCAL gets multi-row INSERTs: same rows.
+"$DBRIG_BIN" sysbench $C --tables=1 oltp_read_only cleanup >/dev/null
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL local_infile=0"
+check "prepare without local_infile" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=3000 --threads=3 oltp_read_only prepare >/dev/null
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL local_infile=1"
+ids=$(mariadb_sql "$MARIADB_PORT" "SELECT MIN(id), MAX(id), COUNT(DISTINCT id) FROM sbtest.sbtest2")
+check "INSERT fallback loads ids 1..3000 (got $ids)" [ "$ids" = "1	3000	3000" ]
+"$DBRIG_BIN" sysbench $C --tables=2 oltp_read_only cleanup >/dev/null
+# A table split over several connections (fewer tables than threads) is complete.
+check "prepare 1 table over 4 threads" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=120000 --threads=4 oltp_read_only prepare >/dev/null
+ids=$(mariadb_sql "$MARIADB_PORT" "SELECT MIN(id), MAX(id), COUNT(DISTINCT id) FROM sbtest.sbtest1")
+check "split table has ids 1..120000 (got $ids)" [ "$ids" = "1	120000	120000" ]
 finish

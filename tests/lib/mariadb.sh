@@ -28,7 +28,7 @@ mariadb_start() {
 	"$bin" --no-defaults --user=root --datadir="$dir/data" --socket="$dir/mysqld.sock" \
 		--pid-file="$dir/mysqld.pid" --port="$port" --bind-address=127.0.0.1 \
 		--log-error="$dir/error.log" --skip-name-resolve --innodb-buffer-pool-size=256M \
-		--innodb-log-file-size=256M --innodb-flush-log-at-trx-commit=2 \
+		--innodb-log-file-size=256M --innodb-flush-log-at-trx-commit=${MARIADB_FLUSH_AT_COMMIT:-2} \
 		--max-connections=1000 --max-prepared-stmt-count=1048576 ${MARIADB_EXTRA_OPTS:-} \
 		>/dev/null 2>&1 &
 	local i
