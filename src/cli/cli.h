@@ -9,9 +9,14 @@ struct command {
 };
 
 int cmd_sysbench(int argc, char **argv);
+int cmd_tpcc(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_published(int argc, char **argv);
+int cmd_provision(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_teardown(int argc, char **argv);
 
 /* The command table, NULL-terminated (for help and tests). */
 extern const struct command dbrig_commands[];

@@ -93,6 +93,7 @@ struct target {
 	const struct target_ops *ops;
 	const struct campaign_config *cfg;
 	const char *dbrig_exe; /* this binary, to run `dbrig sysbench … prepare` */
+	bool dry_run;          /* create/destroy print what they would do and change nothing */
 	void *priv;
 };
 
@@ -127,6 +128,17 @@ struct target_ops {
 	int (*stop)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
 	/* Remove what create made (and the golden copy with the last instance of a drive). */
 	int (*destroy)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
+	/*
+	 * Optional (NULL when a backend has nothing to add), for the provision /
+	 * status / restore / teardown commands:
+	 * status appends one line about the instance (exists, running, storage,
+	 * endpoint, database ready) and returns 0 when it is ready to run, 1 when
+	 * it is not (yet), or a negative errno;
+	 * rollback removes what this process's create() calls made, newest first,
+	 * and nothing else (a provision that failed half-way).
+	 */
+	int (*status)(struct target *t, struct target_instance *inst, struct strbuf *line) __attribute__((warn_unused_result));
+	int (*rollback)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 	/* Free inst->priv; changes nothing outside this process. */
 	void (*release)(struct target *t, struct target_instance *inst);
 	void (*cleanup)(struct target *t);

@@ -1,0 +1,231 @@
+/*
+ * dbrig provision | status | restore | teardown FILE: one step of a campaign
+ * by hand, for every instance the campaign's plan needs, through the same
+ * target ops `dbrig campaign` uses.
+ *
+ *   provision  create every instance (VMs, volumes, pools); on a failure, remove
+ *              what this call created and report the first error
+ *   status     one line per instance: exists, running, storage, endpoint, ready
+ *   restore    under-test <- pre-built on every instance, then start and wait ready
+ *   teardown   remove every instance dbrig created for the campaign
+ * --dry-run (provision, teardown) prints what would be created or removed
+ * (every XML) and changes nothing.
+ */
+#include "campaign/config.h"
+#include "campaign/plan.h"
+#include "cli/cli.h"
+#include "core/log.h"
+#include "core/strbuf.h"
+#include "target/target.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum step {
+	STEP_PROVISION,
+	STEP_STATUS,
+	STEP_RESTORE,
+	STEP_TEARDOWN,
+};
+
+static const char *step_name(enum step s)
+{
+	switch (s) {
+	case STEP_PROVISION:
+		return "provision";
+	case STEP_STATUS:
+		return "status";
+	case STEP_RESTORE:
+		return "restore";
+	case STEP_TEARDOWN:
+		return "teardown";
+	}
+	return "?";
+}
+
+static const char *step_help(enum step s)
+{
+	switch (s) {
+	case STEP_PROVISION:
+		return "Create every instance of the campaign FILE on its drive: for the libvirt target, the\n"
+		       "storage pool (when asked), each VM's boot, pre-built and under-test volumes (and its\n"
+		       "cloud-init seed) and its domain. What exists already for this campaign is kept; a\n"
+		       "same-named object dbrig did not create is an error and is left alone. When a step\n"
+		       "fails, everything this call created is removed again.\n";
+	case STEP_STATUS:
+		return "One line per instance of the campaign FILE: host, pool, domain state, volumes,\n"
+		       "endpoint and whether the database accepts connections.\n";
+	case STEP_RESTORE:
+		return "For every instance of the campaign FILE: stop it, replace under-test with a copy of\n"
+		       "pre-built, start it and wait until its database accepts connections.\n";
+	case STEP_TEARDOWN:
+		return "Remove every instance dbrig created for the campaign FILE (domains, volumes, and\n"
+		       "pools dbrig created). Objects dbrig did not create are never removed.\n";
+	}
+	return "";
+}
+
+static void usage(enum step s, FILE *f)
+{
+	bool dry = s == STEP_PROVISION || s == STEP_TEARDOWN;
+
+	fprintf(f, "Usage: dbrig %s FILE%s\n\n%s\nOptions:\n", step_name(s), dry ? " [--dry-run]" : "", step_help(s));
+	if (dry)
+		fprintf(f, "  %-10s %s\n", "--dry-run", "print every XML and action; change nothing");
+	fprintf(f, "  %-10s %s\n", "--help", "this text");
+	fprintf(f, "\nExit status: 0 success%s, 1 runtime failure, 2 bad config or usage.\n",
+		s == STEP_STATUS ? " (every instance ready; 1 when one is not)" : "");
+}
+
+static int run(enum step s, const char *file, bool dry_run)
+{
+	struct campaign_config *cfg = NULL;
+	struct plan *p = NULL;
+	struct target t = {0};
+	struct strbuf line;
+	char exe[PATH_MAX];
+	ssize_t n;
+	size_t done = 0;
+	bool inited = false;
+	int ret, code = EXIT_RUNTIME;
+
+	strbuf_init(&line, 0);
+	ret = campaign_config_load(file, &cfg);
+	if (ret < 0) {
+		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	p = plan_make(cfg);
+	t.ops = cfg->target;
+	t.cfg = cfg;
+	t.dbrig_exe = exe;
+	t.dry_run = dry_run;
+	if (s == STEP_STATUS && !t.ops->status) {
+		log_error("%s: the %s target has no status (expected a libvirt campaign)", file, t.ops->name);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if ((ret = t.ops->init(&t)) < 0)
+		goto out;
+	inited = true;
+	ret = t.ops->preflight(&t, p->insts, p->ninsts);
+	if (ret < 0) {
+		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	ret = 0;
+	switch (s) {
+	case STEP_PROVISION:
+		for (done = 0; done < p->ninsts && ret == 0; done++)
+			ret = t.ops->create(&t, &p->insts[done]);
+		if (ret < 0 && t.ops->rollback && t.ops->rollback(&t, p->insts, done) < 0)
+			log_error("%s: removing what this provision created failed too; see the messages above", file);
+		else if (ret < 0 && t.ops->rollback)
+			log_info("%s: removed what this provision had created", file);
+		if (ret == 0 && !dry_run)
+			printf("provisioned %zu instance(s) of %s\n", p->ninsts, cfg->name);
+		break;
+	case STEP_STATUS: {
+		bool all = true;
+		for (size_t i = 0; i < p->ninsts && ret >= 0; i++) {
+			strbuf_reset(&line);
+			ret = t.ops->status(&t, &p->insts[i], &line);
+			if (ret >= 0)
+				printf("%s\n", line.buf);
+			all = all && ret == 0;
+		}
+		if (ret >= 0)
+			ret = all ? 0 : -EAGAIN;
+		break;
+	}
+	case STEP_RESTORE:
+		for (size_t i = 0; i < p->ninsts && ret == 0; i++) {
+			p->insts[i].created = true;
+			ret = t.ops->stop(&t, &p->insts[i]);
+			if (ret == 0)
+				ret = t.ops->restore(&t, &p->insts[i]);
+			if (ret == 0)
+				ret = t.ops->start(&t, &p->insts[i]);
+		}
+		if (ret == 0)
+			printf("restored %zu instance(s) of %s\n", p->ninsts, cfg->name);
+		break;
+	case STEP_TEARDOWN:
+		/* Keep going past a failure: remove all that can be removed, report the first error. */
+		for (size_t i = 0; i < p->ninsts; i++) {
+			int r = t.ops->destroy(&t, &p->insts[i]);
+			if (r < 0 && ret == 0)
+				ret = r;
+		}
+		if (ret == 0 && !dry_run)
+			printf("removed the instances of %s\n", cfg->name);
+		break;
+	}
+	if (ret == 0)
+		code = 0;
+out:
+	if (inited) {
+		for (size_t i = 0; p && i < p->ninsts; i++)
+			t.ops->release(&t, &p->insts[i]);
+		t.ops->cleanup(&t);
+	}
+	plan_free(p);
+	campaign_config_free(cfg);
+	strbuf_release(&line);
+	return code;
+}
+
+static int cmd_step(enum step s, int argc, char **argv)
+{
+	const char *file = NULL;
+	bool dry = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(s, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--dry-run") && (s == STEP_PROVISION || s == STEP_TEARDOWN)) {
+			dry = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			log_error("%s: \"%s\" is not an option (expected %s--help)", step_name(s), argv[i],
+				  s == STEP_PROVISION || s == STEP_TEARDOWN ? "--dry-run or " : "");
+			return EXIT_USAGE;
+		} else if (file) {
+			log_error("%s: \"%s\" is a second campaign file (expected one FILE)", step_name(s), argv[i]);
+			return EXIT_USAGE;
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file) {
+		log_error("%s: missing the campaign FILE (expected e.g. dbrig %s configs/storagereview-sysbench-4vm.json)",
+			  step_name(s), step_name(s));
+		return EXIT_USAGE;
+	}
+	return run(s, file, dry);
+}
+
+int cmd_provision(int argc, char **argv)
+{
+	return cmd_step(STEP_PROVISION, argc, argv);
+}
+
+int cmd_status(int argc, char **argv)
+{
+	return cmd_step(STEP_STATUS, argc, argv);
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	return cmd_step(STEP_RESTORE, argc, argv);
+}
+
+int cmd_teardown(int argc, char **argv)
+{
+	return cmd_step(STEP_TEARDOWN, argc, argv);
+}
