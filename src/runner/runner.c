@@ -701,13 +701,13 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 }
 
 static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_kind ph, uint64_t run_start,
-			  uint64_t phase_start, uint64_t iv_start, uint64_t now, bool partial)
+			  uint64_t phase_start, uint64_t iv_start, uint64_t now, uint64_t stamp, bool partial)
 {
 	const struct runner_config *cfg = r->cfg;
 	struct interval_report ir = {
 		.phase = ph,
-		.t = secs(now - run_start),
-		.phase_t = secs(now - phase_start),
+		.t = secs(stamp - run_start),
+		.phase_t = secs(stamp - phase_start),
 		.seconds = secs(now - iv_start),
 		.partial = partial,
 		.threads = cfg->threads,
@@ -868,7 +868,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 			now = clock_now_ns();
 			drain(&r, &iv);
 			span_add(&pa[ph].total, &iv);
-			emit_interval(&r, &iv, ph, run_start, phase_start, iv_start, now, true);
+			emit_interval(&r, &iv, ph, run_start, phase_start, iv_start, now, now, true);
 			bool complete = !atomic_load(&r.failed) && out->status != RUNNER_INTERRUPTED &&
 					(phase_len == 0 || now >= phase_end ||
 					 (ph == PHASE_SAMPLE && cfg->events &&
@@ -879,15 +879,20 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		if (now >= next_tick && next_tick <= phase_end) {
 			drain(&r, &iv);
 			span_add(&pa[ph].total, &iv);
-			emit_interval(&r, &iv, ph, run_start, phase_start, iv_start, now, false);
+			/* Stamped with the tick it belongs to (as sysbench prints
+			 * multiples of the interval); rates use the real length. */
+			emit_interval(&r, &iv, ph, run_start, phase_start, iv_start, now, next_tick, false);
 			span_reset(&iv);
 			iv_start = now;
-			next_tick += cfg->report_interval_ns;
+			/* A late wake-up skips the missed ticks instead of
+			 * emitting near-empty intervals. */
+			while (next_tick <= now)
+				next_tick += cfg->report_interval_ns;
 		}
 		if (now >= phase_end) {
 			drain(&r, &iv);
 			span_add(&pa[ph].total, &iv);
-			emit_interval(&r, &iv, ph, run_start, phase_start, iv_start, now, true);
+			emit_interval(&r, &iv, ph, run_start, phase_start, iv_start, now, now, true);
 			span_reset(&iv);
 			if (ph == PHASE_SAMPLE) {
 				atomic_store(&r.stop, 1);
