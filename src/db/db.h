@@ -65,6 +65,14 @@ struct db_conn_params {
 	size_t n_retry_codes;
 	bool retry_all; /* --mysql-ignore-errors=all */
 	bool local_infile; /* allow load_stream (MySQL LOCAL INFILE) on this connection */
+	/* Transaction isolation for backends that set it per connection (ODBC:
+	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's. */
+	enum db_isolation {
+		DB_ISO_DEFAULT = 0,
+		DB_ISO_READ_COMMITTED,
+		DB_ISO_REPEATABLE_READ,
+		DB_ISO_SERIALIZABLE,
+	} isolation;
 };
 
 /* What an executed statement did, classified the way sysbench counts queries. */
@@ -119,6 +127,15 @@ struct db_driver_ops {
 			     struct db_exec_result *r, int *wait);
 	int (*query_start)(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait);
 	int (*cont)(struct db_conn *c, int ready, int *wait);
+
+	/* Optional bulk form: execute a prepared statement once per row of
+	 * `rows` (nrows × nparams values, row-major) in as few round trips as
+	 * the driver allows (ODBC parameter arrays). r->rows = affected rows. */
+	int (*execute_batch)(struct db_conn *c, struct db_stmt *s, const struct db_value *rows, unsigned nrows,
+			     struct db_exec_result *r);
+	/* Optional: the DBMS product name ("Microsoft SQL Server", "MariaDB",
+	 * "PostgreSQL"), for dialect detection; NULL when unknown. */
+	const char *(*dbms_name)(struct db_conn *c);
 
 	/* Optional bulk load from a row stream (MySQL's LOAD DATA LOCAL INFILE):
 	 * `sql` is the LOAD statement, `fill` writes up to `cap` bytes of rows

@@ -8,9 +8,11 @@
 #include <string.h>
 
 extern const struct db_driver_ops db_mysql_ops;
+extern const struct db_driver_ops db_odbc_ops;
 
 const struct db_driver_ops *const db_drivers[] = {
 	&db_mysql_ops,
+	&db_odbc_ops,
 	NULL,
 };
 

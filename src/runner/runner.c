@@ -9,6 +9,17 @@
  * Recording is per loop thread (counters + histograms under a mutex taken
  * once per transaction, never contended except by the reporter's drain); the
  * main thread drains all loops at every interval tick and phase boundary.
+ *
+ * Terminals (TPC-C): a terminal is a few dozen bytes, not a connection. Each
+ * scheduler holds its terminals in a min-heap keyed by the time of their next
+ * submit; the heap is the timer list and, for terminals already due, the
+ * ready queue (oldest submit first). A free connection takes the top terminal
+ * once it is due, runs its transaction, and puts it back with its next submit
+ * time (think, menu, keying). Event loops each own a scheduler and a share of
+ * the terminals (no locking between loops); blocking connections (ODBC) share
+ * one scheduler and sleep on its condition variable. Deferred transactions
+ * (Delivery) become jobs: a copy of the terminal's state pushed into the same
+ * heap at its submit time, freed after it ran, while the terminal goes on.
  */
 #include "runner/runner.h"
 
@@ -32,6 +43,21 @@
 #define RECONNECT_BACKOFF_MIN_NS (10 * NS_PER_MS)
 #define RECONNECT_BACKOFF_MAX_NS (1000 * NS_PER_MS)
 #define LOOP_TICK_MS 100
+
+struct term {
+	uint64_t due;       /* submit time (heap key) */
+	unsigned type;      /* transaction type of the pending submit */
+	bool job;           /* a deferred job: freed after it ran */
+	struct rng rng;
+	void *wl;           /* workload state, term_size bytes */
+};
+
+struct sched {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;  /* blocking connections wait here for a due terminal */
+	struct term **heap;
+	size_t n, cap;
+};
 
 enum sess_state {
 	S_START,         /* between transactions */
@@ -63,6 +89,8 @@ struct session {
 	uint64_t backoff;
 	uint64_t events[PHASE_COUNT];
 	uint64_t busy_ns[PHASE_COUNT];
+	struct term *term;   /* terminal (or job) whose transaction runs here */
+	bool idle;           /* parked: no terminal due */
 };
 
 struct loop {
@@ -76,6 +104,9 @@ struct loop {
 	bool blocking;
 	pthread_mutex_t mu;
 	struct span_stats cur; /* guarded by mu */
+	struct sched *sched;   /* terminal mode */
+	struct session **idle; /* sessions parked without a due terminal */
+	unsigned nidle;
 };
 
 struct runner {
@@ -93,6 +124,10 @@ struct runner {
 	pthread_cond_t cv;
 	bool go;
 	char error[768];
+	struct sched *scheds;
+	unsigned nscheds;
+	struct term *terms;
+	unsigned char *term_wl;
 };
 
 const char *phase_name(enum phase_kind p)
@@ -172,6 +207,173 @@ static const char *endpoint(const struct db_conn_params *p, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%s:%u", p->host ? p->host : "localhost", p->port);
 	return buf;
+}
+
+/* --- terminal scheduling --- */
+
+uint64_t runner_think_ns(struct rng *r, uint64_t mean_ns, double cap)
+{
+	double t;
+
+	if (mean_ns == 0)
+		return 0;
+	t = rng_exponential(r, (double)mean_ns);
+	if (cap > 0 && t > cap * (double)mean_ns)
+		t = cap * (double)mean_ns;
+	return (uint64_t)t;
+}
+
+static void heap_swap(struct sched *sc, size_t a, size_t b)
+{
+	struct term *t = sc->heap[a];
+
+	sc->heap[a] = sc->heap[b];
+	sc->heap[b] = t;
+}
+
+static void sched_push_locked(struct sched *sc, struct term *t)
+{
+	size_t i;
+
+	if (sc->n == sc->cap) {
+		sc->cap = sc->cap ? sc->cap * 2 : 64;
+		sc->heap = xrealloc(sc->heap, sc->cap * sizeof(*sc->heap));
+	}
+	i = sc->n++;
+	sc->heap[i] = t;
+	while (i > 0 && sc->heap[(i - 1) / 2]->due > sc->heap[i]->due) {
+		heap_swap(sc, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static struct term *sched_pop_locked(struct sched *sc)
+{
+	struct term *top = sc->heap[0];
+	size_t i = 0;
+
+	sc->heap[0] = sc->heap[--sc->n];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < sc->n && sc->heap[l]->due < sc->heap[m]->due)
+			m = l;
+		if (l + 1 < sc->n && sc->heap[l + 1]->due < sc->heap[m]->due)
+			m = l + 1;
+		if (m == i)
+			break;
+		heap_swap(sc, i, m);
+		i = m;
+	}
+	return top;
+}
+
+static void sched_push(struct sched *sc, struct term *t)
+{
+	pthread_mutex_lock(&sc->mu);
+	sched_push_locked(sc, t);
+	if (sc->heap[0] == t)
+		pthread_cond_signal(&sc->cv);
+	pthread_mutex_unlock(&sc->mu);
+}
+
+static uint64_t sched_top_due(struct sched *sc)
+{
+	uint64_t due;
+
+	pthread_mutex_lock(&sc->mu);
+	due = sc->n ? sc->heap[0]->due : UINT64_MAX;
+	pthread_mutex_unlock(&sc->mu);
+	return due;
+}
+
+/* The oldest due terminal, or NULL. With `wait`, sleep until one is due or
+ * the run stops. */
+static struct term *sched_take(struct runner *r, struct sched *sc, bool wait)
+{
+	struct term *t = NULL;
+
+	pthread_mutex_lock(&sc->mu);
+	for (;;) {
+		uint64_t now, until;
+		struct timespec ts;
+		if (atomic_load_explicit(&r->stop, memory_order_relaxed))
+			break;
+		now = clock_now_ns();
+		if (sc->n && sc->heap[0]->due <= now) {
+			t = sched_pop_locked(sc);
+			break;
+		}
+		if (!wait)
+			break;
+		until = now + 100 * NS_PER_MS;
+		if (sc->n && sc->heap[0]->due < until)
+			until = sc->heap[0]->due;
+		ts.tv_sec = (time_t)(until / NS_PER_SEC);
+		ts.tv_nsec = (long)(until % NS_PER_SEC);
+		pthread_cond_timedwait(&sc->cv, &sc->mu, &ts);
+	}
+	/* Another waiter may be able to take the next one right away. */
+	if (t && sc->n && sc->heap[0]->due <= clock_now_ns())
+		pthread_cond_signal(&sc->cv);
+	pthread_mutex_unlock(&sc->mu);
+	return t;
+}
+
+static bool deferred(const struct runner_config *cfg, unsigned type)
+{
+	return cfg->wl->type_deferred && cfg->wl->type_deferred(cfg->wl_ctx, type);
+}
+
+/* The terminal shows its menu at `at`: pick the next type, key it, submit.
+ * Deferred types are queued as jobs and the terminal carries on. */
+static void term_cycle(const struct runner_config *cfg, struct sched *sc, struct term *t, uint64_t at)
+{
+	for (;;) {
+		struct term *job;
+		t->type = cfg->wl->term_next(cfg->wl_ctx, t->wl, &t->rng);
+		if (t->type >= RUNNER_MAX_TYPES)
+			t->type = 0;
+		at += cfg->keying_ns[t->type];
+		if (!deferred(cfg, t->type))
+			break;
+		job = xmalloc(sizeof(*job) + cfg->wl->term_size);
+		*job = *t;
+		job->job = true;
+		job->due = at;
+		job->wl = job + 1;
+		memcpy(job->wl, t->wl, cfg->wl->term_size);
+		sched_push(sc, job);
+		/* The terminal gets its "queued" response at once and thinks. */
+		at += runner_think_ns(&t->rng, cfg->think_ns[t->type], cfg->think_cap);
+	}
+	t->due = at;
+	sched_push(sc, t);
+}
+
+static void term_complete(struct session *s, uint64_t now)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	struct term *t = s->term;
+
+	s->term = NULL;
+	if (!t)
+		return;
+	if (t->job) {
+		free(t);
+		return;
+	}
+	term_cycle(cfg, s->loop->sched, t,
+		   now + runner_think_ns(&t->rng, cfg->think_ns[t->type], cfg->think_cap));
+}
+
+static void sched_free(struct sched *sc)
+{
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->heap[i]->job)
+			free(sc->heap[i]);
+	free(sc->heap);
+	pthread_mutex_destroy(&sc->mu);
+	pthread_cond_destroy(&sc->cv);
 }
 
 /* --- epoll registration --- */
@@ -284,6 +486,8 @@ static void record_txn(struct session *s, bool rolled_back)
 	pthread_mutex_unlock(&l->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;
+	if (cfg->terminals)
+		term_complete(s, now);
 }
 
 static void count_query(struct session *s)
@@ -477,7 +681,30 @@ static void session_run(struct session *s, int ready)
 			last = &s->res;
 			break;
 		case S_START:
-			if (!s->in_txn) {
+			if (!s->in_txn && cfg->terminals) {
+				struct term *t;
+				if (atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+					session_finish(s);
+					return;
+				}
+				t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking);
+				if (!t && !s->loop->blocking &&
+				    !atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+					s->idle = true;
+					s->loop->idle[s->loop->nidle++] = s;
+					return;
+				}
+				if (!t || !may_start_txn(s)) {
+					if (t)
+						sched_push(s->loop->sched, t);
+					session_finish(s);
+					return;
+				}
+				s->term = t;
+				s->in_txn = true;
+				s->txn_start = t->due; /* the submit: waiting for a connection counts */
+				last = NULL;
+			} else if (!s->in_txn) {
 				if (!may_start_txn(s)) {
 					session_finish(s);
 					return;
@@ -486,6 +713,8 @@ static void session_run(struct session *s, int ready)
 				s->txn_start = clock_now_ns();
 				last = NULL;
 			}
+			if (s->term && last == NULL)
+				cfg->wl->bind_term(s->wsess, s->term->wl, s->term->type);
 			break;
 		}
 
@@ -502,7 +731,19 @@ static void session_run(struct session *s, int ready)
 			record_txn(s, rc == WL_DONE_ROLLBACK);
 			continue;
 		}
-		if (s->loop->blocking || !drv->execute_start) {
+		if (step->kind != WL_STEP_SQL && (s->loop->blocking || !drv->query_start)) {
+			rc = step->kind == WL_STEP_COMMIT ? drv->commit(&s->conn) : drv->rollback(&s->conn);
+			s->res.kind = DB_QUERY_OTHER;
+			s->res.rows = 0;
+		} else if (step->kind != WL_STEP_SQL) {
+			bool commit = step->kind == WL_STEP_COMMIT;
+			rc = drv->query_start(&s->conn, commit ? "COMMIT" : "ROLLBACK", commit ? 6 : 8, &s->res, &wait);
+			if (rc == 1) {
+				s->state = S_WAIT_EXEC;
+				ep_wait_for(s, wait);
+				return;
+			}
+		} else if (s->loop->blocking || !drv->execute_start) {
 			rc = step->stmt ? drv->execute(&s->conn, step->stmt, step->params, &s->res)
 					: drv->query(&s->conn, step->sql, step->sql_len, &s->res);
 		} else {
@@ -532,7 +773,9 @@ static int loop_timeout_ms(struct loop *l)
 {
 	uint64_t now, next = UINT64_MAX;
 
-	if (!l->timers)
+	if (l->nidle)
+		next = sched_top_due(l->sched);
+	if (!l->timers && next == UINT64_MAX)
 		return LOOP_TICK_MS;
 	now = clock_now_ns();
 	for (unsigned i = 0; i < l->n; i++)
@@ -543,6 +786,20 @@ static int loop_timeout_ms(struct loop *l)
 	if (next - now >= (uint64_t)LOOP_TICK_MS * NS_PER_MS)
 		return LOOP_TICK_MS;
 	return (int)((next - now + NS_PER_MS - 1) / NS_PER_MS);
+}
+
+/* Hand due terminals to parked sessions; a stop ends parked sessions. */
+static void loop_wake_idle(struct loop *l)
+{
+	while (l->nidle) {
+		struct session *s;
+		if (!atomic_load_explicit(&l->r->stop, memory_order_relaxed) &&
+		    sched_top_due(l->sched) > clock_now_ns())
+			break;
+		s = l->idle[--l->nidle];
+		s->idle = false;
+		session_run(s, 0);
+	}
 }
 
 static void loop_serve(struct loop *l)
@@ -573,6 +830,7 @@ static void loop_serve(struct loop *l)
 				if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at <= now)
 					session_run(l->sess[i], 0);
 		}
+		loop_wake_idle(l);
 		/* A stop request ends sessions parked in reconnect right away. */
 		if (atomic_load_explicit(&l->r->stop, memory_order_relaxed) && l->timers)
 			for (unsigned i = 0; i < l->n; i++)
@@ -729,6 +987,57 @@ static unsigned default_loops(void)
 	return n > 1 ? (unsigned)(n / 2) : 1;
 }
 
+/* Terminals and their schedulers: one per event loop, or one shared by
+ * blocking connections. */
+static int terms_init(struct runner *r, uint64_t seed)
+{
+	const struct runner_config *cfg = r->cfg;
+	const struct workload_ops *wl = cfg->wl;
+	size_t tsz = (wl->term_size + 15) & ~(size_t)15;
+	bool blocking = r->loops[0].blocking;
+
+	if (!wl->term_init || !wl->term_next || !wl->bind_term || !wl->term_size)
+		return -1;
+	r->nscheds = blocking ? 1 : r->nloops;
+	r->scheds = xcalloc(r->nscheds, sizeof(*r->scheds));
+	for (unsigned i = 0; i < r->nscheds; i++) {
+		pthread_condattr_t ca;
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_mutex_init(&r->scheds[i].mu, NULL);
+		pthread_cond_init(&r->scheds[i].cv, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	for (unsigned i = 0; i < r->nloops; i++)
+		r->loops[i].sched = &r->scheds[blocking ? 0 : i];
+	r->terms = xcalloc(cfg->terminals, sizeof(*r->terms));
+	r->term_wl = xcalloc(cfg->terminals, tsz);
+	for (unsigned i = 0; i < cfg->terminals; i++) {
+		struct term *t = &r->terms[i];
+		t->wl = r->term_wl + (size_t)i * tsz;
+		rng_seed(&t->rng, seed ^ (0xD1B54A32D192ED03ULL * (i + 1)));
+		wl->term_init(cfg->wl_ctx, i, t->wl);
+	}
+	return 0;
+}
+
+/* Every terminal shows its first menu at a random point of one mean cycle,
+ * so they do not all submit at the same instant. */
+static void terms_start(struct runner *r, uint64_t start)
+{
+	const struct runner_config *cfg = r->cfg;
+	uint64_t cycle = 0;
+
+	for (unsigned k = 0; k < RUNNER_MAX_TYPES; k++)
+		if (cfg->keying_ns[k] + cfg->think_ns[k] > cycle)
+			cycle = cfg->keying_ns[k] + cfg->think_ns[k];
+	for (unsigned i = 0; i < cfg->terminals; i++) {
+		struct term *t = &r->terms[i];
+		uint64_t at = start + (uint64_t)(rng_double(&t->rng) * (double)cycle);
+		term_cycle(cfg, &r->scheds[i % r->nscheds], t, at);
+	}
+}
+
 int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 {
 	struct runner r;
@@ -780,6 +1089,11 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 			}
 		}
 		l->sess = xcalloc(cfg->threads / nl + 1, sizeof(*l->sess));
+		l->idle = xcalloc(cfg->threads / nl + 1, sizeof(*l->idle));
+	}
+	if (cfg->terminals && terms_init(&r, seed) < 0) {
+		snprintf(out->error, sizeof(out->error), "the workload has no terminals");
+		goto out_free;
 	}
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		struct session *s = &r.sessions[i];
@@ -812,6 +1126,8 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	while (atomic_load(&r.ready) < started)
 		pthread_cond_wait(&r.cv, &r.mu);
 	uint64_t run_start = clock_now_ns();
+	if (cfg->terminals)
+		terms_start(&r, run_start);
 	r.go = true;
 	pthread_cond_broadcast(&r.cv);
 	pthread_mutex_unlock(&r.mu);
@@ -945,6 +1261,16 @@ out_free:
 	span_free(&iv);
 	span_free(&pa[0].total);
 	span_free(&pa[1].total);
+	for (unsigned i = 0; i < r.nscheds; i++)
+		sched_free(&r.scheds[i]);
+	for (unsigned i = 0; i < cfg->threads && r.sessions; i++)
+		if (r.sessions[i].term && r.sessions[i].term->job)
+			free(r.sessions[i].term);
+	for (unsigned i = 0; i < nl; i++)
+		free(r.loops[i].idle);
+	free(r.scheds);
+	free(r.terms);
+	free(r.term_wl);
 	free(r.loops);
 	free(r.sessions);
 	pthread_mutex_destroy(&r.mu);

@@ -82,7 +82,22 @@ struct runner_config {
 	uint64_t rand_seed;              /* 0 = from the clock */
 	uint64_t reconnect_timeout_ns;   /* give up when the server is gone this long */
 	struct runner_callbacks cb;
+
+	/* Terminals (TPC-C): 0 = closed loop, every connection runs transactions
+	 * back to back (sysbench). Otherwise `terminals` terminals (the workload
+	 * must have the term_* ops) share the `threads` connections: a terminal
+	 * keys (keying_ns[type]), submits, waits for a free connection and its
+	 * response, then thinks (exponential with mean think_ns[type], capped at
+	 * think_cap × the mean). Latency runs from the submit. */
+	unsigned terminals;
+	uint64_t keying_ns[RUNNER_MAX_TYPES];
+	uint64_t think_ns[RUNNER_MAX_TYPES];
+	double think_cap;                /* 10 in the spec; 0 = no cap */
 };
+
+/* A think time: exponential with mean `mean_ns`, at most cap × mean (cap 0 =
+ * no cap). Exposed for tests. */
+uint64_t runner_think_ns(struct rng *r, uint64_t mean_ns, double cap);
 
 enum runner_status {
 	RUNNER_COMPLETE = 0,

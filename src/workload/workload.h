@@ -14,13 +14,23 @@
 #include "core/rng.h"
 #include "db/db.h"
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #define WL_MAX_PARAMS 16
+
+enum wl_step_kind {
+	WL_STEP_SQL = 0,  /* stmt or sql below */
+	WL_STEP_COMMIT,   /* end the transaction: the driver's commit */
+	WL_STEP_ROLLBACK, /* end it with the driver's rollback */
+};
 
 struct wl_step {
 	struct db_stmt *stmt; /* prepared statement, or NULL for a text query */
 	const char *sql;      /* text query when stmt == NULL */
 	size_t sql_len;
 	struct db_value params[WL_MAX_PARAMS];
+	enum wl_step_kind kind;
 };
 
 enum wl_next {
@@ -43,6 +53,18 @@ struct workload_ops {
 	/* Which transaction type the current one is (index into the type names
 	 * given to the runner); workloads with one type return 0. */
 	unsigned (*txn_type)(void *sess);
+
+	/* Terminals (optional, TPC-C): state the runner keeps per terminal
+	 * (term_size bytes each) and hands to a session for one transaction. */
+	size_t term_size;
+	void (*term_init)(void *wl, unsigned index, void *term);
+	/* Draw the terminal's next transaction type (its deck). */
+	unsigned (*term_next)(void *wl, void *term, struct rng *r);
+	/* Does the terminal queue this type and go on without waiting (TPC-C's
+	 * deferred Delivery)? The runner then runs it later as a job. */
+	bool (*type_deferred)(void *wl, unsigned type);
+	/* The next transaction of `sess` is `type` for terminal `term`. */
+	void (*bind_term)(void *sess, void *term, unsigned type);
 };
 
 #endif

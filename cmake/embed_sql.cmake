@@ -1,0 +1,17 @@
+# Turns sql/<dialect>/*.sql into a C table (name, text) so the binary carries
+# the dialect files it was built with. Run as: cmake -DSRC=<sql dir> -DOUT=<file.c> -P embed_sql.cmake
+file(GLOB files RELATIVE ${SRC} ${SRC}/*/*.sql)
+list(SORT files)
+set(body "/* Generated from sql/ by cmake/embed_sql.cmake; do not edit. */\n#include \"workload/tpcc_sql.h\"\n\n")
+set(table "")
+set(i 0)
+foreach(f ${files})
+  file(READ ${SRC}/${f} hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  string(APPEND body "static const char f${i}[] = {${hex}0};\n")
+  string(APPEND table "\t{\"${f}\", f${i}},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "\nconst struct tpcc_sql_file tpcc_sql_files[] = {\n${table}\t{0, 0},\n};\n")
+file(WRITE ${OUT}.tmp "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different ${OUT}.tmp ${OUT})

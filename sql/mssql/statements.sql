@@ -1,0 +1,114 @@
+-- dbrig TPC-C statements, SQL Server (T-SQL; not run here: no SQL Server exists on the test machines. Reviewed against
+-- Microsoft's docs: TOP, table hints WITH (UPDLOCK, ROWLOCK), CURRENT_TIMESTAMP).
+-- One statement per "-- name:" block; ? marks a parameter. Parameter and column types are
+-- fixed in src/workload/tpcc_sql.c and identical for every dialect.
+
+-- === New-Order ===
+-- name: no_cust_wh
+SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?;
+-- name: no_dist_upd
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?;
+-- name: no_dist
+SELECT d_next_o_id - 1, d_tax FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: no_ins_order
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, NULL, ?, ?);
+-- name: no_ins_new_order
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
+-- name: no_item
+SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
+-- name: no_stock
+SELECT s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_i_id = ? AND s_w_id = ?;
+-- name: no_stock_upd
+UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?;
+-- name: no_ins_order_line
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?);
+
+-- === Payment ===
+-- name: pay_wh_upd
+UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?;
+-- name: pay_wh
+SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?;
+-- name: pay_dist_upd
+UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?;
+-- name: pay_dist
+SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: cust_by_name
+SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
+-- name: pay_cust
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_cust_upd
+UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_cust_data
+SELECT c_data FROM customer WITH (UPDLOCK, ROWLOCK) WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_cust_data_upd
+UPDATE customer SET c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_ins_history
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?);
+
+-- === Order-Status ===
+-- name: os_cust
+SELECT c_first, c_middle, c_last, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: os_last_order
+SELECT TOP 1 o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC;
+-- name: os_lines
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+
+-- === Delivery (one district per step group, ten per transaction) ===
+-- name: dl_oldest_new_order
+SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?;
+-- name: dl_del_new_order
+DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
+-- name: dl_order
+SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- name: dl_order_upd
+UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- name: dl_lines_upd
+UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_lines_sum
+SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_cust_upd
+UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+
+-- === Stock-Level ===
+-- name: sl_dist
+SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: sl_count
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+
+-- === Loader (parameter arrays through ODBC, multi-row VALUES through libmysqlclient) ===
+-- name: ld_item
+INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (?, ?, ?, ?, ?);
+-- name: ld_warehouse
+INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, w_state, w_zip, w_tax, w_ytd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- name: ld_district
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- name: ld_customer
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?);
+-- name: ld_history
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?);
+-- name: ld_orders
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?, ?);
+-- name: ld_new_order
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
+-- name: ld_order_line
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ? = 1 THEN CURRENT_TIMESTAMP END, ?, ?, ?);
+-- name: ld_stock
+INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10, s_ytd, s_order_cnt, s_remote_cnt, s_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- name: ld_meta
+INSERT INTO tpcc_meta (m_name, m_value) VALUES (?, ?);
+-- name: meta_get
+SELECT m_name, m_value FROM tpcc_meta;
+
+-- === Consistency conditions (TPC-C 3.3.2.1-4): each counts the violating rows ===
+-- name: chk_1
+SELECT COUNT(*) FROM warehouse w, (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d WHERE w.w_id = d.d_w_id AND w.w_ytd <> d.s;
+-- name: chk_2_orders
+SELECT COUNT(*) FROM district d, (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o WHERE d.d_w_id = o.o_w_id AND d.d_id = o.o_d_id AND d.d_next_o_id - 1 <> o.m;
+-- name: chk_2_new_order
+SELECT COUNT(*) FROM district d, (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n WHERE d.d_w_id = n.no_w_id AND d.d_id = n.no_d_id AND d.d_next_o_id - 1 <> n.m;
+-- name: chk_3
+SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*)) x;
+-- name: chk_4
+SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o, (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l WHERE o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.s <> l.c;
+-- name: chk_rows
+SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock);

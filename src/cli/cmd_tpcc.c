@@ -1,0 +1,550 @@
+/*
+ * dbrig tpcc [options] COMMAND — TPC-C-style OLTP through ODBC (SQL Server,
+ * and MariaDB / PostgreSQL in tests) or libmysqlclient: prepare, run, check,
+ * cleanup; --print-sql shows a dialect's every statement.
+ */
+#include "cli/cli.h"
+#include "core/log.h"
+#include "core/opt.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "core/version.h"
+#include "db/db.h"
+#include "db/odbc.h"
+#include "result/result.h"
+#include "runner/runner.h"
+#include "workload/tpcc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+struct tp_cli {
+	const char *db_driver, *odbc_connect, *odbc_password_file, *dialect, *isolation, *retry_errors;
+	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password_file, *mysql_db;
+	unsigned mysql_port;
+	unsigned warehouses, threads, terminals, connections, event_loops, verbosity;
+	const char *delays, *weights, *result, *journal;
+	uint64_t precondition_ns, time_ns, report_interval_ns, reconnect_timeout_ns, rand_seed;
+	bool print_sql;
+	const char *run_campaign, *run_group, *run_drive, *run_instance;
+	unsigned run_vm_count, run_repetition;
+};
+
+#define O(f) offsetof(struct tp_cli, f)
+#define GEN "General options"
+#define CON "Connection options"
+#define LOAD "TPC-C options"
+#define DB "dbrig run identity"
+
+static const struct opt_def tp_opts[] = {
+	{"db-driver", NULL, OPT_STRING, O(db_driver), "odbc", "database driver: odbc or mysql (libmysqlclient)", 0, 0, CON, 0},
+	{"odbc-connect", NULL, OPT_STRING, O(odbc_connect), NULL, "ODBC connection string (Driver={…};Server=…;UID=…) or DSN=name; the password comes from ODBC_PWD or --odbc-password-file", 0, 0, CON, 0},
+	{"odbc-password-file", NULL, OPT_STRING, O(odbc_password_file), NULL, "read the ODBC password from this file (first line)", 0, 0, CON, 0},
+	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
+	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read or serializable", 0, 0, CON, 0},
+	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
+	{"mysql-host", NULL, OPT_STRING, O(mysql_host), "localhost", "MySQL server host", 0, 0, CON, 0},
+	{"mysql-port", NULL, OPT_UINT, O(mysql_port), "3306", "MySQL server port", 1, 65535, CON, 0},
+	{"mysql-socket", NULL, OPT_STRING, O(mysql_socket), NULL, "MySQL socket", 0, 0, CON, 0},
+	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "tpcc", "MySQL user", 0, 0, CON, 0},
+	{"mysql-password-file", NULL, OPT_STRING, O(mysql_password_file), NULL, "read the MySQL password from this file (else MYSQL_PWD)", 0, 0, CON, 0},
+	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "tpcc", "MySQL database name", 0, 0, CON, 0},
+	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", 1, 100000, LOAD, 0},
+	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (warehouses are spread over them)", 1, 1024, LOAD, 0},
+	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
+	{"connections", NULL, OPT_UINT, O(connections), "32", "run: database connections the terminals share", 1, 100000, LOAD, 0},
+	{"delays", NULL, OPT_STRING, O(delays), "spec", "keying and think times: spec, scale:F, cycle:SECONDS (mean keying+think per transaction) or off (closed loop)", 0, 0, LOAD, 0},
+	{"weights", NULL, OPT_STRING, O(weights), "10,10,1,1,1", "deck of New-Order,Payment,Order-Status,Delivery,Stock-Level cards (at most 100)", 0, 0, LOAD, 0},
+	{"precondition", NULL, OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample; both are kept in the result", 0, 0, GEN, 0},
+	{"time", NULL, OPT_DURATION, O(time_ns), "60", "sample phase length", 0, 0, GEN, 0},
+	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "print (and journal) statistics every interval; 0 disables", 0, 0, GEN, 0},
+	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "random seed; 0 = from the clock", 0, INT64_MAX, GEN, 0},
+	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, GEN, 0},
+	{"journal", NULL, OPT_STRING, O(journal), NULL, "append one JSON line per report interval to this file", 0, 0, GEN, 0},
+	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads serving libmysqlclient connections; 0 = half the CPUs (ODBC: one per connection)", 0, 1024, GEN, 0},
+	{"reconnect-timeout", NULL, OPT_DURATION, O(reconnect_timeout_ns), "60", "how long a lost server may stay away before the run fails", 0, 0, GEN, 0},
+	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
+	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
+	{"run-campaign", NULL, OPT_STRING, O(run_campaign), "", "run identity stored in the result: campaign name", 0, 0, DB, 0},
+	{"run-group", NULL, OPT_STRING, O(run_group), "", "run identity: run group", 0, 0, DB, 0},
+	{"run-drive", NULL, OPT_STRING, O(run_drive), "", "run identity: drive", 0, 0, DB, 0},
+	{"run-instance", NULL, OPT_STRING, O(run_instance), "", "run identity: instance (VM)", 0, 0, DB, 0},
+	{"run-vm-count", NULL, OPT_UINT, O(run_vm_count), "1", "run identity: instances running at once", 1, 100000, DB, 0},
+	{"run-repetition", NULL, OPT_UINT, O(run_repetition), "1", "run identity: repetition number", 1, 100000, DB, 0},
+};
+#define NOPTS (sizeof(tp_opts) / sizeof(tp_opts[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: dbrig tpcc [options] COMMAND\n\n"
+		   "TPC-C-style OLTP (nine tables, five transactions, terminals with keying and think\n"
+		   "times) through ODBC (SQL Server; MariaDB and PostgreSQL drivers) or libmysqlclient.\n\n"
+		   "COMMAND: prepare, run, check, cleanup\n\n"
+		   "Passwords come from ODBC_PWD / MYSQL_PWD or a password file, never from the command\n"
+		   "line, and are never written to results, journals or logs. psqlODBC needs\n"
+		   "Protocol=7.4-1 in the connection string (see docs/tpcc.md).\n");
+	opt_help(f, tp_opts, NOPTS);
+	fprintf(f, "\nExit status: 0 success, 1 runtime failure, failed check or interrupted run, 2 usage error.\n");
+}
+
+static char *read_password_file(const char *opt, const char *path)
+{
+	struct stat st;
+	FILE *f;
+	char buf[1024];
+
+	if (stat(path, &st) < 0 || !(f = fopen(path, "r"))) {
+		log_error("--%s: \"%s\": %s", opt, path, strerror(errno));
+		return NULL;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH))
+		log_warn("--%s: \"%s\" is readable by group or others (chmod 600 it)", opt, path);
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return xstrdup(buf);
+}
+
+static int parse_weights(const char *s, unsigned w[TPCC_DECK_TYPES])
+{
+	char *copy = xstrdup(s), *save = NULL;
+	unsigned n = 0, sum = 0;
+	int ret = -1;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int64_t v;
+		if (n >= TPCC_DECK_TYPES || parse_int64(tok, 0, 100, &v) < 0)
+			goto out;
+		w[n++] = (unsigned)v;
+		sum += (unsigned)v;
+	}
+	if (n == TPCC_DECK_TYPES && sum >= 1 && sum <= TPCC_DECK_MAX)
+		ret = 0;
+out:
+	free(copy);
+	return ret;
+}
+
+static int parse_isolation(const char *s, enum db_isolation *out)
+{
+	static const char *const names[] = {"default", "read-committed", "repeatable-read", "serializable"};
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum db_isolation)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* --- run output --- */
+
+struct run_ctx {
+	const struct tp_cli *cli;
+	struct result *res;
+	struct journal *journal;
+	bool journal_error;
+	const struct phase_report *last_sample;
+	struct span_stats sample; /* copy of what is printed at the end */
+	bool have_sample;
+	double sample_s;
+};
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void on_phase_start(void *arg, enum phase_kind p, double planned)
+{
+	(void)arg;
+	printf("%s phase: %.0fs\n", phase_name(p), planned);
+	fflush(stdout);
+}
+
+static void on_interval(void *arg, const struct interval_report *ir)
+{
+	struct run_ctx *rc = arg;
+	char *line = NULL;
+	const struct span_stats *s = ir->s;
+
+	if (!ir->partial && rc->cli->report_interval_ns) {
+		printf("[ %.0fs ] %s tps: %.2f tpmC: %.1f lat (ms) avg: %.2f p90: %.2f p99: %.2f rollbacks/s: %.2f err/s: %.2f reconn/s: %.2f\n",
+		       ir->t, phase_name(ir->phase), (double)s->c.events / ir->seconds,
+		       (double)s->type_count[TT_NEW_ORDER] * 60.0 / ir->seconds, hist_mean(s->lat) / 1e6,
+		       ms(hist_value_at_percentile(s->lat, 90)), ms(hist_value_at_percentile(s->lat, 99)),
+		       (double)s->c.rollbacks / ir->seconds, (double)s->c.errors / ir->seconds,
+		       (double)s->c.reconnects / ir->seconds);
+		fflush(stdout);
+	}
+	result_add_interval(rc->res, ir, rc->journal ? &line : NULL);
+	if (rc->journal && line && journal_append(rc->journal, line) < 0 && !rc->journal_error) {
+		log_error("--journal: \"%s\": write failed; the run goes on", rc->cli->journal);
+		rc->journal_error = true;
+	}
+	free(line);
+}
+
+static void print_phase(const struct phase_report *pr)
+{
+	const struct span_stats *s = pr->s;
+	double sec = pr->seconds > 0 ? pr->seconds : 1;
+
+	printf("\n%s phase (%.1fs%s):\n", phase_name(pr->phase), pr->seconds, pr->complete ? "" : ", cut short");
+	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (committed New-Orders per minute)\n",
+	       (unsigned long long)s->c.events, (double)s->c.events / sec, (double)s->type_count[TT_NEW_ORDER] * 60.0 / sec);
+	printf("    intended rollbacks: %llu, retried errors: %llu, reconnects: %llu\n",
+	       (unsigned long long)s->c.rollbacks, (unsigned long long)s->c.errors, (unsigned long long)s->c.reconnects);
+	printf("    latency (ms, from the terminal's submit): avg %.2f, p90 %.2f, p99 %.2f, max %.2f\n",
+	       hist_mean(s->lat) / 1e6, ms(hist_value_at_percentile(s->lat, 90)), ms(hist_value_at_percentile(s->lat, 99)),
+	       ms(s->lat->max));
+	printf("    %-19s %10s %7s %10s %10s %10s %10s  %s\n", "type", "count", "mix %", "avg ms", "p90 ms", "p99 ms",
+	       "max ms", "p90 limit");
+	for (unsigned t = 0; t < TPCC_TYPES; t++) {
+		const struct hist *h = s->type_lat[t];
+		uint64_t n = s->type_count[t];
+		double p90 = h ? ms(hist_value_at_percentile(h, 90)) : 0;
+		char limit[40] = "";
+		unsigned base = t == TT_NEW_ORDER_ROLLBACK ? TT_NEW_ORDER : t;
+		if (n)
+			snprintf(limit, sizeof(limit), "%s (%.0f s)", p90 <= tpcc_p90_limit_s[base] * 1000 ? "ok" : "EXCEEDED",
+				 tpcc_p90_limit_s[base]);
+		printf("    %-19s %10llu %7.2f %10.2f %10.2f %10.2f %10.2f  %s\n", tpcc_type_name((enum tpcc_type)t),
+		       (unsigned long long)n, s->c.events ? 100.0 * (double)n / (double)s->c.events : 0,
+		       h ? hist_mean(h) / 1e6 : 0, p90, h ? ms(hist_value_at_percentile(h, 99)) : 0, h && n ? ms(h->max) : 0,
+		       limit);
+	}
+	fflush(stdout);
+}
+
+static void on_phase_end(void *arg, const struct phase_report *pr)
+{
+	struct run_ctx *rc = arg;
+
+	result_set_phase(rc->res, pr);
+	print_phase(pr);
+}
+
+static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_driver_ops *drv,
+		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor)
+{
+	struct run_ctx rc = {.cli = c};
+	struct runner_outcome out;
+	struct runner_config cfg = {
+		.drv = drv,
+		.conn = cp,
+		.wl = &tpcc_workload_ops,
+		.wl_ctx = x,
+		.ntypes = TPCC_TYPES,
+		.threads = c->connections,
+		.event_loops = c->event_loops,
+		.precondition_ns = c->precondition_ns,
+		.time_ns = c->time_ns,
+		.report_interval_ns = c->report_interval_ns,
+		.rand_seed = c->rand_seed,
+		.reconnect_timeout_ns = c->reconnect_timeout_ns,
+		.terminals = c->terminals ? c->terminals : 10 * x->warehouses,
+		.think_cap = 10,
+		.cb = {.arg = &rc, .on_phase_start = on_phase_start, .on_interval = on_interval, .on_phase_end = on_phase_end},
+	};
+	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
+				  c->run_repetition};
+	const char *names[TPCC_TYPES];
+	static const double pct[] = {90, 99};
+	const char *status = "failed";
+	int ret = EXIT_RUNTIME;
+
+	for (unsigned t = 0; t < TPCC_TYPES; t++)
+		names[t] = tpcc_type_name((enum tpcc_type)t);
+	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
+		cfg.keying_ns[t] = (uint64_t)(tpcc_spec_keying_s[t] * factor * 1e9);
+		cfg.think_ns[t] = (uint64_t)(tpcc_spec_think_s[t] * factor * 1e9);
+	}
+	if (result_new(&rc.res, "tpcc", "tpcc") < 0) {
+		log_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	result_set_run(rc.res, &id);
+	result_param_int(rc.res, "warehouses", x->warehouses);
+	result_param_int(rc.res, "terminals", cfg.terminals);
+	result_param_int(rc.res, "connections", c->connections);
+	result_param_int(rc.res, "threads", c->connections);
+	result_param_str(rc.res, "delays", c->delays);
+	result_param_double(rc.res, "delay_factor", factor);
+	result_param_str(rc.res, "weights", c->weights);
+	result_param_str(rc.res, "dialect", tpcc_dialect_name(x->sql->dialect));
+	result_param_str(rc.res, "isolation", c->isolation);
+	result_param_int(rc.res, "c_run_c_last", x->c_run.c_last);
+	result_param_int(rc.res, "c_run_c_id", x->c_run.c_id);
+	result_param_int(rc.res, "c_run_ol_i_id", x->c_run.ol_i_id);
+	result_param_int(rc.res, "rand_seed", (long long)c->rand_seed);
+	result_param_double(rc.res, "precondition_s", (double)c->precondition_ns / 1e9);
+	result_param_double(rc.res, "time_s", (double)c->time_ns / 1e9);
+	result_param_double(rc.res, "report_interval_s", (double)c->report_interval_ns / 1e9);
+	result_set_percentiles(rc.res, pct, 2);
+	result_set_types(rc.res, names, TPCC_TYPES);
+	result_set_engine(rc.res, drv->name, server_version, endpoint, cp->database);
+	printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
+	       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
+	       tpcc_dialect_name(x->sql->dialect));
+	fflush(stdout);
+	if (c->journal) {
+		int jr = journal_open(&rc.journal, c->journal, rc.res);
+		if (jr < 0) {
+			log_error("--journal: \"%s\": %s", c->journal, strerror(-jr));
+			goto out;
+		}
+	}
+	if (runner_run(&cfg, &out) < 0) {
+		log_error("%s", out.error);
+	} else {
+		switch (out.status) {
+		case RUNNER_COMPLETE:
+			status = "complete";
+			ret = 0;
+			break;
+		case RUNNER_INTERRUPTED:
+			status = "interrupted";
+			snprintf(out.error, sizeof(out.error), "interrupted by %s", out.signal == SIGINT ? "SIGINT" : "SIGTERM");
+			log_error("%s: partial result kept", out.error);
+			break;
+		case RUNNER_FAILED:
+			log_error("%s", out.error);
+			break;
+		}
+	}
+	printf("\nDelivery: %llu districts skipped (no undelivered order); New-Order remote lines: %llu; "
+	       "by-name customer lookups: %llu\n",
+	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
+	       (unsigned long long)atomic_load(&x->by_name));
+	result_param_int(rc.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
+	if (c->result) {
+		int wr = result_write(rc.res, c->result, status, ret == 0 ? NULL : out.error);
+		if (wr < 0) {
+			log_error("--result: \"%s\": cannot write: %s", c->result, strerror(-wr));
+			ret = EXIT_RUNTIME;
+		}
+	}
+	journal_close(rc.journal, status);
+	rc.journal = NULL;
+out:
+	if (rc.journal)
+		journal_close(rc.journal, NULL);
+	result_free(rc.res);
+	return ret;
+}
+
+int cmd_tpcc(int argc, char **argv)
+{
+	struct tp_cli c;
+	struct db_conn_params cp;
+	struct tpcc_ctx x;
+	struct tpcc_sql *sql = NULL;
+	const struct db_driver_ops *drv;
+	const char *pos[2];
+	int npos = 0, ret = EXIT_USAGE;
+	char *password = NULL, *redacted = NULL;
+	int *codes = NULL;
+	size_t ncodes = 0;
+	bool all = false, auto_dialect;
+	enum tpcc_dialect dialect = TPCC_MYSQL;
+	char err[256], endpoint[512], version[128] = "";
+	double factor = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+	}
+	memset(&c, 0, sizeof(c));
+	memset(&cp, 0, sizeof(cp));
+	memset(&x, 0, sizeof(x));
+	if (opt_parse(tp_opts, NOPTS, &c, argc, argv, pos, 2, &npos, NULL) < 0)
+		goto out;
+	log_set_verbosity((int)c.verbosity);
+	drv = db_driver_find(c.db_driver);
+	if (!drv) {
+		log_error("--db-driver: \"%s\" is not available (expected odbc or mysql)", c.db_driver);
+		goto out;
+	}
+	auto_dialect = !strcmp(c.dialect, "auto");
+	if (!auto_dialect && tpcc_dialect_parse(c.dialect, &dialect) < 0) {
+		log_error("--dialect: \"%s\" is not valid (expected auto, mssql, mysql or postgresql)", c.dialect);
+		goto out;
+	}
+	if (!strcmp(drv->name, "mysql")) {
+		if (!auto_dialect && dialect != TPCC_MYSQL) {
+			log_error("--dialect: \"%s\" does not go with --db-driver=mysql (expected mysql or auto)", c.dialect);
+			goto out;
+		}
+		dialect = TPCC_MYSQL;
+		auto_dialect = false;
+	}
+	if (c.print_sql) {
+		if (auto_dialect) {
+			log_error("--print-sql: needs --dialect (mssql, mysql or postgresql)");
+			goto out;
+		}
+		if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		tpcc_sql_print(stdout, sql);
+		ret = 0;
+		goto out;
+	}
+	if (npos != 1 || (strcmp(pos[0], "prepare") && strcmp(pos[0], "run") && strcmp(pos[0], "check") &&
+			  strcmp(pos[0], "cleanup"))) {
+		log_error("tpcc: expected one COMMAND: prepare, run, check or cleanup (see dbrig tpcc --help)");
+		goto out;
+	}
+	if (parse_weights(c.weights, x.weights) < 0) {
+		log_error("--weights: \"%s\" is not valid (expected five whole numbers, New-Order,Payment,Order-Status,"
+			  "Delivery,Stock-Level, summing to 1..100, e.g. 10,10,1,1,1)",
+			  c.weights);
+		goto out;
+	}
+	if (!tpcc_weights_meet_spec(x.weights))
+		log_warn("--weights: \"%s\" is below the spec's minimum mix (Payment 43%%, the others 4%% each)", c.weights);
+	if (tpcc_delays_parse(c.delays, x.weights, &factor) < 0) {
+		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c.delays);
+		goto out;
+	}
+	if (parse_isolation(c.isolation, &cp.isolation) < 0) {
+		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read or "
+			  "serializable)",
+			  c.isolation);
+		goto out;
+	}
+	if (db_parse_code_list(c.retry_errors, &codes, &ncodes, &all) < 0) {
+		log_error("--retry-errors: \"%s\" is not valid (expected error numbers like 1213,1205, or all)",
+			  c.retry_errors);
+		goto out;
+	}
+	cp.retry_codes = codes;
+	cp.n_retry_codes = ncodes;
+	cp.retry_all = all;
+	cp.connect_timeout_s = 10;
+	if (!strcmp(drv->name, "odbc")) {
+		if (!c.odbc_connect) {
+			log_error("--odbc-connect: missing (expected a connection string such as "
+				  "'Driver={ODBC Driver 18 for SQL Server};Server=host,1433;UID=bench;Database=tpcc')");
+			goto out;
+		}
+		redacted = odbc_redact(c.odbc_connect);
+		if (strcmp(redacted, c.odbc_connect))
+			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
+				 "--odbc-password-file");
+		if (c.odbc_password_file) {
+			if (!(password = read_password_file("odbc-password-file", c.odbc_password_file)))
+				goto out;
+		} else if (getenv("ODBC_PWD")) {
+			password = xstrdup(getenv("ODBC_PWD"));
+		}
+		cp.odbc_connect = c.odbc_connect;
+		snprintf(endpoint, sizeof(endpoint), "%s", redacted);
+	} else {
+		if (c.mysql_password_file) {
+			if (!(password = read_password_file("mysql-password-file", c.mysql_password_file)))
+				goto out;
+		} else if (getenv("MYSQL_PWD")) {
+			password = xstrdup(getenv("MYSQL_PWD"));
+		}
+		cp.host = c.mysql_host;
+		cp.port = c.mysql_port;
+		cp.socket = c.mysql_socket;
+		cp.user = c.mysql_user;
+		cp.database = c.mysql_db;
+		if (c.mysql_socket)
+			snprintf(endpoint, sizeof(endpoint), "%s", c.mysql_socket);
+		else
+			snprintf(endpoint, sizeof(endpoint), "%s:%u", c.mysql_host, c.mysql_port);
+	}
+	cp.password = password;
+	ret = EXIT_RUNTIME;
+	if (drv->global_init && drv->global_init() < 0) {
+		log_error("cannot initialise the %s client library", drv->name);
+		goto out;
+	}
+	/* A probe connection: a clear early error, the server version and, on
+	 * ODBC, the dialect. */
+	{
+		struct db_conn probe = {.ops = drv};
+		const char *dbms = NULL;
+		if (drv->connect(&probe, &cp) < 0) {
+			log_error("cannot connect to %s: error %d (%s): %s", endpoint, probe.err.native, probe.err.sqlstate,
+				  probe.err.msg);
+			drv->disconnect(&probe);
+			goto out;
+		}
+		snprintf(version, sizeof(version), "%s", drv->server_version(&probe) ? drv->server_version(&probe) : "");
+		dbms = drv->dbms_name ? drv->dbms_name(&probe) : NULL;
+		if (auto_dialect && tpcc_dialect_detect(dbms, &dialect) < 0) {
+			log_error("--dialect=auto: the server calls itself \"%s\"; name the dialect with --dialect "
+				  "(mssql, mysql or postgresql)",
+				  dbms ? dbms : "(unknown)");
+			drv->disconnect(&probe);
+			goto out;
+		}
+		if (dialect == TPCC_POSTGRESQL && !strcmp(drv->name, "odbc") && !strstr(c.odbc_connect, "7.4-1"))
+			log_warn("--odbc-connect: psqlODBC without Protocol=7.4-1 wraps every statement in a SAVEPOINT "
+				 "and keeps a transaction after a deadlock error; append ;Protocol=7.4-1");
+		drv->disconnect(&probe);
+	}
+	if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		goto out;
+	}
+	x.sql = sql;
+	x.isolation = cp.isolation;
+	if (!strcmp(pos[0], "prepare")) {
+		struct tpcc_load_stats st;
+		uint64_t seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
+		printf("dbrig %s tpcc prepare: %u warehouses into %s (%s)\n", DBRIG_VERSION, c.warehouses, endpoint, version);
+		fflush(stdout);
+		if (tpcc_prepare(sql, c.warehouses, drv, &cp, c.threads, seed, &st) == 0) {
+			printf("Loaded %llu rows in %.2fs (%.0f rows/s); C-load: C_LAST %u, C_ID %u, OL_I_ID %u\n",
+			       (unsigned long long)st.rows, st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0,
+			       st.c_load.c_last, st.c_load.c_id, st.c_load.ol_i_id);
+			ret = 0;
+		}
+	} else if (!strcmp(pos[0], "check")) {
+		int rc = tpcc_check(sql, drv, &cp);
+		ret = rc == 0 ? 0 : EXIT_RUNTIME;
+	} else if (!strcmp(pos[0], "cleanup")) {
+		if (tpcc_cleanup(sql, drv, &cp) == 0) {
+			printf("Dropped the TPC-C tables\n");
+			ret = 0;
+		}
+	} else {
+		struct tpcc_c cl = {0, 0, 0};
+		struct rng r;
+		unsigned w = 0;
+		if (tpcc_read_meta(sql, drv, &cp, &cl, &w) < 0)
+			goto out;
+		if (c.warehouses != w && c.warehouses != 1)
+			log_warn("--warehouses=%u: the database holds %u; running with %u", c.warehouses, w, w);
+		x.warehouses = w;
+		rng_seed(&r, c.rand_seed ? c.rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
+		tpcc_pick_c_run(&r, &cl, &x.c_run);
+		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor);
+	}
+out:
+	if (password) {
+		memset(password, 0, strlen(password));
+		free(password);
+	}
+	free(redacted);
+	free(codes);
+	tpcc_sql_free(sql);
+	return ret;
+}

@@ -1,0 +1,36 @@
+/*
+ * ODBC backend helpers that do not call the driver manager, exposed for
+ * tests: error classification and connection-string handling.
+ *
+ * Classification (what each driver was seen to return, see
+ * docs/tpcc.md "Errors"):
+ *   RETRY     SQLSTATE 40001 (SQL Server deadlock victim 1205, MariaDB 1213,
+ *             PostgreSQL serialization failure), 40P01 (PostgreSQL
+ *             deadlock), 55P03 (PostgreSQL lock_timeout); under HY000 the
+ *             MariaDB natives 1213 (deadlock) and 1205 (lock wait timeout);
+ *             any native code in the caller's retry list.
+ *   RECONNECT SQLSTATE class 08 (08S01, 08003, 08001, …), 57P01/57P02/57P03
+ *             (PostgreSQL admin shutdown / crash / cannot connect now);
+ *             under HY000 the MariaDB client codes 2002, 2003, 2006, 2013
+ *             and server 1927 (connection killed), 1053 (shutdown).
+ *   FATAL     everything else.
+ */
+#ifndef DBRIG_DB_ODBC_H
+#define DBRIG_DB_ODBC_H
+
+#include "db/db.h"
+
+#include <stddef.h>
+
+enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p);
+
+/* The connection string with the password appended as PWD={…} (braces
+ * doubled inside) when `password` is set and the string names none.
+ * Returns a malloc'd string. */
+char *odbc_conn_string(const char *connect, const char *password);
+
+/* The connection string with PWD=/Password= values replaced by "***", for
+ * messages and result files. Returns a malloc'd string. */
+char *odbc_redact(const char *connect);
+
+#endif

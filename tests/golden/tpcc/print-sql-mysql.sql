@@ -1,0 +1,251 @@
+-- dbrig TPC-C, dialect mysql: schema (sql/mysql/schema.sql)
+
+CREATE TABLE warehouse (
+  w_id INTEGER NOT NULL,
+  w_name VARCHAR(10),
+  w_street_1 VARCHAR(20),
+  w_street_2 VARCHAR(20),
+  w_city VARCHAR(20),
+  w_state CHAR(2),
+  w_zip CHAR(9),
+  w_tax DECIMAL(4,4),
+  w_ytd DECIMAL(12,2),
+  PRIMARY KEY (w_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE district (
+  d_id INTEGER NOT NULL,
+  d_w_id INTEGER NOT NULL,
+  d_name VARCHAR(10),
+  d_street_1 VARCHAR(20),
+  d_street_2 VARCHAR(20),
+  d_city VARCHAR(20),
+  d_state CHAR(2),
+  d_zip CHAR(9),
+  d_tax DECIMAL(4,4),
+  d_ytd DECIMAL(12,2),
+  d_next_o_id INTEGER,
+  PRIMARY KEY (d_w_id, d_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE customer (
+  c_id INTEGER NOT NULL,
+  c_d_id INTEGER NOT NULL,
+  c_w_id INTEGER NOT NULL,
+  c_first VARCHAR(16),
+  c_middle CHAR(2),
+  c_last VARCHAR(16),
+  c_street_1 VARCHAR(20),
+  c_street_2 VARCHAR(20),
+  c_city VARCHAR(20),
+  c_state CHAR(2),
+  c_zip CHAR(9),
+  c_phone CHAR(16),
+  c_since DATETIME,
+  c_credit CHAR(2),
+  c_credit_lim DECIMAL(12,2),
+  c_discount DECIMAL(4,4),
+  c_balance DECIMAL(12,2),
+  c_ytd_payment DECIMAL(12,2),
+  c_payment_cnt INTEGER,
+  c_delivery_cnt INTEGER,
+  c_data VARCHAR(500),
+  PRIMARY KEY (c_w_id, c_d_id, c_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE history (
+  h_c_id INTEGER,
+  h_c_d_id INTEGER,
+  h_c_w_id INTEGER,
+  h_d_id INTEGER,
+  h_w_id INTEGER,
+  h_date DATETIME,
+  h_amount DECIMAL(6,2),
+  h_data VARCHAR(24)
+) ENGINE=InnoDB;
+
+CREATE TABLE new_order (
+  no_o_id INTEGER NOT NULL,
+  no_d_id INTEGER NOT NULL,
+  no_w_id INTEGER NOT NULL,
+  PRIMARY KEY (no_w_id, no_d_id, no_o_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE orders (
+  o_id INTEGER NOT NULL,
+  o_d_id INTEGER NOT NULL,
+  o_w_id INTEGER NOT NULL,
+  o_c_id INTEGER,
+  o_entry_d DATETIME,
+  o_carrier_id INTEGER,
+  o_ol_cnt INTEGER,
+  o_all_local INTEGER,
+  PRIMARY KEY (o_w_id, o_d_id, o_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE order_line (
+  ol_o_id INTEGER NOT NULL,
+  ol_d_id INTEGER NOT NULL,
+  ol_w_id INTEGER NOT NULL,
+  ol_number INTEGER NOT NULL,
+  ol_i_id INTEGER,
+  ol_supply_w_id INTEGER,
+  ol_delivery_d DATETIME,
+  ol_quantity INTEGER,
+  ol_amount DECIMAL(6,2),
+  ol_dist_info CHAR(24),
+  PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)
+) ENGINE=InnoDB;
+
+CREATE TABLE item (
+  i_id INTEGER NOT NULL,
+  i_im_id INTEGER,
+  i_name VARCHAR(24),
+  i_price DECIMAL(5,2),
+  i_data VARCHAR(50),
+  PRIMARY KEY (i_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE stock (
+  s_i_id INTEGER NOT NULL,
+  s_w_id INTEGER NOT NULL,
+  s_quantity INTEGER,
+  s_dist_01 CHAR(24),
+  s_dist_02 CHAR(24),
+  s_dist_03 CHAR(24),
+  s_dist_04 CHAR(24),
+  s_dist_05 CHAR(24),
+  s_dist_06 CHAR(24),
+  s_dist_07 CHAR(24),
+  s_dist_08 CHAR(24),
+  s_dist_09 CHAR(24),
+  s_dist_10 CHAR(24),
+  s_ytd INTEGER,
+  s_order_cnt INTEGER,
+  s_remote_cnt INTEGER,
+  s_data VARCHAR(50),
+  PRIMARY KEY (s_w_id, s_i_id)
+) ENGINE=InnoDB;
+
+CREATE TABLE tpcc_meta (
+  m_name VARCHAR(32) NOT NULL,
+  m_value INTEGER NOT NULL,
+  PRIMARY KEY (m_name)
+) ENGINE=InnoDB;
+
+-- after the load (sql/mysql/indexes.sql)
+
+CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
+CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+
+-- statements (sql/mysql/statements.sql)
+
+-- no_cust_wh
+SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?;
+-- no_dist_upd
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?;
+-- no_dist
+SELECT d_next_o_id - 1, d_tax FROM district WHERE d_w_id = ? AND d_id = ?;
+-- no_ins_order
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, NULL, ?, ?);
+-- no_ins_new_order
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
+-- no_item
+SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
+-- no_stock
+SELECT s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE;
+-- no_stock_upd
+UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?;
+-- no_ins_order_line
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?);
+-- pay_wh_upd
+UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?;
+-- pay_wh
+SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?;
+-- pay_dist_upd
+UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?;
+-- pay_dist
+SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = ? AND d_id = ?;
+-- cust_by_name
+SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
+-- pay_cust
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- pay_cust_upd
+UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- pay_cust_data
+SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? FOR UPDATE;
+-- pay_cust_data_upd
+UPDATE customer SET c_data = ? WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- pay_ins_history
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?);
+-- os_cust
+SELECT c_first, c_middle, c_last, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- os_last_order
+SELECT o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
+-- os_lines
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- dl_oldest_new_order
+SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?;
+-- dl_del_new_order
+DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
+-- dl_order
+SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- dl_order_upd
+UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- dl_lines_upd
+UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- dl_lines_sum
+SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- dl_cust_upd
+UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- sl_dist
+SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
+-- sl_count
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+-- ld_item
+INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (?, ?, ?, ?, ?);
+-- ld_warehouse
+INSERT INTO warehouse (w_id, w_name, w_street_1, w_street_2, w_city, w_state, w_zip, w_tax, w_ytd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- ld_district
+INSERT INTO district (d_id, d_w_id, d_name, d_street_1, d_street_2, d_city, d_state, d_zip, d_tax, d_ytd, d_next_o_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- ld_customer
+INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance, c_ytd_payment, c_payment_cnt, c_delivery_cnt, c_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?);
+-- ld_history
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?);
+-- ld_orders
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?, ?);
+-- ld_new_order
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
+-- ld_order_line
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ? = 1 THEN CURRENT_TIMESTAMP END, ?, ?, ?);
+-- ld_stock
+INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10, s_ytd, s_order_cnt, s_remote_cnt, s_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- ld_meta
+INSERT INTO tpcc_meta (m_name, m_value) VALUES (?, ?);
+-- meta_get
+SELECT m_name, m_value FROM tpcc_meta;
+-- chk_1
+SELECT COUNT(*) FROM warehouse w, (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d WHERE w.w_id = d.d_w_id AND w.w_ytd <> d.s;
+-- chk_2_orders
+SELECT COUNT(*) FROM district d, (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o WHERE d.d_w_id = o.o_w_id AND d.d_id = o.o_d_id AND d.d_next_o_id - 1 <> o.m;
+-- chk_2_new_order
+SELECT COUNT(*) FROM district d, (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n WHERE d.d_w_id = n.no_w_id AND d.d_id = n.no_d_id AND d.d_next_o_id - 1 <> n.m;
+-- chk_3
+SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*)) x;
+-- chk_4
+SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o, (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l WHERE o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.s <> l.c;
+-- chk_rows
+SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock);
+
+-- cleanup (sql/mysql/drop.sql)
+
+DROP TABLE IF EXISTS warehouse;
+DROP TABLE IF EXISTS district;
+DROP TABLE IF EXISTS customer;
+DROP TABLE IF EXISTS history;
+DROP TABLE IF EXISTS new_order;
+DROP TABLE IF EXISTS orders;
+DROP TABLE IF EXISTS order_line;
+DROP TABLE IF EXISTS item;
+DROP TABLE IF EXISTS stock;
+DROP TABLE IF EXISTS tpcc_meta;
