@@ -408,6 +408,9 @@ int cmd_sysbench(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	if (opt_parse(sb_opts_table, NOPTS, &c, argc, argv, pos, 3, &npos, NULL) < 0)
 		goto out;
+	/* Copy the password before blanking it in argv (the option points there). */
+	if (c.mysql_password)
+		password = xstrdup(c.mysql_password);
 	scrub_argv(argc, argv);
 	log_set_verbosity((int)c.verbosity);
 	if (npos == 1 && !strcmp(pos[0], "help")) {
@@ -516,8 +519,8 @@ int cmd_sysbench(int argc, char **argv)
 		log_warn("both --time and --events are 0: the run goes on until it is interrupted");
 	}
 
-	if (c.mysql_password)
-		password = xstrdup(c.mysql_password);
+	if (password)
+		; /* --mysql-password, copied above */
 	else if (c.mysql_password_file) {
 		password = read_password_file(c.mysql_password_file);
 		if (!password)
