@@ -22,7 +22,10 @@ postgres_start() {
 		return 1
 	fi
 	mkdir -p "$dir"
-	if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; chmod 700 "$dir"; fi
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres "$dir"; chmod 700 "$dir"
+		chmod a+x "$(dirname "$dir")" # mktemp -d folders are 0700: let the server user through
+	fi
 	if [ ! -f "$dir/data/PG_VERSION" ]; then
 		pg_run "$PG_BIN/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1 || {
 			echo "postgres.sh: initdb failed, see $dir/initdb.log" >&2; return 1; }

@@ -1,0 +1,57 @@
+# The TPC-C integration suite, shared by the three driver paths. Source after
+# common.sh; call tpcc_suite NAME ARGS... where ARGS are the connection options.
+# prepare 2 warehouses, check, run closed loop, run with delays, check again,
+# and the mix and counts within the spec's bounds.
+
+tpcc_mix_ok() { # tpcc_mix_ok RESULT.json
+	python3 - "$1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["phases"]["sample"]
+t = s["types"]
+n = s["transactions"]
+no = t["new_order"]["count"] + t["new_order_rollback"]["count"]
+ok = True
+def need(cond, what):
+    global ok
+    if not cond:
+        print("mix: " + what, file=sys.stderr); ok = False
+need(r["status"] == "complete", "status " + r["status"])
+need(n >= 100, "only %d transactions" % n)
+need(sum(v["count"] for v in t.values()) == n, "type counts do not add up to %d" % n)
+need(t["payment"]["count"] >= 0.40 * n, "payment %d of %d" % (t["payment"]["count"], n))
+for k in ("order_status", "delivery", "stock_level"):
+    need(t[k]["count"] >= 0.03 * n, "%s %d of %d" % (k, t[k]["count"], n))
+need(no >= 0.40 * n, "new_order %d of %d" % (no, n))
+need(t["new_order_rollback"]["count"] <= 0.05 * no, "rollbacks %d of %d" % (t["new_order_rollback"]["count"], no))
+need(s["errors"]["fatal"] == 0, "fatal errors")
+need(r["workload"]["params"]["terminals"] >= 1, "terminals")
+sys.exit(0 if ok else 1)
+PY
+}
+
+tpcc_suite() {
+	local name=$1; shift
+	local out=$TEST_TMP/$name
+	check "$name: prepare 2 warehouses" "$DBRIG_BIN" tpcc "$@" --warehouses=2 --threads=2 --rand-seed=7 prepare
+	check "$name: prepare again refuses (tables exist)" bash -c '! "$0" tpcc "$@" --warehouses=2 prepare >/dev/null 2>&1' "$DBRIG_BIN" "$@"
+	check "$name: check after prepare" "$DBRIG_BIN" tpcc "$@" check
+	"$DBRIG_BIN" tpcc "$@" check >"$out.check0" 2>&1
+	check "$name: loaded row counts" grep -q "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000" "$out.check0"
+	check "$name: closed-loop run" "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=8 --connections=4 --time=4 \
+		--report-interval=1 --result="$out.off.json" --journal="$out.off.jsonl" run
+	check "$name: closed-loop mix within bounds" tpcc_mix_ok "$out.off.json"
+	check "$name: journal has interval lines" [ "$(grep -c '"type":"interval"' "$out.off.jsonl")" -ge 3 ]
+	check "$name: run with delays (20 terminals, scale:0.01)" "$DBRIG_BIN" tpcc "$@" --delays=scale:0.01 --connections=3 \
+		--precondition=1 --time=6 --result="$out.spec.json" run
+	check "$name: delayed mix within bounds" tpcc_mix_ok "$out.spec.json"
+	# 20 terminals with ~0.21 s mean cycles offer about 95 tx/s.
+	check "$name: delayed TPS follows the offered load" python3 -c "
+import json,sys; s=json.load(open(sys.argv[1]))['phases']['sample']; tps=s['tps']
+sys.exit(0 if 40 < tps < 140 else 1)" "$out.spec.json"
+	check "$name: precondition kept apart" python3 -c "
+import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['precondition']['transactions'] > 0 else 1)" "$out.spec.json"
+	check "$name: password not in the result" bash -c '! grep -q "${TPCC_SECRET:-no-secret-here}" "$0"' "$out.spec.json"
+	check "$name: check after the runs" "$DBRIG_BIN" tpcc "$@" check
+	check "$name: cleanup" "$DBRIG_BIN" tpcc "$@" cleanup
+}
