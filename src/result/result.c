@@ -23,6 +23,7 @@ struct result {
 	unsigned npct;
 	const char *const *type_names;
 	unsigned ntypes;
+	bool fault_open;   /* the last interval was marked and nothing committed since */
 };
 
 struct journal {
@@ -192,6 +193,11 @@ void result_add_interval(struct result *r, const struct interval_report *ir, cha
 
 	json_object_set_new(o, "errors", json_integer((json_int_t)c->errors));
 	json_object_set_new(o, "reconnects", json_integer((json_int_t)c->reconnects));
+	/* An interval is marked when a transaction attempt failed in it (retried
+	 * error or lost connection), and so is every following interval that
+	 * committed nothing: the outage while the server was away. */
+	r->fault_open = c->errors > 0 || c->reconnects > 0 || (r->fault_open && c->events == 0);
+	json_object_set_new(o, "faults", json_boolean(r->fault_open));
 	json_object_set_new(o, "lat_ms", percentiles_json(r, ir->s->lat));
 	json_object_set_new(o, "avg_ms", num3(ms(hist_mean(ir->s->lat))));
 	json_array_append(r->intervals, o);

@@ -539,7 +539,12 @@ static void begin_reconnect(struct session *s)
 {
 	uint64_t now = clock_now_ns();
 
-	s->pending.reconnects++;
+	/* Counted now, not with the transaction's other counters when it
+	 * commits: the interval in which the connection was lost is the one
+	 * the fault belongs to (a server may stay away for many intervals). */
+	pthread_mutex_lock(&s->loop->mu);
+	s->loop->cur.c.reconnects++;
+	pthread_mutex_unlock(&s->loop->mu);
 	session_disconnect(s);
 	if (s->state != S_RECONNECT) {
 		s->loop->timers++;

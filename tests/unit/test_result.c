@@ -156,12 +156,49 @@ static void test_journal_lines(void **state)
 	result_free(r);
 }
 
+/* Intervals a fault touched are marked: the one where attempts failed and the
+ * silent ones that follow while nothing commits. */
+static void test_fault_marks(void **state)
+{
+	(void)state;
+	struct result *r;
+	struct span_stats iv;
+	static const struct {
+		uint64_t events, errors, reconnects;
+		bool faults;
+	} seq[] = {
+		{100, 0, 0, false}, {40, 0, 4, true}, {0, 0, 0, true}, {0, 0, 0, true},
+		{90, 0, 0, false},  {0, 0, 0, false}, {80, 3, 0, true}, {85, 0, 0, false},
+	};
+
+	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		struct interval_report ir = {PHASE_SAMPLE, (double)i + 1, (double)i + 1, 1.0, false, 4, &iv};
+		char *l = NULL;
+		json_t *o;
+
+		fill(&iv, seq[i].events, 1000000);
+		iv.c.errors = seq[i].errors;
+		iv.c.reconnects = seq[i].reconnects;
+		result_add_interval(r, &ir, &l);
+		o = json_loads(l, 0, NULL);
+		assert_non_null(o);
+		assert_int_equal(json_is_true(json_object_get(o, "faults")), seq[i].faults);
+		assert_int_equal(json_integer_value(json_object_get(o, "reconnects")), (json_int_t)seq[i].reconnects);
+		json_decref(o);
+		free(l);
+		hist_close(iv.lat);
+	}
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_and_read_back),
 		cmocka_unit_test(test_unwritable_leaves_nothing),
 		cmocka_unit_test(test_journal_lines),
+		cmocka_unit_test(test_fault_marks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The results folder is on a full file system (a 1 MiB tmpfs mounted by the
+# test; needs root, skipped otherwise): every failure is one clear line naming
+# the file and "No space left on device", the exit status is 1, and no result
+# or report file is ever left half-written (no temporary files either): a file
+# is either absent or whole. Cases: full before the run (journal cannot be
+# opened); full for the result only (the run completes, the result cannot be
+# written); filling up mid-run (journal stops, run goes on, result fails;
+# the journal keeps whole lines that `dbrig report` reads); a report written
+# into a full folder.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+M=$TEST_TMP/full
+mkdir -p "$M"
+if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m,mode=0755 tmpfs "$M" 2>/dev/null; then
+	echo "faults_full_disk: SKIPPED: cannot mount a tmpfs (needs root)" >&2
+	rm -rf "$TEST_TMP"
+	exit 77
+fi
+trap 'umount "$M" 2>/dev/null || umount -l "$M"; rm -rf "$TEST_TMP"' EXIT
+start_mariadb
+trap 'umount "$M" 2>/dev/null || umount -l "$M"; cleanup_test' EXIT
+C=$(conn_opts)
+O="--tables=1 --table-size=1000 --threads=2 --report-interval=1"
+"$DBRIG_BIN" sysbench $C $O oltp_read_only prepare >/dev/null
+
+fill() { dd if=/dev/zero of="$M/filler" bs=4k >/dev/null 2>&1 || true; }
+no_tmp() { [ -z "$(find "$M" -name '*.tmp.*')" ]; }
+ENOSPC='No space left on device'
+
+# --- full before the run: the journal cannot be opened; nothing runs ---
+fill
+set +e
+"$DBRIG_BIN" sysbench $C $O --time=2 --result="$M/a.json" --journal="$M/a.jsonl" oltp_read_only run \
+	>/dev/null 2>"$TEST_TMP/a.err"
+rc=$?
+set -e
+check "full before the run: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "full before the run: one line ($(cat "$TEST_TMP/a.err"))" \
+	[ "$(cat "$TEST_TMP/a.err")" = "dbrig: --journal: \"$M/a.jsonl\": $ENOSPC" ]
+check "full before the run: no result file" [ ! -e "$M/a.json" ]
+check "full before the run: no temporary file" no_tmp
+
+# --- full for the result only: the run completes, the result cannot be written ---
+set +e
+"$DBRIG_BIN" sysbench $C $O --time=2 --result="$M/b.json" --journal="$TEST_TMP/b.jsonl" oltp_read_only run \
+	>"$TEST_TMP/b.out" 2>"$TEST_TMP/b.err"
+rc=$?
+set -e
+check "result on a full disk: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "result on a full disk: one line ($(cat "$TEST_TMP/b.err"))" \
+	[ "$(cat "$TEST_TMP/b.err")" = "dbrig: --result: \"$M/b.json\": cannot write: $ENOSPC" ]
+check "result on a full disk: no result file" [ ! -e "$M/b.json" ]
+check "result on a full disk: no temporary file" no_tmp
+check "result on a full disk: the summary was still printed" grep -q '^SQL statistics:' "$TEST_TMP/b.out"
+check "result on a full disk: the journal (elsewhere) ended" grep -q '"type":"end"' "$TEST_TMP/b.jsonl"
+
+# --- filling up mid-run ---
+rm -f "$M/filler" "$M/a.jsonl"
+mkdir -p "$M/res/c/g/d"
+R=$M/res/c/g/d/i1
+set +e
+"$DBRIG_BIN" sysbench $C $O --time=6 --run-campaign=c --run-group=g --run-drive=d --run-instance=i1 \
+	--result="$R.json" --journal="$R.jsonl" oltp_read_only run >/dev/null 2>"$TEST_TMP/c.err" &
+pid=$!
+sleep 2.5
+fill
+wait $pid
+rc=$?
+set -e
+check "filled mid-run: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "filled mid-run: the journal failure is reported once and the run goes on" [ "$(grep -c -- '--journal' "$TEST_TMP/c.err")" = 1 ]
+check "filled mid-run: journal message" grep -qxF \
+	"dbrig: --journal: \"$R.jsonl\": write failed: $ENOSPC; the run goes on, the result file will still be written" \
+	"$TEST_TMP/c.err"
+check "filled mid-run: result message" grep -qxF "dbrig: --result: \"$R.json\": cannot write: $ENOSPC" "$TEST_TMP/c.err"
+check "filled mid-run: no result file" [ ! -e "$R.json" ]
+check "filled mid-run: no temporary file" no_tmp
+n=$(grep -c '"type":"interval"' "$R.jsonl" || true)
+check "filled mid-run: the journal kept the intervals before the disk filled ($n)" [ "$n" -ge 1 ]
+check "filled mid-run: no end line in the journal" [ -z "$(grep '"type":"end"' "$R.jsonl" || true)" ]
+# Every line but a possibly cut last one is whole JSON.
+check "filled mid-run: journal lines are whole (a cut last line at most)" python3 -c '
+import json,sys
+lines=open(sys.argv[1]).read().split("\n")
+last=lines.pop()
+for l in lines: json.loads(l)' "$R.jsonl"
+
+# --- a report into a full folder: one line, exit 1, no half-written report ---
+set +e
+"$DBRIG_BIN" report "$M/res" --out "$M/rep" --compare none --format md,csv >/dev/null 2>"$TEST_TMP/d.err"
+rc=$?
+set -e
+check "report into a full folder: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "report into a full folder: names the file and the cause ($(tail -n1 "$TEST_TMP/d.err"))" \
+	grep -qE "^dbrig: $M/rep/report[^:]*: $ENOSPC \(expected a writable file\)\$" "$TEST_TMP/d.err"
+check "report into a full folder: no temporary file" no_tmp
+check "report into a full folder: no empty or partial report file" \
+	[ -z "$(find "$M/rep" -type f -size 0 2>/dev/null)" ]
+
+# With space again, the same folder reports the run as unfinished from its journal.
+rm -f "$M/filler"
+"$DBRIG_BIN" report "$M/res" --out "$TEST_TMP/rep" --compare none --format csv >/dev/null 2>"$TEST_TMP/e.err" || true
+check "after freeing space: the run is reported unfinished from its journal" [ "$(python3 -c '
+import csv,sys
+r=list(csv.DictReader(open(sys.argv[1])))
+print(r[0]["status"], r[0]["from_journal"])' "$TEST_TMP/rep/report-instances.csv" 2>&1)" = "unfinished yes" ]
+finish

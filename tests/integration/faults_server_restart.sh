@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The database server is killed (kill -9) in the sample phase and restarted
+# within --reconnect-timeout: the run completes, every connection reconnected
+# and counted (each aborted the transaction in flight, which ran again), the
+# intervals the outage touched are marked "faults" in the result and the
+# journal, the precondition is untouched, and `dbrig report` shows the
+# reconnects. The server is restarted on the same port and data directory.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+start_mariadb
+C=$(conn_opts)
+T=4
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
+
+mkdir -p "$TEST_TMP/res/c/g/d"
+R=$TEST_TMP/res/c/g/d/i1
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=$T --precondition=2 --time=14 --report-interval=1 \
+	--reconnect-timeout=60s --run-campaign=c --run-group=g --run-drive=d --run-instance=i1 \
+	--result="$R.json" --journal="$R.jsonl" oltp_read_only run >"$TEST_TMP/run.out" 2>"$TEST_TMP/run.err" &
+pid=$!
+sleep 5 # 3 s into the sample
+kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
+sleep 2 # the server stays away for 2 s (plus its crash recovery)
+mariadb_start "$MARIADB_DIR" "$MARIADB_PORT" || die "MariaDB did not restart"
+set +e; wait $pid; rc=$?; set -e
+echo "run exit $rc; stderr: $(head -c 500 "$TEST_TMP/run.err")"
+
+check "run completes after the restart (exit $rc)" [ "$rc" = 0 ]
+check "status complete" [ "$(json_get "$R.json" "r['status']")" = complete ]
+rec=$(json_get "$R.json" "r['phases']['sample']['errors']['reconnects']")
+check "every connection reconnected and was counted ($rec >= $T)" [ "$rec" -ge "$T" ]
+check "precondition had no reconnects" [ "$(json_get "$R.json" "r['phases']['precondition']['errors']['reconnects']")" = 0 ]
+check "sample phase complete" [ "$(json_get "$R.json" "r['phases']['sample']['complete']")" = True ]
+check "transactions committed after the restart" \
+	[ "$(json_get "$R.json" "r['intervals'][-1]['transactions'] > 0 and not r['intervals'][-1]['faults']")" = True ]
+# Marked intervals: only in the sample; they hold every reconnect; the outage
+# (intervals with no commit) is marked; intervals before the kill are not.
+check "marked intervals are in the sample only" [ "$(json_get "$R.json" \
+	"all(i['phase'] == 'sample' for i in r['intervals'] if i['faults'])")" = True ]
+check "every interval with a reconnect is marked" [ "$(json_get "$R.json" \
+	"all(i['faults'] for i in r['intervals'] if i['reconnects'] > 0)")" = True ]
+check "interval reconnects add up to the phase's" [ "$(json_get "$R.json" \
+	"sum(i['reconnects'] for i in r['intervals'] if i['phase'] == 'sample')")" = "$rec" ]
+check "the silent outage intervals are marked" [ "$(json_get "$R.json" \
+	"all(i['faults'] for i in r['intervals'] if i['phase'] == 'sample' and i['transactions'] == 0 and not i['partial'])")" = True ]
+check "at least one outage interval (no commit) was seen" [ "$(json_get "$R.json" \
+	"sum(1 for i in r['intervals'] if i['transactions'] == 0)")" -ge 1 ]
+check "the first sample seconds are not marked" [ "$(json_get "$R.json" \
+	"not any(i['faults'] for i in r['intervals'] if i['phase'] == 'sample' and i['phase_t'] <= 2)")" = True ]
+nf=$(grep -c '"faults":true' "$R.jsonl" || true)
+check "the journal marks the same intervals ($nf)" [ "$nf" = "$(json_get "$R.json" "sum(1 for i in r['intervals'] if i['faults'])")" ]
+check "interval lines show the reconnects" grep -Eq 'reconn/s: [1-9]' "$TEST_TMP/run.out"
+check "summary counts the reconnects" grep -Eq "reconnects: +$rec " "$TEST_TMP/run.out"
+
+# The report carries the reconnects of the run (instances CSV column "reconnects").
+check "report on the run" "$DBRIG_BIN" report "$TEST_TMP/res" --out "$TEST_TMP/rep" --compare none --format csv \
+	>/dev/null 2>"$TEST_TMP/rep.err"
+check "report lists the reconnects" [ "$(python3 -c '
+import csv,sys
+rows=list(csv.DictReader(open(sys.argv[1])))
+print(rows[0]["reconnects"], rows[0]["status"])' "$TEST_TMP/rep/report-instances.csv")" = "$rec complete" ]
+finish
