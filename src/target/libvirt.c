@@ -1322,8 +1322,11 @@ static int db_answers(const char *host, unsigned port, struct strbuf *why)
 		strbuf_addf(why, "%s:%u accepted the connection but sent no server greeting", host, port);
 		goto out;
 	}
-	if (buf[4] != 10 && buf[4] != 0xff) {
-		strbuf_addf(why, "%s:%u answered with something else than a MySQL greeting", host, port);
+	/* An error packet (0xff) instead: e.g. "host not allowed" while the guest's setup has not
+	 * created the driver's user yet; not ready. */
+	if (buf[4] != 10) {
+		strbuf_addf(why, "%s:%u %s", host, port, buf[4] == 0xff ? "refused the connection with an error "
+			    "(the guest setup has not created the driver's user yet?)" : "answered with something else than a MySQL greeting");
 		goto out;
 	}
 	ret = 0;
