@@ -33,6 +33,13 @@ int main(int argc, char **argv)
 	for (const struct command *c = dbrig_commands; c->name; c++)
 		if (!strcmp(argv[1], c->name))
 			return c->fn(argc - 1, argv + 1);
-	log_error("unknown command \"%s\" (expected one of: sysbench, campaign, report, published; see dbrig --help)", argv[1]);
+	{
+		char names[512];
+		size_t n = 0;
+		names[0] = '\0';
+		for (const struct command *c = dbrig_commands; c->name && n < sizeof(names); c++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "", c->name);
+		log_error("unknown command \"%s\" (expected one of: %s; see dbrig --help)", argv[1], names);
+	}
 	return EXIT_USAGE;
 }

@@ -34,7 +34,7 @@ expect 2 'dbrig: --mysql-ignore-errors: "1213,x" is not valid (expected error nu
 expect 2 'dbrig: --db-driver: "pgsql" is not available (expected mysql)' sysbench --db-driver=pgsql oltp_read_write run
 expect 2 'dbrig: --histogram: needs percentile statistics (--percentile is 0)' sysbench --percentile=0 --histogram oltp_read_write run
 expect 2 'dbrig: --rate: "100" is not supported (expected 0: closed loop, as the published runs)' sysbench --rate=100 oltp_read_write run
-expect 2 'dbrig: unknown command "sysbnech" (expected one of: sysbench, campaign, report, published; see dbrig --help)' sysbnech
+expect 2 'dbrig: unknown command "sysbnech" (expected one of: sysbench, tpcc, campaign, report, published, provision, status, restore, teardown; see dbrig --help)' sysbnech
 
 # The duration message comes from the unit parser; only its start is fixed here.
 set +e
