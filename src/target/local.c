@@ -137,6 +137,19 @@ static int local_validate(const struct campaign_config *cfg)
 			goto out;
 		}
 	}
+	{
+		/* Instances take base_port + k, then one golden-copy server per drive. */
+		unsigned long long base = (unsigned long long)target_setting(cfg, "base_port")->num, ninst = 0;
+		for (size_t d = 0; d < cfg->ndrives; d++)
+			ninst += campaign_drive_instances(cfg, d);
+		if (base + ninst + cfg->ndrives - 1 > 65535) {
+			campaign_config_error(cfg, ".target.base_port",
+					      "%llu leaves too few ports: %llu instances and %zu golden-copy servers would use "
+					      "ports up to %llu (expected at most 65535)",
+					      base, ninst, cfg->ndrives, base + ninst + cfg->ndrives - 1);
+			goto out;
+		}
+	}
 	for (size_t d = 0; d < cfg->ndrives; d++) {
 		const struct campaign_drive *dr = &cfg->drives[d];
 		struct stat st;

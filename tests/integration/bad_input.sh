@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The bad-input corpus (tests/bad-input/, see its README.md): every case is a
+# folder with `cmd` (one shell line run in a copy of the folder), its input
+# files, and `expected` (line 1: the exact stderr, line 2: "exit N"). Each case
+# must print exactly that one line, exit with that status, never crash (exit
+# >= 128, sanitizer reports), never hang (30 s timeout), and write nothing
+# (no file appears in its folder: no result, journal or report).
+#
+# Cases that name $MPORT run against a private MariaDB started here (user
+# sbtest, password $MPW); $FREE_PORT is a port where nothing listens.
+#   tests/integration/bad_input.sh [CASE...]      # all cases, or some
+#   UPDATE_EXPECTED=1 ...                         # rewrite expected files (review the diff!)
+# An expected line starting with "~" is an extended regular expression, used
+# only where the system supplies part of the text (a resolver's error code).
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+CORPUS=$DBRIG_SOURCE_DIR/tests/bad-input
+export DBRIG=$DBRIG_BIN
+export MPW='right-pw-5e0a7'
+export FREE_PORT
+FREE_PORT=$(free_port) || die "no free port"
+unset DBRIG_BAD_INPUT_UNSET MYSQL_PWD
+
+if [ $# -gt 0 ]; then cases=("$@"); else
+	cases=()
+	for d in "$CORPUS"/*/; do cases+=("$(basename "$d")"); done
+fi
+need_server=0
+for c in "${cases[@]}"; do grep -q 'MPORT' "$CORPUS/$c/cmd" && need_server=1; done
+if [ $need_server = 1 ]; then
+	SBTEST_PASSWORD=$MPW start_mariadb
+	export MPORT=$MARIADB_PORT
+else
+	trap cleanup_test EXIT
+	export MPORT=0
+fi
+
+n=0
+for c in "${cases[@]}"; do
+	src=$CORPUS/$c
+	[ -f "$src/cmd" ] || die "$c: no cmd file"
+	work=$TEST_TMP/cases/$c
+	mkdir -p "$work"
+	cp -a "$src/." "$work/"
+	rm -f "$work/expected"
+	[ ! -f "$work/pw" ] || chmod 600 "$work/pw" # git keeps no modes but x
+	before=$(cd "$work" && find . -type f | sort)
+	set +e
+	(cd "$work" && timeout -k 5 30 bash -c "$(grep -v '^#' cmd)" </dev/null >"$TEST_TMP/out" 2>"$TEST_TMP/err")
+	rc=$?
+	set -e
+	after=$(cd "$work" && find . -type f | sort)
+	got=$(cat "$TEST_TMP/err")
+	n=$((n + 1))
+	if [ "${UPDATE_EXPECTED:-0}" = 1 ]; then
+		line=${got//$FREE_PORT/\$\{FREE_PORT\}}
+		[ "$MPORT" = 0 ] || line=${line//$MPORT/\$\{MPORT\}}
+		if [ -f "$src/expected" ] && [ "$(head -c1 "$src/expected")" = "~" ]; then
+			echo "$c: regex expectation kept" >&2
+		else
+			printf '%s\nexit %s\n' "$line" "$rc" >"$src/expected"
+		fi
+	fi
+	[ -f "$src/expected" ] || { fail "$c: no expected file"; continue; }
+	want=$(sed -n 1p "$src/expected")
+	want=${want//\$\{FREE_PORT\}/$FREE_PORT}
+	want=${want//\$\{MPORT\}/$MPORT}
+	want_rc=$(sed -n 2p "$src/expected")
+	check "$c: did not hang (exit $rc)" [ "$rc" != 124 ]
+	check "$c: did not crash (exit $rc)" [ "$rc" -lt 128 ]
+	check "$c: exit status: want '$want_rc', got 'exit $rc'" [ "exit $rc" = "$want_rc" ]
+	if [ "${want:0:1}" = "~" ]; then
+		check "$c: stderr: want /${want:1}/, got: $got" grep -Eqx -- "${want:1}" "$TEST_TMP/err"
+		check "$c: one line on stderr" [ "$(wc -l <"$TEST_TMP/err")" -le 1 ]
+	else
+		check "$c: stderr: want: $want
+  got: $got" [ "$got" = "$want" ]
+	fi
+	check "$c: wrote files: $(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')" [ "$before" = "$after" ]
+done
+echo "$n bad-input cases run"
+[ $# -gt 0 ] || check "the corpus holds at least 40 cases (${#cases[@]})" [ ${#cases[@]} -ge 40 ]
+finish
