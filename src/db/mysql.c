@@ -229,27 +229,34 @@ static void classify_noresult(struct db_exec_result *r, uint64_t affected)
 	r->kind = affected > 0 ? DB_QUERY_WRITE : DB_QUERY_OTHER;
 }
 
+/* Classify a text query's stored result (NULL: none, or an error) and free it. */
+static int query_stored(struct db_conn *c, MYSQL_RES *res, struct db_exec_result *r)
+{
+	struct my_conn *m = c->priv;
+
+	if (!res) {
+		if (mysql_field_count(m->mysql) != 0)
+			return conn_error(c);
+		classify_noresult(r, (uint64_t)mysql_affected_rows(m->mysql));
+		return 0;
+	}
+	r->kind = DB_QUERY_READ;
+	r->rows = (uint64_t)mysql_num_rows(res);
+	mysql_free_result(res);
+	return 0;
+}
+
 static int my_query(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r)
 {
 	struct my_conn *m = c->priv;
 	MYSQL_RES *res;
 
+	struct db_exec_result ignored;
+
 	if (mysql_real_query(m->mysql, sql, (unsigned long)len))
 		return conn_error(c);
 	res = mysql_store_result(m->mysql);
-	if (!res) {
-		if (mysql_field_count(m->mysql) != 0)
-			return conn_error(c);
-		if (r)
-			classify_noresult(r, (uint64_t)mysql_affected_rows(m->mysql));
-		return 0;
-	}
-	if (r) {
-		r->kind = DB_QUERY_READ;
-		r->rows = (uint64_t)mysql_num_rows(res);
-	}
-	mysql_free_result(res);
-	return 0;
+	return query_stored(c, res, r ? r : &ignored);
 }
 
 static enum enum_field_types mysql_type_of(enum db_type t)
@@ -584,16 +591,7 @@ static int step_done(struct db_conn *c, int *wait)
 			return 1;
 		}
 		m->op = OP_NONE;
-		if (!res) {
-			if (mysql_field_count(m->mysql) != 0)
-				return conn_error(c);
-			classify_noresult(m->res, (uint64_t)mysql_affected_rows(m->mysql));
-			return 0;
-		}
-		m->res->kind = DB_QUERY_READ;
-		m->res->rows = (uint64_t)mysql_num_rows(res);
-		mysql_free_result(res);
-		return 0;
+		return query_stored(c, res, m->res);
 	}
 	case OP_QUERY_STORE:
 		/* handled in my_cont, which owns the MYSQL_RES pointer */
@@ -676,16 +674,7 @@ static int my_cont(struct db_conn *c, int ready, int *wait)
 			return 1;
 		}
 		m->op = OP_NONE;
-		if (!res) {
-			if (mysql_field_count(m->mysql) != 0)
-				return conn_error(c);
-			classify_noresult(m->res, (uint64_t)mysql_affected_rows(m->mysql));
-			return 0;
-		}
-		m->res->kind = DB_QUERY_READ;
-		m->res->rows = (uint64_t)mysql_num_rows(res);
-		mysql_free_result(res);
-		return 0;
+		return query_stored(c, res, m->res);
 	}
 	}
 	(void)bret;
