@@ -51,6 +51,11 @@ r = json.load(open(sys.argv[1]))
 m = re.search(r"total number of events:\s+(\d+)", open(sys.argv[2]).read())
 assert int(m.group(1)) == r["phases"]["sample"]["transactions"], (m.group(1), r["phases"]["sample"]["transactions"])
 PY
+# --histogram prints sysbench's histogram block before the summary.
+check "histogram run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=1 --histogram \
+	oltp_read_only run >"$TEST_TMP/hist.out" 2>&1
+check "histogram header" grep -qx "Latency histogram (values are in milliseconds)" "$TEST_TMP/hist.out"
+check "histogram rows" grep -Eq '^ +[0-9]+\.[0-9]{3} \|\*{0,40} +[0-9]+$' "$TEST_TMP/hist.out"
 # --events limits the sample phase exactly.
 check "events run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=3 --time=0 --events=500 \
 	--result="$TEST_TMP/ev.json" oltp_read_only run >/dev/null 2>&1
