@@ -211,7 +211,8 @@ int published_load_dir(const char *dir, struct pub_set **out, struct strbuf *err
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_name);
+	if (n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(names, n, sizeof(*names), cmp_name);
 	s->reviews = xcalloc(n + 1, sizeof(*s->reviews));
 	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&path);

@@ -697,7 +697,8 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 		strbuf_addf(err, "%s: %s (expected a readable folder of results)", dir, strerror(-ret));
 		goto out;
 	}
-	qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
+	if (fl.n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
 	rs->runs = xcalloc(fl.n + 1, sizeof(*rs->runs));
 	/* Result files first, so journals can find their result. */
 	for (int pass = 0; pass < 2; pass++) {
