@@ -1,0 +1,28 @@
+/* libFuzzer target: the dbrig.journal/1 reader (a journal without its result file) of `dbrig report`. */
+#include "report/model.h"
+#include "report/results.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	struct run *run = NULL;
+	struct strbuf err;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	strbuf_init(&err, 0);
+	if (results_parse_journal("i1.jsonl", text, &run, &err) == 0)
+		run_free(run);
+	strbuf_release(&err);
+	free(text);
+	return 0;
+}
