@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A short run of every command under valgrind memcheck: sysbench prepare, run
+# (with result and journal), cleanup; a tiny campaign on the local target (the
+# drivers and the report it starts are traced too; the database servers and
+# the mariadb client are not); report; published. Each process must end with
+# no memcheck error and no definitely lost block (--error-exitcode=1
+# --leak-check=full --errors-for-leak-kinds=definite), read from the logs of
+# every traced process. Skipped when DBRIG_BIN is an ASan build (valgrind and
+# ASan cannot run together).
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+command -v valgrind >/dev/null || die "valgrind is not installed (scripts/deps-reliability.txt)"
+if ldd "$DBRIG_BIN" 2>/dev/null | grep -q libasan; then
+	echo "valgrind_commands: SKIPPED: $DBRIG_BIN is built with ASan" >&2
+	rm -rf "$TEST_TMP"
+	exit 77
+fi
+start_mariadb
+C=$(conn_opts)
+VG=$TEST_TMP/vg
+mkdir -p "$VG"
+vg() { # vg NAME ARGS...: dbrig under memcheck, children that are dbrig traced as well
+	local name=$1; shift
+	valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+		--show-leak-kinds=definite --num-callers=30 --trace-children=yes \
+		--trace-children-skip='*/mariadbd,*/mysqld,*/mariadb-install-db,*/mysql_install_db,*/mariadb,*/mysql,*/sh,*/bash' \
+		--log-file="$VG/$name.%p.log" "$DBRIG_BIN" "$@"
+}
+
+check "sysbench prepare" vg prepare sysbench $C --tables=2 --table-size=500 --threads=2 oltp_read_write prepare >/dev/null
+check "sysbench run" vg run sysbench $C --tables=2 --table-size=500 --threads=2 --precondition=1 --time=2 \
+	--report-interval=1 --result="$TEST_TMP/r.json" --journal="$TEST_TMP/r.jsonl" oltp_read_write run >/dev/null
+check "sysbench run wrote a complete result" [ "$(json_get "$TEST_TMP/r.json" "r['status']")" = complete ]
+check "sysbench cleanup" vg cleanup sysbench $C --tables=2 oltp_read_write cleanup >/dev/null
+check "report" vg report report "$TEST_TMP" --out "$TEST_TMP/rep" --compare "$DBRIG_SOURCE_DIR/reports/published" >/dev/null 2>&1
+check "report wrote every format" [ -s "$TEST_TMP/rep/report.html" ] && [ -s "$TEST_TMP/rep/report.json" ]
+check "published" vg published published --dir "$DBRIG_SOURCE_DIR/reports/published" >/dev/null
+check "a usage error" [ "$(vg usage sysbench --threads=0 oltp_read_write run >/dev/null 2>&1; echo $?)" = 2 ]
+
+# A tiny campaign: one drive, one instance, 1 s + 2 s.
+base=$(free_port)
+cat >"$TEST_TMP/c.json" <<JSON
+{
+  "name": "vg", "workload": {"kind": "sysbench", "test": "oltp_read_only", "options": {"tables": 1, "table-size": 500}},
+  "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
+  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "drives": [{"name": "da", "path": "$TEST_TMP/drive"}],
+  "run_groups": [{"name": "one", "placement": {"da": 1}}],
+  "precondition": "1s", "sample": "2s", "threads": 2, "report_interval": "1s", "output": "$TEST_TMP/out"
+}
+JSON
+check "campaign --plan" vg plan campaign "$TEST_TMP/c.json" --plan >/dev/null
+(cd "$TEST_TMP" && vg campaign campaign c.json >"$TEST_TMP/campaign.out" 2>&1)
+rc=$?
+check "campaign under valgrind (exit $rc; $(tail -n3 "$TEST_TMP/campaign.out" | tr '\n' ' '))" [ "$rc" = 0 ]
+check "campaign result complete" [ "$(json_get "$TEST_TMP/out/vg/one/da/vm1.json" "r['status']")" = complete ]
+# Servers of this campaign only (their pid files are under $TEST_TMP/drive).
+for p in $(find "$TEST_TMP/drive" -name mysqld.pid 2>/dev/null); do kill "$(cat "$p")" 2>/dev/null || true; done
+
+n=$(ls "$VG" | wc -l)
+check "every traced process left a log ($n)" [ "$n" -ge 10 ]
+# With --quiet a clean process leaves an empty log: any text is an error report.
+dirty=$(find "$VG" -name '*.log' -size +0 | sort)
+check "no memcheck error or definite leak in any process: $dirty" [ -z "$dirty" ]
+[ -z "$dirty" ] || head -n 60 $dirty >&2
+echo "valgrind_commands: $n processes checked"
+finish
