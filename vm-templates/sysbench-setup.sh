@@ -12,6 +12,9 @@ set -eu
 log() { echo "dbrig-setup: $*"; }
 hostname '{{&hostname}}' 2>/dev/null || true
 echo '{{&hostname}}' >/etc/hostname
+grep -q ' {{&hostname}}$' /etc/hosts || echo '127.0.1.1 {{&hostname}}' >>/etc/hosts
+# Socket activation or an enabled unit may have started the server on the image's datadir.
+systemctl stop mariadb.socket mariadb.service mysql.service 2>/dev/null || true
 
 disk=
 for _ in $(seq 1 60); do
@@ -32,7 +35,7 @@ if [ ! -d "$datadir/mysql" ]; then
 	mkdir -p "$datadir"
 	chown mysql:mysql "$datadir"
 	if command -v mariadb-install-db >/dev/null; then
-		mariadb-install-db --user=mysql --datadir="$datadir" --skip-test-db >/dev/null
+		mariadb-install-db --user=mysql --datadir="$datadir" --skip-test-db --skip-name-resolve
 	else
 		mysqld --initialize-insecure --user=mysql --datadir="$datadir"
 	fi

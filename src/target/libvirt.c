@@ -1592,7 +1592,6 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	virDomainPtr dom = NULL;
 	char *golden = NULL, what[200];
 	struct strbuf meta;
-	struct vm_spec spec;
 	int ret;
 
 	strbuf_init(&meta, 0);
@@ -1638,8 +1637,10 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 		if ((ret = clone_vol(t, &lv->insts[i], VMD_PREBUILT, inst_priv(t, first)->vol[VMD_UNDERTEST])) < 0)
 			goto out;
 	}
-	fill_spec(t, first, fp->buf, &spec);
-	vm_render_metadata(&spec, &meta);
+	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
+	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
+	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><golden>%s</golden></vm>",
+		    t->cfg->name, t->cfg->drives[drive].name, first->name, fp->buf);
 	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
 				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
 		vir_fail(what, "virDomainSetMetadata");
