@@ -8,6 +8,7 @@
 #include "campaign/campaign.h"
 
 #include "campaign/config.h"
+#include "campaign/driver.h"
 #include "campaign/plan.h"
 #include "campaign/results.h"
 #include "campaign/state.h"
@@ -81,7 +82,7 @@ static void print_plan(struct ctx *c)
 		printf("  workload  sysbench %s: %u table(s) x %llu rows, %u threads per instance\n", cfg->test,
 		       cfg->tables, (unsigned long long)cfg->table_size, cfg->threads);
 	else
-		printf("  workload  tpcc, %u connections per instance (not available yet: see the TPC-C issue)\n",
+		printf("  workload  tpcc: %u warehouse(s), %u connections per instance\n", cfg->warehouses,
 		       cfg->threads);
 	for (size_t i = 0; i < cfg->nwl_options; i++)
 		printf("            --%s=%s\n", cfg->wl_options[i].key, cfg->wl_options[i].value);
@@ -199,36 +200,37 @@ static void driver_argv(struct ctx *c, const struct plan_run *r, size_t inst, co
 {
 	const struct campaign_config *cfg = c->cfg;
 	const struct target_instance *in = &c->plan->insts[inst];
-	size_t n = 0;
 
 	strbuf_reset(args);
-	strbuf_addf(args, "--db-driver=mysql%c", '\0');
-	if (ep->host)
-		strbuf_addf(args, "--mysql-host=%s%c--mysql-port=%u%c", ep->host, '\0', ep->port, '\0');
-	else
-		strbuf_addf(args, "--mysql-socket=%s%c", ep->socket, '\0');
-	strbuf_addf(args, "--mysql-user=%s%c--mysql-db=%s%c", ep->user, '\0', ep->database, '\0');
-	strbuf_addf(args, "--threads=%u%c", cfg->threads, '\0');
+	driver_conn_args(cfg, ep, args);
+	switch (cfg->workload) {
+	case WORKLOAD_SYSBENCH:
+		strbuf_addf(args, "--threads=%u%c", cfg->threads, '\0');
+		strbuf_adds(args, "--percentile=");
+		campaign_percentiles_arg(cfg, args);
+		strbuf_addc(args, '\0');
+		break;
+	case WORKLOAD_TPCC:
+		/* The terminals share the instance's connections; tpcc records p90 and p99 itself. */
+		strbuf_addf(args, "--connections=%u%c", cfg->threads, '\0');
+		break;
+	}
 	strbuf_addf(args, "--precondition=%llu%c", (unsigned long long)(cfg->precondition_ns / NS_PER_SEC), '\0');
 	strbuf_addf(args, "--time=%llu%c", (unsigned long long)(cfg->sample_ns / NS_PER_SEC), '\0');
 	strbuf_addf(args, "--report-interval=%llu%c", (unsigned long long)(cfg->report_interval_ns / NS_PER_SEC), '\0');
-	strbuf_adds(args, "--percentile=");
-	campaign_percentiles_arg(cfg, args);
-	strbuf_addc(args, '\0');
 	strbuf_addf(args, "--result=%s.json%c--journal=%s.jsonl%c", base, '\0', base, '\0');
 	strbuf_addf(args, "--run-campaign=%s%c--run-group=%s%c", cfg->name, '\0', cfg->groups[r->group].name, '\0');
 	strbuf_addf(args, "--run-drive=%s%c--run-instance=%s%c", cfg->drives[in->drive].name, '\0', in->name, '\0');
 	strbuf_addf(args, "--run-vm-count=%u%c--run-repetition=%u%c", cfg->groups[r->group].instances, '\0', r->rep,
 		    '\0');
-	for (size_t i = 0; i < cfg->nwl_options; i++)
-		strbuf_addf(args, "--%s=%s%c", cfg->wl_options[i].key, cfg->wl_options[i].value, '\0');
-	strbuf_addf(args, "%s%crun%c", cfg->test, '\0', '\0');
+	driver_workload_args(cfg, args);
+	if (cfg->workload == WORKLOAD_SYSBENCH)
+		strbuf_addf(args, "%s%c", cfg->test, '\0');
+	strbuf_addf(args, "run%c", '\0');
 
-	argv[n++] = c->exe;
-	argv[n++] = "sysbench";
-	for (size_t off = 0; off < args->len && n + 1 < max; off += strlen(args->buf + off) + 1)
-		argv[n++] = args->buf + off;
-	argv[n] = NULL;
+	argv[0] = c->exe;
+	argv[1] = (char *)driver_command(cfg);
+	driver_split_args(args, argv, 2, max);
 }
 
 static void progress(struct ctx *c, const struct plan_run *r, size_t ri, struct driver *dv, size_t n, uint64_t t0,
@@ -404,8 +406,8 @@ static int run_one(struct ctx *c, size_t ri)
 		strbuf_init(&logp, 0);
 		strbuf_addf(&logp, "%s.log", dv[i].base.buf);
 		driver_argv(c, r, r->insts[i], &eps[i], dv[i].base.buf, &args, argv, 128);
-		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .mysql_pwd = eps[i].password, .new_group = true};
-		ret = proc_spawn(&spec, &dv[i].pid);
+		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
+		ret = driver_spawn(cfg, &eps[i], &spec, &dv[i].pid);
 		strbuf_release(&logp);
 		if (ret == 0)
 			sr->pids[sr->npids++] = dv[i].pid;
@@ -618,14 +620,6 @@ static void report(struct ctx *c)
 	strbuf_release(&logp);
 }
 
-static bool have_command(const char *name)
-{
-	for (const struct command *cmd = dbrig_commands; cmd->name; cmd++)
-		if (!strcmp(cmd->name, name))
-			return true;
-	return false;
-}
-
 int campaign_main(const struct campaign_opts *o)
 {
 	struct ctx c = {0};
@@ -667,10 +661,9 @@ int campaign_main(const struct campaign_opts *o)
 		code = EXIT_USAGE;
 		goto out;
 	}
-	if (c.cfg->workload == WORKLOAD_TPCC) {
-		log_error("%s: .workload.kind: the TPC-C workload is not available yet%s (a later issue; "
-			  "use --plan to check the campaign meanwhile)", c.cfg->file,
-			  have_command("tpcc") ? " in campaigns" : ": dbrig has no tpcc command");
+	if (c.cfg->workload == WORKLOAD_TPCC && !c.cfg->target->tpcc) {
+		log_error("%s: .workload.kind: the %s target cannot run the TPC-C workload yet (expected the local "
+			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name);
 		goto out;
 	}
 	if (!realpath("/proc/self/exe", c.exe)) {

@@ -473,7 +473,7 @@ static const char *const sysbench_tests[] = {
 };
 
 /* Options the campaign sets itself for every driver. */
-static bool reserved_option(const char *k)
+static bool reserved_option(enum workload_kind wl, const char *k)
 {
 	static const char *const exact[] = {
 		"threads", "time", "events", "precondition", "report-interval", "percentile",
@@ -482,6 +482,9 @@ static bool reserved_option(const char *k)
 	for (const char *const *e = exact; *e; e++)
 		if (!strcmp(*e, k))
 			return true;
+	/* tpcc: the campaign's threads are the connections the terminals share. */
+	if (wl == WORKLOAD_TPCC && !strcmp(k, "connections"))
+		return true;
 	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
 	       !strncmp(k, "odbc-", 5);
 }
@@ -524,6 +527,7 @@ static int load_workload(struct ctx *c, json_t *root, struct campaign_config *cf
 
 	cfg->tables = 1;
 	cfg->table_size = 10000;
+	cfg->warehouses = 1;
 	const char *wkey;
 	json_t *wval;
 	size_t i = 0;
@@ -536,9 +540,15 @@ static int load_workload(struct ctx *c, json_t *root, struct campaign_config *cf
 		(void)wval;
 		strbuf_init(&p, 0);
 		strbuf_addf(&p, ".workload.options.%s", wkey);
-		if (reserved_option(o->key)) {
-			r = fail(c, p.buf, "is set by the campaign (use the top-level threads, precondition, sample, "
-				 "report_interval and percentiles fields)");
+		if (reserved_option(cfg->workload, o->key)) {
+			r = fail(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
+				 "report_interval and percentiles fields)",
+				 cfg->workload == WORKLOAD_TPCC ? " (the connections per instance)" : "");
+		} else if (cfg->workload == WORKLOAD_TPCC && !strcmp(o->key, "warehouses")) {
+			if (parse_int64(o->value, 1, 100000, &n) < 0)
+				r = fail(c, p.buf, "\"%s\" is not an integer in 1..100000", o->value);
+			else
+				cfg->warehouses = (unsigned)n;
 		} else if (cfg->workload == WORKLOAD_SYSBENCH && !strcmp(o->key, "tables")) {
 			if (parse_int64(o->value, 1, 1000000, &n) < 0)
 				r = fail(c, p.buf, "\"%s\" is not an integer in 1..1000000", o->value);

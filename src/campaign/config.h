@@ -60,6 +60,7 @@ struct campaign_config {
 	size_t nwl_options;
 	unsigned tables;                   /* sysbench: from options "tables" (default 1) */
 	uint64_t table_size;               /* sysbench: from options "table-size" (default 10000) */
+	unsigned warehouses;               /* tpcc: from options "warehouses" (default 1) */
 
 	enum engine_kind engine;
 	uint64_t buffer_pool;              /* bytes */

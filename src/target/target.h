@@ -78,6 +78,13 @@ struct target_endpoint {
 	const char *user;
 	const char *password; /* handed to drivers through MYSQL_PWD only; never argv, logs or files */
 	const char *database;
+	/*
+	 * ODBC engines (postgresql, sqlserver): the driver's name in odbcinst.ini
+	 * (or a path to its library), and the folder holding that odbcinst.ini,
+	 * exported to drivers as ODBCSYSINI; NULL for the machine's defaults.
+	 */
+	const char *odbc_driver;
+	const char *odbc_sysini;
 };
 
 struct target_instance {
@@ -107,6 +114,8 @@ struct target_ops {
 	const char *name;
 	const char *summary;
 	const struct target_option *options; /* terminated by {NULL} */
+	/* build_golden and verify handle workload "tpcc" (dbrig tpcc prepare / check); false: sysbench only. */
+	bool tpcc;
 
 	int (*init)(struct target *t) __attribute__((warn_unused_result));
 	/* Static checks of cfg for this backend; messages name the JSON path. */
