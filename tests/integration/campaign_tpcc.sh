@@ -1,0 +1,149 @@
+#!/bin/bash
+# Short TPC-C campaigns on the local target with the real `dbrig tpcc` driver:
+# MariaDB (libmysqlclient) and PostgreSQL 15 (psqlODBC), 2 warehouses on one
+# drive, run groups of 1 and 2 instances, seconds per phase. Checks that every
+# instance left a complete tpcc result and journal, that the summary's group
+# TPS is the sum of its instances', that every restore was verified with
+# `dbrig tpcc check` (conditions 1-4) and row counts equal to the golden
+# copy's (orders included) although the runs before it added orders, that the
+# report shows tpmC, that the password never appears in a command line, a
+# result, a journal or a log, and that no server is left running.
+set -uo pipefail
+DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+T=$(mktemp -d /tmp/dbrig-campaign_tpcc.XXXXXX)
+chmod 755 "$T" # the postgres user reaches its data directories through it
+SAMPLER=
+cleanup() {
+	[ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null
+	# Servers of this test only: their pid files live under $T.
+	for p in $(find "$T" -name mysqld.pid -o -name postmaster.pid 2>/dev/null); do kill "$(head -n1 "$p")" 2>/dev/null; done
+	sleep 1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
+for b in mariadbd mariadb-install-db mariadb python3; do
+	command -v $b >/dev/null || [ -x /usr/sbin/$b ] || fail "$b is missing (scripts/deps-campaign.txt)"
+done
+for b in postgres initdb pg_isready psql; do
+	[ -x "$PG_BIN/$b" ] || fail "$PG_BIN/$b is missing (postgresql-15, scripts/deps-campaign.txt)"
+done
+ls /usr/lib/*/odbc/psqlodbcw.so >/dev/null 2>&1 || fail "psqlODBC is missing (odbc-postgresql, scripts/deps-campaign.txt)"
+
+free_block() { # a free block of 4 ports in a high range
+	local p ok
+	for _ in $(seq 1 100); do
+		p=$((30000 + RANDOM % 25000)); ok=1
+		for k in 0 1 2 3; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
+		[ $ok = 1 ] && { echo $p; return 0; }
+	done
+	return 1
+}
+
+# Every 0.5 s, the command lines of this machine's processes (for the password check).
+( while :; do ps -eo args >>"$T/ps.txt" 2>/dev/null; sleep 0.5; done ) &
+SAMPLER=$!
+
+# campaign NAME ENGINE-JSON KEEP
+campaign() {
+	local name=$1 engine=$2 keep=$3 base
+	base=$(free_block) || fail "no free port block"
+	mkdir -p "$T/$name"
+	cat >"$T/$name/c.json" <<JSON
+{
+  "name": "ci-$name",
+  "workload": {"kind": "tpcc", "options": {"warehouses": 2, "terminals": 6, "delays": "off", "rand-seed": 11}},
+  "engine": $engine,
+  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "drives": [{"name": "da", "path": "$T/$name/a"}],
+  "run_groups": [
+    {"name": "1 instance", "placement": {"da": 1}},
+    {"name": "2 instances", "placement": {"da": 2}}
+  ],
+  "precondition": "2s", "sample": "4s", "threads": 2, "report_interval": "1s",
+  "output": "$T/$name/out", "verify_restore": true, "keep": $keep
+}
+JSON
+	(cd "$T/$name" && "$DBRIG_BIN" campaign c.json --plan >plan.txt) || fail "$name: --plan failed"
+	grep -q "tpcc: 2 warehouse(s), 2 connections per instance" "$T/$name/plan.txt" || fail "$name: --plan does not describe the TPC-C load"
+	(cd "$T/$name" && "$DBRIG_BIN" campaign c.json >out.txt 2>err.txt)
+	local rc=$?
+	cat "$T/$name/out.txt" "$T/$name/err.txt"
+	[ $rc -eq 0 ] || fail "$name: campaign exited $rc"
+
+	python3 - "$T/$name/out/ci-$name" "$name" <<'PY' || exit 1
+import json, os, sys
+d, name = sys.argv[1], sys.argv[2]
+st = json.load(open(os.path.join(d, "state.json")))
+err = []
+expect = {"1-instance": ["da/vm1"], "2-instances": ["da/vm1", "da/vm2"]}
+sums = {}
+for g, insts in expect.items():
+    tot = 0.0
+    for i in insts:
+        p = os.path.join(d, g, i + ".json")
+        if not os.path.exists(p):
+            err.append("missing result " + p); continue
+        r = json.load(open(p))
+        if r["status"] != "complete": err.append(p + " status " + r["status"])
+        if r["workload"]["kind"] != "tpcc": err.append(p + " is not a tpcc result")
+        if r["run"]["vm_count"] != len(insts) or r["run"]["campaign"] != "ci-" + name: err.append(p + " run identity " + str(r["run"]))
+        s = r["phases"]["sample"]
+        if s["tps"] <= 0: err.append(p + " tps 0")
+        if s["types"]["new_order"]["count"] <= 0: err.append(p + " added no orders, the restore check proves little")
+        if r["phases"]["precondition"]["transactions"] <= 0: err.append(p + " no precondition")
+        if not os.path.exists(p + "l"): err.append("missing journal " + p + "l")
+        tot += s["tps"]
+    sums[g] = tot
+rows = {}
+for line in open(os.path.join(d, "summary.txt")):
+    key = {"1 instance": "1-instance", "2 instances": "2-instances"}.get(line[:28].strip())
+    if key:
+        rows[key] = float(line[44:].split()[1])
+for g, tot in sums.items():
+    if g not in rows: err.append("summary has no row for " + g)
+    elif abs(rows[g] - tot) > 0.01 + 1e-6 * tot: err.append("%s: summary TPS %.2f != sum of instances %.2f" % (g, rows[g], tot))
+gold = st["golden"].get("da", "")
+if "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000" not in gold:
+    err.append("golden fingerprint: " + gold)
+for r in st["runs"]:
+    if r["status"] != "done" or r["attempts"] != 1: err.append("run %s: %s after %d attempts" % (r["id"], r["status"], r["attempts"]))
+    if r["restore_check"] != "verified: " + gold: err.append("run %s: restore %s" % (r["id"], r["restore_check"]))
+rep = open(os.path.join(d, "report", "report.md")).read()
+if "tpmC" not in rep: err.append("report.md does not show tpmC")
+for e in err: print("FAIL: %s: %s" % (name, e), file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+	# Three restores (vm1, then vm1 and vm2 after vm1 ran), each checked by dbrig tpcc check.
+	n=$(grep -c "restore verified (rows: warehouse 2, district 20, customer 60000, orders 60000," "$T/$name/err.txt")
+	[ "$n" -eq 3 ] || fail "$name: expected 3 verified restores with the golden order count, saw $n"
+	grep -q "^report: " "$T/$name/out.txt" || fail "$name: no report"
+}
+
+campaign mariadb '{"kind": "mariadb", "buffer_pool": "64M", "server_options": {"innodb_log_file_size": "32M"}}' false
+r=$(python3 -c "import json;print(json.load(open('$T/mariadb/out/ci-mariadb/1-instance/da/vm1.json'))['engine']['driver'])")
+[ "$r" = mysql ] || fail "mariadb: the driver was $r, expected mysql (libmysqlclient)"
+[ -e "$T/mariadb/a/dbrig-ci-mariadb" ] && fail "mariadb: the campaign folder was left behind"
+
+# keep: true, so the generated password can be looked for afterwards.
+campaign postgres '{"kind": "postgresql", "buffer_pool": "64M"}' true
+r=$(python3 -c "import json;e=json.load(open('$T/postgres/out/ci-postgres/2-instances/da/vm2.json'))['engine'];print(e['driver'], 'PostgreSQL Unicode' in e['endpoint'] and 'Protocol=7.4-1' in e['endpoint'])")
+[ "$r" = "odbc True" ] || fail "postgres: driver/endpoint $r, expected odbc through psqlODBC with Protocol=7.4-1"
+[ "$(stat -c %U "$T/postgres/a/dbrig-ci-postgres/vm1/data")" = "$( [ "$(id -u)" = 0 ] && echo postgres || id -un)" ] ||
+	fail "postgres: the data directory is not owned by the server's user"
+[ -f "$T/postgres/a/dbrig-ci-postgres/odbc/odbcinst.ini" ] || fail "postgres: no project-local odbcinst.ini"
+
+kill "$SAMPLER" 2>/dev/null; SAMPLER=
+pw=$(head -n1 "$T/postgres/a/dbrig-ci-postgres/.credentials")
+[ ${#pw} -ge 16 ] || fail "postgres: no generated password in .credentials"
+grep -qF "$pw" "$T/ps.txt" && fail "the password appeared in a command line"
+grep -rqF "$pw" "$T/postgres/out" "$T/postgres/out.txt" "$T/postgres/err.txt" && fail "the password appeared in a result, journal or log"
+grep -qF "$pw" "$T/postgres/a/dbrig-ci-postgres/golden/boot/prepare.log" && fail "the password appeared in the prepare log"
+
+# No server of either campaign is left running.
+pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
+pgrep -f -- "-D $T/" >/dev/null && fail "a postgres of the test is still running"
+echo "campaign_tpcc: ok"
