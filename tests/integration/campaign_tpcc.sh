@@ -43,6 +43,33 @@ free_block() { # a free block of 4 ports in a high range
 	return 1
 }
 
+# Preflight: missing PostgreSQL programs and a busy port are one clear line, before anything starts.
+mkdir -p "$T/pre"
+pre() { # pre NAME TARGET-EXTRA
+	cat >"$T/pre/$1.json" <<JSON
+{"name": "pre-$1", "workload": {"kind": "tpcc", "options": {"warehouses": 1}},
+ "engine": {"kind": "postgresql"}, "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true$2},
+ "drives": [{"name": "da", "path": "$T/pre/a"}], "run_groups": [{"name": "g", "placement": {"da": 1}}],
+ "precondition": 0, "sample": "1s", "output": "$T/pre/out"}
+JSON
+	(cd "$T/pre" && "$DBRIG_BIN" campaign "$1.json" >"$1.out" 2>&1)
+}
+base=$(free_block) || fail "no free port block"
+pre nobin ', "postgres_bin_dir": "/nonexistent/bin"'
+[ $? -ne 0 ] && grep -q 'postgres_bin_dir: "/nonexistent/bin/postgres" is missing' "$T/pre/nobin.out" ||
+	fail "a missing postgres is not a clear preflight error: $(cat "$T/pre/nobin.out")"
+python3 -c "
+import socket, sys, time
+s = socket.socket(); s.bind(('127.0.0.1', $base)); s.listen(); open(sys.argv[1], 'w').close(); time.sleep(60)" "$T/pre/listening" &
+LP=$!
+for _ in $(seq 1 50); do [ -e "$T/pre/listening" ] && break; sleep 0.1; done
+pre busy ''
+echo $? >"$T/pre/busy.rc"
+kill $LP 2>/dev/null; wait $LP 2>/dev/null
+[ "$(cat "$T/pre/busy.rc")" != 0 ] && grep -q "port $base on 127.0.0.1 is in use" "$T/pre/busy.out" ||
+	fail "a busy port is not a clear preflight error: $(cat "$T/pre/busy.out")"
+[ -e "$T/pre/a" ] || [ -e "$T/pre/out" ] && fail "a failed preflight created folders"
+
 # Every 0.5 s, the command lines of this machine's processes (for the password check).
 ( while :; do ps -eo args >>"$T/ps.txt" 2>/dev/null; sleep 0.5; done ) &
 SAMPLER=$!
