@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# End-to-end test of the libvirt target with real QEMU (TCG: no KVM needed) under a
+# libvirtd started by hand (no systemd here). Two drives = two dir pools, one VM each,
+# the "slow" drive's under-test disk throttled with <iotune>. The databases are reached
+# ONLY through ports QEMU forwards to 127.0.0.1 (SLIRP hostfwd): no bridge, no NAT, no
+# traffic to private-range addresses.
+#   provision --dry-run (changes nothing) -> provision -> status -> campaign (golden copy
+#   via `dbrig sysbench prepare`, restore, precondition + sample with both VMs in
+#   parallel) -> status -> restore -> teardown; throttled drive slower; nothing left.
+# The guest image (Debian 12, MariaDB, qemu-guest-agent) is built once with debootstrap
+# and cached in $DBRIG_E2E_CACHE (default /var/cache/dbrig-e2e).
+# Exit 0 pass, 1 fail, 77 when this machine cannot run it (not root, no QEMU/libvirtd).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+t0=$(date +%s)
+
+[ "$(id -u)" = 0 ] || { echo "libvirt e2e: needs root (libvirtd, qemu:///system)"; exit 77; }
+for p in libvirtd virtlogd virtlockd qemu-system-x86_64 qemu-img virsh genisoimage debootstrap mkfs.ext4; do
+	command -v "$p" >/dev/null || { echo "libvirt e2e: $p missing (install scripts/deps-libvirt.txt)"; exit 77; }
+done
+
+CACHE=${DBRIG_E2E_CACHE:-/var/cache/dbrig-e2e}
+bash "$DBRIG_SOURCE_DIR/tests/e2e/make-guest-image.sh" "$CACHE" >/dev/null || die "cannot build the guest image"
+
+T=$TEST_TMP
+chmod 755 "$T"
+NAME="e2e-$$"
+URI=qemu:///system
+STARTED=""
+
+stop_daemons() {
+	for d in libvirtd virtlockd virtlogd; do
+		if [ -f "$T/$d.pid" ]; then
+			pid=$(cat "$T/$d.pid")
+			kill "$pid" 2>/dev/null || true
+			for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+		fi
+	done
+}
+
+leftovers() { # everything of this test that libvirt still has
+	virsh -c $URI list --all --name 2>/dev/null | grep -F "dbrig-$NAME-" || true
+	virsh -c $URI pool-list --all --name 2>/dev/null | grep -F "dbrig-$NAME-" || true
+}
+
+cleanup_e2e() {
+	set +e
+	if [ -n "$STARTED" ] || virsh -c $URI version >/dev/null 2>&1; then
+		for d in $(virsh -c $URI list --all --name 2>/dev/null | grep -F "dbrig-$NAME-"); do
+			virsh -c $URI destroy "$d" >/dev/null 2>&1; virsh -c $URI undefine "$d" >/dev/null 2>&1
+		done
+		for p in $(virsh -c $URI pool-list --all --name 2>/dev/null | grep -F "dbrig-$NAME-"); do
+			for v in $(virsh -c $URI vol-list "$p" 2>/dev/null | awk 'NR > 2 && $1 { print $1 }'); do
+				virsh -c $URI vol-delete --pool "$p" "$v" >/dev/null 2>&1
+			done
+			virsh -c $URI pool-destroy "$p" >/dev/null 2>&1; virsh -c $URI pool-undefine "$p" >/dev/null 2>&1
+		done
+	fi
+	[ -n "$STARTED" ] && stop_daemons
+	rm -f /var/log/libvirt/qemu/dbrig-"$NAME"-*.log
+	cleanup_test
+}
+trap cleanup_e2e EXIT
+
+# libvirtd: use a running one, or start ours by hand and stop it at the end.
+if ! virsh -c $URI version >/dev/null 2>&1; then
+	virtlogd -d -p "$T/virtlogd.pid"
+	virtlockd -d -p "$T/virtlockd.pid"
+	libvirtd -d -p "$T/libvirtd.pid"
+	STARTED=1
+	for _ in $(seq 1 100); do virsh -c $URI version >/dev/null 2>&1 && break; sleep 0.2; done
+	virsh -c $URI version >/dev/null 2>&1 || die "libvirtd did not start"
+fi
+
+PORT=$(free_port) || die "no free port"
+while (exec 3<>/dev/tcp/127.0.0.1/$((PORT + 1))) 2>/dev/null; do PORT=$(free_port); done
+mkdir -p "$T/fast" "$T/slow" "$T/out"
+cat >"$T/e2e.json" <<JSON
+{
+  "name": "$NAME",
+  "description": "dbrig libvirt e2e: 2 VMs on 2 pools, one throttled",
+  "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1, "table-size": 2000}},
+  "engine": {"kind": "mariadb", "buffer_pool": "64M",
+             "server_options": {"innodb_flush_log_at_trx_commit": 1, "innodb_log_file_size": "16M"}},
+  "target": {
+    "kind": "libvirt",
+    "hosts": {"local": "$URI"},
+    "endpoint": "forward",
+    "forward_backend": "slirp",
+    "forward_base_port": $PORT,
+    "domain_type": "${DBRIG_E2E_DOMAIN_TYPE:-qemu}",
+    "base_image": "$CACHE/debian12-mariadb.qcow2",
+    "kernel": "$CACHE/vmlinuz",
+    "initrd": "$CACHE/initrd.img",
+    "cmdline": "root=LABEL=root ro console=ttyS0 net.ifnames=0 quiet",
+    "boot_size": "3G",
+    "prebuilt_size": "1G",
+    "under_test_size": "1G",
+    "vcpus": 1,
+    "memory": "768M",
+    "controller": "virtio-scsi",
+    "create_pools": true,
+    "iotune": {"slow": "total_iops_sec=10"},
+    "db_password": "e2e-pw.$$",
+    "ready_timeout": "6m",
+    "stop_timeout": "2m"
+  },
+  "drives": [{"name": "fast", "path": "$T/fast"}, {"name": "slow", "path": "$T/slow"}],
+  "run_groups": [{"name": "2 VMs on 2 drives", "placement": {"fast": 1, "slow": 1}}],
+  "precondition": "${DBRIG_E2E_PRECONDITION:-20s}",
+  "sample": "${DBRIG_E2E_SAMPLE:-40s}",
+  "threads": 4,
+  "report_interval": "10s",
+  "output": "$T/out",
+  "keep": true
+}
+JSON
+cd "$T"
+step() { echo "[$(($(date +%s) - t0))s] $*"; }
+
+step "provision --dry-run"
+"$DBRIG_BIN" provision e2e.json --dry-run >dry.xml 2>dry.err || fail "provision --dry-run failed: $(cat dry.err)"
+check "dry run printed 2 domains" [ "$(grep -c '<domain type=' dry.xml)" = 2 ]
+check "dry run printed the iotune of the slow drive" grep -q '<total_iops_sec>10</total_iops_sec>' dry.xml
+check "dry run printed the forwarded port" grep -q "hostfwd=tcp:127.0.0.1:$PORT-:3306" dry.xml
+check "dry run hid the password" bash -c "! grep -q 'e2e-pw' dry.xml"
+check "dry run created nothing" [ -z "$(leftovers)" ]
+
+step "provision"
+"$DBRIG_BIN" provision e2e.json >prov.out 2>prov.err || fail "provision failed: $(cat prov.err)"
+check "two domains defined" [ "$(virsh -c $URI list --all --name | grep -cF "dbrig-$NAME-")" = 2 ]
+check "slow VM has iotune on under-test" bash -c "virsh -c $URI dumpxml dbrig-$NAME-slow-vm1 | grep -q '<total_iops_sec>10</total_iops_sec>'"
+"$DBRIG_BIN" status e2e.json >st1.out 2>&1 && fail "status says ready before any start"
+check "status shows the VMs shut off with their volumes" grep -q "shut off; volumes boot ok prebuilt ok undertest ok seed ok" st1.out
+
+step "campaign (golden copy, restore, run)"
+"$DBRIG_BIN" campaign e2e.json >camp.out 2>camp.err || { cat camp.err >&2; fail "campaign failed"; }
+tail -5 camp.err
+res="out/$NAME/2-vms-on-2-drives"
+fast=$(json_get "$res/fast/vm1.json" "r['phases']['sample']['tps']" 2>/dev/null || echo 0)
+slow=$(json_get "$res/slow/vm1.json" "r['phases']['sample']['tps']" 2>/dev/null || echo 0)
+step "sample TPS: fast $fast, slow (total_iops_sec=10) $slow"
+check "both VMs committed transactions" python3 -c "import sys; sys.exit(0 if $fast > 0 and $slow > 0 else 1)"
+check "the throttled drive is slower" python3 -c "import sys; sys.exit(0 if $slow < $fast else 1)"
+
+step "status, restore, status"
+"$DBRIG_BIN" status e2e.json >st2.out 2>&1 || true
+"$DBRIG_BIN" restore e2e.json >rest.out 2>rest.err || fail "restore failed: $(cat rest.err)"
+"$DBRIG_BIN" status e2e.json >st3.out 2>&1 || fail "status after restore: not ready: $(cat st3.out)"
+check "status after restore: databases ready on forwarded ports" [ "$(grep -c "endpoint 127.0.0.1:.*database ready" st3.out)" = 2 ]
+
+step "teardown"
+"$DBRIG_BIN" teardown e2e.json >td.out 2>td.err || fail "teardown failed: $(cat td.err)"
+check "teardown left no domain or pool" [ -z "$(leftovers)" ]
+check "teardown left no volume file" [ -z "$(find "$T/fast" "$T/slow" -type f)" ]
+for f in st1.out st3.out; do sed "s/^/  $f: /" "$f"; done
+step "done"
+finish
