@@ -10,6 +10,17 @@ start_mariadb
 C=$(conn_opts)
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
 
+# Wait until FILE has N lines matching PATTERN (at most 60 s): the fault is
+# injected at a point of the run, not after a guessed delay (ASan builds are slower).
+wait_lines() { # wait_lines FILE PATTERN N
+	local i
+	for i in $(seq 1 600); do
+		[ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "wait_lines: $1 never had $3 lines matching $2" >&2
+	return 1
+}
 D=$TEST_TMP/res/camp/g2/drive-a
 mkdir -p "$D"
 drive() { # drive INSTANCE SECONDS (the same load for both: one group)
@@ -17,11 +28,11 @@ drive() { # drive INSTANCE SECONDS (the same load for both: one group)
 		--run-campaign=camp --run-group=g2 --run-drive=drive-a --run-instance="$1" --run-vm-count=2 \
 		--result="$D/$1.json" --journal="$D/$1.jsonl" oltp_read_only run >"$D/$1.log" 2>&1
 }
-drive i1 6 &
+drive i1 10 &
 p1=$!
-drive i2 6 &
+drive i2 10 &
 p2=$!
-sleep 4.5 # 1 s precondition, 3.5 s into the sample
+wait_lines "$D/i2.jsonl" '"phase":"sample"' 3 || true # 3 s into the 10 s sample
 kill -9 $p2
 set +e; wait $p2; rc2=$?; wait $p1; rc1=$?; set -e
 check "the killed driver died of SIGKILL (exit $rc2)" [ "$rc2" = 137 ]

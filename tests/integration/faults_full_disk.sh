@@ -24,6 +24,17 @@ C=$(conn_opts)
 O="--tables=1 --table-size=1000 --threads=2 --report-interval=1"
 "$DBRIG_BIN" sysbench $C $O oltp_read_only prepare >/dev/null
 
+# Wait until FILE has N lines matching PATTERN (at most 60 s): the fault is
+# injected at a point of the run, not after a guessed delay (ASan builds are slower).
+wait_lines() { # wait_lines FILE PATTERN N
+	local i
+	for i in $(seq 1 600); do
+		[ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "wait_lines: $1 never had $3 lines matching $2" >&2
+	return 1
+}
 fill() { dd if=/dev/zero of="$M/filler" bs=4k >/dev/null 2>&1 || true; }
 no_tmp() { [ -z "$(find "$M" -name '*.tmp.*')" ]; }
 ENOSPC='No space left on device'
@@ -63,7 +74,7 @@ set +e
 "$DBRIG_BIN" sysbench $C $O --time=6 --run-campaign=c --run-group=g --run-drive=d --run-instance=i1 \
 	--result="$R.json" --journal="$R.jsonl" oltp_read_only run >/dev/null 2>"$TEST_TMP/c.err" &
 pid=$!
-sleep 2.5
+wait_lines "$R.jsonl" '"type":"interval"' 2 # two intervals written, then the disk fills
 fill
 wait $pid
 rc=$?
