@@ -36,7 +36,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <netinet/in.h>
-#include <grp.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
