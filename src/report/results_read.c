@@ -212,8 +212,17 @@ static void read_histogram(struct jread *jr, json_t *ph, const char *path, struc
 	}
 	p->hist->overflow = (uint64_t)jr_int(jr, h, hp, "overflow", JR_OPTIONAL, 0, 0);
 	if (total) {
-		p->hist->min = (uint64_t)jr_num(jr, h, hp, "min_ns", JR_REQUIRED, 0, 0);
-		p->hist->max = (uint64_t)jr_num(jr, h, hp, "max_ns", JR_REQUIRED, 0, 0);
+		double mn = jr_num(jr, h, hp, "min_ns", JR_REQUIRED, 0, 0);
+		double mx = jr_num(jr, h, hp, "max_ns", JR_REQUIRED, 0, 0);
+
+		/* Converting a double beyond uint64 is undefined: refuse it first. */
+		if (!jr->failed && (mn >= 0x1p64 || mx >= 0x1p64)) {
+			const char *k = mn >= 0x1p64 ? "min_ns" : "max_ns";
+			jr_fail(jr, hp, k, json_object_get(h, k), "nanoseconds below 2^64");
+			return;
+		}
+		p->hist->min = (uint64_t)mn;
+		p->hist->max = (uint64_t)mx;
 		p->hist->sum = jr_num(jr, h, hp, "sum_ns", JR_REQUIRED, 0, 0);
 		if (!jr->failed && p->hist->min > p->hist->max)
 			jr_fail(jr, hp, "min_ns", json_object_get(h, "min_ns"), "min_ns <= max_ns");
