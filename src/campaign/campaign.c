@@ -440,6 +440,10 @@ static int run_one(struct ctx *c, size_t ri)
 					dv[i].base.len -= 6;
 					dv[i].base.buf[dv[i].base.len] = '\0';
 					strbuf_addf(&msg, " (see %s.log)", dv[i].base.buf);
+					strbuf_adds(&dv[i].base, ".log");
+					proc_add_log_tail(dv[i].base.buf, &msg);
+					dv[i].base.len -= 4;
+					dv[i].base.buf[dv[i].base.len] = '\0';
 					strbuf_adds(&dv[i].base, ".jsonl");
 					log_error("%s; stopping the other drivers of this run", msg.buf);
 					if (ret == 0)

@@ -1573,7 +1573,9 @@ static int run_prepare(struct target *t, struct target_instance *inst, const cha
 	ret = proc_run(&spec, NULL, &status);
 	if (ret < 0) {
 		proc_describe_status(status, &st);
-		log_error("%s: dbrig sysbench prepare %s (see %s)", what, st.buf, logp.buf);
+		strbuf_addf(&st, " (see %s)", logp.buf);
+		proc_add_log_tail(logp.buf, &st);
+		log_error("%s: dbrig sysbench prepare %s", what, st.buf);
 	}
 	strbuf_release(&host);
 	strbuf_release(&port);

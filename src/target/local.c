@@ -1151,7 +1151,9 @@ static int load_golden(struct target *t, const char *what, const struct target_e
 	ret = driver_run(cfg, ep, &spec, NULL, &st);
 	if (ret < 0) {
 		proc_describe_status(st, &why);
-		log_error("%s: dbrig %s prepare %s (see %s)", what, driver_command(cfg), why.buf, log);
+		strbuf_addf(&why, " (see %s)", log);
+		proc_add_log_tail(log, &why);
+		log_error("%s: dbrig %s prepare %s", what, driver_command(cfg), why.buf);
 	}
 	strbuf_release(&args);
 	strbuf_release(&why);
@@ -1202,7 +1204,9 @@ static int init_datadir(struct local *l, const char *what, const char *boot, con
 	}
 	if (ret < 0) {
 		proc_describe_status(st, &why);
-		log_error("%s: %s %s (see %s)", what, l->pg ? "initdb" : "mariadb-install-db", why.buf, logp.buf);
+		strbuf_addf(&why, " (see %s)", logp.buf);
+		proc_add_log_tail(logp.buf, &why);
+		log_error("%s: %s %s", what, l->pg ? "initdb" : "mariadb-install-db", why.buf);
 	}
 out:
 	strbuf_release(&a1);

@@ -1,6 +1,7 @@
 #include "target/proc.h"
 
 #include "core/clock.h"
+#include "core/fileio.h"
 #include "core/strbuf.h"
 
 #include <errno.h>
@@ -185,6 +186,23 @@ void proc_describe_status(int status, struct strbuf *sb)
 		strbuf_addf(sb, "was killed by signal %d", WTERMSIG(status));
 	else
 		strbuf_addf(sb, "ended with wait status %d", status);
+}
+
+void proc_add_log_tail(const char *log_path, struct strbuf *sb)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!log_path || read_file(log_path, &text, &len) < 0)
+		return;
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
+		len--;
+	size_t start = len;
+	while (start > 0 && text[start - 1] != '\n')
+		start--;
+	if (len > start)
+		strbuf_addf(sb, ": %.*s", (int)(len - start > 300 ? 300 : len - start), text + start);
+	free(text);
 }
 
 char *proc_find_program(const char *name, const char *const *extra_dirs)

@@ -35,6 +35,9 @@ int proc_run(const struct proc_spec *s, struct strbuf *out, int *status) __attri
 bool proc_alive_named(pid_t pid, const char *comm);
 /* "exited with status 3" / "was killed by signal 9". */
 void proc_describe_status(int status, struct strbuf *sb);
+/* Append ": <last non-empty line of the log>" (at most 300 bytes) so that an error
+ * message names the cause, not only the log file; nothing if the log is empty or unreadable. */
+void proc_add_log_tail(const char *log_path, struct strbuf *sb);
 /* First executable `name` in PATH, then the given folders (NULL-terminated); NULL if none. */
 char *proc_find_program(const char *name, const char *const *extra_dirs);
 

@@ -134,7 +134,11 @@ check "slow VM has iotune on under-test" bash -c "virsh -c $URI dumpxml dbrig-$N
 check "status shows the VMs shut off with their volumes" grep -q "shut off; volumes boot ok prebuilt ok undertest ok seed ok" st1.out
 
 step "campaign (golden copy, restore, run)"
-"$DBRIG_BIN" campaign e2e.json >camp.out 2>camp.err || { cat camp.err >&2; fail "campaign failed"; }
+"$DBRIG_BIN" campaign e2e.json >camp.out 2>camp.err || {
+	cat camp.err >&2
+	for f in out/"$NAME"/golden-*.log; do [ -f "$f" ] && { echo "--- $f"; tail -15 "$f"; } >&2; done
+	fail "campaign failed"
+}
 tail -5 camp.err
 res="out/$NAME/2-vms-on-2-drives"
 fast=$(json_get "$res/fast/vm1.json" "r['phases']['sample']['tps']" 2>/dev/null || echo 0)
