@@ -85,6 +85,9 @@ static const struct target_option libvirt_options[] = {
 	{"create_pools", TOPT_BOOL, "false", 0, 0, "create a dir pool on a drive's path when none exists"},
 	{"cloud_init", TOPT_BOOL, "true", 0, 0, "attach a cloud-init NoCloud seed ISO (cidata) to every VM"},
 	{"ssh_key", TOPT_STRING, NULL, 0, 0, "SSH public key cloud-init installs for the guest's default user"},
+	{"guest_packages", TOPT_STRING, "install", 0, 0,
+	 "what cloud-init does about the engine and guest agent packages: install (apt update and install them) "
+	 "or preinstalled (the base image has them: no package step, no mirror needed)"},
 	{"db_user", TOPT_STRING, "dbrig", 0, 0, "database user the guest setup creates for the driver"},
 	{"db_password", TOPT_STRING, "dbrig", 0, 0, "its password (letters, digits and ._+-=@%:,~ only)"},
 	{"db_port", TOPT_UINT, "3306", 1, 65535, "database port in the guest"},
@@ -189,6 +192,7 @@ static int libvirt_validate(const struct campaign_config *cfg)
 	static const char *const boot_modes[] = {"overlay", "copy", NULL};
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
 	static const char *const types[] = {"kvm", "qemu", NULL};
+	static const char *const package_modes[] = {"install", "preinstalled", NULL};
 	const struct target_setting *hosts = target_setting(cfg, "hosts");
 	const struct target_setting *iot = target_setting(cfg, "iotune");
 	const char *s, *why;
@@ -201,7 +205,8 @@ static int libvirt_validate(const struct campaign_config *cfg)
 	    check_choice(cfg, "controller", "a disk controller", controllers) < 0 ||
 	    check_choice(cfg, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
 	    check_choice(cfg, "disk_cache", "a disk cache mode", caches) < 0 ||
-	    check_choice(cfg, "domain_type", "a domain type", types) < 0)
+	    check_choice(cfg, "domain_type", "a domain type", types) < 0 ||
+	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0)
 		return -EINVAL;
 	for (size_t h = 0; h < hosts->nmap; h++) {
 		if (!strstr(hosts->map[h].value, ":/")) {
@@ -747,7 +752,7 @@ static int render_seed(struct target *t, struct target_instance *inst, bool mask
 		.campaign = cfg->name,
 		.drive = cfg->drives[inst->drive].name,
 		.instance = inst->name,
-		.packages = pk.buf,
+		.packages = strcmp(setting_str(cfg, "guest_packages"), "preinstalled") ? pk.buf : NULL,
 		.ssh_key = setting_str(cfg, "ssh_key"),
 		.db_user = setting_str(cfg, "db_user"),
 		.db_password = mask ? "********" : setting_str(cfg, "db_password"),

@@ -500,7 +500,7 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 	strbuf_init(&pk, 0);
 	snprintf(port, sizeof(port), "%u", s->db_port);
 	snprintf(pool, sizeof(pool), "%" PRIu64, s->buffer_pool);
-	for (const char *p = s->packages; *p;) {
+	for (const char *p = s->packages ? s->packages : ""; *p;) {
 		size_t n = strcspn(p, " ");
 		if (n)
 			strbuf_addf(&pk, "  - %.*s\n", (int)n, p);
@@ -523,7 +523,7 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 	{
 		const struct vm_var vars[] = {
 			{"name", s->name},       {"hostname", s->hostname}, {"ssh_key", s->ssh_key},
-			{"packages", pk.buf},    {"setup_b64", b64.buf},
+			{"packages", s->packages ? pk.buf : NULL}, {"setup_b64", b64.buf},
 		};
 		if ((ret = render_file(dir, "user-data", vars, sizeof(vars) / sizeof(vars[0]), user_data)) < 0 ||
 		    (ret = render_file(dir, "meta-data", vars, sizeof(vars) / sizeof(vars[0]), meta_data)) < 0)

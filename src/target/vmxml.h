@@ -115,7 +115,7 @@ struct vm_seed {
 	const char *name;       /* domain name: the instance-id */
 	const char *hostname;
 	const char *campaign, *drive, *instance;
-	const char *packages;   /* space-separated Debian packages for user-data */
+	const char *packages;   /* space-separated Debian packages for user-data; NULL: none (preinstalled) */
 	const char *ssh_key;    /* or NULL */
 	const char *db_user, *db_password;
 	unsigned db_port;

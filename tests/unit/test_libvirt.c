@@ -174,6 +174,76 @@ static void test_render_seed(void **state)
 	strbuf_release(&sh);
 }
 
+/* cloud-init's own schema check of a rendered user-data, when cloud-init is on the host
+ * (scripts/deps-libvirt.txt installs it; skipped without it). */
+static void cloud_init_schema(const char *name, const char *user_data)
+{
+	char path[256], cmd[512];
+
+	if (system("command -v cloud-init >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "note: cloud-init not installed: %s not checked against its schema\n", name);
+		return;
+	}
+	snprintf(path, sizeof(path), "/tmp/dbrig-ut-%s-%d", name, (int)getpid());
+	assert_int_equal(atomic_write_file(path, user_data, strlen(user_data)), 0);
+	snprintf(cmd, sizeof(cmd), "cloud-init schema --config-file %s >/dev/null", path);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "%s", user_data);
+		unlink(path);
+		fail_msg("%s: cloud-init schema --config-file refused it", name);
+	}
+	unlink(path);
+}
+
+/* "guest_packages": "preinstalled": the base image has the engine and the guest agent,
+ * so the user-data has no package step (no apt update, no mirror needed) but still the
+ * hostname, the SSH key, the setup script and the unit that runs it at every boot. */
+static void test_render_seed_preinstalled(void **state)
+{
+	char dir[4096];
+	struct strbuf ud, md, sh, ud_install, md2, sh2;
+	struct vm_seed s = {
+		.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .campaign = "lab", .drive = "pm1743-a",
+		.instance = "vm2", .packages = NULL, .ssh_key = "ssh-ed25519 AAAA lab",
+		.db_user = "dbrig", .db_password = "s3cret", .db_port = 3306, .buffer_pool = UINT64_C(25769803776),
+		.server_options = "innodb_flush_log_at_trx_commit = 1\n",
+	};
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
+	strbuf_init(&ud, 0);
+	strbuf_init(&md, 0);
+	strbuf_init(&sh, 0);
+	strbuf_init(&ud_install, 0);
+	strbuf_init(&md2, 0);
+	strbuf_init(&sh2, 0);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md, &sh), 0);
+	golden("user-data-preinstalled", ud.buf);
+	assert_null(strstr(ud.buf, "package_update"));
+	assert_null(strstr(ud.buf, "packages:"));
+	assert_non_null(strstr(ud.buf, "\nhostname: pm1743-a-vm2\n"));
+	assert_non_null(strstr(ud.buf, "ssh_authorized_keys:\n  - ssh-ed25519 AAAA lab\n"));
+	assert_non_null(strstr(ud.buf, "  - path: /usr/local/sbin/dbrig-setup.sh\n"));
+	assert_non_null(strstr(ud.buf, "  - path: /etc/systemd/system/dbrig-setup.service\n"));
+	assert_non_null(strstr(ud.buf, "  - [systemctl, enable, --now, --no-block, dbrig-setup.service]"));
+	/* Only the package step differs from the default ("install"). */
+	s.packages = "mariadb-server qemu-guest-agent";
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud_install, &md2, &sh2), 0);
+	assert_non_null(strstr(ud_install.buf, "package_update: true\npackages:\n  - mariadb-server\n  - qemu-guest-agent\n"));
+	assert_int_equal(ud_install.len - ud.len,
+			 strlen("package_update: true\npackages:\n  - mariadb-server\n  - qemu-guest-agent\n"));
+	assert_string_equal(md.buf, md2.buf);
+	assert_string_equal(sh.buf, sh2.buf);
+	cloud_init_schema("user-data-install", ud_install.buf);
+	cloud_init_schema("user-data-preinstalled", ud.buf);
+	strbuf_release(&ud);
+	strbuf_release(&md);
+	strbuf_release(&sh);
+	strbuf_release(&ud_install);
+	strbuf_release(&md2);
+	strbuf_release(&sh2);
+}
+
 static void test_template_engine(void **state)
 {
 	const struct vm_var vars[] = {{"a", "x<y"}, {"b", NULL}, {"frag", "<ok/>"}};
@@ -545,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_render_variants),
 		cmocka_unit_test(test_render_pool_volume),
 		cmocka_unit_test(test_render_seed),
+		cmocka_unit_test(test_render_seed_preinstalled),
 		cmocka_unit_test(test_provision_4vm),
 		cmocka_unit_test(test_provision_8vm_8drives),
 		cmocka_unit_test(test_collision_rolls_back),

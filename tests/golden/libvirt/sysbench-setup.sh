@@ -1,7 +1,7 @@
 #!/bin/sh
 # dbrig guest setup for pm1743-a/vm2 of campaign lab (rendered by dbrig from
-# vm-templates/sysbench-setup.sh). It runs at every boot, from cloud-init's dbrig-setup.service
-# on a cloud image or from dbrig-seed.service on the test image, and is idempotent:
+# vm-templates/sysbench-setup.sh). It runs at every boot from dbrig-setup.service, which
+# cloud-init installs from the user-data, and is idempotent (cloud-init sets the hostname):
 #   - the under-test disk (serial dbrig-undertest) gets a file system when it has none
 #     (a fresh VM); a restored disk already holds the golden database and is used as it is
 #   - it is mounted on /srv/dbrig-data; the database's datadir is /srv/dbrig-data/mysql
@@ -10,8 +10,7 @@
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
 set -eu
 log() { echo "dbrig-setup: $*"; }
-hostname 'pm1743-a-vm2' 2>/dev/null || true
-echo 'pm1743-a-vm2' >/etc/hostname
+# mariadb-install-db wants the hostname resolvable.
 grep -q ' pm1743-a-vm2$' /etc/hosts || echo '127.0.1.1 pm1743-a-vm2' >>/etc/hosts
 # Socket activation or an enabled unit may have started the server on the image's datadir.
 systemctl stop mariadb.socket mariadb.service mysql.service 2>/dev/null || true
