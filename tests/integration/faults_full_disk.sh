@@ -7,15 +7,14 @@
 # opened); full for the result only (the run completes, the result cannot be
 # written); filling up mid-run (journal stops, run goes on, result fails;
 # the journal keeps whole lines that `dbrig report` reads); a report written
-# into a full folder.
+# into a full folder; a campaign whose output folder is full before it starts,
+# and one whose output folder fills mid-run (then --resume with space again).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 M=$TEST_TMP/full
 mkdir -p "$M"
 if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m,mode=0755 tmpfs "$M" 2>/dev/null; then
-	echo "faults_full_disk: SKIPPED: cannot mount a tmpfs (needs root)" >&2
-	rm -rf "$TEST_TMP"
-	exit 77
+	skip_test "cannot mount a tmpfs (needs root)"
 fi
 trap 'umount "$M" 2>/dev/null || umount -l "$M"; rm -rf "$TEST_TMP"' EXIT
 start_mariadb
@@ -27,9 +26,10 @@ O="--tables=1 --table-size=1000 --threads=2 --report-interval=1"
 # Wait until FILE has N lines matching PATTERN (at most 60 s): the fault is
 # injected at a point of the run, not after a guessed delay (ASan builds are slower).
 wait_lines() { # wait_lines FILE PATTERN N
-	local i
+	local i n
 	for i in $(seq 1 600); do
-		[ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
+		n=$(grep -c -- "$2" "$1" 2>/dev/null) || true
+		[ "${n:-0}" -ge "$3" ] && return 0
 		sleep 0.1
 	done
 	echo "wait_lines: $1 never had $3 lines matching $2" >&2
@@ -116,4 +116,65 @@ check "after freeing space: the run is reported unfinished from its journal" [ "
 import csv,sys
 r=list(csv.DictReader(open(sys.argv[1])))
 print(r[0]["status"], r[0]["from_journal"])' "$TEST_TMP/rep/report-instances.csv" 2>&1)" = "unfinished yes" ]
+
+# --- a campaign whose output folder is on the full file system ---
+rm -rf "$M/res" "$M/rep" "$M/filler"
+CP=$(free_port) || die "no free port"
+cat >"$TEST_TMP/camp.json" <<JSON
+{
+  "name": "ci-full",
+  "workload": {"kind": "sysbench", "test": "oltp_read_only", "options": {"tables": 1, "table-size": 1000}},
+  "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
+  "target": {"kind": "local", "base_port": $CP, "create_drive_dirs": true},
+  "drives": [{"name": "da", "path": "$TEST_TMP/drive"}],
+  "run_groups": [{"name": "one", "placement": {"da": 1}}],
+  "precondition": "1s", "sample": "6s", "threads": 2, "report_interval": "1s",
+  "output": "$M/out"
+}
+JSON
+trap 'for p in $(find "$TEST_TMP/drive" -name "*.pid" 2>/dev/null); do kill "$(cat "$p")" 2>/dev/null; done
+	umount "$M" 2>/dev/null || umount -l "$M"; cleanup_test' EXIT
+ST=$M/out/ci-full/state.json
+state_ok() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$ST"; }
+fill
+set +e
+(cd "$TEST_TMP" && "$DBRIG_BIN" campaign camp.json >/dev/null 2>"$TEST_TMP/f.err")
+rc=$?
+set -e
+check "campaign, full before the start: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "campaign, full before the start: one line ($(cat "$TEST_TMP/f.err"))" \
+	[ "$(cat "$TEST_TMP/f.err")" = "dbrig: $ST: cannot write the campaign state: $ENOSPC" ]
+check "campaign, full before the start: no state file, no temporary file" bash -c "[ ! -e '$ST' ] && [ -z \"\$(find '$M' -name '*.tmp.*')\" ]"
+check "campaign, full before the start: no server was set up" [ ! -e "$TEST_TMP/drive/dbrig-ci-full" ]
+
+# The disk fills while the run is driving: the run fails with the driver's own
+# line, the state file stays whole (the last good one), no server is left
+# running; with space again, --resume finishes the campaign.
+rm -f "$M/filler"
+J=$M/out/ci-full/one/da/vm1.jsonl
+set +e
+(cd "$TEST_TMP" && "$DBRIG_BIN" campaign camp.json >/dev/null 2>"$TEST_TMP/g.err") &
+pid=$!
+wait_lines "$J" '"type":"interval"' 1
+fill
+wait $pid
+rc=$?
+set -e
+check "campaign, filled mid-run: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "campaign, filled mid-run: the driver's line names the result and the cause" grep -qF \
+	"dbrig: the driver of da/vm1 exited with status 1 (see $M/out/ci-full/one/da/vm1.log): dbrig: --result: \"$M/out/ci-full/one/da/vm1.json\": cannot write: $ENOSPC" "$TEST_TMP/g.err"
+check "campaign, filled mid-run: says how to continue" grep -qF "dbrig campaign camp.json --resume" "$TEST_TMP/g.err"
+check "campaign, filled mid-run: the state file is whole JSON" state_ok
+check "campaign, filled mid-run: no result and no temporary file" \
+	bash -c "[ ! -e '$M/out/ci-full/one/da/vm1.json' ] && [ -z \"\$(find '$M' -name '*.tmp.*')\" ]"
+no_server() { ! pgrep -f "^[^ ]*mariadbd .*$TEST_TMP/drive" >/dev/null; }
+check "campaign, filled mid-run: no server left running" no_server
+rm -f "$M/filler"
+set +e
+(cd "$TEST_TMP" && "$DBRIG_BIN" campaign camp.json --resume >/dev/null 2>"$TEST_TMP/h.err")
+rc=$?
+set -e
+check "campaign, --resume after freeing space: exit 0 (got $rc; $(tail -n1 "$TEST_TMP/h.err"))" [ "$rc" = 0 ]
+check "campaign, --resume: the run is done" [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["status"])' "$ST")" = done ]
+check "campaign, --resume: a complete result" [ "$(json_get "$M/out/ci-full/one/da/vm1.json" "r['status']")" = complete ]
 finish

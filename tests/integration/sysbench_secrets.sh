@@ -2,7 +2,8 @@
 # Passwords: accepted from --mysql-password, --mysql-password-file and
 # MYSQL_PWD; never in results, journals, output or the process's argv; a
 # password file readable by others gets a warning; a wrong password is one
-# clear line and exit 1.
+# clear line and exit 1; a libvirt campaign's --dry-run and --plan output
+# never show the guest's database password.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 PW='S3cr3t-pw-7f1e9'
@@ -42,7 +43,22 @@ check "wrong password message" grep -q "^dbrig: cannot connect to 127.0.0.1:$MAR
 check "wrong password: no result" [ ! -e "$TEST_TMP/wrong.json" ]
 check "wrong password not echoed" bash -c "! grep -q wrong-pw-123 '$TEST_TMP/wrong.err'"
 
+# A libvirt campaign's guest password: --dry-run prints every XML, the seed's
+# user-data and setup script, but never the password (libvirt's test driver).
+cat >"$TEST_TMP/lv.json" <<JSON
+{"name": "sec", "workload": {"kind": "sysbench", "test": "oltp_read_only", "options": {"tables": 1}},
+ "engine": {"kind": "mariadb", "buffer_pool": "64M"},
+ "target": {"kind": "libvirt", "hosts": {"h1": "test:///default"}, "base_image": "/nonexistent.qcow2", "create_pools": true,
+            "db_password": "$PW"},
+ "drives": [{"name": "a", "path": "$TEST_TMP/lvpool"}],
+ "run_groups": [{"name": "g", "placement": {"a": 2}}], "precondition": "1s", "sample": "2s",
+ "output": "$TEST_TMP/lvout"}
+JSON
+check "libvirt provision --dry-run" "$DBRIG_BIN" provision "$TEST_TMP/lv.json" --dry-run >"$TEST_TMP/lv-dry.out" 2>"$TEST_TMP/lv-dry.err"
+check "the dry run printed the setup script's user statement, masked" grep -q "IDENTIFIED BY '\*\*\*\*\*\*\*\*'" "$TEST_TMP/lv-dry.out"
+"$DBRIG_BIN" campaign "$TEST_TMP/lv.json" --plan >"$TEST_TMP/lv-plan.out" 2>&1 || true
+
 # Nothing the runs produced contains the password.
-found=$(grep -rl --exclude=pw --exclude-dir=mariadb -e "$PW" "$TEST_TMP" || true)
+found=$(grep -rl --exclude=pw --exclude=lv.json --exclude-dir=mariadb -e "$PW" "$TEST_TMP" || true)
 check "password absent from every file the runs wrote (found in: $found)" [ -z "$found" ]
 finish

@@ -11,9 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 command -v valgrind >/dev/null || die "valgrind is not installed (scripts/deps-reliability.txt)"
 if ldd "$DBRIG_BIN" 2>/dev/null | grep -q libasan; then
-	echo "valgrind_commands: SKIPPED: $DBRIG_BIN is built with ASan" >&2
-	rm -rf "$TEST_TMP"
-	exit 77
+	skip_test "$DBRIG_BIN is built with ASan"
 fi
 start_mariadb
 C=$(conn_opts)
