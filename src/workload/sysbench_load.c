@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "db/bulk.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -157,14 +158,6 @@ static long gen_fill(void *arg, char *buf, size_t cap)
 	return (long)n;
 }
 
-static bool local_refused(const struct db_conn *c)
-{
-	/* 1148 ER_NOT_ALLOWED_COMMAND, 2068 CR_LOAD_DATA_LOCAL_INFILE_REJECTED,
-	 * 3948 ER_CLIENT_LOCAL_FILES_DISABLED (MySQL 8), 4166
-	 * ER_LOAD_INFILE_CAPABILITY_DISABLED (MariaDB). */
-	return c->err.native == 1148 || c->err.native == 2068 || c->err.native == 3948 || c->err.native == 4166;
-}
-
 /* Stream the chunk through LOAD DATA LOCAL INFILE: the server parses plain
  * tab-separated rows instead of SQL literals (measured here: about 1.5x less
  * server CPU per row than multi-row INSERTs). Returns 0, -1 on error, or 1
@@ -179,7 +172,7 @@ static int load_chunk_stream(struct loader *l, struct db_conn *c, const struct c
 		 "LOAD DATA LOCAL INFILE 'dbrig-rows' INTO TABLE sbtest%u FIELDS TERMINATED BY '\\t' (id, k, c, pad)",
 		 ch->table);
 	if (c->ops->load_stream(c, sql, gen_fill, &g, &res) < 0) {
-		if (local_refused(c))
+		if (db_bulk_refused(c))
 			return 1;
 		report_db_error(c, "LOAD DATA");
 		return -1;
