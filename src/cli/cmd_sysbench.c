@@ -137,27 +137,6 @@ static void usage(FILE *f)
 	fprintf(f, "\nExit status: 0 success, 1 runtime failure or interrupted run, 2 usage error.\n");
 }
 
-static int parse_percentiles(const char *s, double *out, unsigned *n)
-{
-	char *copy = xstrdup(s);
-	char *save = NULL;
-	int ret = 0;
-
-	*n = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		double v;
-		if (parse_double(tok, &v) < 0 || v < 0 || v > 100 || *n >= 8) {
-			ret = -1;
-			break;
-		}
-		if (v == 0) /* sysbench: 0 disables percentiles */
-			continue;
-		out[(*n)++] = v;
-	}
-	free(copy);
-	return ret;
-}
-
 /* Read the first line of a password file; warn when others can read it. */
 static char *read_password_file(const char *path)
 {
@@ -390,7 +369,7 @@ int cmd_sysbench(int argc, char **argv)
 	struct db_conn_params cp;
 	const char *pos[3];
 	int npos = 0;
-	double pct[8];
+	double pct[CLI_MAX_PERCENTILES];
 	unsigned npct = 0;
 	char *password = NULL;
 	int *codes = NULL;
@@ -454,11 +433,8 @@ int cmd_sysbench(int argc, char **argv)
 			  (unsigned long long)c.rate);
 		goto out;
 	}
-	if (parse_percentiles(c.percentile, pct, &npct) < 0) {
-		log_error("--percentile: \"%s\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)",
-			  c.percentile);
+	if (cli_parse_percentiles(c.percentile, pct, &npct) < 0)
 		goto out;
-	}
 	if (c.histogram && npct == 0) {
 		log_error("--histogram: needs percentile statistics (--percentile is 0)");
 		goto out;

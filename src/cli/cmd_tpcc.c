@@ -29,7 +29,7 @@ struct tp_cli {
 	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password_file, *mysql_db;
 	unsigned mysql_port;
 	unsigned warehouses, threads, terminals, connections, event_loops, verbosity;
-	const char *delays, *weights, *result, *journal;
+	const char *delays, *weights, *result, *journal, *percentile;
 	uint64_t precondition_ns, time_ns, report_interval_ns, reconnect_timeout_ns, rand_seed;
 	bool print_sql;
 	const char *run_campaign, *run_group, *run_drive, *run_instance;
@@ -63,6 +63,7 @@ static const struct opt_def tp_opts[] = {
 	{"weights", NULL, OPT_STRING, O(weights), "10,10,1,1,1", "deck of New-Order,Payment,Order-Status,Delivery,Stock-Level cards (at most 100)", 0, 0, LOAD, 0},
 	{"precondition", NULL, OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample; both are kept in the result", 0, 0, GEN, 0},
 	{"time", NULL, OPT_DURATION, O(time_ns), "60", "sample phase length", 0, 0, GEN, 0},
+	{"percentile", NULL, OPT_STRING, O(percentile), "95", "latency percentile(s) printed and stored in the result, e.g. 95 or 50,95,99 (0 disables); the per-type table always has p90, the spec's limit", 0, 0, GEN, 0},
 	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "print (and journal) statistics every interval; 0 disables", 0, 0, GEN, 0},
 	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "random seed; 0 = from the clock", 0, INT64_MAX, GEN, 0},
 	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, GEN, 0},
@@ -148,6 +149,8 @@ static int parse_isolation(const char *s, enum db_isolation *out)
 
 struct run_ctx {
 	const struct tp_cli *cli;
+	const double *pct;
+	unsigned npct;
 	struct result *res;
 	struct journal *journal;
 	bool journal_error;
@@ -160,6 +163,17 @@ struct run_ctx {
 static double ms(uint64_t ns)
 {
 	return (double)ns / 1e6;
+}
+
+/* "<lead>p95<sep>12.34" per requested percentile. */
+static void print_pcts(const struct run_ctx *rc, const struct hist *h, const char *lead, const char *sep)
+{
+	char key[32];
+
+	for (unsigned i = 0; i < rc->npct; i++) {
+		percentile_key(rc->pct[i], key, sizeof(key));
+		printf("%sp%s%s%.2f", lead, key, sep, ms(hist_value_at_percentile(h, rc->pct[i])));
+	}
 }
 
 static void on_phase_start(void *arg, enum phase_kind p, double planned)
@@ -176,12 +190,12 @@ static void on_interval(void *arg, const struct interval_report *ir)
 	const struct span_stats *s = ir->s;
 
 	if (!ir->partial && rc->cli->report_interval_ns) {
-		printf("[ %.0fs ] %s tps: %.2f tpmC: %.1f lat (ms) avg: %.2f p90: %.2f p99: %.2f rollbacks/s: %.2f err/s: %.2f reconn/s: %.2f\n",
-		       ir->t, phase_name(ir->phase), (double)s->c.events / ir->seconds,
-		       (double)s->type_count[TT_NEW_ORDER] * 60.0 / ir->seconds, hist_mean(s->lat) / 1e6,
-		       ms(hist_value_at_percentile(s->lat, 90)), ms(hist_value_at_percentile(s->lat, 99)),
-		       (double)s->c.rollbacks / ir->seconds, (double)s->c.errors / ir->seconds,
-		       (double)s->c.reconnects / ir->seconds);
+		printf("[ %.0fs ] %s tps: %.2f tpmC: %.1f lat (ms) avg: %.2f", ir->t, phase_name(ir->phase),
+		       (double)s->c.events / ir->seconds, (double)s->type_count[TT_NEW_ORDER] * 60.0 / ir->seconds,
+		       hist_mean(s->lat) / 1e6);
+		print_pcts(rc, s->lat, " ", ": ");
+		printf(" rollbacks/s: %.2f err/s: %.2f reconn/s: %.2f\n", (double)s->c.rollbacks / ir->seconds,
+		       (double)s->c.errors / ir->seconds, (double)s->c.reconnects / ir->seconds);
 		fflush(stdout);
 	}
 	result_add_interval(rc->res, ir, rc->journal ? &line : NULL);
@@ -192,21 +206,30 @@ static void on_interval(void *arg, const struct interval_report *ir)
 	free(line);
 }
 
-static void print_phase(const struct phase_report *pr)
+static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 {
 	const struct span_stats *s = pr->s;
 	double sec = pr->seconds > 0 ? pr->seconds : 1;
+	char key[32];
 
 	printf("\n%s phase (%.1fs%s):\n", phase_name(pr->phase), pr->seconds, pr->complete ? "" : ", cut short");
 	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (committed New-Orders per minute)\n",
 	       (unsigned long long)s->c.events, (double)s->c.events / sec, (double)s->type_count[TT_NEW_ORDER] * 60.0 / sec);
 	printf("    intended rollbacks: %llu, retried errors: %llu, reconnects: %llu\n",
 	       (unsigned long long)s->c.rollbacks, (unsigned long long)s->c.errors, (unsigned long long)s->c.reconnects);
-	printf("    latency (ms, from the terminal's submit): avg %.2f, p90 %.2f, p99 %.2f, max %.2f\n",
-	       hist_mean(s->lat) / 1e6, ms(hist_value_at_percentile(s->lat, 90)), ms(hist_value_at_percentile(s->lat, 99)),
-	       ms(s->lat->max));
-	printf("    %-19s %10s %7s %10s %10s %10s %10s  %s\n", "type", "count", "mix %", "avg ms", "p90 ms", "p99 ms",
-	       "max ms", "p90 limit");
+	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
+	print_pcts(rc, s->lat, ", ", " ");
+	printf(", max %.2f\n", ms(s->lat->max));
+	printf("    %-19s %10s %7s %10s %10s", "type", "count", "mix %", "avg ms", "p90 ms");
+	for (unsigned i = 0; i < rc->npct; i++) {
+		char label[40];
+		if (rc->pct[i] == 90)
+			continue;
+		percentile_key(rc->pct[i], key, sizeof(key));
+		snprintf(label, sizeof(label), "p%s ms", key);
+		printf(" %10s", label);
+	}
+	printf(" %10s  %s\n", "max ms", "p90 limit");
 	for (unsigned t = 0; t < TPCC_TYPES; t++) {
 		const struct hist *h = s->type_lat[t];
 		uint64_t n = s->type_count[t];
@@ -216,10 +239,12 @@ static void print_phase(const struct phase_report *pr)
 		if (n)
 			snprintf(limit, sizeof(limit), "%s (%.0f s)", p90 <= tpcc_p90_limit_s[base] * 1000 ? "ok" : "EXCEEDED",
 				 tpcc_p90_limit_s[base]);
-		printf("    %-19s %10llu %7.2f %10.2f %10.2f %10.2f %10.2f  %s\n", tpcc_type_name((enum tpcc_type)t),
-		       (unsigned long long)n, s->c.events ? 100.0 * (double)n / (double)s->c.events : 0,
-		       h ? hist_mean(h) / 1e6 : 0, p90, h ? ms(hist_value_at_percentile(h, 99)) : 0, h && n ? ms(h->max) : 0,
-		       limit);
+		printf("    %-19s %10llu %7.2f %10.2f %10.2f", tpcc_type_name((enum tpcc_type)t), (unsigned long long)n,
+		       s->c.events ? 100.0 * (double)n / (double)s->c.events : 0, h ? hist_mean(h) / 1e6 : 0, p90);
+		for (unsigned i = 0; i < rc->npct; i++)
+			if (rc->pct[i] != 90)
+				printf(" %10.2f", h ? ms(hist_value_at_percentile(h, rc->pct[i])) : 0);
+		printf(" %10.2f  %s\n", h && n ? ms(h->max) : 0, limit);
 	}
 	fflush(stdout);
 }
@@ -229,13 +254,14 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 	struct run_ctx *rc = arg;
 
 	result_set_phase(rc->res, pr);
-	print_phase(pr);
+	print_phase(rc, pr);
 }
 
 static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_driver_ops *drv,
-		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor)
+		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
+		  const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c};
+	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct};
 	struct runner_outcome out;
 	struct runner_config cfg = {
 		.drv = drv,
@@ -257,7 +283,6 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
 				  c->run_repetition};
 	const char *names[TPCC_TYPES];
-	static const double pct[] = {90, 99};
 	const char *status = "failed";
 	int ret = EXIT_RUNTIME;
 
@@ -288,7 +313,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_param_double(rc.res, "precondition_s", (double)c->precondition_ns / 1e9);
 	result_param_double(rc.res, "time_s", (double)c->time_ns / 1e9);
 	result_param_double(rc.res, "report_interval_s", (double)c->report_interval_ns / 1e9);
-	result_set_percentiles(rc.res, pct, 2);
+	result_set_percentiles(rc.res, pct, npct);
 	result_set_types(rc.res, names, TPCC_TYPES);
 	result_set_engine(rc.res, drv->name, server_version, endpoint, cp->database);
 	printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
@@ -357,6 +382,8 @@ int cmd_tpcc(int argc, char **argv)
 	enum tpcc_dialect dialect = TPCC_MYSQL;
 	char err[256], endpoint[512], version[128] = "";
 	double factor = 1;
+	double pct[CLI_MAX_PERCENTILES];
+	unsigned npct = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -415,6 +442,8 @@ int cmd_tpcc(int argc, char **argv)
 	}
 	if (!tpcc_weights_meet_spec(x.weights))
 		log_warn("--weights: \"%s\" is below the spec's minimum mix (Payment 43%%, the others 4%% each)", c.weights);
+	if (cli_parse_percentiles(c.percentile, pct, &npct) < 0)
+		goto out;
 	if (tpcc_delays_parse(c.delays, x.weights, &factor) < 0) {
 		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c.delays);
 		goto out;
@@ -536,7 +565,7 @@ int cmd_tpcc(int argc, char **argv)
 		x.warehouses = w;
 		rng_seed(&r, c.rand_seed ? c.rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
 		tpcc_pick_c_run(&r, &cl, &x.c_run);
-		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor);
+		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor, pct, npct);
 	}
 out:
 	if (password) {

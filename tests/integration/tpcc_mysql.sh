@@ -1,9 +1,86 @@
 #!/bin/bash
-# TPC-C through libmysqlclient against a private MariaDB.
+# TPC-C through libmysqlclient against a private MariaDB; then the same seed
+# loaded three ways (LOAD DATA LOCAL INFILE streams, the multi-row INSERT
+# fallback when the server refuses local loads, ODBC parameter arrays), with
+# different --threads, must give the same rows.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+. "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/tpcc.sh"
 start_mariadb
 mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc"
 tpcc_suite mysql --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$MARIADB_PORT" --mysql-user=sbtest --mysql-db=tpcc
+
+# Every loaded column but the CURRENT_TIMESTAMP ones (whose NULLs count), per table.
+fingerprint() { # fingerprint DATABASE
+	local db=$1 t q=""
+	declare -A cols=(
+		[warehouse]="w_id,w_name,w_street_1,w_street_2,w_city,w_state,w_zip,w_tax,w_ytd"
+		[district]="d_id,d_w_id,d_name,d_street_1,d_street_2,d_city,d_state,d_zip,d_tax,d_ytd,d_next_o_id"
+		[customer]="c_id,c_d_id,c_w_id,c_first,c_middle,c_last,c_street_1,c_street_2,c_city,c_state,c_zip,c_phone,c_credit,c_credit_lim,c_discount,c_balance,c_ytd_payment,c_payment_cnt,c_delivery_cnt,c_data"
+		[history]="h_c_id,h_c_d_id,h_c_w_id,h_d_id,h_w_id,h_amount,h_data"
+		[new_order]="no_o_id,no_d_id,no_w_id"
+		[orders]="o_id,o_d_id,o_w_id,o_c_id,o_carrier_id,o_ol_cnt,o_all_local"
+		[order_line]="ol_o_id,ol_d_id,ol_w_id,ol_number,ol_i_id,ol_supply_w_id,ol_delivery_d IS NULL,ol_quantity,ol_amount,ol_dist_info"
+		[item]="i_id,i_im_id,i_name,i_price,i_data"
+		[stock]="s_i_id,s_w_id,s_quantity,s_dist_01,s_dist_02,s_dist_03,s_dist_04,s_dist_05,s_dist_06,s_dist_07,s_dist_08,s_dist_09,s_dist_10,s_ytd,s_order_cnt,s_remote_cnt,s_data"
+		[tpcc_meta]="m_name,m_value")
+	for t in warehouse district customer history new_order orders order_line item stock tpcc_meta; do
+		q="$q SELECT '$t', COUNT(*), SUM(CRC32(CONCAT_WS('|',${cols[$t]}))) FROM $db.$t UNION ALL"
+	done
+	mariadb_sql "$MARIADB_PORT" "${q% UNION ALL}"
+}
+MY="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest"
+check "load: LOAD DATA streams, 3 threads" "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --warehouses=2 --threads=3 --rand-seed=11 prepare
+mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc_ins; CREATE DATABASE tpcc_odbc; SET GLOBAL local_infile=0"
+"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc_ins --warehouses=2 --threads=1 --rand-seed=11 prepare >"$TEST_TMP/ins.out" 2>&1 ||
+	fail "load: INSERT fallback (local_infile=0)"
+check "load: the refusal is said and the INSERT fallback taken" grep -q "refuses LOAD DATA LOCAL INFILE (error 4166).*multi-row INSERTs" "$TEST_TMP/ins.out"
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL local_infile=1"
+odbc_register "$TEST_TMP/odbc"
+check "load: ODBC parameter arrays, 2 threads" env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
+	--odbc-connect="Driver={MariaDB};Server=127.0.0.1;Port=$MARIADB_PORT;Database=tpcc_odbc;UID=sbtest" \
+	--warehouses=2 --threads=2 --rand-seed=11 prepare
+fingerprint tpcc >"$TEST_TMP/fp.stream"
+fingerprint tpcc_ins >"$TEST_TMP/fp.insert"
+fingerprint tpcc_odbc >"$TEST_TMP/fp.odbc"
+check "load: spec cardinalities" grep -qP '^stock\t200000\t' "$TEST_TMP/fp.stream"
+check "load: INSERT fallback loads the same rows as the stream" diff "$TEST_TMP/fp.stream" "$TEST_TMP/fp.insert"
+check "load: ODBC parameter arrays load the same rows as the stream" diff "$TEST_TMP/fp.stream" "$TEST_TMP/fp.odbc"
+check "load: check after the streamed load" "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc check
+
+# --percentile as sysbench's: the requested percentiles in the result, the
+# interval lines and the summary; 0 disables them; p90 stays in the type table.
+"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=3 --report-interval=1 \
+	--percentile=50,95,99.9 --result="$TEST_TMP/pct.json" run >"$TEST_TMP/pct.out" 2>&1 || fail "run --percentile=50,95,99.9"
+check "percentile: result lists 50, 95, 99.9" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); s = r['phases']['sample']
+assert r['percentiles'] == [50, 95, 99.9], r['percentiles']
+p = s['latency_ms']['percentiles']
+assert sorted(p) == ['50', '95', '99.9'], p
+assert 0 < p['50'] <= p['95'] <= p['99.9'] <= s['latency_ms']['max'], p
+assert all(sorted(i['lat_ms']) == ['50', '95', '99.9'] for i in r['intervals']), r['intervals'][0]
+" "$TEST_TMP/pct.json"
+check "percentile: summary line" grep -Eq "latency \(ms, from the terminal's submit\): avg [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99.9 [0-9.]+, max" "$TEST_TMP/pct.out"
+check "percentile: interval lines" grep -Eq "lat \(ms\) avg: [0-9.]+ p50: [0-9.]+ p95: [0-9.]+ p99.9: [0-9.]+ rollbacks" "$TEST_TMP/pct.out"
+check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +p90 limit" "$TEST_TMP/pct.out"
+"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=2 \
+	--result="$TEST_TMP/pct95.json" run >"$TEST_TMP/pct95.out" 2>&1 || fail "run with the default --percentile"
+check "percentile: default 95" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['percentiles'] == [95] and list(r['phases']['sample']['latency_ms']['percentiles']) == ['95']
+" "$TEST_TMP/pct95.json"
+"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=2 --percentile=0 \
+	--result="$TEST_TMP/pct0.json" run >"$TEST_TMP/pct0.out" 2>&1 || fail "run --percentile=0"
+check "percentile: 0 disables" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['percentiles'] == [] and r['phases']['sample']['latency_ms']['percentiles'] == {}
+" "$TEST_TMP/pct0.json"
+check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-9.]+$" "$TEST_TMP/pct0.out"
+check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
+	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
+	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
 finish
