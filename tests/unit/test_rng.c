@@ -438,7 +438,7 @@ static void test_template(void **state)
 				     "###########-###########";
 	static const char mixed[] = "#@-x ##@@";
 	char out[160];
-	uint64_t digits[10] = { 0 }, letters[26] = { 0 };
+	uint64_t digits[10] = { 0 }, letters[26] = { 0 }, pairs[100] = { 0 };
 	struct rng r;
 
 	assert_int_equal(strlen(c_tmpl), 119);
@@ -454,6 +454,11 @@ static void test_template(void **state)
 				digits[out[j] - '0']++;
 			}
 		}
+		/* Neighbouring digits (drawn from the same random word or not) are
+		 * independent: every pair of a group of 11 is as likely as any other. */
+		for (int j = 0; j < 119; j++)
+			if (j % 12 < 10)
+				pairs[(out[j] - '0') * 10 + (out[j + 1] - '0')]++;
 		assert_int_equal(out[119], '!'); /* no terminator written */
 
 		memset(out, '!', sizeof(out));
@@ -470,6 +475,9 @@ static void test_template(void **state)
 		assert_true(fabs((double)digits[k] / (10000.0 * 110) - 0.1) < 0.002);
 	for (int k = 0; k < 26; k++)
 		assert_true(letters[k] > 250); /* 10000 / 26 = 385 expected */
+	/* 1,000,000 pairs: 10,000 expected each, standard deviation about 100. */
+	for (int k = 0; k < 100; k++)
+		assert_true(pairs[k] > 9500 && pairs[k] < 10500);
 
 	rand_template(&r, "", out); /* nothing to write */
 }
