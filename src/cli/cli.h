@@ -25,6 +25,11 @@ int cmd_teardown(int argc, char **argv);
 int cli_parse_percentiles(const char *s, double out[CLI_MAX_PERCENTILES], unsigned *n)
 	__attribute__((warn_unused_result));
 
+/* The first line of a password file (--mysql-password-file and the like; `opt`
+ * names the option in messages), with a warning when the file is readable by
+ * group or others. NULL after one error line. */
+char *cli_read_password_file(const char *opt, const char *path);
+
 /* The command table, NULL-terminated (for help and tests). */
 extern const struct command dbrig_commands[];
 

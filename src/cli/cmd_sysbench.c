@@ -4,6 +4,7 @@
  * result file and an interval journal.
  */
 #include "cli/cli.h"
+#include "cli/run_record.h"
 #include "cli/sysbench_text.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -138,30 +139,6 @@ static void usage(FILE *f)
 }
 
 /* Read the first line of a password file; warn when others can read it. */
-static char *read_password_file(const char *path)
-{
-	struct stat st;
-	FILE *f;
-	char buf[1024];
-
-	if (stat(path, &st) < 0) {
-		log_error("--mysql-password-file: \"%s\": %s", path, strerror(errno));
-		return NULL;
-	}
-	if (st.st_mode & (S_IRGRP | S_IROTH))
-		log_warn("--mysql-password-file: \"%s\" is readable by group or others (chmod 600 it)", path);
-	f = fopen(path, "r");
-	if (!f) {
-		log_error("--mysql-password-file: \"%s\": %s", path, strerror(errno));
-		return NULL;
-	}
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return xstrdup(buf);
-}
-
 /* Hide a password given on the command line from ps (what mysql(1) does). */
 static void scrub_argv(int argc, char **argv)
 {
@@ -177,9 +154,7 @@ static void scrub_argv(int argc, char **argv)
 struct run_ctx {
 	const struct sb_cli *cli;
 	struct sb_text text;
-	struct result *res;
-	struct journal *journal;
-	bool journal_error;
+	struct run_record rec;
 };
 
 static void on_start(void *arg, unsigned threads)
@@ -200,24 +175,17 @@ static void on_phase_start(void *arg, enum phase_kind p, double planned)
 static void on_interval(void *arg, const struct interval_report *ir)
 {
 	struct run_ctx *rc = arg;
-	char *line = NULL;
 
 	if (!ir->partial)
 		sb_text_interval(&rc->text, ir);
-	result_add_interval(rc->res, ir, rc->journal ? &line : NULL);
-	if (rc->journal && line && journal_append(rc->journal, line) < 0 && !rc->journal_error) {
-		log_error("--journal: \"%s\": write failed: %s; the run goes on, the result file will still be written",
-			  rc->cli->journal, strerror(errno ? errno : EIO));
-		rc->journal_error = true;
-	}
-	free(line);
+	run_record_interval(&rc->rec, ir);
 }
 
 static void on_phase_end(void *arg, const struct phase_report *pr)
 {
 	struct run_ctx *rc = arg;
 
-	result_set_phase(rc->res, pr);
+	result_set_phase(rc->rec.res, pr);
 	sb_text_phase_end(&rc->text, pr);
 }
 
@@ -248,11 +216,20 @@ static void fill_params(struct result *res, const struct sb_cli *c, const struct
 	result_param_str(res, "ignore_errors", c->mysql_ignore_errors);
 }
 
+/* The summary sysbench prints once the run is over (not when it never started). */
+static void report_summary(void *arg, const char *status, bool ran)
+{
+	struct run_ctx *rc = arg;
+
+	(void)status;
+	if (ran)
+		sb_text_summary(&rc->text);
+}
+
 static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c};
-	struct runner_outcome out;
+	struct run_ctx rc = {.cli = c, .rec = {.result_path = c->result, .journal_path = c->journal}};
 	struct runner_config cfg = {
 		.drv = drv,
 		.conn = cp,
@@ -273,23 +250,22 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
 				  c->run_repetition};
 	static const char *const type_names[] = {"transaction"};
-	const char *status = "failed";
 	char endpoint[300];
 	int ret = EXIT_RUNTIME;
 
-	if (result_new(&rc.res, "sysbench", sb_test_name(o->test)) < 0) {
+	if (result_new(&rc.rec.res, "sysbench", sb_test_name(o->test)) < 0) {
 		log_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	result_set_run(rc.res, &id);
-	fill_params(rc.res, c, o);
-	result_set_percentiles(rc.res, pct, npct);
-	result_set_types(rc.res, type_names, 1);
+	result_set_run(rc.rec.res, &id);
+	fill_params(rc.rec.res, c, o);
+	result_set_percentiles(rc.rec.res, pct, npct);
+	result_set_types(rc.rec.res, type_names, 1);
 	if (cp->socket && *cp->socket)
 		snprintf(endpoint, sizeof(endpoint), "%s", cp->socket);
 	else
 		snprintf(endpoint, sizeof(endpoint), "%s:%u", cp->host, cp->port);
-	result_set_engine(rc.res, drv->name, NULL, endpoint, cp->database);
+	result_set_engine(rc.rec.res, drv->name, NULL, endpoint, cp->database);
 	sb_text_init(&rc.text, c->threads, c->report_interval_ns, c->rand_seed, pct, npct, c->histogram,
 		     c->precondition_ns, c->time_ns);
 	sb_text_header(&rc.text);
@@ -304,61 +280,15 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 			drv->disconnect(&probe);
 			goto out;
 		}
-		result_set_engine(rc.res, drv->name, drv->server_version(&probe), endpoint, cp->database);
+		result_set_engine(rc.rec.res, drv->name, drv->server_version(&probe), endpoint, cp->database);
 		drv->disconnect(&probe);
 	}
-	if (c->journal) {
-		int jr = journal_open(&rc.journal, c->journal, rc.res);
-		if (jr < 0) {
-			log_error("--journal: \"%s\": %s", c->journal, strerror(-jr));
-			goto out;
-		}
-	}
-	if (runner_run(&cfg, &out) < 0) {
-		log_error("%s", out.error);
-		status = "failed";
-		if (c->result) {
-			int wr = result_write(rc.res, c->result, status, out.error);
-			if (wr < 0)
-				log_error("--result: \"%s\": %s", c->result, strerror(-wr));
-		}
-		journal_close(rc.journal, status);
-		rc.journal = NULL;
-		goto out;
-	}
-	switch (out.status) {
-	case RUNNER_COMPLETE:
-		status = "complete";
-		ret = 0;
-		sb_text_summary(&rc.text);
-		break;
-	case RUNNER_INTERRUPTED:
-		status = "interrupted";
-		snprintf(out.error, sizeof(out.error), "interrupted by %s", out.signal == SIGINT ? "SIGINT" : "SIGTERM");
-		log_error("%s: partial result kept", out.error);
-		sb_text_summary(&rc.text);
-		break;
-	case RUNNER_FAILED:
-		status = "failed";
-		log_error("%s", out.error);
-		sb_text_summary(&rc.text);
-		break;
-	}
-	if (c->result) {
-		int wr = result_write(rc.res, c->result, status, out.status == RUNNER_COMPLETE ? NULL : out.error);
-		if (wr < 0) {
-			log_error("--result: \"%s\": cannot write: %s", c->result, strerror(-wr));
-			ret = EXIT_RUNTIME;
-		}
-	}
-	if (journal_close(rc.journal, status) < 0 && !rc.journal_error)
-		log_error("--journal: \"%s\": cannot complete: %s", c->journal, strerror(errno));
-	rc.journal = NULL;
+	if (run_record_open(&rc.rec) == 0)
+		ret = run_record_run(&rc.rec, &cfg, report_summary, &rc);
 out:
-	if (rc.journal)
-		journal_close(rc.journal, NULL);
+	run_record_release(&rc.rec);
 	sb_text_free(&rc.text);
-	result_free(rc.res);
+	result_free(rc.rec.res);
 	return ret;
 }
 
@@ -498,7 +428,7 @@ int cmd_sysbench(int argc, char **argv)
 	if (password)
 		; /* --mysql-password, copied above */
 	else if (c.mysql_password_file) {
-		password = read_password_file(c.mysql_password_file);
+		password = cli_read_password_file("mysql-password-file", c.mysql_password_file);
 		if (!password)
 			goto out;
 	} else if (getenv("MYSQL_PWD"))

@@ -4,6 +4,7 @@
  * cleanup; --print-sql shows a dialect's every statement.
  */
 #include "cli/cli.h"
+#include "cli/run_record.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/strbuf.h"
@@ -94,25 +95,6 @@ static void usage(FILE *f)
 	fprintf(f, "\nExit status: 0 success, 1 runtime failure, failed check or interrupted run, 2 usage error.\n");
 }
 
-static char *read_password_file(const char *opt, const char *path)
-{
-	struct stat st;
-	FILE *f;
-	char buf[1024];
-
-	if (stat(path, &st) < 0 || !(f = fopen(path, "r"))) {
-		log_error("--%s: \"%s\": %s", opt, path, strerror(errno));
-		return NULL;
-	}
-	if (st.st_mode & (S_IRGRP | S_IROTH))
-		log_warn("--%s: \"%s\" is readable by group or others (chmod 600 it)", opt, path);
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return xstrdup(buf);
-}
-
 static int parse_weights(const char *s, unsigned w[TPCC_DECK_TYPES])
 {
 	char *copy = xstrdup(s), *save = NULL;
@@ -151,9 +133,8 @@ struct run_ctx {
 	const struct tp_cli *cli;
 	const double *pct;
 	unsigned npct;
-	struct result *res;
-	struct journal *journal;
-	bool journal_error;
+	struct run_record rec;
+	struct tpcc_ctx *x;
 	const struct phase_report *last_sample;
 	struct span_stats sample; /* copy of what is printed at the end */
 	bool have_sample;
@@ -186,7 +167,6 @@ static void on_phase_start(void *arg, enum phase_kind p, double planned)
 static void on_interval(void *arg, const struct interval_report *ir)
 {
 	struct run_ctx *rc = arg;
-	char *line = NULL;
 	const struct span_stats *s = ir->s;
 
 	if (!ir->partial && rc->cli->report_interval_ns) {
@@ -198,12 +178,7 @@ static void on_interval(void *arg, const struct interval_report *ir)
 		       (double)s->c.errors / ir->seconds, (double)s->c.reconnects / ir->seconds);
 		fflush(stdout);
 	}
-	result_add_interval(rc->res, ir, rc->journal ? &line : NULL);
-	if (rc->journal && line && journal_append(rc->journal, line) < 0 && !rc->journal_error) {
-		log_error("--journal: \"%s\": write failed; the run goes on", rc->cli->journal);
-		rc->journal_error = true;
-	}
-	free(line);
+	run_record_interval(&rc->rec, ir);
 }
 
 static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
@@ -253,16 +228,31 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 {
 	struct run_ctx *rc = arg;
 
-	result_set_phase(rc->res, pr);
+	result_set_phase(rc->rec.res, pr);
 	print_phase(rc, pr);
+}
+
+/* Once the outcome is known: the workload's own counters, printed and kept. */
+static void report_counts(void *arg, const char *status, bool ran)
+{
+	struct run_ctx *rc = arg;
+	struct tpcc_ctx *x = rc->x;
+
+	(void)status;
+	(void)ran;
+	printf("\nDelivery: %llu districts skipped (no undelivered order); New-Order remote lines: %llu; "
+	       "by-name customer lookups: %llu\n",
+	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
+	       (unsigned long long)atomic_load(&x->by_name));
+	result_param_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
 }
 
 static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
 		  const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct};
-	struct runner_outcome out;
+	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x,
+			     .rec = {.result_path = c->result, .journal_path = c->journal}};
 	struct runner_config cfg = {
 		.drv = drv,
 		.conn = cp,
@@ -283,7 +273,6 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
 				  c->run_repetition};
 	const char *names[TPCC_TYPES];
-	const char *status = "failed";
 	int ret = EXIT_RUNTIME;
 
 	for (unsigned t = 0; t < TPCC_TYPES; t++)
@@ -292,77 +281,38 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		cfg.keying_ns[t] = (uint64_t)(tpcc_spec_keying_s[t] * factor * 1e9);
 		cfg.think_ns[t] = (uint64_t)(tpcc_spec_think_s[t] * factor * 1e9);
 	}
-	if (result_new(&rc.res, "tpcc", "tpcc") < 0) {
+	if (result_new(&rc.rec.res, "tpcc", "tpcc") < 0) {
 		log_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	result_set_run(rc.res, &id);
-	result_param_int(rc.res, "warehouses", x->warehouses);
-	result_param_int(rc.res, "terminals", cfg.terminals);
-	result_param_int(rc.res, "connections", c->connections);
-	result_param_int(rc.res, "threads", c->connections);
-	result_param_str(rc.res, "delays", c->delays);
-	result_param_double(rc.res, "delay_factor", factor);
-	result_param_str(rc.res, "weights", c->weights);
-	result_param_str(rc.res, "dialect", tpcc_dialect_name(x->sql->dialect));
-	result_param_str(rc.res, "isolation", c->isolation);
-	result_param_int(rc.res, "c_run_c_last", x->c_run.c_last);
-	result_param_int(rc.res, "c_run_c_id", x->c_run.c_id);
-	result_param_int(rc.res, "c_run_ol_i_id", x->c_run.ol_i_id);
-	result_param_int(rc.res, "rand_seed", (long long)c->rand_seed);
-	result_param_double(rc.res, "precondition_s", (double)c->precondition_ns / 1e9);
-	result_param_double(rc.res, "time_s", (double)c->time_ns / 1e9);
-	result_param_double(rc.res, "report_interval_s", (double)c->report_interval_ns / 1e9);
-	result_set_percentiles(rc.res, pct, npct);
-	result_set_types(rc.res, names, TPCC_TYPES);
-	result_set_engine(rc.res, drv->name, server_version, endpoint, cp->database);
+	result_set_run(rc.rec.res, &id);
+	result_param_int(rc.rec.res, "warehouses", x->warehouses);
+	result_param_int(rc.rec.res, "terminals", cfg.terminals);
+	result_param_int(rc.rec.res, "connections", c->connections);
+	result_param_int(rc.rec.res, "threads", c->connections);
+	result_param_str(rc.rec.res, "delays", c->delays);
+	result_param_double(rc.rec.res, "delay_factor", factor);
+	result_param_str(rc.rec.res, "weights", c->weights);
+	result_param_str(rc.rec.res, "dialect", tpcc_dialect_name(x->sql->dialect));
+	result_param_str(rc.rec.res, "isolation", c->isolation);
+	result_param_int(rc.rec.res, "c_run_c_last", x->c_run.c_last);
+	result_param_int(rc.rec.res, "c_run_c_id", x->c_run.c_id);
+	result_param_int(rc.rec.res, "c_run_ol_i_id", x->c_run.ol_i_id);
+	result_param_int(rc.rec.res, "rand_seed", (long long)c->rand_seed);
+	result_param_double(rc.rec.res, "precondition_s", (double)c->precondition_ns / 1e9);
+	result_param_double(rc.rec.res, "time_s", (double)c->time_ns / 1e9);
+	result_param_double(rc.rec.res, "report_interval_s", (double)c->report_interval_ns / 1e9);
+	result_set_percentiles(rc.rec.res, pct, npct);
+	result_set_types(rc.rec.res, names, TPCC_TYPES);
+	result_set_engine(rc.rec.res, drv->name, server_version, endpoint, cp->database);
 	printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
 	       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
 	       tpcc_dialect_name(x->sql->dialect));
 	fflush(stdout);
-	if (c->journal) {
-		int jr = journal_open(&rc.journal, c->journal, rc.res);
-		if (jr < 0) {
-			log_error("--journal: \"%s\": %s", c->journal, strerror(-jr));
-			goto out;
-		}
-	}
-	if (runner_run(&cfg, &out) < 0) {
-		log_error("%s", out.error);
-	} else {
-		switch (out.status) {
-		case RUNNER_COMPLETE:
-			status = "complete";
-			ret = 0;
-			break;
-		case RUNNER_INTERRUPTED:
-			status = "interrupted";
-			snprintf(out.error, sizeof(out.error), "interrupted by %s", out.signal == SIGINT ? "SIGINT" : "SIGTERM");
-			log_error("%s: partial result kept", out.error);
-			break;
-		case RUNNER_FAILED:
-			log_error("%s", out.error);
-			break;
-		}
-	}
-	printf("\nDelivery: %llu districts skipped (no undelivered order); New-Order remote lines: %llu; "
-	       "by-name customer lookups: %llu\n",
-	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
-	       (unsigned long long)atomic_load(&x->by_name));
-	result_param_int(rc.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
-	if (c->result) {
-		int wr = result_write(rc.res, c->result, status, ret == 0 ? NULL : out.error);
-		if (wr < 0) {
-			log_error("--result: \"%s\": cannot write: %s", c->result, strerror(-wr));
-			ret = EXIT_RUNTIME;
-		}
-	}
-	journal_close(rc.journal, status);
-	rc.journal = NULL;
-out:
-	if (rc.journal)
-		journal_close(rc.journal, NULL);
-	result_free(rc.res);
+	if (run_record_open(&rc.rec) == 0)
+		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc);
+	run_record_release(&rc.rec);
+	result_free(rc.rec.res);
 	return ret;
 }
 
@@ -474,7 +424,7 @@ int cmd_tpcc(int argc, char **argv)
 			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
 				 "--odbc-password-file");
 		if (c.odbc_password_file) {
-			if (!(password = read_password_file("odbc-password-file", c.odbc_password_file)))
+			if (!(password = cli_read_password_file("odbc-password-file", c.odbc_password_file)))
 				goto out;
 		} else if (getenv("ODBC_PWD")) {
 			password = xstrdup(getenv("ODBC_PWD"));
@@ -483,7 +433,7 @@ int cmd_tpcc(int argc, char **argv)
 		snprintf(endpoint, sizeof(endpoint), "%s", redacted);
 	} else {
 		if (c.mysql_password_file) {
-			if (!(password = read_password_file("mysql-password-file", c.mysql_password_file)))
+			if (!(password = cli_read_password_file("mysql-password-file", c.mysql_password_file)))
 				goto out;
 		} else if (getenv("MYSQL_PWD")) {
 			password = xstrdup(getenv("MYSQL_PWD"));
