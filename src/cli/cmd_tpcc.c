@@ -57,7 +57,7 @@ static const struct opt_def tp_opts[] = {
 	{"mysql-password-file", NULL, OPT_STRING, O(mysql_password_file), NULL, "read the MySQL password from this file (else MYSQL_PWD)", 0, 0, CON, 0},
 	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "tpcc", "MySQL database name", 0, 0, CON, 0},
 	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", 1, 100000, LOAD, 0},
-	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (warehouses are spread over them)", 1, 1024, LOAD, 0},
+	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
 	{"connections", NULL, OPT_UINT, O(connections), "32", "run: database connections the terminals share", 1, 100000, LOAD, 0},
 	{"delays", NULL, OPT_STRING, O(delays), "spec", "keying and think times: spec, scale:F, cycle:SECONDS (mean keying+think per transaction) or off (closed loop)", 0, 0, LOAD, 0},
