@@ -1,5 +1,6 @@
 #include "db/bulk.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -122,11 +123,14 @@ static size_t trimmed_len(const char *s, const char *e)
 	return (size_t)(e - s);
 }
 
+/* Does s start with word (ASCII letters in any case, a space in word also
+ * matching a tab or newline)? */
 static bool prefix_ci(const char *s, const char *word)
 {
-	for (; *word; s++, word++)
-		if ((*s | 0x20) != (*word | 0x20) && !(*word == ' ' && (*s == '\t' || *s == '\n')))
+	for (; *word; s++, word++) {
+		if (*word == ' ' ? !(*s == ' ' || *s == '\t' || *s == '\n') : tolower((unsigned char)*s) != *word)
 			return false;
+	}
 	return true;
 }
 
@@ -138,7 +142,7 @@ char *db_bulk_load_sql(const char *insert)
 	unsigned var = 0;
 	bool ok = false;
 
-	if (!prefix_ci(p, "INSERT INTO "))
+	if (!prefix_ci(p, "insert into "))
 		return NULL;
 	table = skip_ws(p + 12);
 	table_len = strcspn(table, " \t\n(");
@@ -152,7 +156,7 @@ char *db_bulk_load_sql(const char *insert)
 	if (!vals)
 		return NULL;
 	vals = skip_ws(vals + 1);
-	if (!prefix_ci(vals, "VALUES"))
+	if (!prefix_ci(vals, "values"))
 		return NULL;
 	vals = skip_ws(vals + 6);
 	if (*vals != '(')
@@ -200,6 +204,8 @@ char *db_bulk_load_sql(const char *insert)
 		cols = ce + 1;
 		vals = ve + 1;
 	}
+	if (fields.len == 0)
+		goto out;
 	strbuf_adds(&out, "LOAD DATA LOCAL INFILE 'dbrig-rows' INTO TABLE ");
 	strbuf_add(&out, table, table_len);
 	strbuf_adds(&out, " (");

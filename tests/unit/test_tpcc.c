@@ -293,6 +293,12 @@ static void test_bulk_load(void **state)
 			       "c = CASE WHEN @p1 = 1 THEN 'x,?' END");
 	free(t);
 	assert_null(db_bulk_load_sql("SELECT 1"));
+	assert_null(db_bulk_load_sql("INSERT"));
+	assert_null(db_bulk_load_sql("INSERT INTO t (a) VALUES (CURRENT_TIMESTAMP)"));
+	t = db_bulk_load_sql("insert into\tt(a) values\n(?)");
+	assert_non_null(t);
+	assert_string_equal(t, "LOAD DATA LOCAL INFILE 'dbrig-rows' INTO TABLE t (a)");
+	free(t);
 	assert_null(db_bulk_load_sql("INSERT INTO t (a, b) VALUES (?)"));
 	assert_null(db_bulk_load_sql("INSERT INTO t (a VALUES (?"));
 	/* Every loader INSERT of the mysql dialect has a LOAD form with one
