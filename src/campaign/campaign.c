@@ -206,15 +206,15 @@ static void driver_argv(struct ctx *c, const struct plan_run *r, size_t inst, co
 	switch (cfg->workload) {
 	case WORKLOAD_SYSBENCH:
 		strbuf_addf(args, "--threads=%u%c", cfg->threads, '\0');
-		strbuf_adds(args, "--percentile=");
-		campaign_percentiles_arg(cfg, args);
-		strbuf_addc(args, '\0');
 		break;
 	case WORKLOAD_TPCC:
-		/* The terminals share the instance's connections; tpcc records p90 and p99 itself. */
+		/* The terminals share the instance's connections. */
 		strbuf_addf(args, "--connections=%u%c", cfg->threads, '\0');
 		break;
 	}
+	strbuf_adds(args, "--percentile=");
+	campaign_percentiles_arg(cfg, args);
+	strbuf_addc(args, '\0');
 	strbuf_addf(args, "--precondition=%llu%c", (unsigned long long)(cfg->precondition_ns / NS_PER_SEC), '\0');
 	strbuf_addf(args, "--time=%llu%c", (unsigned long long)(cfg->sample_ns / NS_PER_SEC), '\0');
 	strbuf_addf(args, "--report-interval=%llu%c", (unsigned long long)(cfg->report_interval_ns / NS_PER_SEC), '\0');

@@ -5,6 +5,7 @@
  * to a default.
  */
 #include "campaign/config.h"
+#include "cli/cli.h"
 
 #include "core/fileio.h"
 #include "core/log.h"
@@ -932,8 +933,9 @@ static int load_percentiles(struct ctx *c, json_t *root, struct campaign_config 
 		cfg->percentiles[1] = 99;
 		return 0;
 	}
-	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > 16)
-		return fail_val(c, ".percentiles", a, "is not an array of 1..16 percentiles (expected e.g. [95, 99])");
+	/* The drivers' --percentile takes at most CLI_MAX_PERCENTILES values. */
+	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > CLI_MAX_PERCENTILES)
+		return fail_val(c, ".percentiles", a, "is not an array of 1..8 percentiles (expected e.g. [95, 99])");
 	cfg->npercentiles = json_array_size(a);
 	cfg->percentiles = xcalloc(cfg->npercentiles, sizeof(double));
 	strbuf_init(&p, 0);

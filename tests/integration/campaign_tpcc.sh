@@ -122,6 +122,7 @@ for g, insts in expect.items():
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["types"]["new_order"]["count"] <= 0: err.append(p + " added no orders, the restore check proves little")
         if r["phases"]["precondition"]["transactions"] <= 0: err.append(p + " no precondition")
+        if r["percentiles"] != [95, 99]: err.append(p + " percentiles %s, not the campaign's [95, 99]" % r["percentiles"])
         if not os.path.exists(p + "l"): err.append("missing journal " + p + "l")
         tot += s["tps"]
     sums[g] = tot
