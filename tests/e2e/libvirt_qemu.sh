@@ -6,9 +6,13 @@
 # traffic to private-range addresses.
 #   provision --dry-run (changes nothing) -> provision -> status -> campaign (golden copy
 #   via `dbrig sysbench prepare`, restore, precondition + sample with both VMs in
-#   parallel) -> status -> restore -> teardown; throttled drive slower; nothing left.
-# The guest image (Debian 12, MariaDB, qemu-guest-agent) is built once with debootstrap
-# and cached in $DBRIG_E2E_CACHE (default /var/cache/dbrig-e2e).
+#   parallel) -> status -> restore -> guest checks -> teardown; throttled drive slower;
+#   nothing left.
+# The guest image (Debian 12, MariaDB, qemu-guest-agent, cloud-init) is built once with
+# debootstrap and cached in $DBRIG_E2E_CACHE (default /var/cache/dbrig-e2e). Debian's
+# cloud-init applies the user-data dbrig renders (NoCloud seed ISO); the guest checks,
+# read back through the guest agent only, prove it: hostname, SSH key, write_files +
+# runcmd (dbrig-setup.service enabled and run), the datadir on the under-test disk.
 # Exit 0 pass, 1 fail, 77 when this machine cannot run it (not root, no QEMU/libvirtd).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -75,6 +79,8 @@ fi
 PORT=$(free_port) || die "no free port"
 while (exec 3<>/dev/tcp/127.0.0.1/$((PORT + 1))) 2>/dev/null; do PORT=$(free_port); done
 mkdir -p "$T/fast" "$T/slow" "$T/out"
+# A public key only (its private half was thrown away): cloud-init must install it.
+SSH_KEY="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAID0237NsmRw28j0aWyYVbu8bdyzPdhcillT0wI/3KXjA dbrig-e2e"
 cat >"$T/e2e.json" <<JSON
 {
   "name": "$NAME",
@@ -102,6 +108,8 @@ cat >"$T/e2e.json" <<JSON
     "create_pools": true,
     "iotune": {"slow": "total_iops_sec=10"},
     "db_password": "e2e-pw.$$",
+    "ssh_key": "$SSH_KEY",
+    "guest_packages": "preinstalled",
     "ready_timeout": "6m",
     "stop_timeout": "2m"
   },
@@ -152,6 +160,68 @@ step "status, restore, status"
 "$DBRIG_BIN" restore e2e.json >rest.out 2>rest.err || fail "restore failed: $(cat rest.err)"
 "$DBRIG_BIN" status e2e.json >st3.out 2>&1 || fail "status after restore: not ready: $(cat st3.out)"
 check "status after restore: databases ready on forwarded ports" [ "$(grep -c "endpoint 127.0.0.1:.*database ready" st3.out)" = 2 ]
+
+# guest_sh DOMAIN SCRIPT: /bin/sh -c SCRIPT in the guest through the qemu guest agent
+# (guest-exec, guest-exec-status); prints its output, returns its exit code.
+guest_sh() {
+	python3 - "$URI" "$1" "$2" <<'PY'
+import base64, json, subprocess, sys, time
+uri, dom, script = sys.argv[1:4]
+def agent(cmd):
+    r = subprocess.run(["virsh", "-c", uri, "qemu-agent-command", dom, json.dumps(cmd)],
+                       capture_output=True, text=True)
+    if r.returncode:
+        sys.exit("guest agent of %s: %s" % (dom, r.stderr.strip()))
+    return json.loads(r.stdout)["return"]
+pid = agent({"execute": "guest-exec",
+             "arguments": {"path": "/bin/sh", "arg": ["-c", script], "capture-output": True}})["pid"]
+for _ in range(600):
+    st = agent({"execute": "guest-exec-status", "arguments": {"pid": pid}})
+    if st.get("exited"):
+        sys.stdout.write(base64.b64decode(st.get("out-data", "")).decode(errors="replace"))
+        sys.stderr.write(base64.b64decode(st.get("err-data", "")).decode(errors="replace"))
+        sys.exit(st.get("exitcode", 1))
+    time.sleep(0.2)
+sys.exit("guest-exec in %s: still running after 120 s" % dom)
+PY
+}
+
+step "guest checks: what cloud-init applied from the rendered user-data"
+for d in fast slow; do
+	dom="dbrig-$NAME-$d-vm1"
+	host=$(virsh -c $URI qemu-agent-command "$dom" '{"execute":"guest-get-host-name"}' 2>&1 |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["return"]["host-name"])' 2>&1) || true
+	check "$d: hostname from the user-data ($d-vm1), read by the guest agent (got: $host)" [ "$host" = "$d-vm1" ]
+	guest_sh "$dom" '
+		echo "status: $(cloud-init status 2>&1 | sed -n "s/^status: //p")"
+		echo "datasource: $(cat /run/cloud-init/cloud-id 2>/dev/null)"
+		echo "instance-id: $(cat /var/lib/cloud/data/instance-id)"
+		echo "authorized_keys: $(cat ~debian/.ssh/authorized_keys 2>&1)"
+		echo "setup-unit: $(systemctl is-enabled dbrig-setup.service 2>&1) $(systemctl is-active dbrig-setup.service 2>&1)"
+		echo "setup-script: $(stat -c %a /usr/local/sbin/dbrig-setup.sh 2>&1)"
+		echo "old-seed-unit: $(systemctl list-unit-files dbrig-seed.service 2>&1 | grep -c dbrig-seed)"
+		echo "apt-get-runs: $(grep -c "apt-get" /var/log/cloud-init.log)"
+		dev=$(findmnt -no SOURCE /srv/dbrig-data)
+		echo "datadir-disk: $(lsblk -dno SERIAL "$dev" 2>&1)"
+		echo "datadir: $(mysql -uroot -Nse "SELECT @@datadir" 2>&1)"
+		echo "schema: $(cloud-init schema --system 2>&1 | tail -1)"
+		echo "boot: $(systemctl show -p ActiveEnterTimestampMonotonic --value dbrig-setup.service) us to database ready;" \
+			$(python3 -c "import json; d = json.load(open(\"/run/cloud-init/status.json\"))[\"v1\"]; print(\" \".join(\"%s %.1fs\" % (k, d[k][\"finished\"] - d[k][\"start\"]) for k in (\"init-local\", \"init\", \"modules-config\", \"modules-final\") if (d.get(k) or {}).get(\"finished\")))")
+	' >"guest-$d.out" 2>&1 || fail "$d: guest checks could not run: $(cat "guest-$d.out")"
+	sed "s/^/  guest $d: /" "guest-$d.out"
+	g() { sed -n "s/^$1: //p" "guest-$d.out"; }
+	check "$d: cloud-init finished without error" [ "$(g status)" = done ]
+	check "$d: cloud-init used the NoCloud seed" [ "$(g datasource)" = nocloud ]
+	check "$d: instance-id from the rendered meta-data" [ "$(g instance-id)" = "$dom" ]
+	check "$d: SSH key from the user-data installed for the default user" [ "$(g authorized_keys)" = "$SSH_KEY" ]
+	check "$d: write_files + runcmd installed, enabled and ran dbrig-setup.service" [ "$(g setup-unit)" = "enabled active" ]
+	check "$d: write_files wrote the setup script 0755" [ "$(g setup-script)" = 755 ]
+	check "$d: no hand-written seed unit in the image" [ "$(g old-seed-unit)" = 0 ]
+	check "$d: guest_packages preinstalled: cloud-init ran no apt-get" [ "$(g apt-get-runs)" = 0 ]
+	check "$d: datadir on the under-test disk" [ "$(g datadir-disk)" = dbrig-undertest ]
+	check "$d: the server runs on that datadir" [ "$(g datadir)" = /srv/dbrig-data/mysql/ ]
+	check "$d: the user-data cloud-init consumed is valid for its schema" bash -c "grep -q '^schema: Valid cloud-config' guest-$d.out"
+done
 
 step "teardown"
 "$DBRIG_BIN" teardown e2e.json >td.out 2>td.err || fail "teardown failed: $(cat td.err)"
