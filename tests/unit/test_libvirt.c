@@ -225,7 +225,7 @@ static void test_render_seed_preinstalled(void **state)
 	assert_non_null(strstr(ud.buf, "ssh_authorized_keys:\n  - ssh-ed25519 AAAA lab\n"));
 	assert_non_null(strstr(ud.buf, "  - path: /usr/local/sbin/dbrig-setup.sh\n"));
 	assert_non_null(strstr(ud.buf, "  - path: /etc/systemd/system/dbrig-setup.service\n"));
-	assert_non_null(strstr(ud.buf, "  - [systemctl, enable, --now, --no-block, dbrig-setup.service]"));
+	assert_non_null(strstr(ud.buf, "  - [systemctl, enable, --now, --no-block, qemu-guest-agent.service, dbrig-setup.service]"));
 	/* Only the package step differs from the default ("install"). */
 	s.packages = "mariadb-server qemu-guest-agent";
 	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud_install, &md2, &sh2), 0);
