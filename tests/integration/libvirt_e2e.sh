@@ -3,11 +3,11 @@
 # Guests run under TCG on 2 shared cores, where one boot or load can time out
 # when the machine is busy: a failed attempt is reported in full and the test
 # is run once more from scratch. Two failures fail the test. Each attempt is
-# bounded (DBRIG_E2E_ATTEMPT_TIMEOUT seconds, default 1200) so that a hung
+# bounded (DBRIG_E2E_ATTEMPT_TIMEOUT seconds, default 1500) so that a hung
 # attempt still leaves time for the second one within ctest's timeout.
 set -u
 e2e="$(dirname "${BASH_SOURCE[0]}")/../e2e/libvirt_qemu.sh"
-limit=${DBRIG_E2E_ATTEMPT_TIMEOUT:-1200}
+limit=${DBRIG_E2E_ATTEMPT_TIMEOUT:-1500}
 attempt() { timeout --signal=TERM --kill-after=60 "$limit" bash "$e2e" "$@"; }
 attempt "$@" && exit 0
 rc=$?
