@@ -635,6 +635,72 @@ static int local_create(struct target *t, struct target_instance *inst)
 }
 
 /* Start mariadbd on datadir and wait until it sends its handshake. */
+/*
+ * Ready = the server answers on the TCP port: a handshake (protocol 10), or
+ * an error packet (0xff: "host not allowed" before the driver user exists,
+ * "too many connections") from a live server.
+ */
+static bool mariadb_ready(const struct local *l, unsigned port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	int fd;
+
+	(void)l;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		unsigned char hs[5];
+		size_t got = 0;
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		while (got < sizeof(hs) && poll(&pf, 1, 2000) > 0) {
+			ssize_t r = read(fd, hs + got, sizeof(hs) - got);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		close(fd);
+		return got == sizeof(hs) && (hs[4] == 10 || hs[4] == 0xff);
+	}
+	if (fd >= 0)
+		close(fd);
+	return false;
+}
+
+/*
+ * After spawning a server: wait until ready(l, port) says it answers, it
+ * exits, or the start timeout passes (then it is stopped with stop_sig, then
+ * SIGKILL). 0, or -ECHILD / -ETIMEDOUT after one error line naming `log`.
+ */
+static int await_server(const struct local *l, const char *what, const char *name, pid_t pid, unsigned port,
+			const char *log, int stop_sig, bool (*ready)(const struct local *, unsigned))
+{
+	uint64_t deadline = clock_now_ns() + l->start_timeout;
+	int st;
+
+	for (;;) {
+		if (proc_wait(pid, 1, &st) == 0) {
+			struct strbuf why;
+			strbuf_init(&why, 0);
+			proc_describe_status(st, &why);
+			log_error("%s: %s %s while starting (see %s)", what, name, why.buf, log);
+			strbuf_release(&why);
+			return -ECHILD;
+		}
+		if (ready(l, port))
+			return 0;
+		if (clock_now_ns() > deadline) {
+			log_error("%s: %s did not accept connections on 127.0.0.1:%u within the start timeout (see %s)",
+				  what, name, port, log);
+			kill(pid, stop_sig);
+			if (proc_wait(pid, l->stop_timeout, &st) < 0)
+				kill(pid, SIGKILL);
+			return -ETIMEDOUT;
+		}
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 static int mariadb_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
 			const char *data, unsigned port, pid_t *pid_out)
 {
@@ -642,8 +708,7 @@ static int mariadb_start(struct local *l, const struct campaign_config *cfg, con
 	char *argv[64];
 	size_t n = 0, na = 0;
 	pid_t pid = -1;
-	int ret, st;
-	uint64_t deadline;
+	int ret;
 
 	strbuf_init(&log, 0);
 	strbuf_addf(&log, "%s/server.out", boot);
@@ -687,54 +752,16 @@ static int mariadb_start(struct local *l, const struct campaign_config *cfg, con
 		log_error("%s: cannot start %s: %s", what, l->server, strerror(-ret));
 		goto out;
 	}
-	deadline = clock_now_ns() + l->start_timeout;
-	for (;;) {
-		if (proc_wait(pid, 1, &st) == 0) {
-			struct strbuf why;
-			strbuf_init(&why, 0);
-			proc_describe_status(st, &why);
-			log_error("%s: mariadbd %s while starting (see %s/error.log)", what, why.buf, boot);
-			strbuf_release(&why);
-			pid = -1;
-			ret = -ECHILD;
-			goto out;
-		}
-		/*
-		 * Ready = the server answers on the TCP port: a handshake (protocol
-		 * 10), or an error packet (0xff: "host not allowed" before the
-		 * driver user exists, "too many connections") from a live server.
-		 */
-		struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-			unsigned char hs[5];
-			size_t got = 0;
-			struct pollfd pf = {.fd = fd, .events = POLLIN};
-			while (got < sizeof(hs) && poll(&pf, 1, 2000) > 0) {
-				ssize_t r = read(fd, hs + got, sizeof(hs) - got);
-				if (r <= 0)
-					break;
-				got += (size_t)r;
-			}
-			close(fd);
-			if (got == sizeof(hs) && (hs[4] == 10 || hs[4] == 0xff))
-				break;
-		} else if (fd >= 0) {
-			close(fd);
-		}
-		if (clock_now_ns() > deadline) {
-			log_error("%s: mariadbd did not accept connections on 127.0.0.1:%u within the start timeout "
-				  "(see %s/error.log)", what, port, boot);
-			kill(pid, SIGTERM);
-			if (proc_wait(pid, l->stop_timeout, &st) < 0)
-				kill(pid, SIGKILL);
-			pid = -1;
-			ret = -ETIMEDOUT;
-			goto out;
-		}
-		struct timespec ts = {0, 200 * 1000 * 1000};
-		nanosleep(&ts, NULL);
+	{
+		struct strbuf logdesc;
+		strbuf_init(&logdesc, 0);
+		strbuf_addf(&logdesc, "%s/error.log", boot);
+		ret = await_server(l, what, "mariadbd", pid, port, logdesc.buf, SIGTERM, mariadb_ready);
+		strbuf_release(&logdesc);
+	}
+	if (ret < 0) {
+		pid = -1;
+		goto out;
 	}
 	*pid_out = pid;
 	ret = 0;
@@ -789,8 +816,7 @@ static int pg_start(struct local *l, const struct campaign_config *cfg, const ch
 	char *argv[96];
 	size_t n, na = 0;
 	pid_t pid = -1;
-	int ret, st;
-	uint64_t deadline;
+	int ret;
 	unsigned maxconn = cfg->threads + 50 > 100 ? cfg->threads + 50 : 100;
 
 	strbuf_init(&log, 0);
@@ -827,32 +853,10 @@ static int pg_start(struct local *l, const struct campaign_config *cfg, const ch
 		log_error("%s: cannot start %s: %s", what, l->server, strerror(-ret));
 		goto out;
 	}
-	deadline = clock_now_ns() + l->start_timeout;
-	for (;;) {
-		if (proc_wait(pid, 1, &st) == 0) {
-			struct strbuf why;
-			strbuf_init(&why, 0);
-			proc_describe_status(st, &why);
-			log_error("%s: postgres %s while starting (see %s)", what, why.buf, log.buf);
-			strbuf_release(&why);
-			pid = -1;
-			ret = -ECHILD;
-			goto out;
-		}
-		if (pg_ready(l, port))
-			break;
-		if (clock_now_ns() > deadline) {
-			log_error("%s: postgres did not accept connections on 127.0.0.1:%u within the start timeout "
-				  "(see %s)", what, port, log.buf);
-			kill(pid, SIGINT);
-			if (proc_wait(pid, l->stop_timeout, &st) < 0)
-				kill(pid, SIGKILL);
-			pid = -1;
-			ret = -ETIMEDOUT;
-			goto out;
-		}
-		struct timespec ts = {0, 200 * 1000 * 1000};
-		nanosleep(&ts, NULL);
+	ret = await_server(l, what, "postgres", pid, port, log.buf, SIGINT, pg_ready);
+	if (ret < 0) {
+		pid = -1;
+		goto out;
 	}
 	*pid_out = pid;
 	ret = 0;
