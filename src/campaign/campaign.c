@@ -191,9 +191,18 @@ struct driver {
 	pid_t pid;
 	int status;
 	bool done;
-	struct strbuf base;
+	struct strbuf base; /* results/<campaign>/<group>/<drive>/<instance>[-rep<n>] */
+	struct strbuf path; /* scratch for driver_file() */
 	struct journal_tail jt;
 };
+
+/* The instance's file `base` + suffix (".json", ".jsonl", ".log"); valid until the next call. */
+static const char *driver_file(struct driver *dv, const char *suffix)
+{
+	strbuf_reset(&dv->path);
+	strbuf_addf(&dv->path, "%s%s", dv->base.buf, suffix);
+	return dv->path.buf;
+}
 
 static void driver_argv(struct ctx *c, const struct plan_run *r, size_t inst, const struct target_endpoint *ep,
 			const char *base, struct strbuf *args, char **argv, size_t max)
@@ -244,7 +253,7 @@ static void progress(struct ctx *c, const struct plan_run *r, size_t ri, struct 
 	unsigned minint = UINT_MAX;
 
 	for (size_t i = 0; i < n; i++) {
-		journal_poll(dv[i].base.buf, &dv[i].jt);
+		journal_poll(driver_file(&dv[i], ".jsonl"), &dv[i].jt);
 		sum += dv[i].jt.tps;
 		if (dv[i].jt.intervals < minint)
 			minint = dv[i].jt.intervals;
@@ -322,6 +331,7 @@ static int run_one(struct ctx *c, size_t ri)
 	strbuf_init(&dir, 0);
 	for (size_t i = 0; i < r->ninsts; i++) {
 		strbuf_init(&dv[i].base, 0);
+		strbuf_init(&dv[i].path, 0);
 		journal_tail_init(&dv[i].jt);
 		dv[i].pid = -1;
 		plan_result_base(cfg, c->plan, r, r->insts[i], &dv[i].base);
@@ -402,16 +412,11 @@ static int run_one(struct ctx *c, size_t ri)
 		ret = ops->endpoint(&c->tgt, &c->plan->insts[r->insts[i]], &eps[i]);
 	for (size_t i = 0; i < r->ninsts && ret == 0; i++) {
 		char *argv[128];
-		struct strbuf logp;
-		strbuf_init(&logp, 0);
-		strbuf_addf(&logp, "%s.log", dv[i].base.buf);
 		driver_argv(c, r, r->insts[i], &eps[i], dv[i].base.buf, &args, argv, 128);
-		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
+		struct proc_spec spec = {.argv = argv, .log_path = driver_file(&dv[i], ".log"), .new_group = true};
 		ret = driver_spawn(cfg, &eps[i], &spec, &dv[i].pid);
-		strbuf_release(&logp);
 		if (ret == 0)
 			sr->pids[sr->npids++] = dv[i].pid;
-		strbuf_addf(&dv[i].base, ".jsonl"); /* the progress view follows the journal */
 	}
 	free(eps);
 	if (state_save(cfg, c->plan, c->st) < 0 && ret == 0)
@@ -437,14 +442,8 @@ static int run_one(struct ctx *c, size_t ri)
 					strbuf_reset(&msg);
 					strbuf_addf(&msg, "the driver of %s/%s ", cfg->drives[in->drive].name, in->name);
 					proc_describe_status(dv[i].status, &msg);
-					dv[i].base.len -= 6;
-					dv[i].base.buf[dv[i].base.len] = '\0';
-					strbuf_addf(&msg, " (see %s.log)", dv[i].base.buf);
-					strbuf_adds(&dv[i].base, ".log");
-					proc_add_log_tail(dv[i].base.buf, &msg);
-					dv[i].base.len -= 4;
-					dv[i].base.buf[dv[i].base.len] = '\0';
-					strbuf_adds(&dv[i].base, ".jsonl");
+					strbuf_addf(&msg, " (see %s)", driver_file(&dv[i], ".log"));
+					proc_add_log_tail(dv[i].path.buf, &msg);
 					log_error("%s; stopping the other drivers of this run", msg.buf);
 					if (ret == 0)
 						ret = -ECHILD;
@@ -487,13 +486,11 @@ static int run_one(struct ctx *c, size_t ri)
 	/* Every instance must have left a complete result. */
 	for (size_t i = 0; i < r->ninsts; i++) {
 		struct result_summary rs;
-		dv[i].base.len -= 6;
-		dv[i].base.buf[dv[i].base.len] = '\0';
-		strbuf_adds(&dv[i].base, ".json");
-		int rr = result_read_summary(dv[i].base.buf, &rs);
+		const char *res = driver_file(&dv[i], ".json");
+		int rr = result_read_summary(res, &rs);
 		if (rr < 0 || strcmp(rs.status, "complete")) {
 			strbuf_reset(&msg);
-			strbuf_addf(&msg, "%s: %s", dv[i].base.buf, rr == -ENOENT ? "missing" : rr < 0 ? "unreadable" : rs.status);
+			strbuf_addf(&msg, "%s: %s", res, rr == -ENOENT ? "missing" : rr < 0 ? "unreadable" : rs.status);
 			log_error("%s (expected a complete result)", msg.buf);
 			ret = -EIO;
 			goto fail;
@@ -522,6 +519,7 @@ fail:
 out:
 	for (size_t i = 0; i < r->ninsts; i++) {
 		strbuf_release(&dv[i].base);
+		strbuf_release(&dv[i].path);
 		journal_tail_release(&dv[i].jt);
 	}
 	free(dv);
