@@ -10,17 +10,6 @@ start_mariadb
 C=$(conn_opts)
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
 
-# Wait until FILE has N lines matching PATTERN (at most 60 s): the fault is
-# injected at a point of the run, not after a guessed delay (ASan builds are slower).
-wait_lines() { # wait_lines FILE PATTERN N
-	local i
-	for i in $(seq 1 600); do
-		[ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
-		sleep 0.1
-	done
-	echo "wait_lines: $1 never had $3 lines matching $2" >&2
-	return 1
-}
 D=$TEST_TMP/res/camp/g2/drive-a
 mkdir -p "$D"
 drive() { # drive INSTANCE SECONDS (the same load for both: one group)

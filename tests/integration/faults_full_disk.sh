@@ -23,18 +23,6 @@ C=$(conn_opts)
 O="--tables=1 --table-size=1000 --threads=2 --report-interval=1"
 "$DBRIG_BIN" sysbench $C $O oltp_read_only prepare >/dev/null
 
-# Wait until FILE has N lines matching PATTERN (at most 60 s): the fault is
-# injected at a point of the run, not after a guessed delay (ASan builds are slower).
-wait_lines() { # wait_lines FILE PATTERN N
-	local i n
-	for i in $(seq 1 600); do
-		n=$(grep -c -- "$2" "$1" 2>/dev/null) || true
-		[ "${n:-0}" -ge "$3" ] && return 0
-		sleep 0.1
-	done
-	echo "wait_lines: $1 never had $3 lines matching $2" >&2
-	return 1
-}
 fill() { dd if=/dev/zero of="$M/filler" bs=4k >/dev/null 2>&1 || true; }
 no_tmp() { [ -z "$(find "$M" -name '*.tmp.*')" ]; }
 ENOSPC='No space left on device'

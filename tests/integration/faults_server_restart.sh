@@ -12,17 +12,6 @@ C=$(conn_opts)
 T=4
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
 
-# Wait until FILE has N lines matching PATTERN (at most 60 s): the fault is
-# injected at a point of the run, not after a guessed delay (ASan builds are slower).
-wait_lines() { # wait_lines FILE PATTERN N
-	local i
-	for i in $(seq 1 600); do
-		[ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
-		sleep 0.1
-	done
-	echo "wait_lines: $1 never had $3 lines matching $2" >&2
-	return 1
-}
 mkdir -p "$TEST_TMP/res/c/g/d"
 R=$TEST_TMP/res/c/g/d/i1
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=$T --precondition=2 --time=14 --report-interval=1 \

@@ -28,6 +28,20 @@ skip_test() {
 	exit 77
 }
 
+# Wait until FILE has N lines matching PATTERN (at most 60 s; FILE may not exist
+# yet): a fault is injected at a point of the run, not after a guessed delay
+# (ASan builds are slower).
+wait_lines() { # wait_lines FILE PATTERN N
+	local i n
+	for i in $(seq 1 600); do
+		n=$(grep -c -- "$2" "$1" 2>/dev/null) || true
+		[ "${n:-0}" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "wait_lines: $1 never had $3 lines matching $2" >&2
+	return 1
+}
+
 # A free TCP port on 127.0.0.1 in a high range.
 free_port() {
 	local p

@@ -149,16 +149,19 @@ static void test_render_pool_volume(void **state)
 	strbuf_release(&sb);
 }
 
+/* The seed of vm2 on drive pm1743-a of campaign "lab", engine installed by cloud-init. */
+static const struct vm_seed lab_seed = {
+	.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .campaign = "lab", .drive = "pm1743-a",
+	.instance = "vm2", .packages = "mariadb-server qemu-guest-agent", .ssh_key = "ssh-ed25519 AAAA lab",
+	.db_user = "dbrig", .db_password = "s3cret", .db_port = 3306, .buffer_pool = UINT64_C(25769803776),
+	.server_options = "innodb_flush_log_at_trx_commit = 1\n",
+};
+
 static void test_render_seed(void **state)
 {
 	char dir[4096];
 	struct strbuf ud, md, sh;
-	struct vm_seed s = {
-		.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .campaign = "lab", .drive = "pm1743-a",
-		.instance = "vm2", .packages = "mariadb-server qemu-guest-agent", .ssh_key = "ssh-ed25519 AAAA lab",
-		.db_user = "dbrig", .db_password = "s3cret", .db_port = 3306, .buffer_pool = UINT64_C(25769803776),
-		.server_options = "innodb_flush_log_at_trx_commit = 1\n",
-	};
+	struct vm_seed s = lab_seed;
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
@@ -202,14 +205,10 @@ static void test_render_seed_preinstalled(void **state)
 {
 	char dir[4096];
 	struct strbuf ud, md, sh, ud_install, md2, sh2;
-	struct vm_seed s = {
-		.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .campaign = "lab", .drive = "pm1743-a",
-		.instance = "vm2", .packages = NULL, .ssh_key = "ssh-ed25519 AAAA lab",
-		.db_user = "dbrig", .db_password = "s3cret", .db_port = 3306, .buffer_pool = UINT64_C(25769803776),
-		.server_options = "innodb_flush_log_at_trx_commit = 1\n",
-	};
+	struct vm_seed s = lab_seed;
 
 	(void)state;
+	s.packages = NULL;
 	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
 	strbuf_init(&ud, 0);
 	strbuf_init(&md, 0);
@@ -227,7 +226,7 @@ static void test_render_seed_preinstalled(void **state)
 	assert_non_null(strstr(ud.buf, "  - path: /etc/systemd/system/dbrig-setup.service\n"));
 	assert_non_null(strstr(ud.buf, "  - [systemctl, enable, --now, --no-block, qemu-guest-agent.service, dbrig-setup.service]"));
 	/* Only the package step differs from the default ("install"). */
-	s.packages = "mariadb-server qemu-guest-agent";
+	s.packages = lab_seed.packages;
 	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud_install, &md2, &sh2), 0);
 	assert_non_null(strstr(ud_install.buf, "package_update: true\npackages:\n  - mariadb-server\n  - qemu-guest-agent\n"));
 	assert_int_equal(ud_install.len - ud.len,
