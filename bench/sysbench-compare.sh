@@ -6,6 +6,7 @@
 #
 #   bench/sysbench-compare.sh                # defaults below
 #   THREADS=32 DURATION=30 ROUNDS=3 TABLES=4 TABLE_SIZE=100000 bench/sysbench-compare.sh
+#   DBRIG_VARIANTS='--event-loops=1;--event-loops=2' bench/sysbench-compare.sh  # compare settings
 #
 # Targets on a 2-core machine at 32 threads (issue: sysbench driver core):
 #   client CPU per oltp_read_write transaction <= 0.6x sysbench, user part <= 0.5x,
@@ -48,13 +49,19 @@ PY
 
 tps_of() { sed -n 's/.*transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.).*/\1 \2/p' "$1"; }
 
-declare -A PREP RUN_TX RUN_TPS RUN_U RUN_S
-for tool in sysbench dbrig; do PREP[$tool]=0; RUN_TX[$tool]=0; RUN_TPS[$tool]=0; RUN_U[$tool]=0; RUN_S[$tool]=0; done
+# DBRIG_VARIANTS: dbrig run options to compare, separated by ';' (each variant
+# runs in every round, alternating with sysbench), e.g. "--event-loops=1;--event-loops=2".
+IFS=';' read -r -a VARIANTS <<<"${DBRIG_VARIANTS:-}"
+[ ${#VARIANTS[@]} -gt 0 ] || VARIANTS=("")
+tools=(sysbench)
+declare -A OPTS PREP RUN_TX RUN_TPS RUN_U RUN_S
+for i in "${!VARIANTS[@]}"; do tools+=("dbrig$i"); OPTS[dbrig$i]=${VARIANTS[$i]}; done
+for tool in "${tools[@]}"; do PREP[$tool]=0; RUN_TX[$tool]=0; RUN_TPS[$tool]=0; RUN_U[$tool]=0; RUN_S[$tool]=0; done
 cmd_of() { if [ "$1" = sysbench ]; then echo sysbench; else echo "$DBRIG_BIN sysbench"; fi; }
 
 echo "== prepare: $TABLES tables x $TABLE_SIZE rows, --threads=$PREP_THREADS, $ROUNDS rounds, alternating"
 for r in $(seq 1 "$ROUNDS"); do
-	for tool in sysbench dbrig; do
+	for tool in sysbench dbrig0; do
 		$(cmd_of $tool) $C --tables=$TABLES $TEST cleanup >/dev/null 2>&1 || true
 		read -r wall u s < <(run_measured "$work/prep.$tool" $(cmd_of $tool) $C $T --threads=$PREP_THREADS $TEST prepare)
 		rows=$((TABLES * TABLE_SIZE))
@@ -65,9 +72,11 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 
 echo "== run: $TEST, --threads=$THREADS, ${DURATION}s each, $ROUNDS rounds, alternating"
+for i in "${!VARIANTS[@]}"; do echo "  dbrig$i: dbrig sysbench ${VARIANTS[$i]}"; done
 for r in $(seq 1 "$ROUNDS"); do
-	for tool in sysbench dbrig; do
-		read -r wall u s < <(run_measured "$work/run.$tool" $(cmd_of $tool) $C $T --threads=$THREADS --time=$DURATION $TEST run)
+	for tool in "${tools[@]}"; do
+		read -r wall u s < <(run_measured "$work/run.$tool" $(cmd_of $tool) $C $T ${OPTS[$tool]:-} \
+			--threads=$THREADS --time=$DURATION $TEST run)
 		read -r tx tps < <(tps_of "$work/run.$tool")
 		echo "  round $r $tool: tps $tps, user ${u}s, sys ${s}s, $tx transactions"
 		RUN_TX[$tool]=$((RUN_TX[$tool] + tx))
@@ -77,23 +86,30 @@ for r in $(seq 1 "$ROUNDS"); do
 	done
 done
 
-python3 - "$ROUNDS" "$((TABLES * TABLE_SIZE))" \
-	"${PREP[sysbench]}" "${RUN_TX[sysbench]}" "${RUN_TPS[sysbench]}" "${RUN_U[sysbench]}" "${RUN_S[sysbench]}" \
-	"${PREP[dbrig]}" "${RUN_TX[dbrig]}" "${RUN_TPS[dbrig]}" "${RUN_U[dbrig]}" "${RUN_S[dbrig]}" <<'PY'
+args=()
+for tool in "${tools[@]}"; do
+	args+=("$tool" "${PREP[$tool]}" "${RUN_TX[$tool]}" "${RUN_TPS[$tool]}" "${RUN_U[$tool]}" "${RUN_S[$tool]}")
+done
+python3 - "$ROUNDS" "$((TABLES * TABLE_SIZE))" "${args[@]}" <<'PY'
 import sys
 rounds, rows = int(sys.argv[1]), int(sys.argv[2])
-def tool(a):
-    prep, tx, tps, u, s = float(a[0]), int(a[1]), float(a[2]), float(a[3]), float(a[4])
-    return dict(prep=rows * rounds / prep, tps=tps / rounds, user=u / tx * 1e6, sys=s / tx * 1e6,
-                cpu=(u + s) / tx * 1e6)
-sb, db = tool(sys.argv[3:8]), tool(sys.argv[8:13])
-print()
-print(f"{'':28}{'sysbench':>12}{'dbrig':>12}{'dbrig/sysbench':>16}  target")
+a = sys.argv[3:]
+tools = []
+for i in range(0, len(a), 6):
+    name, prep, tx, tps, u, s = a[i], float(a[i + 1]), int(a[i + 2]), float(a[i + 3]), float(a[i + 4]), float(a[i + 5])
+    tools.append((name, dict(prep=rows * rounds / prep if prep else 0.0, tps=tps / rounds, user=u / tx * 1e6,
+                             sys=s / tx * 1e6, cpu=(u + s) / tx * 1e6)))
+sb = tools[0][1]
 rowsfmt = [("TPS", "tps", "%.1f", ">= 1.10"),
            ("client CPU us/txn (total)", "cpu", "%.1f", "<= 0.60"),
            ("client CPU us/txn (user)", "user", "%.1f", "<= 0.50"),
            ("client CPU us/txn (system)", "sys", "%.1f", ""),
            ("prepare rows/s", "prep", "%.0f", ">= 3.00")]
-for label, k, f, target in rowsfmt:
-    print(f"{label:28}{f % sb[k]:>12}{f % db[k]:>12}{db[k] / sb[k]:>16.2f}  {target}")
+for name, db in tools[1:]:
+    print()
+    print(f"{'':28}{'sysbench':>12}{name:>12}{name + '/sysbench':>16}  target")
+    for label, k, f, target in rowsfmt:
+        if k == "prep" and not db[k]:
+            continue
+        print(f"{label:28}{f % sb[k]:>12}{f % db[k]:>12}{db[k] / sb[k]:>16.2f}  {target}")
 PY

@@ -112,7 +112,7 @@ static const struct opt_def sb_opts_table[] = {
 	{"precondition", "warmup-time", OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample (--time); statistics are reset between them, both are kept in the result", 0, 0, DB, 0},
 	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, DB, 0},
 	{"journal", NULL, OPT_STRING, O(journal), NULL, "append one JSON line per report interval to this file, flushed as it happens", 0, 0, DB, 0},
-	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads that serve the connections; 0 = half the CPUs", 0, 1024, DB, 0},
+	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads that serve the connections; 0 = one per CPU", 0, 1024, DB, 0},
 	{"reconnect-timeout", NULL, OPT_DURATION, O(reconnect_timeout_ns), "60", "how long a lost server may stay away before the run fails", 0, 0, DB, 0},
 	{"run-campaign", NULL, OPT_STRING, O(run_campaign), "", "run identity stored in the result: campaign name", 0, 0, DB, 0},
 	{"run-group", NULL, OPT_STRING, O(run_group), "", "run identity: run group", 0, 0, DB, 0},

@@ -69,7 +69,7 @@ static const struct opt_def tp_opts[] = {
 	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "random seed; 0 = from the clock", 0, INT64_MAX, GEN, 0},
 	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, GEN, 0},
 	{"journal", NULL, OPT_STRING, O(journal), NULL, "append one JSON line per report interval to this file", 0, 0, GEN, 0},
-	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads serving libmysqlclient connections; 0 = half the CPUs (ODBC: one per connection)", 0, 1024, GEN, 0},
+	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads serving libmysqlclient connections; 0 = one per CPU (ODBC: one per connection)", 0, 1024, GEN, 0},
 	{"reconnect-timeout", NULL, OPT_DURATION, O(reconnect_timeout_ns), "60", "how long a lost server may stay away before the run fails", 0, 0, GEN, 0},
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},

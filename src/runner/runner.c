@@ -981,15 +981,17 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 		cfg->cb.on_interval(cfg->cb.arg, &ir);
 }
 
-/* Default event loops: half the CPUs. The client shares the machine with
- * the server on loopback, and fewer, busier loops batch more readiness per
- * epoll_wait (measured here: 1 loop on 2 CPUs costs ~10% less CPU per
- * transaction than 2, at about the same TPS). */
+/* Default event loops: one per online CPU, so the client is never the
+ * bottleneck of what it measures. Measured on 2 CPUs against a server on
+ * loopback (bench/sysbench-compare.sh, oltp_read_write, 32 threads, 3 x 30 s
+ * alternating, two orders): 2 loops 1.09-1.16x sysbench's TPS, 1 loop
+ * 0.94-0.99x; 1 loop costs 7-10% less CPU per transaction, but on a
+ * shared machine the single loop queues ready connections behind each other. */
 static unsigned default_loops(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return n > 1 ? (unsigned)(n / 2) : 1;
+	return n > 1 ? (unsigned)n : 1;
 }
 
 /* Terminals and their schedulers: one per event loop, or one shared by

@@ -74,7 +74,7 @@ struct runner_config {
 	void *wl_ctx;
 	unsigned ntypes;                 /* >= 1 */
 	unsigned threads;                /* concurrent connections */
-	unsigned event_loops;            /* 0 = half the online CPUs (at least 1), at most `threads` */
+	unsigned event_loops;            /* 0 = one per online CPU, at most `threads` */
 	uint64_t precondition_ns;        /* 0 = no precondition phase */
 	uint64_t time_ns;                /* sample length; 0 = until --events */
 	uint64_t events;                 /* sample events limit; 0 = none */
