@@ -42,14 +42,16 @@ check "partial result keeps what was measured" [ "$(json_get "$TEST_TMP/fatal.js
 
 # --- KILL <id> from the server side: that connection reconnects, the run goes on ---
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
-( sleep 1.5
+# Two connections are killed once the first interval is journaled (all four
+# connected), not after a fixed sleep: a slow start must not make it flaky.
+( wait_lines "$TEST_TMP/kill.jsonl" '"type":"interval"' 1 || exit 1
   for id in $(mariadb_sql "$MARIADB_PORT" "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='sbtest' LIMIT 2"); do
 	mariadb_sql "$MARIADB_PORT" "KILL $id"
   done ) &
 bg=$!
-check "run survives KILL" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=4 --time=4 \
-	--result="$TEST_TMP/kill.json" oltp_read_only run >"$TEST_TMP/kill.out" 2>&1
-wait $bg
+check "run survives KILL" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=4 --time=5 --report-interval=1 \
+	--result="$TEST_TMP/kill.json" --journal="$TEST_TMP/kill.jsonl" oltp_read_only run >"$TEST_TMP/kill.out" 2>&1
+check "the KILLs were sent" wait $bg
 check "reconnects counted" [ "$(json_get "$TEST_TMP/kill.json" "r['phases']['sample']['errors']['reconnects']")" = 2 ]
 check "status complete after KILL" [ "$(json_get "$TEST_TMP/kill.json" "r['status']")" = complete ]
 
@@ -66,7 +68,7 @@ for sig in INT TERM; do
 	"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --precondition=1 --time=60 --report-interval=1 \
 		--result="$TEST_TMP/sig$sig.json" --journal="$TEST_TMP/sig$sig.jsonl" oltp_read_only run >"$TEST_TMP/sig$sig.out" 2>&1 &
 	pid=$!
-	sleep 3.5
+	wait_lines "$TEST_TMP/sig$sig.jsonl" '"phase":"sample"' 1 # the precondition is over
 	kill -$sig $pid
 	set +e; wait $pid; rc=$?; set -e
 	check "SIG$sig exits 1 (got $rc)" [ "$rc" = 1 ]
@@ -80,7 +82,7 @@ done
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 \
 	--result="$TEST_TMP/k9.json" --journal="$TEST_TMP/k9.jsonl" oltp_read_only run >/dev/null 2>&1 &
 pid=$!
-sleep 3.5
+wait_lines "$TEST_TMP/k9.jsonl" '"type":"interval"' 2
 kill -9 $pid
 wait $pid 2>/dev/null || true
 check "kill -9 leaves no result file" [ ! -e "$TEST_TMP/k9.json" ]
@@ -91,9 +93,9 @@ check "kill -9 journal has no end line" [ -z "$(grep '"type":"end"' "$TEST_TMP/k
 
 # --- the server dies and does not come back within --reconnect-timeout ---
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 --reconnect-timeout=2s \
-	--result="$TEST_TMP/gone.json" oltp_read_only run >/dev/null 2>"$TEST_TMP/gone.err" &
+	--result="$TEST_TMP/gone.json" --journal="$TEST_TMP/gone.jsonl" oltp_read_only run >/dev/null 2>"$TEST_TMP/gone.err" &
 pid=$!
-sleep 2
+wait_lines "$TEST_TMP/gone.jsonl" '"type":"interval"' 1
 kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
 set +e; wait $pid; rc=$?; set -e
 check "server gone: exit 1 (got $rc)" [ "$rc" = 1 ]
