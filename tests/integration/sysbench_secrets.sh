@@ -26,7 +26,7 @@ check "warning for a file readable by others" grep -qx "dbrig: warning: --mysql-
 "$DBRIG_BIN" sysbench $C $O --mysql-password="$PW" --time=3 --report-interval=1 \
 	--result="$TEST_TMP/argv.json" --journal="$TEST_TMP/argv.jsonl" oltp_read_only run >"$TEST_TMP/argv.out" 2>&1 &
 pid=$!
-sleep 1.5
+wait_lines "$TEST_TMP/argv.jsonl" '"type":"interval"' 1 # running, argv long since blanked
 tr '\0' ' ' </proc/$pid/cmdline >"$TEST_TMP/cmdline"
 wait $pid
 check "password blanked in argv" grep -q -- '--mysql-password=x' "$TEST_TMP/cmdline"
