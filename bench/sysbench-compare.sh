@@ -12,8 +12,7 @@
 #   client CPU per oltp_read_write transaction <= 0.6x sysbench, user part <= 0.5x,
 #   TPS >= 1.1x, prepare >= 3x.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-DBRIG_BIN=${DBRIG_BIN:-$here/build/dbrig}
+. "$(dirname "$0")/lib.sh"
 THREADS=${THREADS:-32}
 DURATION=${DURATION:-30}
 ROUNDS=${ROUNDS:-3}
@@ -21,14 +20,9 @@ TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-100000}
 PREP_THREADS=${PREP_THREADS:-4}
 TEST=${TEST:-oltp_read_write}
-. "$here/tests/lib/mariadb.sh"
 command -v sysbench >/dev/null || { echo "sysbench is not installed (apt-get install sysbench)" >&2; exit 1; }
-[ -x "$DBRIG_BIN" ] || { echo "no dbrig binary at $DBRIG_BIN (build first)" >&2; exit 1; }
-
-work=$(mktemp -d /tmp/dbrig-bench.XXXXXX)
-port=$((30000 + RANDOM % 10000))
-trap 'mariadb_stop "$work/db"; rm -rf "$work"' EXIT
-MARIADB_EXTRA_OPTS="--innodb-buffer-pool-size=1G" mariadb_start "$work/db" "$port"
+bench_need_dbrig
+bench_start_mariadb
 mariadb_make_sbtest "$port" sbtest
 C="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sbtest --mysql-db=sbtest"
 T="--tables=$TABLES --table-size=$TABLE_SIZE"

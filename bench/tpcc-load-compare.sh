@@ -18,24 +18,17 @@
 # its tables and building its indexes. Rows are counted with COUNT(*) after
 # each load. Target (issue 5): dbrig >= 5x tpcc_load.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-DBRIG_BIN=${DBRIG_BIN:-$here/build/dbrig}
+. "$(dirname "$0")/lib.sh"
 WAREHOUSES=${WAREHOUSES:-2}
 ROUNDS=${ROUNDS:-2}
 THREADS=${THREADS:-2}
 TPCC_MYSQL_DIR=${TPCC_MYSQL_DIR:-/tmp/tpcc-mysql}
-. "$here/tests/lib/mariadb.sh"
 [ -x "$TPCC_MYSQL_DIR/tpcc_load" ] && [ -f "$TPCC_MYSQL_DIR/create_table.sql" ] || {
 	echo "no tpcc_load in $TPCC_MYSQL_DIR: build tpcc-mysql there (see the top of $0)" >&2; exit 1; }
-[ -x "$DBRIG_BIN" ] || { echo "no dbrig binary at $DBRIG_BIN (build first)" >&2; exit 1; }
-
-work=$(mktemp -d /tmp/dbrig-bench.XXXXXX)
-port=$((30000 + RANDOM % 10000))
-trap 'mariadb_stop "$work/db"; rm -rf "$work"' EXIT
-MARIADB_EXTRA_OPTS="--innodb-buffer-pool-size=1G ${MARIADB_EXTRA_OPTS:-}" mariadb_start "$work/db" "$port"
+bench_need_dbrig
+bench_start_mariadb
 mariadb_make_sbtest "$port" tpcc_ref
 mariadb_sql "$port" "CREATE DATABASE dbrig_tpcc"
-echo "server: $(mariadb_sql "$port" "SELECT VERSION()"), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 DB="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sbtest --mysql-db=dbrig_tpcc"
 [ -n "${DBRIG_ARGS:-}" ] && DB=$DBRIG_ARGS
 
