@@ -7,32 +7,11 @@
 # counts and CHECKSUM TABLE) after a run that wrote to the same data, that the
 # report ran, and that nothing of the instances is left afterwards.
 set -uo pipefail
-DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
-T=$(mktemp -d /tmp/dbrig-campaign_local.XXXXXX)
+. "$(dirname "$0")/../lib/campaign.sh"
 CPID=
-cleanup() {
-	[ -n "$CPID" ] && kill "$CPID" 2>/dev/null
-	# Servers of this test only: their pid files live under $T.
-	for p in $(find "$T" -name mysqld.pid 2>/dev/null); do kill "$(cat "$p")" 2>/dev/null; done
-	sleep 1
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
-for b in mariadbd mariadb-install-db mariadb python3; do
-	command -v $b >/dev/null || [ -x /usr/sbin/$b ] || fail "$b is missing (scripts/deps-campaign.txt)"
-done
-
-# A free block of 8 ports in a high range.
-base=
-for _ in $(seq 1 100); do
-	p=$((30000 + RANDOM % 25000)); ok=1
-	for k in 0 1 2 3 4 5 6 7; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
-	[ $ok = 1 ] && { base=$p; break; }
-done
-[ -n "$base" ] || fail "no free port block"
+on_exit() { [ -n "$CPID" ] && kill "$CPID" 2>/dev/null; }
+need_mariadb
+base=$(free_port_block 8) || exit 1
 
 cat > "$T/c.json" <<JSON
 {

@@ -3,23 +3,11 @@
 # busy, when the server binary is missing, or when a folder in the way was not
 # created by dbrig; --resume without a state file is a usage error.
 set -uo pipefail
-DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
-T=$(mktemp -d /tmp/dbrig-campaign_preflight.XXXXXX)
+. "$(dirname "$0")/../lib/campaign.sh"
 LPID=
-cleanup() { [ -n "$LPID" ] && kill "$LPID" 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
-command -v python3 >/dev/null || fail "python3 is missing (scripts/deps-campaign.txt)"
-command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || fail "mariadbd is missing (scripts/deps-campaign.txt)"
-base=
-for _ in $(seq 1 100); do
-	p=$((30000 + RANDOM % 25000)); ok=1
-	for k in 0 1 2; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
-	[ $ok = 1 ] && { base=$p; break; }
-done
-[ -n "$base" ] || fail "no free port block"
+on_exit() { [ -n "$LPID" ] && kill "$LPID" 2>/dev/null; }
+need_mariadb
+base=$(free_port_block 3) || exit 1
 mkdir -p "$T/a"
 cd "$T" || exit 1
 write_cfg() { # $1 = extra target settings

@@ -4,29 +4,12 @@
 # cut-off run restarts from its restore with its partial files kept apart
 # (<instance>.partial-1.*), and every run ends with a complete result.
 set -uo pipefail
-DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
-T=$(mktemp -d /tmp/dbrig-campaign_resume.XXXXXX)
+. "$(dirname "$0")/../lib/campaign.sh"
 CPID=
-cleanup() {
-	[ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null
-	for p in $(find "$T" -name mysqld.pid 2>/dev/null); do kill "$(cat "$p")" 2>/dev/null; done
-	sleep 1
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$T/err1.txt" ] && tail -5 "$T/err1.txt" >&2; [ -f "$T/err2.txt" ] && tail -20 "$T/err2.txt" >&2; exit 1; }
-[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
-for b in mariadbd mariadb-install-db mariadb python3; do
-	command -v $b >/dev/null || [ -x /usr/sbin/$b ] || fail "$b is missing (scripts/deps-campaign.txt)"
-done
-base=
-for _ in $(seq 1 100); do
-	p=$((30000 + RANDOM % 25000)); ok=1
-	for k in 0 1 2 3 4; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
-	[ $ok = 1 ] && { base=$p; break; }
-done
-[ -n "$base" ] || fail "no free port block"
+on_exit() { [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; }
+on_fail() { [ -f "$T/err1.txt" ] && tail -5 "$T/err1.txt" >&2; [ -f "$T/err2.txt" ] && tail -20 "$T/err2.txt" >&2; }
+need_mariadb
+base=$(free_port_block 5) || exit 1
 cat > "$T/c.json" <<JSON
 {
   "name": "ci-resume",

@@ -9,39 +9,16 @@
 # report shows tpmC, that the password never appears in a command line, a
 # result, a journal or a log, and that no server is left running.
 set -uo pipefail
-DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+. "$(dirname "$0")/../lib/campaign.sh"
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-T=$(mktemp -d /tmp/dbrig-campaign_tpcc.XXXXXX)
 chmod 755 "$T" # the postgres user reaches its data directories through it
 SAMPLER=
-cleanup() {
-	[ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null
-	# Servers of this test only: their pid files live under $T.
-	for p in $(find "$T" -name mysqld.pid -o -name postmaster.pid 2>/dev/null); do kill "$(head -n1 "$p")" 2>/dev/null; done
-	sleep 1
-	rm -rf "$T"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-[ -x "$DBRIG_BIN" ] || fail "$DBRIG_BIN is not built"
-for b in mariadbd mariadb-install-db mariadb python3; do
-	command -v $b >/dev/null || [ -x /usr/sbin/$b ] || fail "$b is missing (scripts/deps-campaign.txt)"
-done
+on_exit() { [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null; }
+need_mariadb
 for b in postgres initdb pg_isready psql; do
 	[ -x "$PG_BIN/$b" ] || fail "$PG_BIN/$b is missing (postgresql-15, scripts/deps-campaign.txt)"
 done
 ls /usr/lib/*/odbc/psqlodbcw.so >/dev/null 2>&1 || fail "psqlODBC is missing (odbc-postgresql, scripts/deps-campaign.txt)"
-
-free_block() { # a free block of 4 ports in a high range
-	local p ok
-	for _ in $(seq 1 100); do
-		p=$((30000 + RANDOM % 25000)); ok=1
-		for k in 0 1 2 3; do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
-		[ $ok = 1 ] && { echo $p; return 0; }
-	done
-	return 1
-}
 
 # Preflight: missing PostgreSQL programs and a busy port are one clear line, before anything starts.
 mkdir -p "$T/pre"
@@ -54,7 +31,7 @@ pre() { # pre NAME TARGET-EXTRA
 JSON
 	(cd "$T/pre" && "$DBRIG_BIN" campaign "$1.json" >"$1.out" 2>&1)
 }
-base=$(free_block) || fail "no free port block"
+base=$(free_port_block 4) || exit 1
 pre nobin ', "postgres_bin_dir": "/nonexistent/bin"'
 [ $? -ne 0 ] && grep -q 'postgres_bin_dir: "/nonexistent/bin/postgres" is missing' "$T/pre/nobin.out" ||
 	fail "a missing postgres is not a clear preflight error: $(cat "$T/pre/nobin.out")"
@@ -77,7 +54,7 @@ SAMPLER=$!
 # campaign NAME ENGINE-JSON KEEP
 campaign() {
 	local name=$1 engine=$2 keep=$3 base
-	base=$(free_block) || fail "no free port block"
+	base=$(free_port_block 4) || exit 1
 	mkdir -p "$T/$name"
 	cat >"$T/$name/c.json" <<JSON
 {
