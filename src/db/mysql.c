@@ -3,10 +3,13 @@
  *
  * Statements are server-side prepared with parameters bound once to storage
  * owned by the statement, so an execute only copies values and never re-sends
- * parameter types (what sysbench's drv_mysql does). Result sets are buffered
- * with mysql_stmt_store_result, as sysbench does, and classified the way
- * sysbench counts queries: a result set is a read, otherwise affected rows > 0
- * is a write, anything else is "other".
+ * parameter types (what sysbench's drv_mysql does). Result sets whose columns
+ * the caller bound are buffered with mysql_stmt_store_result; the others (all
+ * of sysbench's) are drained with mysql_stmt_free_result, which reads the same
+ * rows off the connection without copying them (-13.5% client instructions
+ * per oltp_read_write transaction). Results are classified the way sysbench
+ * counts queries: a result set is a read, otherwise affected rows > 0 is a
+ * write, anything else is "other".
  *
  * The non-blocking forms use Connector/C's mysql_*_start/_cont API; a
  * connection is always opened with MYSQL_OPT_NONBLOCK so either form works.
@@ -55,6 +58,7 @@ enum my_op {
 	OP_NONE,
 	OP_STMT_EXEC,
 	OP_STMT_STORE,
+	OP_STMT_DRAIN,
 	OP_QUERY,
 	OP_QUERY_STORE,
 };
@@ -434,6 +438,17 @@ static int after_store(struct db_conn *c, struct my_stmt *s, struct db_exec_resu
 	return 0;
 }
 
+/* A result set whose columns nobody bound (the sysbench statements) is read
+ * off the connection and dropped row by row instead of being stored: the
+ * server sends the same rows either way, the client copies none of them.
+ * Its row count is not known then. */
+static int drained(struct db_exec_result *r)
+{
+	r->kind = DB_QUERY_READ;
+	r->rows = 0;
+	return 0;
+}
+
 static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_value *params, struct db_exec_result *r)
 {
 	struct my_stmt *s = (struct my_stmt *)st;
@@ -447,6 +462,8 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 		classify_noresult(r, (uint64_t)mysql_stmt_affected_rows(s->st));
 		return 0;
 	}
+	if (s->ncols == 0)
+		return mysql_stmt_free_result(s->st) ? stmt_error(c, s) : drained(r);
 	if (mysql_stmt_store_result(s->st))
 		return stmt_error(c, s);
 	return after_store(c, s, r);
@@ -563,6 +580,16 @@ static int step_done(struct db_conn *c, int *wait)
 			classify_noresult(m->res, (uint64_t)mysql_stmt_affected_rows(s->st));
 			m->op = OP_NONE;
 			return 0;
+		} else if (s->ncols == 0) {
+			my_bool bret = 0;
+			m->op = OP_STMT_DRAIN;
+			status = mysql_stmt_free_result_start(&bret, s->st);
+			if (status) {
+				*wait = to_wait(status);
+				return 1;
+			}
+			m->op = OP_NONE;
+			return bret ? stmt_error(c, s) : drained(m->res);
 		} else {
 			int iret = 0;
 			m->op = OP_STMT_STORE;
@@ -582,6 +609,9 @@ static int step_done(struct db_conn *c, int *wait)
 	case OP_STMT_STORE:
 		m->op = OP_NONE;
 		return after_store(c, s, m->res);
+	case OP_STMT_DRAIN:
+		m->op = OP_NONE;
+		return drained(m->res);
 	case OP_QUERY: {
 		MYSQL_RES *res = NULL;
 		m->op = OP_QUERY_STORE;
@@ -662,6 +692,10 @@ static int my_cont(struct db_conn *c, int ready, int *wait)
 		break;
 	case OP_STMT_STORE:
 		status = mysql_stmt_store_result_cont(&iret, m->cur->st, from_ready(ready));
+		break;
+	case OP_STMT_DRAIN:
+		status = mysql_stmt_free_result_cont(&bret, m->cur->st, from_ready(ready));
+		iret = bret;
 		break;
 	case OP_QUERY:
 		status = mysql_real_query_cont(&iret, m->mysql, from_ready(ready));
