@@ -51,10 +51,22 @@ port = {{&db_port}}
 innodb_buffer_pool_size = {{&buffer_pool}}
 {{&server_options}}CNF
 systemctl start mariadb 2>/dev/null || systemctl start mysql
-mysql -uroot <<SQL
+# The host calls the VM ready as soon as the server greets it, which it does
+# once the driver's user exists: on MariaDB one GRANT creates the user together
+# with its grant (and resets its password on a restored disk), so there is no
+# moment when the user can log in but not use sbtest. MySQL 8 has no
+# GRANT ... IDENTIFIED BY: there the user is created, then granted.
+if command -v mariadb-install-db >/dev/null; then
+	mysql -uroot <<SQL
+CREATE DATABASE IF NOT EXISTS sbtest;
+GRANT ALL ON sbtest.* TO '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
+SQL
+else
+	mysql -uroot <<SQL
 CREATE DATABASE IF NOT EXISTS sbtest;
 CREATE USER IF NOT EXISTS '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
 ALTER USER '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
 GRANT ALL ON sbtest.* TO '{{&db_user}}'@'%';
 SQL
+fi
 log "database ready on port {{&db_port}}"

@@ -52,10 +52,22 @@ innodb_buffer_pool_size = 25769803776
 innodb_flush_log_at_trx_commit = 1
 CNF
 systemctl start mariadb 2>/dev/null || systemctl start mysql
-mysql -uroot <<SQL
+# The host calls the VM ready as soon as the server greets it, which it does
+# once the driver's user exists: on MariaDB one GRANT creates the user together
+# with its grant (and resets its password on a restored disk), so there is no
+# moment when the user can log in but not use sbtest. MySQL 8 has no
+# GRANT ... IDENTIFIED BY: there the user is created, then granted.
+if command -v mariadb-install-db >/dev/null; then
+	mysql -uroot <<SQL
+CREATE DATABASE IF NOT EXISTS sbtest;
+GRANT ALL ON sbtest.* TO 'dbrig'@'%' IDENTIFIED BY 's3cret';
+SQL
+else
+	mysql -uroot <<SQL
 CREATE DATABASE IF NOT EXISTS sbtest;
 CREATE USER IF NOT EXISTS 'dbrig'@'%' IDENTIFIED BY 's3cret';
 ALTER USER 'dbrig'@'%' IDENTIFIED BY 's3cret';
 GRANT ALL ON sbtest.* TO 'dbrig'@'%';
 SQL
+fi
 log "database ready on port 3306"
