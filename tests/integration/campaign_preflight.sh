@@ -29,7 +29,7 @@ python3 -c "
 import socket,time
 s=socket.socket(); s.bind(('127.0.0.1',$base)); s.listen(1); time.sleep(60)" &
 LPID=$!
-for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/$base) 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 100); do port_in_use "$base" && break; sleep 0.1; done
 "$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
 kill $LPID; wait $LPID 2>/dev/null; LPID=
 [ $rc -eq 1 ] || fail "busy port: exit $rc (expected 1): $(cat err.txt)"

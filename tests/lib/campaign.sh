@@ -3,12 +3,13 @@
 #   fail MESSAGE        prints "FAIL: MESSAGE" (and whatever an on_fail function
 #                       of the test adds), exits 1
 #   need_mariadb        fails unless the MariaDB programs and python3 are installed
-#   free_port_block N   prints the first of N consecutive free ports in a high range
+#   free_port_block N   prints the first of N consecutive free ports (tests/lib/ports.sh)
 # On exit: an on_exit function of the test runs (to stop what it started in the
 # background), then every server whose pid file is under $T is stopped, then $T
 # (a scratch folder made here) is removed.
 DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+. "$DBRIG_SOURCE_DIR/tests/lib/ports.sh"
 T=$(mktemp -d "/tmp/dbrig-$(basename "$0" .sh).XXXXXX")
 
 campaign_test_cleanup() {
@@ -36,14 +37,4 @@ need_mariadb() {
 	for b in mariadbd mariadb-install-db mariadb python3; do
 		command -v $b >/dev/null || [ -x /usr/sbin/$b ] || fail "$b is missing (scripts/deps-campaign.txt)"
 	done
-}
-
-free_port_block() {
-	local n=$1 p ok k
-	for _ in $(seq 1 100); do
-		p=$((30000 + RANDOM % 25000)); ok=1
-		for ((k = 0; k < n; k++)); do (exec 3<>/dev/tcp/127.0.0.1/$((p + k))) 2>/dev/null && ok=0; done
-		[ $ok = 1 ] && { echo "$p"; return 0; }
-	done
-	fail "no block of $n free ports"
 }

@@ -5,6 +5,7 @@
 DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
 . "$DBRIG_SOURCE_DIR/tests/lib/mariadb.sh"
+. "$DBRIG_SOURCE_DIR/tests/lib/ports.sh"
 
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "/tmp/dbrig-$TEST_NAME.XXXXXX")
@@ -43,14 +44,7 @@ wait_lines() { # wait_lines FILE PATTERN N
 }
 
 # A free TCP port on 127.0.0.1 in a high range.
-free_port() {
-	local p
-	for _ in $(seq 1 200); do
-		p=$((20000 + RANDOM % 20000))
-		if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo "$p"; return 0; fi
-	done
-	return 1
-}
+free_port() { free_port_block 1; }
 
 # Start a private MariaDB for this test; stopped and removed on exit.
 start_mariadb() {
