@@ -84,7 +84,8 @@ enum db_query_kind {
 
 struct db_exec_result {
 	enum db_query_kind kind;
-	uint64_t rows;     /* rows in the result set, or affected rows */
+	uint64_t rows;     /* rows in a stored result set (0 when it was drained:
+			    * no result columns bound), or affected rows */
 };
 
 /* Readiness the caller must wait for before calling *_cont (a bit mask). */

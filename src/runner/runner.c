@@ -984,14 +984,14 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 /* Default event loops: one per online CPU, so the client is never the
  * bottleneck of what it measures. Measured on 2 CPUs against a server on
  * loopback (bench/sysbench-compare.sh, oltp_read_write, 32 threads, 3 x 30 s
- * alternating, two orders): 2 loops 1.09-1.16x sysbench's TPS, 1 loop
- * 0.94-0.99x; 1 loop costs 7-10% less CPU per transaction, but on a
- * shared machine the single loop queues ready connections behind each other. */
+ * alternating, three runs): 2 loops 1.09-1.16x sysbench's TPS, 1 loop
+ * 0.88-0.99x; 1 loop costs 3-10% less CPU per transaction but leaves ~15% of
+ * the CPUs idle: connections ready at once wait for the single loop. */
 static unsigned default_loops(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return n > 1 ? (unsigned)n : 1;
+	return n > 0 ? (unsigned)n : 1;
 }
 
 /* Terminals and their schedulers: one per event loop, or one shared by
