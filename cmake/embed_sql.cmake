@@ -2,7 +2,7 @@
 # the dialect files it was built with. Run as: cmake -DSRC=<sql dir> -DOUT=<file.c> -P embed_sql.cmake
 file(GLOB files RELATIVE ${SRC} ${SRC}/*/*.sql)
 list(SORT files)
-set(body "/* Generated from sql/ by cmake/embed_sql.cmake; do not edit. */\n#include \"workload/tpcc_sql.h\"\n\n")
+set(body "/* Generated from sql/ by cmake/embed_sql.cmake; do not edit. */\n#include \"workload/tpcc/sql.h\"\n\n")
 set(table "")
 set(i 0)
 foreach(f ${files})

@@ -10,7 +10,7 @@
 #include "campaign/config.h"
 #include "campaign/driver.h"
 #include "campaign/plan.h"
-#include "campaign/results.h"
+#include "result/tail.h"
 #include "campaign/state.h"
 #include "cli/cli.h"
 #include "core/clock.h"
@@ -18,7 +18,7 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "target/proc.h"
+#include "core/proc.h"
 #include "target/target.h"
 
 #include <errno.h>

@@ -16,7 +16,7 @@
 #define DBRIG_CAMPAIGN_DRIVER_H
 
 #include "campaign/config.h"
-#include "target/proc.h"
+#include "core/proc.h"
 #include "target/target.h"
 
 #include <stdbool.h>

@@ -13,7 +13,7 @@
 #include "core/strbuf.h"
 #include "report/aggregate.h"
 #include "report/published.h"
-#include "report/results.h"
+#include "result/read.h"
 #include "report/writer.h"
 
 #include <errno.h>

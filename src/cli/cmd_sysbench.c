@@ -4,7 +4,7 @@
  * result file and an interval journal.
  */
 #include "cli/cli.h"
-#include "cli/run_record.h"
+#include "result/record.h"
 #include "cli/sysbench_text.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -14,7 +14,7 @@
 #include "db/db.h"
 #include "result/result.h"
 #include "runner/runner.h"
-#include "workload/sysbench_oltp.h"
+#include "workload/sysbench/sysbench.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * cleanup; --print-sql shows a dialect's every statement.
  */
 #include "cli/cli.h"
-#include "cli/run_record.h"
+#include "result/record.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/strbuf.h"
@@ -14,7 +14,7 @@
 #include "db/odbc.h"
 #include "result/result.h"
 #include "runner/runner.h"
-#include "workload/tpcc.h"
+#include "workload/tpcc/tpcc.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -27,7 +27,7 @@
 #ifndef DBRIG_REPORT_AGGREGATE_H
 #define DBRIG_REPORT_AGGREGATE_H
 
-#include "report/model.h"
+#include "result/model.h"
 #include "report/published.h"
 
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 #include "report/published.h"
 
 #include "core/fileio.h"
-#include "report/jread.h"
+#include "core/jsonr.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* libFuzzer target: the dbrig.journal/1 reader (a journal without its result file) of `dbrig report`. */
-#include "report/model.h"
-#include "report/results.h"
+#include "result/model.h"
+#include "result/read.h"
 
 #include <stddef.h>
 #include <stdint.h>

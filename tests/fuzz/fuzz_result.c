@@ -1,6 +1,6 @@
 /* libFuzzer target: the dbrig.result/1 reader of `dbrig report`. */
-#include "report/model.h"
-#include "report/results.h"
+#include "result/model.h"
+#include "result/read.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,244 @@
+#include "core/proc.h"
+
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Between fork and exec only async-signal-safe calls; failures exit 127. */
+static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent)
+{
+	int fd;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+		_exit(127);
+	if (s->new_group)
+		setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (in_fd >= 0) {
+		dup2(in_fd, 0);
+	} else if ((fd = open("/dev/null", O_RDONLY)) >= 0) {
+		dup2(fd, 0);
+	}
+	if (s->log_path) {
+		fd = open(s->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd < 0)
+			_exit(127);
+		if (out_fd < 0)
+			dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	if (out_fd >= 0)
+		dup2(out_fd, 1);
+	if (s->mysql_pwd && setenv("MYSQL_PWD", s->mysql_pwd, 1) < 0)
+		_exit(127);
+	execv(s->argv[0], s->argv);
+	_exit(127);
+}
+
+static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, int close_b, pid_t *out)
+{
+	pid_t parent = getpid();
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (close_a >= 0)
+			close(close_a);
+		if (close_b >= 0)
+			close(close_b);
+		child(s, in_fd, out_fd, parent);
+	}
+	if (s->new_group)
+		setpgid(pid, pid);
+	*out = pid;
+	return 0;
+}
+
+int proc_spawn(const struct proc_spec *s, pid_t *out)
+{
+	return spawn(s, -1, -1, -1, -1, out);
+}
+
+int proc_wait(pid_t pid, uint64_t timeout_ns, int *status)
+{
+	uint64_t deadline = clock_now_ns() + timeout_ns;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, timeout_ns ? WNOHANG : 0);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (timeout_ns && clock_now_ns() >= deadline)
+			return -ETIMEDOUT;
+		if (timeout_ns) {
+			struct timespec ts = {0, 50 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+int proc_run(const struct proc_spec *s, struct strbuf *out, int *status)
+{
+	int in[2] = {-1, -1}, op[2] = {-1, -1};
+	pid_t pid = -1;
+	int st = 0, ret;
+
+	if (s->stdin_text && pipe(in) < 0)
+		return -errno;
+	if (s->capture && pipe(op) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = spawn(s, in[0], op[1], in[1], op[0], &pid);
+	if (ret < 0)
+		goto out;
+	if (in[0] >= 0) {
+		close(in[0]);
+		in[0] = -1;
+		const char *p = s->stdin_text;
+		size_t left = strlen(p);
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+		while (left) {
+			ssize_t n = write(in[1], p, left);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			p += n;
+			left -= (size_t)n;
+		}
+		signal(SIGPIPE, old);
+		close(in[1]);
+		in[1] = -1;
+	}
+	if (op[1] >= 0) {
+		close(op[1]);
+		op[1] = -1;
+		char buf[4096];
+		for (;;) {
+			ssize_t n = read(op[0], buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			if (out)
+				strbuf_add(out, buf, (size_t)n);
+		}
+	}
+	ret = proc_wait(pid, 0, &st);
+	if (ret < 0)
+		goto out;
+	if (status)
+		*status = st;
+	ret = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (op[i] >= 0)
+			close(op[i]);
+	}
+	return ret;
+}
+
+bool proc_alive_named(pid_t pid, const char *comm)
+{
+	char path[64], buf[64] = "";
+	FILE *f;
+	bool ok = false;
+
+	if (pid <= 0 || kill(pid, 0) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		ok = !strcmp(buf, comm);
+	}
+	fclose(f);
+	return ok;
+}
+
+void proc_describe_status(int status, struct strbuf *sb)
+{
+	if (WIFEXITED(status))
+		strbuf_addf(sb, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		strbuf_addf(sb, "was killed by signal %d", WTERMSIG(status));
+	else
+		strbuf_addf(sb, "ended with wait status %d", status);
+}
+
+void proc_add_log_tail(const char *log_path, struct strbuf *sb)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!log_path || read_file(log_path, &text, &len) < 0)
+		return;
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
+		len--;
+	size_t start = len;
+	while (start > 0 && text[start - 1] != '\n')
+		start--;
+	if (len > start)
+		strbuf_addf(sb, ": %.*s", (int)(len - start > 300 ? 300 : len - start), text + start);
+	free(text);
+}
+
+char *proc_find_program(const char *name, const char *const *extra_dirs)
+{
+	const char *path = getenv("PATH");
+	struct strbuf sb;
+	char *ret = NULL;
+
+	strbuf_init(&sb, 0);
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) == 0)
+			ret = xstrdup(name);
+		goto out;
+	}
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		strbuf_reset(&sb);
+		strbuf_add(&sb, path, n ? n : 1);
+		if (!n)
+			strbuf_reset(&sb), strbuf_addc(&sb, '.');
+		strbuf_addf(&sb, "/%s", name);
+		if (access(sb.buf, X_OK) == 0) {
+			ret = strbuf_detach(&sb);
+			goto out;
+		}
+		path += n + (path[n] == ':');
+	}
+	for (; extra_dirs && *extra_dirs; extra_dirs++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", *extra_dirs, name);
+		if (access(sb.buf, X_OK) == 0) {
+			ret = strbuf_detach(&sb);
+			goto out;
+		}
+	}
+out:
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,69 @@
+#include "result/model.h"
+
+#include "stats/hist.h"
+
+#include <stdlib.h>
+
+const char *run_status_name(enum run_status s)
+{
+	switch (s) {
+	case RUN_COMPLETE:
+		return "complete";
+	case RUN_INTERRUPTED:
+		return "interrupted";
+	case RUN_FAILED:
+		return "failed";
+	case RUN_UNFINISHED:
+		return "unfinished";
+	case RUN_NO_RESULT:
+		return "no-result";
+	}
+	return "?";
+}
+
+bool run_is_complete(const struct run *r)
+{
+	return r->status == RUN_COMPLETE && r->sample.present && r->sample.complete;
+}
+
+void phase_stat_release(struct phase_stat *p)
+{
+	hist_close(p->hist);
+	p->hist = NULL;
+	for (size_t i = 0; i < p->ntypes; i++)
+		free(p->types[i].name);
+	free(p->types);
+	p->types = NULL;
+	p->ntypes = 0;
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	free(r->path);
+	free(r->journal);
+	free(r->error);
+	free(r->campaign);
+	free(r->run_group);
+	free(r->drive);
+	free(r->instance);
+	free(r->kind);
+	free(r->test);
+	free(r->params);
+	free(r->engine);
+	phase_stat_release(&r->pre);
+	phase_stat_release(&r->sample);
+	free(r->intervals);
+	free(r);
+}
+
+void run_set_free(struct run_set *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		run_free(s->runs[i]);
+	free(s->runs);
+	free(s);
+}

@@ -1,0 +1,93 @@
+/*
+ * In-memory form of the results a report is built from: one `struct run` per
+ * instance run, read from a `dbrig.result/1` file or, when the run never wrote
+ * one, rebuilt from its journal. Nothing here knows about JSON; the readers
+ * (read.c) fill these structs, the aggregator and writers only read them.
+ *
+ * Latencies are milliseconds (double) as in the result file; histograms are
+ * kept as `struct hist` so pooled percentiles come from merged buckets.
+ */
+#ifndef DBRIG_RESULT_MODEL_H
+#define DBRIG_RESULT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hist;
+
+enum run_status {
+	RUN_COMPLETE,    /* result file, status "complete" */
+	RUN_INTERRUPTED, /* result file, status "interrupted" (Ctrl-C, SIGTERM) */
+	RUN_FAILED,      /* result file, status "failed" (fatal error) */
+	RUN_UNFINISHED,  /* journal without an "end" line and no result file */
+	RUN_NO_RESULT,   /* journal ended, but its result file is missing */
+};
+
+enum phase_id {
+	PHASE_PRECONDITION,
+	PHASE_SAMPLE,
+};
+
+struct type_stat {
+	char *name;
+	uint64_t count;
+	double avg_ms, p90_ms, p99_ms, max_ms;
+};
+
+struct phase_stat {
+	bool present;          /* false when the phase is null or absent */
+	bool complete;
+	double seconds;
+	int64_t threads;
+	uint64_t transactions;
+	double tps;
+	uint64_t q_read, q_write, q_other, q_total;
+	double qps;
+	uint64_t err_ignored;  /* errors retried (sysbench "ignored errors") */
+	uint64_t err_reconnects;
+	uint64_t err_fatal;
+	double lat_min_ms, lat_avg_ms, lat_max_ms, lat_sum_ms;
+	bool has_p99;
+	double p99_ms;         /* this instance's own 99th percentile */
+	bool lat_approx;       /* avg/min/max rebuilt from histogram buckets */
+	struct hist *hist;     /* NULL when the file carried none */
+	size_t ntypes;
+	struct type_stat *types;
+};
+
+struct interval_pt {
+	enum phase_id phase;
+	double t;              /* seconds since the run started */
+	double tps;
+};
+
+struct run {
+	char *path;            /* relative to the results folder */
+	char *journal;         /* relative path of the journal, or NULL */
+	bool from_journal;     /* no result file: everything rebuilt from the journal */
+	enum run_status status;
+	char *error;           /* message of an interrupted/failed run, or NULL */
+	char *campaign, *run_group, *drive, *instance;
+	int64_t vm_count, repetition;
+	char *kind, *test;     /* workload.kind, workload.test */
+	char *params;          /* canonical "key=value ..." of workload.params, sorted */
+	bool open_loop;        /* rate-limited or think-time: Little's law does not apply */
+	char *engine;          /* "driver server_version" */
+	struct phase_stat pre, sample;
+	size_t nintervals;
+	struct interval_pt *intervals;
+};
+
+struct run_set {
+	size_t n;
+	struct run **runs;     /* sorted by path */
+};
+
+const char *run_status_name(enum run_status s);
+bool run_is_complete(const struct run *r);
+void run_free(struct run *r);          /* accepts NULL */
+void run_set_free(struct run_set *s);  /* accepts NULL */
+void phase_stat_release(struct phase_stat *p);
+
+#endif

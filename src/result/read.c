@@ -1,0 +1,777 @@
+/*
+ * Reader for dbrig.result/1 files and dbrig.journal/1 journals (see
+ * docs/result-format.md). Strict: a value of the wrong type or range is an
+ * error naming the file and JSON path, never silently zero.
+ */
+#include "result/read.h"
+
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/jsonr.h"
+#include "stats/hist.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define RESULT_FAMILY "dbrig.result/"
+#define JOURNAL_FAMILY "dbrig.journal/"
+
+/* 0: major version 1 of `family`; -1: another major; 1: not this family. */
+static int schema_check(const char *schema, const char *family)
+{
+	size_t n = strlen(family);
+	const char *v;
+
+	if (!schema || strncmp(schema, family, n))
+		return 1;
+	v = schema + n;
+	if (v[0] == '1' && (v[1] == '\0' || v[1] == '.'))
+		return 0;
+	return -1;
+}
+
+/* The buffer's string; sb is released (strbuf_detach alone leaves a new buffer). */
+static char *take(struct strbuf *sb)
+{
+	char *s = strbuf_detach(sb);
+
+	strbuf_release(sb);
+	return s;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+/* "key=value ..." with keys sorted, so equal params give equal strings. */
+static char *params_canonical(json_t *params, bool *open_loop)
+{
+	struct strbuf sb;
+	const char **keys = NULL;
+	const char *key;
+	json_t *v;
+	size_t n = 0, i = 0;
+
+	*open_loop = false;
+	if (!params)
+		return xstrdup("");
+	strbuf_init(&sb, 0);
+	keys = xcalloc(json_object_size(params), sizeof(*keys));
+	json_object_foreach(params, key, v)
+		keys[n++] = key;
+	for (i = 1; i < n; i++) {
+		for (size_t j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+			const char *t = keys[j];
+			keys[j] = keys[j - 1];
+			keys[j - 1] = t;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		v = json_object_get(params, keys[i]);
+		if (sb.len)
+			strbuf_addc(&sb, ' ');
+		if (json_is_string(v)) {
+			strbuf_addf(&sb, "%s=%s", keys[i], json_string_value(v));
+		} else {
+			char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			strbuf_addf(&sb, "%s=%s", keys[i], d ? d : "?");
+			free(d);
+		}
+		/* Rate-limited or think-time runs are open loop (latency counts queueing). */
+		if (!strcmp(keys[i], "rate") && json_is_number(v) && json_number_value(v) > 0)
+			*open_loop = true;
+		if ((!strcmp(keys[i], "think_time") || !strcmp(keys[i], "keying_time") || !strcmp(keys[i], "delays")) &&
+		    !(json_is_string(v) && !strcmp(json_string_value(v), "off")) &&
+		    !(json_is_number(v) && json_number_value(v) == 0) && !json_is_false(v) && !json_is_null(v))
+			*open_loop = true;
+	}
+	free(keys);
+	return take(&sb);
+}
+
+static void read_identity(struct jread *jr, struct run *r, json_t *root)
+{
+	json_t *run = jr_obj(jr, root, "", "run", JR_REQUIRED);
+	json_t *wl = jr_obj(jr, root, "", "workload", JR_REQUIRED);
+	json_t *eng = jr_obj(jr, root, "", "engine", JR_OPTIONAL | JR_NULLABLE);
+	const char *kind;
+
+	r->campaign = dup_or_empty(jr_str(jr, run, ".run", "campaign", JR_OPTIONAL | JR_NULLABLE, ""));
+	r->run_group = dup_or_empty(jr_str(jr, run, ".run", "run_group", JR_OPTIONAL | JR_NULLABLE, ""));
+	r->drive = dup_or_empty(jr_str(jr, run, ".run", "drive", JR_OPTIONAL | JR_NULLABLE, ""));
+	r->instance = dup_or_empty(jr_str(jr, run, ".run", "instance", JR_OPTIONAL | JR_NULLABLE, ""));
+	r->vm_count = jr_int(jr, run, ".run", "vm_count", JR_OPTIONAL | JR_NULLABLE, 0, 1);
+	r->repetition = jr_int(jr, run, ".run", "repetition", JR_OPTIONAL | JR_NULLABLE, 0, 1);
+	kind = jr_str(jr, wl, ".workload", "kind", JR_REQUIRED, "");
+	if (!jr->failed && strcmp(kind, "sysbench") && strcmp(kind, "tpcc"))
+		jr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), "\"sysbench\" or \"tpcc\"");
+	r->kind = dup_or_empty(kind);
+	r->test = dup_or_empty(jr_str(jr, wl, ".workload", "test", JR_OPTIONAL | JR_NULLABLE, ""));
+	r->params = params_canonical(jr_obj(jr, wl, ".workload", "params", JR_OPTIONAL | JR_NULLABLE), &r->open_loop);
+	if (eng) {
+		const char *drv = jr_str(jr, eng, ".engine", "driver", JR_OPTIONAL | JR_NULLABLE, "");
+		const char *ver = jr_str(jr, eng, ".engine", "server_version", JR_OPTIONAL | JR_NULLABLE, "");
+		struct strbuf sb;
+
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s%s%s", drv, *drv && *ver ? " " : "", ver);
+		r->engine = take(&sb);
+	} else {
+		r->engine = xstrdup("");
+	}
+}
+
+/* Histogram buckets [[index, count], ...] added into *hp (allocated on first use). */
+static void read_counts(struct jread *jr, json_t *counts, const char *path, struct hist **hp)
+{
+	char p[160];
+	size_t i;
+	json_t *pair;
+
+	if (jr->failed || !counts)
+		return;
+	if (!*hp && hist_init(hp) < 0) {
+		jr_fail(jr, path, NULL, NULL, "memory for a histogram");
+		return;
+	}
+	json_array_foreach(counts, i, pair) {
+		json_t *ji = json_array_get(pair, 0), *jc = json_array_get(pair, 1);
+		uint64_t have;
+
+		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(ji) ||
+		    !json_is_integer(jc) || json_integer_value(ji) < 0 || json_integer_value(jc) < 0 ||
+		    json_integer_value(ji) >= HIST_BUCKETS) {
+			char what[96];
+			snprintf(what, sizeof(what), "[bucket index 0..%d, count >= 0]", HIST_BUCKETS - 1);
+			jr_fail(jr, p, NULL, pair, what);
+			return;
+		}
+		have = (*hp)->counts[json_integer_value(ji)];
+		if (hist_set_bucket(*hp, (size_t)json_integer_value(ji), have + (uint64_t)json_integer_value(jc)) < 0) {
+			jr_fail(jr, p, NULL, pair, "a valid bucket index of layout loglin-ns-7");
+			return;
+		}
+	}
+}
+
+/* min/max/sum from bucket bounds when the exact ones were not stored (journal). */
+static void hist_fill_approx(struct hist *h)
+{
+	size_t cur = 0, idx;
+	uint64_t cnt;
+	bool first = true;
+
+	h->sum = 0;
+	while (hist_next_bucket(h, &cur, &idx, &cnt)) {
+		if (first)
+			h->min = hist_bucket_lowest(idx);
+		first = false;
+		h->max = hist_bucket_highest(idx);
+		h->sum += (long double)hist_bucket_mid(idx) * cnt;
+	}
+}
+
+static void read_histogram(struct jread *jr, json_t *ph, const char *path, struct phase_stat *p)
+{
+	char hp[128];
+	json_t *h;
+	const char *layout;
+	uint64_t total;
+
+	snprintf(hp, sizeof(hp), "%s.histogram", path);
+	h = jr_obj(jr, ph, path, "histogram", JR_OPTIONAL | JR_NULLABLE);
+	if (!h)
+		return;
+	layout = jr_str(jr, h, hp, "layout", JR_REQUIRED, "");
+	if (!jr->failed && strcmp(layout, "loglin-ns-7")) {
+		jr_fail(jr, hp, "layout", json_object_get(h, "layout"), "\"loglin-ns-7\"");
+		return;
+	}
+	char cp[160];
+	snprintf(cp, sizeof(cp), "%s.counts", hp);
+	read_counts(jr, jr_arr(jr, h, hp, "counts", JR_REQUIRED), cp, &p->hist);
+	if (jr->failed)
+		return;
+	if (!p->hist && hist_init(&p->hist) < 0) {
+		jr_fail(jr, hp, NULL, NULL, "memory for a histogram");
+		return;
+	}
+	total = (uint64_t)jr_int(jr, h, hp, "total", JR_REQUIRED, 0, 0);
+	if (!jr->failed && total != p->hist->total) {
+		char what[96];
+		snprintf(what, sizeof(what), "the sum of the bucket counts, %llu", (unsigned long long)p->hist->total);
+		jr_fail(jr, hp, "total", json_object_get(h, "total"), what);
+		return;
+	}
+	p->hist->overflow = (uint64_t)jr_int(jr, h, hp, "overflow", JR_OPTIONAL, 0, 0);
+	if (total) {
+		double mn = jr_num(jr, h, hp, "min_ns", JR_REQUIRED, 0, 0);
+		double mx = jr_num(jr, h, hp, "max_ns", JR_REQUIRED, 0, 0);
+
+		/* Converting a double beyond uint64 is undefined: refuse it first. */
+		if (!jr->failed && (mn >= 0x1p64 || mx >= 0x1p64)) {
+			const char *k = mn >= 0x1p64 ? "min_ns" : "max_ns";
+			jr_fail(jr, hp, k, json_object_get(h, k), "nanoseconds below 2^64");
+			return;
+		}
+		p->hist->min = (uint64_t)mn;
+		p->hist->max = (uint64_t)mx;
+		p->hist->sum = jr_num(jr, h, hp, "sum_ns", JR_REQUIRED, 0, 0);
+		if (!jr->failed && p->hist->min > p->hist->max)
+			jr_fail(jr, hp, "min_ns", json_object_get(h, "min_ns"), "min_ns <= max_ns");
+	}
+}
+
+static void read_types(struct jread *jr, json_t *ph, const char *path, struct phase_stat *p)
+{
+	char tp[128], ep[256];
+	json_t *types = jr_obj(jr, ph, path, "types", JR_OPTIONAL | JR_NULLABLE);
+	const char *key;
+	json_t *t;
+	size_t n = 0;
+
+	if (!types)
+		return;
+	snprintf(tp, sizeof(tp), "%s.types", path);
+	p->types = xcalloc(json_object_size(types) + 1, sizeof(*p->types));
+	json_object_foreach(types, key, t) {
+		struct type_stat *ts = &p->types[n];
+
+		snprintf(ep, sizeof(ep), "%s.%s", tp, key);
+		if (!json_is_object(t)) {
+			jr_fail(jr, tp, key, t, "an object");
+			break;
+		}
+		ts->name = xstrdup(key);
+		p->ntypes = ++n;
+		ts->count = (uint64_t)jr_int(jr, t, ep, "count", JR_REQUIRED, 0, 0);
+		ts->avg_ms = jr_num(jr, t, ep, "avg_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+		ts->p90_ms = jr_num(jr, t, ep, "p90_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+		ts->p99_ms = jr_num(jr, t, ep, "p99_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+		ts->max_ms = jr_num(jr, t, ep, "max_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+	}
+}
+
+static void read_phase(struct jread *jr, json_t *phases, const char *name, struct phase_stat *p)
+{
+	char path[64], sp[128];
+	json_t *ph, *o;
+
+	snprintf(path, sizeof(path), ".phases.%s", name);
+	ph = jr_obj(jr, phases, ".phases", name, JR_OPTIONAL | JR_NULLABLE);
+	if (!ph)
+		return;
+	p->present = true;
+	p->complete = jr_bool(jr, ph, path, "complete", JR_OPTIONAL, true);
+	p->seconds = jr_num(jr, ph, path, "seconds", JR_REQUIRED, 0, 0);
+	p->threads = jr_int(jr, ph, path, "threads", JR_REQUIRED, 0, 0);
+	p->transactions = (uint64_t)jr_int(jr, ph, path, "transactions", JR_REQUIRED, 0, 0);
+	p->tps = jr_num(jr, ph, path, "tps", JR_REQUIRED, 0, 0);
+	p->qps = jr_num(jr, ph, path, "qps", JR_OPTIONAL, 0, 0);
+	snprintf(sp, sizeof(sp), "%s.queries", path);
+	o = jr_obj(jr, ph, path, "queries", JR_OPTIONAL | JR_NULLABLE);
+	p->q_read = (uint64_t)jr_int(jr, o, sp, "read", JR_OPTIONAL, 0, 0);
+	p->q_write = (uint64_t)jr_int(jr, o, sp, "write", JR_OPTIONAL, 0, 0);
+	p->q_other = (uint64_t)jr_int(jr, o, sp, "other", JR_OPTIONAL, 0, 0);
+	p->q_total = (uint64_t)jr_int(jr, o, sp, "total", JR_OPTIONAL, 0, 0);
+	snprintf(sp, sizeof(sp), "%s.errors", path);
+	o = jr_obj(jr, ph, path, "errors", JR_OPTIONAL | JR_NULLABLE);
+	p->err_ignored = (uint64_t)jr_int(jr, o, sp, "ignored", JR_OPTIONAL, 0, 0);
+	p->err_reconnects = (uint64_t)jr_int(jr, o, sp, "reconnects", JR_OPTIONAL, 0, 0);
+	p->err_fatal = (uint64_t)jr_int(jr, o, sp, "fatal", JR_OPTIONAL, 0, 0);
+	snprintf(sp, sizeof(sp), "%s.latency_ms", path);
+	o = jr_obj(jr, ph, path, "latency_ms", JR_REQUIRED);
+	p->lat_min_ms = jr_num(jr, o, sp, "min", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+	p->lat_avg_ms = jr_num(jr, o, sp, "avg", JR_REQUIRED, 0, 0);
+	p->lat_max_ms = jr_num(jr, o, sp, "max", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+	p->lat_sum_ms = jr_num(jr, o, sp, "sum", JR_OPTIONAL | JR_NULLABLE, 0,
+			       p->lat_avg_ms * (double)p->transactions);
+	if (o) {
+		char pp[160];
+		json_t *pct = jr_obj(jr, o, sp, "percentiles", JR_OPTIONAL | JR_NULLABLE);
+
+		snprintf(pp, sizeof(pp), "%s.percentiles", sp);
+		if (jr_has(pct, "99")) {
+			p->has_p99 = true;
+			p->p99_ms = jr_num(jr, pct, pp, "99", JR_REQUIRED, 0, 0);
+		}
+	}
+	read_histogram(jr, ph, path, p);
+	/* An instance p99 for the published mean-of-p99s: the stored one, else from its own histogram. */
+	if (!jr->failed && !p->has_p99 && p->hist && p->hist->total) {
+		p->has_p99 = true;
+		p->p99_ms = (double)hist_value_at_percentile(p->hist, 99.0) / 1e6;
+	}
+	read_types(jr, ph, path, p);
+}
+
+static int phase_parse(struct jread *jr, json_t *v, const char *path, enum phase_id *out)
+{
+	const char *s = jr_str(jr, v, path, "phase", JR_REQUIRED, "");
+
+	if (jr->failed)
+		return -EINVAL;
+	if (!strcmp(s, "precondition")) {
+		*out = PHASE_PRECONDITION;
+	} else if (!strcmp(s, "sample")) {
+		*out = PHASE_SAMPLE;
+	} else {
+		jr_fail(jr, path, "phase", json_object_get(v, "phase"), "\"precondition\" or \"sample\"");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void add_interval(struct run *r, size_t *cap, enum phase_id ph, double t, double tps)
+{
+	if (r->nintervals == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		r->intervals = xrealloc(r->intervals, *cap * sizeof(*r->intervals));
+	}
+	r->intervals[r->nintervals++] = (struct interval_pt){.phase = ph, .t = t, .tps = tps};
+}
+
+static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
+{
+	char path[64];
+	size_t i, cap = 0;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) {
+		enum phase_id ph;
+		double t, tps;
+
+		snprintf(path, sizeof(path), ".intervals[%zu]", i);
+		if (!json_is_object(v)) {
+			jr_fail(jr, path, NULL, v, "an object");
+			return;
+		}
+		if (phase_parse(jr, v, path, &ph) < 0)
+			return;
+		t = jr_num(jr, v, path, "t", JR_REQUIRED, 0, 0);
+		tps = jr_num(jr, v, path, "tps", JR_REQUIRED, 0, 0);
+		if (jr->failed)
+			return;
+		add_interval(r, &cap, ph, t, tps);
+	}
+}
+
+static int status_parse(struct jread *jr, json_t *root, const char *path, enum run_status *out)
+{
+	const char *s = jr_str(jr, root, path, "status", JR_REQUIRED, "");
+
+	if (jr->failed)
+		return -EINVAL;
+	if (!strcmp(s, "complete")) {
+		*out = RUN_COMPLETE;
+	} else if (!strcmp(s, "interrupted")) {
+		*out = RUN_INTERRUPTED;
+	} else if (!strcmp(s, "failed")) {
+		*out = RUN_FAILED;
+	} else {
+		jr_fail(jr, path, "status", json_object_get(root, "status"), "\"complete\", \"interrupted\" or \"failed\"");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static json_t *parse_text(const char *name, const char *text, struct strbuf *err)
+{
+	json_error_t je;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+
+	if (!root) {
+		strbuf_addf(err, "%s: line %d column %d: %s (expected valid JSON)", name, je.line, je.column, je.text);
+		return NULL;
+	}
+	return root;
+}
+
+int results_parse_result(const char *name, const char *text, struct run **out, struct strbuf *err)
+{
+	struct jread jr = {.file = name, .err = err};
+	json_t *root = NULL, *phases, *iv;
+	struct run *r = NULL;
+	const char *schema;
+	int ret = -EINVAL;
+
+	*out = NULL;
+	root = parse_text(name, text, err);
+	if (!root)
+		goto out;
+	if (!json_is_object(root)) {
+		ret = 1;
+		goto out;
+	}
+	schema = json_is_string(json_object_get(root, "schema")) ?
+		 json_string_value(json_object_get(root, "schema")) : NULL;
+	switch (schema_check(schema, RESULT_FAMILY)) {
+	case 1:
+		ret = 1;
+		goto out;
+	case -1:
+		jr_fail(&jr, "", "schema", json_object_get(root, "schema"),
+			"\"dbrig.result/1\"; this dbrig reads major version 1 only, use a newer dbrig");
+		goto out;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->path = xstrdup(name);
+	if (status_parse(&jr, root, "", &r->status) < 0)
+		goto out;
+	{
+		const char *e = jr_str(&jr, root, "", "error", JR_OPTIONAL | JR_NULLABLE, NULL);
+		r->error = e ? xstrdup(e) : NULL;
+	}
+	read_identity(&jr, r, root);
+	phases = jr_obj(&jr, root, "", "phases", JR_REQUIRED);
+	read_phase(&jr, phases, "precondition", &r->pre);
+	read_phase(&jr, phases, "sample", &r->sample);
+	iv = jr_arr(&jr, root, "", "intervals", JR_OPTIONAL | JR_NULLABLE);
+	if (iv)
+		read_intervals(&jr, r, iv);
+	if (jr.failed)
+		goto out;
+	*out = r;
+	r = NULL;
+	ret = 0;
+out:
+	run_free(r);
+	json_decref(root);
+	return ret;
+}
+
+/* Accumulates one phase from journal interval lines. */
+struct phase_acc {
+	double seconds;
+	uint64_t tx;
+	double errs, reconns;
+	int64_t threads;
+	struct hist *h;
+};
+
+static void phase_from_acc(struct phase_acc *a, struct phase_stat *p, bool complete)
+{
+	p->present = true;
+	p->complete = complete;
+	p->seconds = a->seconds;
+	p->threads = a->threads;
+	p->transactions = a->tx;
+	p->tps = a->seconds > 0 ? (double)a->tx / a->seconds : 0;
+	p->err_ignored = (uint64_t)llround(a->errs);
+	p->err_reconnects = (uint64_t)llround(a->reconns);
+	p->lat_approx = true;
+	p->hist = a->h;
+	a->h = NULL;
+	if (p->hist && p->hist->total) {
+		hist_fill_approx(p->hist);
+		p->lat_min_ms = (double)p->hist->min / 1e6;
+		p->lat_max_ms = (double)p->hist->max / 1e6;
+		p->lat_avg_ms = hist_mean(p->hist) / 1e6;
+		p->lat_sum_ms = (double)(p->hist->sum / 1e6L);
+		p->has_p99 = true;
+		p->p99_ms = (double)hist_value_at_percentile(p->hist, 99.0) / 1e6;
+	}
+}
+
+int results_parse_journal(const char *name, const char *text, struct run **out, struct strbuf *err)
+{
+	struct jread jr = {.file = name, .err = err};
+	struct phase_acc acc[2] = {{0}};
+	struct run *r = NULL;
+	json_t *line = NULL;
+	const char *p = text;
+	size_t lineno = 0, cap = 0;
+	bool ended = false;
+	int ret = -EINVAL;
+
+	*out = NULL;
+	r = xcalloc(1, sizeof(*r));
+	r->path = xstrdup(name);
+	r->journal = xstrdup(name);
+	r->from_journal = true;
+	r->status = RUN_UNFINISHED;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char path[48];
+		json_error_t je;
+		const char *type;
+
+		lineno++;
+		snprintf(path, sizeof(path), "(line %zu)", lineno);
+		line = json_loadb(p, len, JSON_REJECT_DUPLICATES, &je);
+		p += len + (nl ? 1 : 0);
+		if (!line) {
+			if (!nl && lineno > 1) {
+				log_warn("%s: line %zu: truncated last line ignored (run ended mid-write)", name, lineno);
+				break;
+			}
+			if (len == 0)
+				continue;
+			strbuf_addf(err, "%s: line %zu: %s (expected one JSON object per line)", name, lineno, je.text);
+			goto out;
+		}
+		if (!json_is_object(line)) {
+			jr_fail(&jr, path, NULL, line, "a JSON object");
+			goto out;
+		}
+		type = jr_str(&jr, line, path, "type", JR_REQUIRED, "");
+		if (jr.failed)
+			goto out;
+		if (lineno == 1) {
+			const char *schema = jr_str(&jr, line, path, "schema", JR_REQUIRED, "");
+
+			if (strcmp(type, "header")) {
+				jr_fail(&jr, path, "type", json_object_get(line, "type"), "\"header\" on the first line");
+				goto out;
+			}
+			if (!jr.failed && schema_check(schema, JOURNAL_FAMILY) != 0) {
+				jr_fail(&jr, path, "schema", json_object_get(line, "schema"),
+					"\"dbrig.journal/1\"; this dbrig reads major version 1 only");
+				goto out;
+			}
+			read_identity(&jr, r, line);
+		} else if (!strcmp(type, "interval")) {
+			enum phase_id ph;
+			struct phase_acc *a;
+			double secs, t, tps;
+			json_t *h;
+
+			if (phase_parse(&jr, line, path, &ph) < 0)
+				goto out;
+			a = &acc[ph];
+			t = jr_num(&jr, line, path, "t", JR_REQUIRED, 0, 0);
+			tps = jr_num(&jr, line, path, "tps", JR_REQUIRED, 0, 0);
+			secs = jr_num(&jr, line, path, "seconds", JR_REQUIRED, 0, 0);
+			a->seconds += secs;
+			a->tx += (uint64_t)jr_int(&jr, line, path, "transactions", JR_REQUIRED, 0, 0);
+			a->errs += secs * jr_num(&jr, line, path, "err_s", JR_OPTIONAL, 0, 0);
+			a->reconns += secs * jr_num(&jr, line, path, "reconn_s", JR_OPTIONAL, 0, 0);
+			{
+				int64_t th = jr_int(&jr, line, path, "threads", JR_OPTIONAL, 0, 0);
+				if (th > a->threads)
+					a->threads = th;
+			}
+			h = jr_obj(&jr, line, path, "histogram", JR_OPTIONAL | JR_NULLABLE);
+			if (h) {
+				char hp[80];
+				snprintf(hp, sizeof(hp), "%s.histogram.counts", path);
+				read_counts(&jr, jr_arr(&jr, h, hp, "counts", JR_REQUIRED), hp, &a->h);
+			}
+			if (jr.failed)
+				goto out;
+			add_interval(r, &cap, ph, t, tps);
+		} else if (!strcmp(type, "end")) {
+			if (status_parse(&jr, line, path, &r->status) < 0)
+				goto out;
+			ended = true;
+		} else {
+			jr_fail(&jr, path, "type", json_object_get(line, "type"), "\"interval\" or \"end\"");
+			goto out;
+		}
+		json_decref(line);
+		line = NULL;
+		if (jr.failed)
+			goto out;
+	}
+	if (lineno == 0 || !r->kind) {
+		strbuf_addf(err, "%s: line 1: missing header (expected {\"type\":\"header\",\"schema\":\"dbrig.journal/1\",...})", name);
+		goto out;
+	}
+	if (ended) {
+		/* The run ended but its result file is not here. */
+		r->error = xstrdup("journal ended but the result file is missing");
+		r->status = RUN_NO_RESULT;
+	} else {
+		r->error = xstrdup("journal has no end line: the run did not finish");
+	}
+	if (acc[PHASE_PRECONDITION].seconds > 0 || acc[PHASE_PRECONDITION].h)
+		phase_from_acc(&acc[PHASE_PRECONDITION], &r->pre, acc[PHASE_SAMPLE].seconds > 0);
+	if (acc[PHASE_SAMPLE].seconds > 0 || acc[PHASE_SAMPLE].h)
+		phase_from_acc(&acc[PHASE_SAMPLE], &r->sample, false);
+	*out = r;
+	r = NULL;
+	ret = 0;
+out:
+	json_decref(line);
+	hist_close(acc[0].h);
+	hist_close(acc[1].h);
+	run_free(r);
+	return ret;
+}
+
+/* Intervals of a journal for a result file that carried none. */
+static void journal_intervals_into(struct run *r, const char *name, const char *text)
+{
+	struct strbuf err;
+	struct run *j = NULL;
+
+	strbuf_init(&err, 0);
+	if (results_parse_journal(name, text, &j, &err) < 0) {
+		log_warn("%s", err.buf);
+	} else {
+		free(r->intervals);
+		r->intervals = j->intervals;
+		r->nintervals = j->nintervals;
+		j->intervals = NULL;
+		j->nintervals = 0;
+	}
+	run_free(j);
+	strbuf_release(&err);
+}
+
+struct file_list {
+	size_t n, cap;
+	char **v;
+};
+
+static int walk(const char *root, const char *rel, struct file_list *fl)
+{
+	struct strbuf dirpath;
+	DIR *d = NULL;
+	struct dirent *de;
+	int ret = 0;
+
+	strbuf_init(&dirpath, 0);
+	strbuf_addf(&dirpath, "%s%s%s", root, *rel ? "/" : "", rel);
+	d = opendir(dirpath.buf);
+	if (!d) {
+		ret = -errno;
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		struct strbuf child, full;
+		struct stat st;
+		size_t n = strlen(de->d_name);
+
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_init(&child, 0);
+		strbuf_init(&full, 0);
+		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+		strbuf_addf(&full, "%s/%s", root, child.buf);
+		if (stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+			ret = walk(root, child.buf, fl);
+		} else if ((n > 5 && !strcmp(de->d_name + n - 5, ".json")) ||
+			   (n > 6 && !strcmp(de->d_name + n - 6, ".jsonl"))) {
+			if (fl->n == fl->cap) {
+				fl->cap = fl->cap ? fl->cap * 2 : 64;
+				fl->v = xrealloc(fl->v, fl->cap * sizeof(*fl->v));
+			}
+			fl->v[fl->n++] = strbuf_detach(&child);
+		}
+		strbuf_release(&child);
+		strbuf_release(&full);
+		if (ret < 0)
+			goto out;
+	}
+out:
+	if (d)
+		closedir(d);
+	strbuf_release(&dirpath);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
+{
+	struct file_list fl = {0};
+	struct run_set *rs = xcalloc(1, sizeof(*rs));
+	struct strbuf full;
+	char *text = NULL;
+	int ret;
+
+	*out = NULL;
+	strbuf_init(&full, 0);
+	ret = walk(dir, "", &fl);
+	if (ret < 0) {
+		strbuf_addf(err, "%s: %s (expected a readable folder of results)", dir, strerror(-ret));
+		goto out;
+	}
+	if (fl.n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
+	rs->runs = xcalloc(fl.n + 1, sizeof(*rs->runs));
+	/* Result files first, so journals can find their result. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < fl.n; i++) {
+			bool is_journal = ends_with(fl.v[i], ".jsonl");
+			struct run *r = NULL;
+
+			if (is_journal != (pass == 1))
+				continue;
+			strbuf_reset(&full);
+			strbuf_addf(&full, "%s/%s", dir, fl.v[i]);
+			free(text);
+			text = NULL;
+			ret = read_file(full.buf, &text, NULL);
+			if (ret < 0) {
+				strbuf_addf(err, "%s: %s (expected a readable file)", fl.v[i], strerror(-ret));
+				goto out;
+			}
+			if (!is_journal) {
+				ret = results_parse_result(fl.v[i], text, &r, err);
+				if (ret < 0)
+					goto out;
+				if (ret == 0)
+					rs->runs[rs->n++] = r;
+				continue;
+			}
+			/* A journal: does its result file sit beside it? */
+			struct run *owner = NULL;
+			size_t stem = strlen(fl.v[i]) - 1; /* "x.jsonl" -> "x.json" */
+			for (size_t k = 0; k < rs->n; k++) {
+				if (!strncmp(rs->runs[k]->path, fl.v[i], stem) && rs->runs[k]->path[stem] == '\0') {
+					owner = rs->runs[k];
+					break;
+				}
+			}
+			if (owner) {
+				owner->journal = xstrdup(fl.v[i]);
+				if (!owner->nintervals)
+					journal_intervals_into(owner, fl.v[i], text);
+				continue;
+			}
+			ret = results_parse_journal(fl.v[i], text, &r, err);
+			if (ret < 0)
+				goto out;
+			rs->runs[rs->n++] = r;
+		}
+	}
+	/* Keep the order by path, journals among their results. */
+	for (size_t i = 1; i < rs->n; i++) {
+		for (size_t j = i; j > 0 && strcmp(rs->runs[j - 1]->path, rs->runs[j]->path) > 0; j--) {
+			struct run *t = rs->runs[j];
+			rs->runs[j] = rs->runs[j - 1];
+			rs->runs[j - 1] = t;
+		}
+	}
+	*out = rs;
+	rs = NULL;
+	ret = 0;
+out:
+	free(text);
+	for (size_t i = 0; i < fl.n; i++)
+		free(fl.v[i]);
+	free(fl.v);
+	strbuf_release(&full);
+	run_set_free(rs);
+	return ret;
+}

@@ -1,0 +1,87 @@
+#include "result/record.h"
+
+#include "core/log.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int run_record_open(struct run_record *rr)
+{
+	if (!rr->journal_path)
+		return 0;
+	int jr = journal_open(&rr->journal, rr->journal_path, rr->res);
+	if (jr < 0) {
+		log_error("--journal: \"%s\": %s", rr->journal_path, strerror(-jr));
+		return -1;
+	}
+	return 0;
+}
+
+void run_record_interval(struct run_record *rr, const struct interval_report *ir)
+{
+	char *line = NULL;
+
+	result_add_interval(rr->res, ir, rr->journal ? &line : NULL);
+	if (rr->journal && line && journal_append(rr->journal, line) < 0 && !rr->journal_error) {
+		log_error("--journal: \"%s\": write failed: %s; the run goes on, the result file will still be written",
+			  rr->journal_path, strerror(errno ? errno : EIO));
+		rr->journal_error = true;
+	}
+	free(line);
+}
+
+int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_record_report_fn report, void *arg)
+{
+	struct runner_outcome out;
+	const char *status = "failed";
+	bool ran = true;
+	int ret = EXIT_RUNTIME;
+
+	if (runner_run(cfg, &out) < 0) {
+		log_error("%s", out.error);
+		ran = false;
+	} else {
+		switch (out.status) {
+		case RUNNER_COMPLETE:
+			status = "complete";
+			ret = 0;
+			break;
+		case RUNNER_INTERRUPTED:
+			status = "interrupted";
+			snprintf(out.error, sizeof(out.error), "interrupted by %s",
+				 out.signal == SIGINT ? "SIGINT" : "SIGTERM");
+			log_error("%s: partial result kept", out.error);
+			break;
+		case RUNNER_FAILED:
+			log_error("%s", out.error);
+			break;
+		}
+	}
+	if (report)
+		report(arg, status, ran);
+	if (rr->result_path) {
+		int wr = result_write(rr->res, rr->result_path, status, ret == 0 ? NULL : out.error);
+		if (wr < 0) {
+			log_error("--result: \"%s\": cannot write: %s", rr->result_path, strerror(-wr));
+			ret = EXIT_RUNTIME;
+		}
+	}
+	if (rr->journal) {
+		errno = 0;
+		if (journal_close(rr->journal, status) < 0 && !rr->journal_error)
+			log_error("--journal: \"%s\": cannot complete: %s", rr->journal_path,
+				  strerror(errno ? errno : EIO));
+		rr->journal = NULL;
+	}
+	return ret;
+}
+
+void run_record_release(struct run_record *rr)
+{
+	if (rr->journal)
+		journal_close(rr->journal, NULL);
+	rr->journal = NULL;
+}

@@ -1,0 +1,128 @@
+/*
+ * libvirt XML for dbrig's VMs, rendered from the templates in vm-templates/
+ * (no libvirt calls here: src/target/libvirt/libvirt.c is the only vir* user, and
+ * the rendering is unit-tested against golden files on its own).
+ *
+ * Templates use a small mustache subset:
+ *   {{name}}              the variable, XML-escaped
+ *   {{&name}}             the variable as is (an XML fragment this file built)
+ *   {{#name}}..{{/name}}  the block when the variable is non-empty
+ *   {{^name}}..{{/name}}  the block when it is empty
+ * An unknown variable or an unclosed block is an error: a template never
+ * renders half-filled.
+ *
+ * Every VM has three disks, in this order on one SCSI controller: boot,
+ * prebuilt (golden copy), under-test; optionally a fourth, the cloud-init
+ * NoCloud seed (a CD-ROM). Each carries a fixed serial, so a guest finds its
+ * disks by /dev/disk/by-id whatever the controller: dbrig-boot,
+ * dbrig-prebuilt, dbrig-undertest.
+ */
+#ifndef DBRIG_TARGET_LIBVIRT_VMXML_H
+#define DBRIG_TARGET_LIBVIRT_VMXML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+
+enum vm_controller {
+	VMC_VIRTIO_SCSI,
+	VMC_LSISAS1068, /* QEMU mptsas1068: LUN 0-1 only, so one target per disk */
+	VMC_LSISAS1078, /* QEMU megasas */
+	VMC_LSILOGIC,   /* QEMU lsi53c895a: one target per disk as well */
+};
+
+enum vm_nic {
+	VMNIC_NETWORK, /* a libvirt network: the guest's own address (labs) */
+	VMNIC_PASST,   /* user networking by passt, <portForward> 127.0.0.1:port -> guest port */
+	VMNIC_SLIRP,   /* QEMU SLIRP with hostfwd=tcp:127.0.0.1:port-:guest port (qemu:commandline) */
+};
+
+enum vm_disk_role {
+	VMD_BOOT,
+	VMD_PREBUILT,
+	VMD_UNDERTEST,
+	VMD_SEED,
+};
+#define VM_DISKS 4
+
+/* <iotune> limits; 0 = not set. Each *_sec with its *_max equal (libvirt
+ * refuses a rate above its burst maximum). */
+struct vm_iotune {
+	uint64_t total_bytes_sec, read_bytes_sec, write_bytes_sec;
+	uint64_t total_iops_sec, read_iops_sec, write_iops_sec;
+};
+
+struct vm_spec {
+	const char *name;       /* domain name */
+	const char *campaign;   /* for <metadata> */
+	const char *drive;
+	const char *instance;
+	const char *golden;     /* drive's golden fingerprint kept in vm1's metadata, or NULL */
+	const char *domain_type; /* kvm or qemu */
+	unsigned vcpus;
+	uint64_t memory_kib;
+	enum vm_controller controller;
+	const char *pool;                 /* every disk is a volume of this pool */
+	const char *vol[VM_DISKS];        /* NULL seed = no seed disk */
+	const char *vol_format[VM_DISKS]; /* raw, qcow2 */
+	const char *cache;                /* driver cache mode, e.g. none */
+	const struct vm_iotune *iotune;   /* on the under-test disk, or NULL */
+	enum vm_nic nic;
+	const char *network;              /* VMNIC_NETWORK */
+	char mac[18];                     /* from vm_mac() */
+	unsigned fwd_port, guest_port;    /* VMNIC_PASST / VMNIC_SLIRP */
+	const char *kernel, *initrd, *cmdline; /* direct kernel boot when kernel is set */
+};
+
+/* The XML namespace of dbrig's <metadata> element and its prefix. */
+#define VM_METADATA_NS "https://dbrig.dev/xmlns/libvirt/vm/1"
+#define VM_METADATA_KEY "dbrig"
+
+const char *vm_controller_name(enum vm_controller c);
+int vm_controller_parse(const char *s, enum vm_controller *out) __attribute__((warn_unused_result));
+const char *vm_disk_role_name(enum vm_disk_role r);
+/* "52:54:00:hh:ii:ii": hh from the campaign name, ii the instance's campaign index. */
+void vm_mac(const char *campaign, unsigned index, char out[18]);
+/* "total_iops_sec=100,write_bytes_sec=8M": 0 or -EINVAL with *why set. */
+int vm_iotune_parse(const char *s, struct vm_iotune *out, const char **why) __attribute__((warn_unused_result));
+
+/* Render template text with name/value pairs; what names the template in errors. */
+struct vm_var {
+	const char *name;
+	const char *value; /* NULL = empty */
+};
+int vm_template_render(const char *what, const char *tmpl, const struct vm_var *vars, size_t nvars,
+		       struct strbuf *out) __attribute__((warn_unused_result));
+
+/* Read <dir>/<file> and render. Errors are printed (log_error). */
+int vm_render_domain(const char *dir, const char *template_name, const struct vm_spec *s, struct strbuf *out)
+	__attribute__((warn_unused_result));
+/* Only the <dbrig:vm> element, for virDomainSetMetadata. */
+void vm_render_metadata(const struct vm_spec *s, struct strbuf *out);
+int vm_render_pool(const char *dir, const char *name, const char *path, struct strbuf *out)
+	__attribute__((warn_unused_result));
+/* backing: qcow2 overlay's base image path, or NULL. */
+int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const char *format, const char *backing,
+		     const char *backing_format, struct strbuf *out) __attribute__((warn_unused_result));
+
+
+
+/* The cloud-init NoCloud seed of one VM: user-data, meta-data and the guest
+ * setup script (<template>-setup.sh), rendered from vm-templates/. */
+struct vm_seed {
+	const char *name;       /* domain name: the instance-id */
+	const char *hostname;
+	const char *campaign, *drive, *instance;
+	const char *packages;   /* space-separated Debian packages for user-data; NULL: none (preinstalled) */
+	const char *ssh_key;    /* or NULL */
+	const char *db_user, *db_password;
+	unsigned db_port;
+	uint64_t buffer_pool;
+	const char *server_options; /* "key = value\n" lines */
+};
+
+int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
+		   struct strbuf *meta_data, struct strbuf *setup) __attribute__((warn_unused_result));
+#endif

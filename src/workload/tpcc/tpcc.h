@@ -1,0 +1,109 @@
+/*
+ * TPC-C-style OLTP (TPC-C rev 5.11 clauses named where they matter): the
+ * random inputs (NURand with a stored C-load and a valid C-run, last names,
+ * the per-terminal deck), the five transactions as a runner workload with
+ * terminals, the loader and the consistency check.
+ */
+#ifndef DBRIG_WORKLOAD_TPCC_TPCC_H
+#define DBRIG_WORKLOAD_TPCC_TPCC_H
+
+#include "core/rng.h"
+#include "db/db.h"
+#include "workload/tpcc/sql.h"
+#include "workload/workload.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Transaction types as recorded; the first five are the deck's. */
+enum tpcc_type {
+	TT_NEW_ORDER,
+	TT_PAYMENT,
+	TT_ORDER_STATUS,
+	TT_DELIVERY,
+	TT_STOCK_LEVEL,
+	TT_NEW_ORDER_ROLLBACK, /* the 1% New-Orders that end by an intended rollback */
+};
+#define TPCC_DECK_TYPES 5
+#define TPCC_TYPES 6
+#define TPCC_DECK_MAX 100
+
+const char *tpcc_type_name(enum tpcc_type t);
+
+/* The NURand constants (clause 2.1.6): A = 255 for C_LAST, 1023 for C_ID,
+ * 8191 for OL_I_ID. */
+struct tpcc_c {
+	unsigned c_last, c_id, ol_i_id;
+};
+
+uint32_t tpcc_nurand(struct rng *r, uint32_t a, uint32_t x, uint32_t y, uint32_t c);
+/* Clause 2.1.6.1: |C_RUN - C_LOAD| for C_LAST in [65, 119], not 96 or 112. */
+bool tpcc_c_delta_valid(unsigned c_load, unsigned c_run);
+/* A C-run with a valid delta to the stored C-load (C_LAST), random C_ID and
+ * OL_I_ID constants. */
+void tpcc_pick_c_run(struct rng *r, const struct tpcc_c *load, struct tpcc_c *run);
+/* Clause 4.3.2.3: the last name for 0..999 into out (at most 15 chars + NUL);
+ * returns the length. */
+unsigned tpcc_last_name(unsigned num, char *out);
+
+/* The deck (the spec's shuffled card deck): `weights` cards of each type,
+ * shuffled, dealt until empty, reshuffled. */
+struct tpcc_deck {
+	uint8_t n, pos;
+	uint8_t card[TPCC_DECK_MAX];
+};
+/* Weights must sum to 1..TPCC_DECK_MAX. */
+void tpcc_deck_init(struct tpcc_deck *d, const unsigned weights[TPCC_DECK_TYPES]);
+enum tpcc_type tpcc_deck_next(struct tpcc_deck *d, const unsigned weights[TPCC_DECK_TYPES], struct rng *r);
+/* Do the weights meet the spec's mix minimums (Payment 43%, Order-Status,
+ * Delivery and Stock-Level 4% each)? */
+bool tpcc_weights_meet_spec(const unsigned weights[TPCC_DECK_TYPES]);
+
+/* Keying and mean think times of the spec (clause 5.2.5), seconds. */
+extern const double tpcc_spec_keying_s[TPCC_DECK_TYPES];
+extern const double tpcc_spec_think_s[TPCC_DECK_TYPES];
+/* The spec's 90th-percentile response time limits, seconds. */
+extern const double tpcc_p90_limit_s[TPCC_DECK_TYPES];
+
+/* --delays: spec | scale:F | cycle:SECONDS | off -> factor applied to the
+ * spec's keying and think times. cycle:S makes the mean keying + think over
+ * the deck S seconds. Returns 0 or -EINVAL. */
+int tpcc_delays_parse(const char *s, const unsigned weights[TPCC_DECK_TYPES], double *factor)
+	__attribute__((warn_unused_result));
+/* Mean keying + think time per transaction over the deck at factor 1. */
+double tpcc_spec_mean_cycle_s(const unsigned weights[TPCC_DECK_TYPES]);
+
+/* --- the run workload --- */
+
+struct tpcc_ctx {
+	const struct tpcc_sql *sql;
+	unsigned warehouses;
+	unsigned weights[TPCC_DECK_TYPES];
+	struct tpcc_c c_run;
+	enum db_isolation isolation; /* applied with SET SESSION on libmysqlclient */
+	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
+	atomic_ullong remote_lines, by_name;
+};
+
+extern const struct workload_ops tpcc_workload_ops;
+
+/* --- load, check, cleanup (load.c) --- */
+
+struct tpcc_load_stats {
+	uint64_t rows;
+	double seconds;
+	struct tpcc_c c_load;
+};
+
+int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct db_driver_ops *drv,
+		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, struct tpcc_load_stats *st);
+/* Read tpcc_meta: the C-load constants and the warehouse count. */
+int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		   struct tpcc_c *c_load, unsigned *warehouses);
+/* Conditions 1-4 of clause 3.3.2; prints one line each. Returns 0 when all
+ * hold, 1 when one fails, -1 on a database error. */
+int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
+int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
+
+#endif
