@@ -5,6 +5,7 @@
  */
 #include "report/writer.h"
 
+#include "core/escape.h"
 #include "report/svg.h"
 #include "stats/hist.h"
 
@@ -214,7 +215,7 @@ static void percentile_curve(struct strbuf *sb, int *chart_id, const struct repo
 static void td(struct strbuf *sb, const char *s)
 {
 	strbuf_adds(sb, "<td>");
-	html_escape(sb, s);
+	escape_html(sb, s);
 	strbuf_adds(sb, "</td>");
 }
 
@@ -330,7 +331,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 		strbuf_adds(sb, "<h2>Warnings</h2>\n<ul class=\"warnings\">\n");
 		for (size_t i = 0; i < rep->nwarnings; i++) {
 			strbuf_adds(sb, "<li class=\"warn\">");
-			html_escape(sb, rep->warnings[i]);
+			escape_html(sb, rep->warnings[i]);
 			strbuf_adds(sb, "</li>\n");
 		}
 		strbuf_adds(sb, "</ul>\n");

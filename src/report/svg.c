@@ -1,5 +1,7 @@
 #include "report/svg.h"
 
+#include "core/escape.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,28 +15,6 @@ static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7"
 static const char *color(int i)
 {
 	return palette[(size_t)(i < 0 ? 0 : i) % NPALETTE];
-}
-
-void html_escape(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		default:
-			strbuf_addc(sb, *s);
-		}
-	}
 }
 
 void bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int col)
@@ -111,7 +91,7 @@ static void fmt_value(char *b, size_t n, double v)
 static void title(struct strbuf *sb, const char *t, double x)
 {
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"20\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">", x);
-	html_escape(sb, t);
+	escape_html(sb, t);
 	strbuf_adds(sb, "</text>\n");
 }
 
@@ -130,7 +110,7 @@ static void y_axis(struct strbuf *sb, double x0, double y0, double h, double w, 
 	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x0, y0, x0, y0 - h);
 	strbuf_addf(sb, "<text transform=\"translate(16,%.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">",
 		    y0 - h / 2);
-	html_escape(sb, label);
+	escape_html(sb, label);
 	strbuf_adds(sb, "</text>\n");
 }
 
@@ -182,7 +162,7 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		    "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", width, top + ph + below + 30, width,
 		    top + ph + below + 30);
-	html_escape(sb, c->title);
+	escape_html(sb, c->title);
 	strbuf_addf(sb, "\" font-family=\"sans-serif\">\n<defs><pattern id=\"hatch%d\" width=\"6\" height=\"6\" "
 		    "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
 		    "fill=\"#eee\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777\" stroke-width=\"3\"/>"
@@ -209,13 +189,13 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 				    x + bw / 2, top + ph - h - 3, b);
 			strbuf_addf(sb, "<text transform=\"translate(%.1f,%.1f) rotate(-40)\" text-anchor=\"end\" "
 				    "font-size=\"10\">", x + bw / 2 + 3, top + ph + 12);
-			html_escape(sb, br->label);
+			escape_html(sb, br->label);
 			strbuf_adds(sb, "</text>\n");
 			x += bw + gap;
 		}
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\">",
 			    (cx0 + x - gap) / 2, top + ph + below - 8);
-		html_escape(sb, cat->label);
+		escape_html(sb, cat->label);
 		strbuf_adds(sb, "</text>\n");
 		x += catgap + pad / 2;
 	}
@@ -278,7 +258,7 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 
 	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		    "role=\"img\" aria-label=\"", width, height, width, height);
-	html_escape(sb, c->title);
+	escape_html(sb, c->title);
 	strbuf_adds(sb, "\" font-family=\"sans-serif\">\n");
 	title(sb, c->title, width / 2);
 	y_axis(sb, left, top + ph, ph, pw, ymax, ystep, c->y_label);
@@ -302,19 +282,19 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 	}
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">", left + pw / 2,
 		    top + ph + 36);
-	html_escape(sb, c->x_label);
+	escape_html(sb, c->x_label);
 	strbuf_adds(sb, "</text>\n");
 	if (!any && c->empty_note) {
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" fill=\"#a00\">",
 			    left + pw / 2, top + ph / 2);
-		html_escape(sb, c->empty_note);
+		escape_html(sb, c->empty_note);
 		strbuf_adds(sb, "</text>\n");
 	}
 	if (c->has_marker) {
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
 			    "stroke-dasharray=\"6 3\" stroke-width=\"1.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
 			    "fill=\"#c00\">", XP(c->marker_x), top, XP(c->marker_x), top + ph, XP(c->marker_x) + 4, top + 12);
-		html_escape(sb, c->marker_label ? c->marker_label : "");
+		escape_html(sb, c->marker_label ? c->marker_label : "");
 		strbuf_adds(sb, "</text>\n");
 	}
 	for (size_t i = 0; i < c->nseries; i++) {
@@ -329,7 +309,7 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 		}
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>"
 			    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", lx, ly, lx + 18, ly, color((int)i), lx + 22, ly + 4);
-		html_escape(sb, s->name);
+		escape_html(sb, s->name);
 		strbuf_adds(sb, "</text>\n");
 	}
 #undef XP

@@ -58,7 +58,6 @@ struct line_chart {
 	const char *empty_note; /* shown when there is no data */
 };
 
-void html_escape(struct strbuf *sb, const char *s);
 void bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int color);
 void bar_chart_release(struct bar_chart *c);
 void line_series_add(struct line_series *s, double x, double y);

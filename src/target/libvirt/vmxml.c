@@ -6,6 +6,7 @@
  */
 #include "target/libvirt/vmxml.h"
 
+#include "core/escape.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
@@ -167,31 +168,6 @@ struct render {
 	size_t nvars;
 };
 
-static void xml_escape(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_adds(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_adds(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_adds(sb, "&gt;");
-			break;
-		case '\'':
-			strbuf_adds(sb, "&apos;");
-			break;
-		case '"':
-			strbuf_adds(sb, "&quot;");
-			break;
-		default:
-			strbuf_addc(sb, *s);
-		}
-	}
-}
-
 static unsigned line_of(const struct render *r, const char *p)
 {
 	unsigned n = 1;
@@ -271,7 +247,7 @@ static int render_range(const struct render *r, const char *p, const char *end, 
 			if (sigil == '&')
 				strbuf_adds(out, val);
 			else
-				xml_escape(out, val);
+				escape_xml(out, val);
 			p = after;
 			continue;
 		}
@@ -358,15 +334,15 @@ void vm_render_metadata(const struct vm_spec *s, struct strbuf *out)
 {
 	strbuf_adds(out, "<" VM_METADATA_KEY ":vm xmlns:" VM_METADATA_KEY "='" VM_METADATA_NS "'>\n");
 	strbuf_adds(out, "      <" VM_METADATA_KEY ":campaign>");
-	xml_escape(out, s->campaign);
+	escape_xml(out, s->campaign);
 	strbuf_adds(out, "</" VM_METADATA_KEY ":campaign>\n      <" VM_METADATA_KEY ":drive>");
-	xml_escape(out, s->drive);
+	escape_xml(out, s->drive);
 	strbuf_adds(out, "</" VM_METADATA_KEY ":drive>\n      <" VM_METADATA_KEY ":instance>");
-	xml_escape(out, s->instance);
+	escape_xml(out, s->instance);
 	strbuf_adds(out, "</" VM_METADATA_KEY ":instance>\n");
 	if (s->golden) {
 		strbuf_adds(out, "      <" VM_METADATA_KEY ":golden>");
-		xml_escape(out, s->golden);
+		escape_xml(out, s->golden);
 		strbuf_adds(out, "</" VM_METADATA_KEY ":golden>\n");
 	}
 	strbuf_adds(out, "    </" VM_METADATA_KEY ":vm>");
