@@ -1,5 +1,5 @@
 /*
- * prepare, check and cleanup for TPC-C.
+ * prepare for TPC-C (check, cleanup and the tpcc_meta reader are check.c).
  *
  * prepare creates the tables and splits the load into units: ITEM, and per
  * warehouse (1) the warehouse, its districts and its stock, (2) its customers
@@ -75,19 +75,19 @@ struct loader {
 	uint64_t seed;
 };
 
-static void db_fail(struct db_conn *c, const char *what)
+void tpcc_db_fail(struct db_conn *c, const char *what)
 {
 	log_error("%s failed: error %d (%s): %s", what, c->err.native, c->err.sqlstate, c->err.msg);
 }
 
-static int exec_text(struct db_conn *c, const char *sql)
+int tpcc_exec_text(struct db_conn *c, const char *sql)
 {
 	char what[100];
 
 	if (c->ops->query(c, sql, strlen(sql), NULL) == 0)
 		return 0;
 	snprintf(what, sizeof(what), "%.*s", (int)strcspn(sql, "\n("), sql);
-	db_fail(c, what);
+	tpcc_db_fail(c, what);
 	return -1;
 }
 
@@ -184,7 +184,7 @@ static int batch_flush(struct batch *b)
 	if (rc < 0) {
 		if (b->mode == BM_STREAM && db_bulk_refused(c) && b->probe)
 			return -2;
-		db_fail(c, tpcc_stmt_def(b->k)->name);
+		tpcc_db_fail(c, tpcc_stmt_def(b->k)->name);
 		return -1;
 	}
 	if (b->mode == BM_STREAM && r.rows != b->n) {
@@ -199,7 +199,7 @@ static int batch_flush(struct batch *b)
 	strbuf_reset(&b->text);
 	if (b->since_commit >= COMMIT_ROWS) {
 		if (c->ops->commit(c) < 0) {
-			db_fail(c, "COMMIT");
+			tpcc_db_fail(c, "COMMIT");
 			return -1;
 		}
 		b->since_commit = 0;
@@ -220,7 +220,7 @@ static int batch_table(struct batch *b, enum tpcc_stmt k)
 	if (b->mode == BM_INSERT)
 		b->tuple = strstr(b->sql->stmt[k], "VALUES ") + 7;
 	if (b->mode == BM_ARRAY && b->c->ops->prepare(b->c, b->sql->stmt[k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
-		db_fail(b->c, d->name);
+		tpcc_db_fail(b->c, d->name);
 		return -1;
 	}
 	return 0;
@@ -543,7 +543,7 @@ static int load_unit(struct loader *l, struct batch *b, unsigned u)
 	if (rc < 0 || batch_flush(b) < 0)
 		return -1;
 	if (b->c->ops->commit(b->c) < 0) {
-		db_fail(b->c, "COMMIT");
+		tpcc_db_fail(b->c, "COMMIT");
 		return -1;
 	}
 	b->since_commit = 0;
@@ -585,7 +585,7 @@ static void *load_worker(void *arg)
 
 	batch_init(&b, &c, l, &l->rows);
 	if (l->drv->connect(&c, l->cp) < 0) {
-		db_fail(&c, "connect");
+		tpcc_db_fail(&c, "connect");
 		atomic_store(&l->failed, 1);
 		goto out;
 	}
@@ -639,7 +639,7 @@ again:
 	if (rc < 0)
 		goto out;
 	if (c->ops->commit(c) < 0) {
-		db_fail(c, "COMMIT");
+		tpcc_db_fail(c, "COMMIT");
 		goto out;
 	}
 	ret = 0;
@@ -684,13 +684,13 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	l.c_load.c_id = rng_uniform(&r, 0, 1023);
 	l.c_load.ol_i_id = rng_uniform(&r, 0, 8191);
 	if (drv->connect(&c, &lcp) < 0) {
-		db_fail(&c, "connect");
+		tpcc_db_fail(&c, "connect");
 		goto out;
 	}
 	printf("Creating tables (dialect %s)...\n", tpcc_dialect_name(sql->dialect));
 	fflush(stdout);
 	for (unsigned i = 0; i < sql->nschema; i++)
-		if (exec_text(&c, sql->schema[i]) < 0) {
+		if (tpcc_exec_text(&c, sql->schema[i]) < 0) {
 			log_error("is the database already prepared? (dbrig tpcc cleanup removes the tables)");
 			goto out;
 		}
@@ -718,10 +718,10 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	printf("Creating indexes...\n");
 	fflush(stdout);
 	for (unsigned i = 0; i < sql->nindexes; i++)
-		if (exec_text(&c, sql->indexes[i]) < 0)
+		if (tpcc_exec_text(&c, sql->indexes[i]) < 0)
 			goto out;
 	if (drv->commit(&c) < 0) {
-		db_fail(&c, "COMMIT");
+		tpcc_db_fail(&c, "COMMIT");
 		goto out;
 	}
 	st->rows = atomic_load(&l.rows) + 4;
@@ -732,148 +732,6 @@ out:
 	free(wk);
 	for (unsigned k = 0; k < TS_COUNT; k++)
 		free(l.load_sql[k]);
-	drv->disconnect(&c);
-	return ret;
-}
-
-static int prep1(struct db_conn *c, const struct tpcc_sql *sql, enum tpcc_stmt k, struct db_stmt **st)
-{
-	const struct tpcc_stmt_def *d = tpcc_stmt_def(k);
-
-	if (c->ops->prepare(c, sql->stmt[k], d->params, d->nparams, d->cols, d->ncols, st) < 0) {
-		db_fail(c, d->name);
-		return -1;
-	}
-	return 0;
-}
-
-int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
-		   struct tpcc_c *cl, unsigned *warehouses)
-{
-	struct db_conn c = {.ops = drv};
-	struct db_stmt *st;
-	struct db_exec_result r;
-	struct db_value v[2];
-	unsigned seen = 0;
-	int ret = -1;
-
-	if (drv->connect(&c, cp) < 0) {
-		db_fail(&c, "connect");
-		goto out;
-	}
-	if (prep1(&c, sql, TS_META_GET, &st) < 0)
-		goto out;
-	if (drv->execute(&c, st, NULL, &r) < 0) {
-		db_fail(&c, "reading tpcc_meta (is the database prepared?)");
-		goto out;
-	}
-	while (drv->fetch(&c, st, v) == 1) {
-		char name[40];
-		snprintf(name, sizeof(name), "%.*s", (int)v[0].len, v[0].s);
-		if (!strcmp(name, "c_load_c_last"))
-			cl->c_last = (unsigned)v[1].i, seen |= 1;
-		else if (!strcmp(name, "c_load_c_id"))
-			cl->c_id = (unsigned)v[1].i, seen |= 2;
-		else if (!strcmp(name, "c_load_ol_i_id"))
-			cl->ol_i_id = (unsigned)v[1].i, seen |= 4;
-		else if (!strcmp(name, "warehouses"))
-			*warehouses = (unsigned)v[1].i, seen |= 8;
-	}
-	drv->commit(&c);
-	if (seen != 15) {
-		log_error("tpcc_meta is incomplete: the load did not finish (run dbrig tpcc cleanup, then prepare)");
-		goto out;
-	}
-	ret = 0;
-out:
-	drv->disconnect(&c);
-	return ret;
-}
-
-static int count1(struct db_conn *c, const struct tpcc_sql *sql, enum tpcc_stmt k, int64_t *out, unsigned n)
-{
-	struct db_stmt *st;
-	struct db_exec_result r;
-	struct db_value v[8];
-
-	if (prep1(c, sql, k, &st) < 0)
-		return -1;
-	if (c->ops->execute(c, st, NULL, &r) < 0) {
-		db_fail(c, tpcc_stmt_def(k)->name);
-		return -1;
-	}
-	if (c->ops->fetch(c, st, v) != 1)
-		return -1;
-	for (unsigned i = 0; i < n; i++)
-		out[i] = v[i].i;
-	while (c->ops->fetch(c, st, v) == 1)
-		;
-	return 0;
-}
-
-int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp)
-{
-	static const struct {
-		enum tpcc_stmt k;
-		const char *what;
-	} conds[] = {
-		{TS_CHK_1, "condition 1 (3.3.2.1): W_YTD = sum(D_YTD)"},
-		{TS_CHK_2_ORDERS, "condition 2 (3.3.2.2): D_NEXT_O_ID - 1 = max(O_ID)"},
-		{TS_CHK_2_NEW_ORDER, "condition 2 (3.3.2.2): D_NEXT_O_ID - 1 = max(NO_O_ID)"},
-		{TS_CHK_3, "condition 3 (3.3.2.3): max(NO_O_ID) - min(NO_O_ID) + 1 = rows in NEW-ORDER"},
-		{TS_CHK_4, "condition 4 (3.3.2.4): sum(O_OL_CNT) = rows in ORDER-LINE"},
-	};
-	struct db_conn c = {.ops = drv};
-	int64_t rows[7];
-	int ret = -1, failed = 0;
-
-	if (drv->connect(&c, cp) < 0) {
-		db_fail(&c, "connect");
-		goto out;
-	}
-	if (count1(&c, sql, TS_CHK_ROWS, rows, 7) < 0)
-		goto out;
-	printf("rows: warehouse %lld, district %lld, customer %lld, orders %lld, new_order %lld, item %lld, stock %lld\n",
-	       (long long)rows[0], (long long)rows[1], (long long)rows[2], (long long)rows[3], (long long)rows[4],
-	       (long long)rows[5], (long long)rows[6]);
-	for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
-		int64_t bad;
-		if (count1(&c, sql, conds[i].k, &bad, 1) < 0)
-			goto out;
-		if (bad) {
-			printf("FAILED %s: %lld %s violate it\n", conds[i].what, (long long)bad,
-			       conds[i].k == TS_CHK_1 ? "warehouses" : "districts");
-			log_error("consistency check failed: %s", conds[i].what);
-			failed = 1;
-		} else {
-			printf("ok     %s\n", conds[i].what);
-		}
-	}
-	drv->commit(&c);
-	ret = failed;
-out:
-	drv->disconnect(&c);
-	return ret;
-}
-
-int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp)
-{
-	struct db_conn c = {.ops = drv};
-	int ret = -1;
-
-	if (drv->connect(&c, cp) < 0) {
-		db_fail(&c, "connect");
-		goto out;
-	}
-	for (unsigned i = 0; i < sql->ndrop; i++)
-		if (exec_text(&c, sql->drop[i]) < 0)
-			goto out;
-	if (drv->commit(&c) < 0) {
-		db_fail(&c, "COMMIT");
-		goto out;
-	}
-	ret = 0;
-out:
 	drv->disconnect(&c);
 	return ret;
 }

@@ -88,7 +88,7 @@ struct tpcc_ctx {
 
 extern const struct workload_ops tpcc_workload_ops;
 
-/* --- load, check, cleanup (load.c) --- */
+/* --- load (load.c); read_meta, check, cleanup (check.c) --- */
 
 struct tpcc_load_stats {
 	uint64_t rows;
@@ -105,5 +105,10 @@ int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, 
  * hold, 1 when one fails, -1 on a database error. */
 int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
 int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
+
+/* Shared by load.c and check.c: one error line "<what> failed: error N (SQLSTATE): msg";
+ * a statement run as text, -1 after that line. */
+void tpcc_db_fail(struct db_conn *c, const char *what);
+int tpcc_exec_text(struct db_conn *c, const char *sql) __attribute__((warn_unused_result));
 
 #endif
