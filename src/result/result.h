@@ -1,7 +1,7 @@
 /*
  * The result file (dbrig.result/1) and the interval journal (dbrig.journal/1);
- * the formats are specified in docs/result-format.md. This module and the
- * readers are the only places that build result JSON.
+ * the formats are specified in docs/result-format.md. write.c builds the
+ * result, journal.c the journal; read.c and tail.c read both back.
  */
 #ifndef DBRIG_RESULT_RESULT_H
 #define DBRIG_RESULT_RESULT_H
@@ -47,6 +47,9 @@ struct journal;
 int journal_open(struct journal **out, const char *path, const struct result *r) __attribute__((warn_unused_result));
 int journal_append(struct journal *j, const char *line) __attribute__((warn_unused_result));
 int journal_close(struct journal *j, const char *status); /* accepts NULL */
+/* The journal's header line for r (schema, run, workload, engine, percentiles);
+ * free with free(); NULL when out of memory. */
+char *result_journal_header(const struct result *r);
 
 /* Format helper shared by writers: percentile key as in "99", "99.9". */
 void percentile_key(double p, char *buf, unsigned n);

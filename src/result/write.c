@@ -26,12 +26,6 @@ struct result {
 	bool fault_open;   /* the last interval was marked and nothing committed since */
 };
 
-struct journal {
-	int fd;
-	char *path;
-	bool failed;
-};
-
 void percentile_key(double p, char *buf, unsigned n)
 {
 	if (p == floor(p))
@@ -297,102 +291,16 @@ int result_write(struct result *r, const char *path, const char *status, const c
 	return ret;
 }
 
-/* --- journal --- */
-
-static int write_all(int fd, const char *p, size_t n)
+char *result_journal_header(const struct result *r)
 {
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static int journal_line(struct journal *j, const char *line)
-{
-	struct strbuf sb;
-	int ret;
-
-	strbuf_init(&sb, strlen(line) + 2);
-	strbuf_adds(&sb, line);
-	strbuf_addc(&sb, '\n');
-	ret = write_all(j->fd, sb.buf, sb.len);
-	strbuf_release(&sb);
-	if (ret == 0 && fdatasync(j->fd) < 0 && errno != EINVAL)
-		ret = -errno;
-	return ret;
-}
-
-int journal_open(struct journal **out, const char *path, const struct result *r)
-{
-	struct journal *j = xcalloc(1, sizeof(*j));
 	json_t *hdr;
 	char *line;
-	int ret;
 
-	j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (j->fd < 0) {
-		ret = -errno;
-		free(j);
-		return ret;
-	}
-	j->path = xstrdup(path);
 	hdr = json_pack("{s:s, s:s, s:O, s:O, s:O, s:O, s:O}", "type", "header", "schema", JOURNAL_SCHEMA, "started_at",
 			json_object_get(r->root, "started_at"), "run", json_object_get(r->root, "run"), "workload",
 			json_object_get(r->root, "workload"), "engine", json_object_get(r->root, "engine"),
 			"percentiles", json_object_get(r->root, "percentiles"));
 	line = json_dumps(hdr, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	json_decref(hdr);
-	ret = line ? journal_line(j, line) : -ENOMEM;
-	free(line);
-	if (ret < 0) {
-		close(j->fd);
-		free(j->path);
-		free(j);
-		return ret;
-	}
-	*out = j;
-	return 0;
-}
-
-int journal_append(struct journal *j, const char *line)
-{
-	int ret;
-
-	if (!j || j->failed)
-		return 0;
-	ret = journal_line(j, line);
-	if (ret < 0)
-		j->failed = true;
-	return ret;
-}
-
-int journal_close(struct journal *j, const char *status)
-{
-	int ret = 0;
-
-	if (!j)
-		return 0;
-	if (status && !j->failed) {
-		char ts[32];
-		json_t *end;
-		char *line;
-		clock_utc_iso8601(ts, sizeof(ts));
-		end = json_pack("{s:s, s:s, s:s}", "type", "end", "status", status, "finished_at", ts);
-		line = json_dumps(end, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-		json_decref(end);
-		ret = line ? journal_line(j, line) : -ENOMEM;
-		free(line);
-	}
-	if (close(j->fd) < 0 && ret == 0)
-		ret = -errno;
-	free(j->path);
-	free(j);
-	return ret;
+	return line;
 }
