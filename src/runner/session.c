@@ -1,0 +1,413 @@
+/*
+ * One connection's life: connect (driver + workload session), the statement
+ * state machine over the driver's non-blocking calls (or blocking ones on a
+ * thread of its own), the retry / reconnect / fatal decision on a classified
+ * error, and the recording of each finished transaction into its loop's span.
+ */
+#include "runner/internal.h"
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+const char *runner_endpoint(const struct db_conn_params *p, char *buf, size_t n)
+{
+	if (p->odbc_connect)
+		snprintf(buf, n, "the ODBC data source");
+	else if (p->socket && *p->socket)
+		snprintf(buf, n, "%s", p->socket);
+	else
+		snprintf(buf, n, "%s:%u", p->host ? p->host : "localhost", p->port);
+	return buf;
+}
+
+static void ep_set(struct session *s, uint32_t want)
+{
+	struct epoll_event ev = {.events = want, .data.ptr = s};
+	struct loop *l = s->loop;
+
+	if (l->blocking || s->ep_events == want)
+		return;
+	if (want == 0) {
+		epoll_ctl(l->epfd, EPOLL_CTL_DEL, s->fd, NULL);
+	} else if (s->ep_events == 0) {
+		if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, s->fd, &ev) < 0)
+			runner_fail(l->r, "epoll_ctl: %s", strerror(errno));
+	} else {
+		epoll_ctl(l->epfd, EPOLL_CTL_MOD, s->fd, &ev);
+	}
+	s->ep_events = want;
+}
+
+static void ep_wait_for(struct session *s, int wait)
+{
+	uint32_t want = EPOLLIN;
+
+	if (wait & DB_WAIT_WRITE)
+		want |= EPOLLOUT;
+	ep_set(s, want);
+}
+
+int session_connect(struct session *s)
+{
+	struct runner *r = s->loop->r;
+	const struct runner_config *cfg = r->cfg;
+
+	s->conn.ops = cfg->drv;
+	s->conn.priv = NULL;
+	if (cfg->drv->connect(&s->conn, cfg->conn) < 0)
+		goto fail;
+	if (cfg->wl->session_open(cfg->wl_ctx, &s->conn, s->index, &s->wsess) < 0)
+		goto fail;
+	s->connected = true;
+	s->fd = (!s->loop->blocking && cfg->drv->fd) ? cfg->drv->fd(&s->conn) : -1;
+	s->ep_events = 0;
+	if (!s->loop->blocking)
+		ep_set(s, EPOLLIN);
+	return 0;
+fail:
+	if (s->wsess) {
+		cfg->wl->session_close(s->wsess);
+		s->wsess = NULL;
+	}
+	cfg->drv->disconnect(&s->conn);
+	return -1;
+}
+
+void session_disconnect(struct session *s)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+
+	if (s->ep_events)
+		ep_set(s, 0);
+	if (s->wsess) {
+		cfg->wl->session_close(s->wsess);
+		s->wsess = NULL;
+	}
+	if (s->connected || s->conn.priv)
+		cfg->drv->disconnect(&s->conn);
+	s->connected = false;
+	s->fd = -1;
+}
+
+static void flush_pending(struct session *s)
+{
+	struct loop *l = s->loop;
+
+	pthread_mutex_lock(&l->mu);
+	counters_add(&l->cur.c, &s->pending);
+	pthread_mutex_unlock(&l->mu);
+	memset(&s->pending, 0, sizeof(s->pending));
+}
+
+static void record_txn(struct session *s, bool rolled_back)
+{
+	struct loop *l = s->loop;
+	const struct runner_config *cfg = l->r->cfg;
+	uint64_t now = clock_now_ns();
+	uint64_t lat = now - s->txn_start;
+	unsigned type = cfg->ntypes > 1 ? cfg->wl->txn_type(s->wsess) : 0;
+	int ph = atomic_load_explicit(&l->r->phase, memory_order_relaxed);
+
+	if (type >= cfg->ntypes)
+		type = 0;
+	s->pending.events++;
+	if (rolled_back)
+		s->pending.rollbacks++;
+	s->events[ph]++;
+	s->busy_ns[ph] += lat;
+	pthread_mutex_lock(&l->mu);
+	counters_add(&l->cur.c, &s->pending);
+	hist_record(l->cur.lat, lat);
+	if (l->cur.type_lat[type])
+		hist_record(l->cur.type_lat[type], lat);
+	l->cur.type_count[type]++;
+	pthread_mutex_unlock(&l->mu);
+	memset(&s->pending, 0, sizeof(s->pending));
+	s->in_txn = false;
+	if (cfg->terminals)
+		term_complete(s, now);
+}
+
+static void count_query(struct session *s)
+{
+	switch (s->res.kind) {
+	case DB_QUERY_READ:
+		s->pending.reads++;
+		break;
+	case DB_QUERY_WRITE:
+		s->pending.writes++;
+		break;
+	case DB_QUERY_OTHER:
+		s->pending.others++;
+		break;
+	}
+}
+
+void session_finish(struct session *s)
+{
+	if (s->state == S_DONE)
+		return;
+	if (s->state == S_RECONNECT)
+		s->loop->timers--;
+	flush_pending(s);
+	s->state = S_DONE;
+	if (s->ep_events)
+		ep_set(s, 0);
+	s->loop->active--;
+}
+
+static bool may_start_txn(struct session *s)
+{
+	struct runner *r = s->loop->r;
+
+	if (atomic_load_explicit(&r->stop, memory_order_relaxed))
+		return false;
+	if (r->cfg->events && atomic_load_explicit(&r->phase, memory_order_relaxed) == PHASE_SAMPLE) {
+		if (atomic_fetch_sub(&r->events_left, 1) <= 0)
+			return false;
+	}
+	return true;
+}
+
+static void begin_reconnect(struct session *s)
+{
+	uint64_t now = clock_now_ns();
+
+	/* Counted now, not with the transaction's other counters when it
+	 * commits: the interval in which the connection was lost is the one
+	 * the fault belongs to (a server may stay away for many intervals). */
+	pthread_mutex_lock(&s->loop->mu);
+	s->loop->cur.c.reconnects++;
+	pthread_mutex_unlock(&s->loop->mu);
+	session_disconnect(s);
+	if (s->state != S_RECONNECT) {
+		s->loop->timers++;
+		s->reconnect_since = now;
+		s->backoff = 0;
+	}
+	s->state = S_RECONNECT;
+	s->reconnect_at = now + s->backoff;
+}
+
+/* Called for a failed step: decide between retry, reconnect and stop. */
+static void handle_error(struct session *s)
+{
+	struct runner *r = s->loop->r;
+	const struct runner_config *cfg = r->cfg;
+	char ep[256];
+
+	switch (s->conn.err.cls) {
+	case DB_ERR_RETRY: {
+		int wait = 0;
+		int rc;
+		s->pending.errors++;
+		cfg->wl->restart(s->wsess);
+		if (s->loop->blocking || !cfg->drv->query_start) {
+			rc = cfg->drv->rollback(&s->conn);
+		} else {
+			rc = cfg->drv->query_start(&s->conn, "ROLLBACK", 8, &s->res, &wait);
+			if (rc == 1) {
+				s->state = S_WAIT_ROLLBACK;
+				ep_wait_for(s, wait);
+				return;
+			}
+		}
+		if (rc < 0) {
+			handle_error(s);
+			return;
+		}
+		s->state = S_START; /* in_txn stays set: the retry keeps txn_start */
+		return;
+	}
+	case DB_ERR_RECONNECT:
+		if (log_verbosity() >= 4)
+			log_info("connection %u lost (%d: %s); reconnecting", s->index, s->conn.err.native, s->conn.err.msg);
+		cfg->wl->restart(s->wsess);
+		begin_reconnect(s);
+		return;
+	case DB_ERR_FATAL:
+	case DB_ERR_NONE:
+		runner_fail(r, "%s: error %d (%s): %s", runner_endpoint(cfg->conn, ep, sizeof(ep)), s->conn.err.native,
+			 s->conn.err.sqlstate, s->conn.err.msg);
+		session_finish(s);
+		return;
+	}
+}
+
+static void try_reconnect(struct session *s)
+{
+	struct runner *r = s->loop->r;
+	const struct runner_config *cfg = r->cfg;
+	uint64_t now = clock_now_ns();
+	char ep[256];
+
+	if (atomic_load(&r->stop)) {
+		session_finish(s);
+		return;
+	}
+	if (session_connect(s) == 0) {
+		s->loop->timers--;
+		s->state = S_START;
+		return;
+	}
+	if (s->conn.err.cls != DB_ERR_RECONNECT || now - s->reconnect_since >= cfg->reconnect_timeout_ns) {
+		char waited[32];
+		format_duration(cfg->reconnect_timeout_ns, waited, sizeof(waited));
+		runner_fail(r, "%s: connection lost and not re-established within %s (--reconnect-timeout): error %d: %s",
+			 runner_endpoint(cfg->conn, ep, sizeof(ep)), waited, s->conn.err.native, s->conn.err.msg);
+		session_finish(s);
+		return;
+	}
+	s->backoff = s->backoff ? s->backoff * 2 : RECONNECT_BACKOFF_MIN_NS;
+	if (s->backoff > RECONNECT_BACKOFF_MAX_NS)
+		s->backoff = RECONNECT_BACKOFF_MAX_NS;
+	s->reconnect_at = now + s->backoff;
+}
+
+/* Issue steps until one has to wait (or the transaction ends). `ready` is
+ * the readiness that woke the session (0 when not woken by its fd). */
+void session_run(struct session *s, int ready)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	const struct db_driver_ops *drv = cfg->drv;
+	const struct db_exec_result *last = NULL;
+
+	for (;;) {
+		const struct wl_step *step = NULL;
+		int rc, wait = 0;
+
+		switch (s->state) {
+		case S_DONE:
+			return;
+		case S_RECONNECT:
+			if (clock_now_ns() < s->reconnect_at)
+				return;
+			try_reconnect(s);
+			if (s->state != S_START)
+				return;
+			last = NULL;
+			continue;
+		case S_WAIT_ROLLBACK:
+			rc = drv->cont(&s->conn, ready, &wait);
+			if (rc == 1) {
+				ep_wait_for(s, wait);
+				return;
+			}
+			last = NULL;
+			if (rc < 0) {
+				handle_error(s);
+				if (s->state != S_START)
+					return;
+				continue;
+			}
+			s->state = S_START;
+			continue;
+		case S_WAIT_EXEC:
+			rc = drv->cont(&s->conn, ready, &wait);
+			if (rc == 1) {
+				ep_wait_for(s, wait);
+				return;
+			}
+			s->state = S_START;
+			if (rc < 0) {
+				last = NULL;
+				handle_error(s);
+				if (s->state != S_START)
+					return;
+				continue;
+			}
+			count_query(s);
+			last = &s->res;
+			break;
+		case S_START:
+			if (!s->in_txn && cfg->terminals) {
+				struct term *t;
+				if (atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+					session_finish(s);
+					return;
+				}
+				t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking);
+				if (!t && !s->loop->blocking &&
+				    !atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+					s->idle = true;
+					s->loop->idle[s->loop->nidle++] = s;
+					return;
+				}
+				if (!t || !may_start_txn(s)) {
+					if (t)
+						sched_push(s->loop->sched, t);
+					session_finish(s);
+					return;
+				}
+				s->term = t;
+				s->in_txn = true;
+				s->txn_start = t->due; /* the submit: waiting for a connection counts */
+				last = NULL;
+			} else if (!s->in_txn) {
+				if (!may_start_txn(s)) {
+					session_finish(s);
+					return;
+				}
+				s->in_txn = true;
+				s->txn_start = clock_now_ns();
+				last = NULL;
+			}
+			if (s->term && last == NULL)
+				cfg->wl->bind_term(s->wsess, s->term->wl, s->term->type);
+			break;
+		}
+
+		/* Ask the workload for the next step (or the end of the transaction). */
+		rc = cfg->wl->next(s->wsess, &s->rng, last, &step);
+		last = NULL;
+		if (rc < 0) {
+			handle_error(s);
+			if (s->state != S_START)
+				return;
+			continue;
+		}
+		if (rc == WL_DONE || rc == WL_DONE_ROLLBACK) {
+			record_txn(s, rc == WL_DONE_ROLLBACK);
+			continue;
+		}
+		if (step->kind != WL_STEP_SQL && (s->loop->blocking || !drv->query_start)) {
+			rc = step->kind == WL_STEP_COMMIT ? drv->commit(&s->conn) : drv->rollback(&s->conn);
+			s->res.kind = DB_QUERY_OTHER;
+			s->res.rows = 0;
+		} else if (step->kind != WL_STEP_SQL) {
+			bool commit = step->kind == WL_STEP_COMMIT;
+			rc = drv->query_start(&s->conn, commit ? "COMMIT" : "ROLLBACK", commit ? 6 : 8, &s->res, &wait);
+			if (rc == 1) {
+				s->state = S_WAIT_EXEC;
+				ep_wait_for(s, wait);
+				return;
+			}
+		} else if (s->loop->blocking || !drv->execute_start) {
+			rc = step->stmt ? drv->execute(&s->conn, step->stmt, step->params, &s->res)
+					: drv->query(&s->conn, step->sql, step->sql_len, &s->res);
+		} else {
+			rc = step->stmt ? drv->execute_start(&s->conn, step->stmt, step->params, &s->res, &wait)
+					: drv->query_start(&s->conn, step->sql, step->sql_len, &s->res, &wait);
+			if (rc == 1) {
+				s->state = S_WAIT_EXEC;
+				ep_wait_for(s, wait);
+				return;
+			}
+		}
+		if (rc < 0) {
+			handle_error(s);
+			if (s->state != S_START)
+				return;
+			continue;
+		}
+		/* Completed without waiting: hand the result straight to next(). */
+		count_query(s);
+		last = &s->res;
+	}
+}
