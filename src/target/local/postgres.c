@@ -1,0 +1,138 @@
+/*
+ * postgres for the local target: as root it runs as the postgres system user
+ * (setpriv), reads only its data directory's files with dbrig's settings on
+ * its command line; psqlODBC is registered in the campaign's own
+ * odbcinst.ini for the drivers.
+ */
+#include "target/local/local.h"
+
+#include "campaign/config.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+/* argv prefix that runs a PostgreSQL program as the server's user; returns the count. */
+size_t pg_as_user(const struct local *l, char **argv, struct strbuf *uid, struct strbuf *gid)
+{
+	size_t n = 0;
+
+	if (!l->as_user)
+		return 0;
+	strbuf_addf(uid, "--reuid=%lu", (unsigned long)l->pg_uid);
+	strbuf_addf(gid, "--regid=%lu", (unsigned long)l->pg_gid);
+	argv[n++] = l->setpriv;
+	argv[n++] = uid->buf;
+	argv[n++] = gid->buf;
+	argv[n++] = "--init-groups";
+	/* setuid clears the parent-death signal proc_spawn set; keep it, so postgres goes when dbrig does */
+	argv[n++] = "--pdeathsig=keep";
+	argv[n++] = "--";
+	return n;
+}
+
+/* pg_isready exits 0 once the server accepts connections (1 while it starts up). */
+static bool pg_ready(const struct local *l, unsigned port)
+{
+	struct strbuf p;
+	int st = 0;
+	bool ok;
+
+	strbuf_init(&p, 0);
+	strbuf_addf(&p, "--port=%u", port);
+	char *argv[] = {l->isready, "--quiet", "--host=127.0.0.1", p.buf, "--dbname=postgres", "--timeout=2", NULL};
+	struct proc_spec spec = {.argv = argv, .new_group = true};
+	ok = proc_run(&spec, NULL, &st) == 0;
+	strbuf_release(&p);
+	return ok;
+}
+
+/* Start postgres on datadir (as the server's user) and wait until pg_isready says it accepts connections. */
+int pg_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+		    const char *data, unsigned port, pid_t *pid_out)
+{
+	struct strbuf a[8], log, opts;
+	char *argv[96];
+	size_t n, na = 0;
+	pid_t pid = -1;
+	int ret;
+	unsigned maxconn = cfg->threads + 50 > 100 ? cfg->threads + 50 : 100;
+
+	strbuf_init(&log, 0);
+	strbuf_init(&opts, 0);
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		strbuf_init(&a[i], 0);
+	strbuf_addf(&log, "%s/server.out", boot);
+	n = pg_as_user(l, argv, &a[0], &a[1]);
+	na = 2;
+	argv[n++] = l->server;
+	argv[n++] = "-D";
+	argv[n++] = (char *)data;
+	strbuf_addf(&a[na], "%u", port);
+	argv[n++] = "-p";
+	argv[n++] = a[na++].buf;
+	argv[n++] = "-k";
+	argv[n++] = (char *)boot;
+	/* Every -c is NUL-separated in opts: "-c", "name=value". */
+	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
+		    '\0', '\0');
+	strbuf_addf(&opts, "shared_buffers=%llukB%cmax_connections=%u%c", (unsigned long long)(cfg->buffer_pool >> 10),
+		    '\0', maxconn, '\0');
+	/* After dbrig's own, so a config's option wins where both set one (max_connections). */
+	for (size_t i = 0; i < cfg->nserver_options; i++)
+		strbuf_addf(&opts, "%s=%s%c", cfg->server_options[i].key, cfg->server_options[i].value, '\0');
+	for (size_t off = 0; off < opts.len && n + 3 < sizeof(argv) / sizeof(argv[0]); off += strlen(opts.buf + off) + 1) {
+		argv[n++] = "-c";
+		argv[n++] = opts.buf + off;
+	}
+	argv[n] = NULL;
+	struct proc_spec spec = {.argv = argv, .log_path = log.buf, .new_group = true};
+	ret = proc_spawn(&spec, &pid);
+	if (ret < 0) {
+		log_error("%s: cannot start %s: %s", what, l->server, strerror(-ret));
+		goto out;
+	}
+	ret = local_await_server(l, what, "postgres", pid, port, log.buf, SIGINT, pg_ready);
+	if (ret < 0) {
+		pid = -1;
+		goto out;
+	}
+	*pid_out = pid;
+	ret = 0;
+out:
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		strbuf_release(&a[i]);
+	strbuf_release(&opts);
+	strbuf_release(&log);
+	return ret;
+}
+
+/* root/odbc/odbcinst.ini naming psqlODBC, for the drivers' ODBCSYSINI (nothing in /etc is touched). */
+int pg_odbc_register(struct local *l, struct local_drive *ld)
+{
+	struct strbuf p, text;
+	int ret;
+
+	if (!l->pg || !l->odbc_lib)
+		return 0;
+	strbuf_init(&p, 0);
+	strbuf_init(&text, 0);
+	if ((ret = mkdir_p(ld->odbc, 0755)) < 0)
+		goto out;
+	/* Threading=0: unixODBC does not serialise the connections' calls (docs/tpcc.md). */
+	strbuf_addf(&text, "[PostgreSQL Unicode]\nDriver=%s\nThreading=0\n", l->odbc_lib);
+	strbuf_addf(&p, "%s/odbcinst.ini", ld->odbc);
+	if ((ret = atomic_write_file(p.buf, text.buf, text.len)) < 0)
+		goto out;
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/odbc.ini", ld->odbc);
+	ret = atomic_write_file(p.buf, "", 0);
+out:
+	strbuf_release(&p);
+	strbuf_release(&text);
+	return ret;
+}

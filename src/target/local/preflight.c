@@ -1,0 +1,336 @@
+/* The local target's checks: validate (the config, statically) and preflight (this machine; changes nothing). */
+#include "target/local/local.h"
+
+#include "campaign/config.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+#include "core/tree.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const server_dirs[] = {"/usr/sbin", "/usr/local/sbin", NULL};
+static const char *const bin_dirs[] = {"/usr/bin", "/usr/local/bin", NULL};
+
+/* Options dbrig sets for every server; a config may not override them. */
+static const char *const reserved[] = {
+	"datadir", "port", "socket", "bind-address", "pid-file", "user", "log-error", "tmpdir",
+	"innodb-buffer-pool-size", "skip-networking", "no-defaults", "defaults-file", "basedir", NULL,
+};
+static const char *const pg_reserved[] = {
+	"data-directory", "port", "listen-addresses", "unix-socket-directories", "unix-socket-permissions",
+	"shared-buffers", "config-file", "hba-file", "ident-file", "external-pid-file", "logging-collector", NULL,
+};
+static const char *const odbc_dirs[] = {
+	"/usr/lib/x86_64-linux-gnu/odbc", "/usr/lib/aarch64-linux-gnu/odbc", "/usr/lib64/odbc", "/usr/lib/odbc",
+	"/usr/local/lib", NULL,
+};
+
+int local_validate(const struct campaign_config *cfg)
+{
+	const bool create = target_setting(cfg, "create_drive_dirs")->num;
+	char jp[96];
+	struct strbuf sb;
+	int ret = -EINVAL;
+
+	const bool pg = cfg->engine == ENGINE_POSTGRESQL;
+
+	strbuf_init(&sb, 0);
+	if (cfg->engine != ENGINE_MARIADB && !(pg && cfg->workload == WORKLOAD_TPCC)) {
+		campaign_config_error(cfg, ".engine.kind",
+				      "\"%s\" is not available on the local target (expected mariadb%s; %s runs on the "
+				      "libvirt target)", engine_kind_name(cfg->engine),
+				      cfg->workload == WORKLOAD_TPCC ? " or postgresql" : "", engine_kind_name(cfg->engine));
+		goto out;
+	}
+	for (size_t i = 0; i < cfg->nserver_options; i++) {
+		char *k = xstrdup(cfg->server_options[i].key);
+		bool bad = false;
+		for (char *p = k; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		for (const char *const *r = pg ? pg_reserved : reserved; *r; r++)
+			bad = bad || !strcmp(*r, k);
+		free(k);
+		if (bad) {
+			snprintf(jp, sizeof(jp), ".engine.server_options.%s", cfg->server_options[i].key);
+			campaign_config_error(cfg, jp, "is set by the local target for every instance "
+					      "(use .engine.buffer_pool for the %s)", pg ? "shared buffers" : "buffer pool");
+			goto out;
+		}
+	}
+	{
+		/* Instances take base_port + k, then one golden-copy server per drive. */
+		unsigned long long base = (unsigned long long)target_setting(cfg, "base_port")->num, ninst = 0;
+		for (size_t d = 0; d < cfg->ndrives; d++)
+			ninst += campaign_drive_instances(cfg, d);
+		if (base + ninst + cfg->ndrives - 1 > 65535) {
+			campaign_config_error(cfg, ".target.base_port",
+					      "%llu leaves too few ports: %llu instances and %zu golden-copy servers would use "
+					      "ports up to %llu (expected at most 65535)",
+					      base, ninst, cfg->ndrives, base + ninst + cfg->ndrives - 1);
+			goto out;
+		}
+	}
+	for (size_t d = 0; d < cfg->ndrives; d++) {
+		const struct campaign_drive *dr = &cfg->drives[d];
+		struct stat st;
+
+		if (!dr->path) {
+			snprintf(jp, sizeof(jp), ".drives[%zu].pool", d);
+			campaign_config_error(cfg, jp, "\"%s\" is a storage pool, which the local target cannot use "
+					      "(expected \"path\": a directory on the drive)", dr->pool);
+			goto out;
+		}
+		snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
+		if (stat(dr->path, &st) < 0) {
+			if (errno == ENOENT && create)
+				goto sockcheck;
+			campaign_config_error(cfg, jp, "\"%s\" %s (expected a directory on the drive under test%s)", dr->path,
+					      errno == ENOENT ? "does not exist" : strerror(errno),
+					      errno == ENOENT ? ", or .target.create_drive_dirs: true" : "");
+			goto out;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			campaign_config_error(cfg, jp, "\"%s\" is not a directory", dr->path);
+			goto out;
+		}
+		if (access(dr->path, W_OK | X_OK) < 0) {
+			campaign_config_error(cfg, jp, "\"%s\" is not writable (expected a directory dbrig can create its folder in)",
+					      dr->path);
+			goto out;
+		}
+sockcheck:
+		strbuf_reset(&sb);
+		local_drive_root(cfg, d, &sb);
+		/* The longest socket: <root>/golden/boot/mysqld.sock or .s.PGSQL.65535 */
+		strbuf_adds(&sb, pg ? "/golden/boot/.s.PGSQL.65535" : "/golden/boot/mysqld.sock");
+		if (sb.len > SOCKET_MAX) {
+			campaign_config_error(cfg, jp, "\"%s\" is too long for the unix sockets inside it (%s has %zu "
+					      "characters, expected at most %d)", dr->path, sb.buf, sb.len, SOCKET_MAX);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* A folder the postgres user can pass through: owned by it, or x for its group or for others. */
+static bool traversable_by(const struct local *l, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return true; /* created later by dbrig (create_drive_dirs), mode 0755 */
+	if (st.st_uid == l->pg_uid)
+		return st.st_mode & S_IXUSR;
+	if (st.st_gid == l->pg_gid)
+		return st.st_mode & S_IXGRP;
+	return st.st_mode & S_IXOTH;
+}
+
+static char *pg_program(const char *dir, const char *name)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	if (access(sb.buf, X_OK) == 0)
+		return strbuf_detach(&sb);
+	strbuf_release(&sb);
+	return NULL;
+}
+
+/* postgres, initdb, pg_isready, psql, psqlODBC, and the user the servers run as. */
+static int pg_preflight(struct target *t)
+{
+	const struct campaign_config *cfg = t->cfg;
+	struct local *l = t->priv;
+	const char *dir = target_setting(cfg, "postgres_bin_dir")->str;
+	const struct target_setting *od = target_setting(cfg, "odbc_driver");
+	char **slots[] = {&l->server, &l->installdb, &l->isready, &l->client};
+	const char *names[] = {"postgres", "initdb", "pg_isready", "psql"};
+	struct strbuf sb;
+	int ret = -ENOENT;
+
+	strbuf_init(&sb, 0);
+	for (size_t i = 0; i < 4; i++) {
+		*slots[i] = pg_program(dir, names[i]);
+		if (!*slots[i]) {
+			log_error("%s: .target.postgres_bin_dir: \"%s/%s\" is missing or not executable (expected "
+				  "postgresql-15 installed, or .target.postgres_bin_dir naming the folder of postgres, "
+				  "initdb, pg_isready and psql)", cfg->file, dir, names[i]);
+			goto out;
+		}
+	}
+	if (od->set) {
+		if (access(od->str, R_OK) == 0)
+			l->odbc_lib = xstrdup(od->str);
+	} else {
+		for (const char *const *d = odbc_dirs; *d && !l->odbc_lib; d++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s/psqlodbcw.so", *d);
+			if (access(sb.buf, R_OK) == 0)
+				l->odbc_lib = xstrdup(sb.buf);
+		}
+	}
+	if (!l->odbc_lib) {
+		log_error("%s: .target.odbc_driver: %s%s%s (expected odbc-postgresql installed, or the path of "
+			  "psqlodbcw.so)", cfg->file, od->set ? "\"" : "", od->set ? od->str : "psqlODBC (psqlodbcw.so) "
+			  "was not found in /usr/lib/<arch>/odbc, /usr/lib/odbc or /usr/local/lib", od->set ? "\" is not readable" : "");
+		goto out;
+	}
+	if (!l->root)
+		goto ok;
+	const char *user = target_setting(cfg, "postgres_user")->str;
+	struct passwd *pw = getpwnam(user);
+	if (!pw || pw->pw_uid == 0) {
+		log_error("%s: .target.postgres_user: \"%s\" %s (postgres refuses to run as root; expected the "
+			  "postgresql package's system user)", cfg->file, user, pw ? "is root" : "is not a user of this machine");
+		ret = -EINVAL;
+		goto out;
+	}
+	l->pg_uid = pw->pw_uid;
+	l->pg_gid = pw->pw_gid;
+	l->as_user = true;
+	l->setpriv = proc_find_program("setpriv", bin_dirs);
+	if (!l->setpriv) {
+		log_error("%s: setpriv was not found in PATH or /usr/bin (expected util-linux, to run postgres as "
+			  "\"%s\")", cfg->file, user);
+		goto out;
+	}
+	/* The server user must reach its data directories: every folder above them. */
+	for (size_t d = 0; d < l->ndrives; d++) {
+		char *p = local_absolute(cfg->drives[d].path);
+		for (char *slash = p + strlen(p); slash; slash = strrchr(p, '/')) {
+			*slash = '\0';
+			const char *q = *p ? p : "/";
+			if (!traversable_by(l, q)) {
+				char jp[64];
+				snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
+				campaign_config_error(cfg, jp, "\"%s\": the folder %s cannot be entered by the user \"%s\" "
+						      "the servers run as (expected o+x on it, e.g. chmod o+x %s)",
+						      cfg->drives[d].path, q, user, q);
+				free(p);
+				ret = -EINVAL;
+				goto out;
+			}
+			if (!*p)
+				break;
+		}
+		free(p);
+	}
+ok:
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+static bool port_free(unsigned port)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* As mariadbd binds: connections in TIME_WAIT do not make a port busy. */
+	int one = 1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0) {
+		close(fd);
+		return false;
+	}
+	ok = bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return ok;
+}
+
+int local_preflight(struct target *t, struct target_instance *insts, size_t n)
+{
+	const struct campaign_config *cfg = t->cfg;
+	struct local *l = t->priv;
+	const struct target_setting *s;
+	struct strbuf sb;
+	int ret = -ENOENT;
+
+	strbuf_init(&sb, 0);
+	if (l->pg) {
+		if ((ret = pg_preflight(t)) < 0)
+			goto out;
+		goto drives;
+	}
+	s = target_setting(cfg, "server_binary");
+	l->server = proc_find_program(s->set ? s->str : "mariadbd", server_dirs);
+	if (!l->server) {
+		log_error("%s: the database server \"%s\" was not found in PATH, /usr/sbin or /usr/local/sbin "
+			  "(expected mariadb-server installed, or .target.server_binary)", cfg->file,
+			  s->set ? s->str : "mariadbd");
+		goto out;
+	}
+	s = target_setting(cfg, "install_db_binary");
+	l->installdb = proc_find_program(s->set ? s->str : "mariadb-install-db", bin_dirs);
+	if (!l->installdb) {
+		log_error("%s: \"%s\" was not found in PATH, /usr/bin or /usr/local/bin (expected mariadb-server "
+			  "installed, or .target.install_db_binary)", cfg->file, s->set ? s->str : "mariadb-install-db");
+		goto out;
+	}
+	s = target_setting(cfg, "client_binary");
+	l->client = proc_find_program(s->set ? s->str : "mariadb", bin_dirs);
+	if (!l->client) {
+		log_error("%s: the client \"%s\" was not found in PATH (expected mariadb-client installed, or "
+			  ".target.client_binary)", cfg->file, s->set ? s->str : "mariadb");
+		goto out;
+	}
+drives:
+	ret = -EINVAL;
+	for (size_t d = 0; d < l->ndrives; d++) {
+		struct stat st;
+		char jp[64];
+
+		snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
+		if (stat(l->drives[d].root, &st) == 0 && !tree_is_marked(l->drives[d].root)) {
+			campaign_config_error(cfg, jp, "\"%s\" already exists and was not created by dbrig (expected to "
+					      "create it; move it away or rename the campaign)", l->drives[d].root);
+			goto out;
+		}
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, l->pg ? "%s/data/postmaster.pid" : "%s/boot/mysqld.pid", l->drives[d].golden);
+		if ((ret = local_wait_stale(l, sb.buf, cfg->drives[d].name)) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		local_inst_paths(t, &insts[i]);
+		struct local_inst *li = insts[i].priv;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", cfg->drives[insts[i].drive].name, insts[i].name);
+		if ((ret = local_wait_stale(l, li->pidfile, sb.buf)) < 0)
+			goto out;
+	}
+	ret = -EADDRINUSE;
+	for (size_t i = 0; i < n + l->ndrives; i++) {
+		unsigned port = i < n ? ((struct local_inst *)insts[i].priv)->port : l->drives[i - n].golden_port;
+		if (!port_free(port)) {
+			log_error("%s: port %u on 127.0.0.1 is in use (expected it free for %s; choose another "
+				  ".target.base_port)", cfg->file, port,
+				  i < n ? insts[i].name : "a golden-copy server");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}

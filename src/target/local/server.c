@@ -1,0 +1,324 @@
+/*
+ * The servers of the local target, whichever the engine: start (through
+ * mariadb.c or postgres.c) and wait until ready, clean shutdown, a stale
+ * server of an earlier killed dbrig, setup SQL through the engine's client,
+ * the driver user's password, a fresh data directory, ownership for
+ * postgres as its own user.
+ */
+#include "target/local/local.h"
+
+#include "campaign/config.h"
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static pid_t read_pidfile(const char *path)
+{
+	char *text = NULL;
+	long v = -1;
+
+	if (read_file(path, &text, NULL) < 0)
+		return -1;
+	if (sscanf(text, "%ld", &v) != 1)
+		v = -1;
+	free(text);
+	return (pid_t)v;
+}
+
+/*
+ * A server of this campaign left by an earlier dbrig that was killed: it got
+ * SIGTERM from PR_SET_PDEATHSIG and is shutting down; wait for it.
+ */
+static const char *server_comm(const struct local *l)
+{
+	return l->pg ? "postgres" : "mariadbd";
+}
+
+int local_wait_stale(struct local *l, const char *pidfile, const char *what)
+{
+	const char *comm = server_comm(l);
+	pid_t pid = read_pidfile(pidfile);
+	uint64_t deadline = clock_now_ns() + l->stop_timeout;
+
+	if (!proc_alive_named(pid, comm))
+		return 0;
+	log_info("%s: a server of an earlier run (pid %ld) is still running; stopping it", what, (long)pid);
+	kill(pid, SIGTERM);
+	while (proc_alive_named(pid, comm)) {
+		if (clock_now_ns() > deadline) {
+			log_error("%s: the earlier server (pid %ld) did not stop within the stop timeout", what, (long)pid);
+			return -ETIMEDOUT;
+		}
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* chown -R without following symbolic links. */
+static int chown_tree(const char *path, uid_t uid, gid_t gid)
+{
+	struct stat st;
+	DIR *dir = NULL;
+	struct dirent *e;
+	struct strbuf sb;
+	int ret = 0;
+
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (lchown(path, uid, gid) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (!(dir = opendir(path)))
+		return -errno;
+	strbuf_init(&sb, 0);
+	while ((e = readdir(dir)) && ret == 0) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", path, e->d_name);
+		ret = chown_tree(sb.buf, uid, gid);
+	}
+	closedir(dir);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* postgresql as root: the server's user owns what it writes (data, socket folder), mode 0700. */
+int local_own_tree(const struct local *l, const char *path)
+{
+	if (!l->pg)
+		return 0;
+	if (chmod(path, 0700) < 0)
+		return -errno;
+	return l->as_user ? chown_tree(path, l->pg_uid, l->pg_gid) : 0;
+}
+
+/*
+ * After spawning a server: wait until ready(l, port) says it answers, it
+ * exits, or the start timeout passes (then it is stopped with stop_sig, then
+ * SIGKILL). 0, or -ECHILD / -ETIMEDOUT after one error line naming `log`.
+ */
+int local_await_server(const struct local *l, const char *what, const char *name, pid_t pid, unsigned port,
+			const char *log, int stop_sig, bool (*ready)(const struct local *, unsigned))
+{
+	uint64_t deadline = clock_now_ns() + l->start_timeout;
+	int st;
+
+	for (;;) {
+		if (proc_wait(pid, 1, &st) == 0) {
+			struct strbuf why;
+			strbuf_init(&why, 0);
+			proc_describe_status(st, &why);
+			log_error("%s: %s %s while starting (see %s)", what, name, why.buf, log);
+			strbuf_release(&why);
+			return -ECHILD;
+		}
+		if (ready(l, port))
+			return 0;
+		if (clock_now_ns() > deadline) {
+			log_error("%s: %s did not accept connections on 127.0.0.1:%u within the start timeout (see %s)",
+				  what, name, port, log);
+			kill(pid, stop_sig);
+			if (proc_wait(pid, l->stop_timeout, &st) < 0)
+				kill(pid, SIGKILL);
+			return -ETIMEDOUT;
+		}
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+int local_server_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+			const char *data, unsigned port, pid_t *pid_out)
+{
+	if (l->pg)
+		return pg_start(l, cfg, what, boot, data, port, pid_out);
+	return mariadb_start(l, cfg, what, boot, data, port, pid_out);
+}
+
+/*
+ * Clean shutdown: SIGTERM (mariadbd) or SIGINT (postgres' fast shutdown:
+ * clients are cut off, a checkpoint is written), then wait; the server
+ * flushes and closes its files.
+ */
+int local_server_stop(struct local *l, const char *what, pid_t *pid)
+{
+	int st, ret;
+
+	if (*pid <= 0)
+		return 0;
+	kill(*pid, l->pg ? SIGINT : SIGTERM);
+	ret = proc_wait(*pid, l->stop_timeout, &st);
+	if (ret == -ETIMEDOUT) {
+		log_error("%s: %s (pid %ld) did not shut down within the stop timeout; killed", what, server_comm(l),
+			  (long)*pid);
+		kill(*pid, SIGKILL);
+		if (proc_wait(*pid, 0, &st) < 0) {
+			/* reaped elsewhere: nothing more to do */
+		}
+		*pid = -1;
+		return -ETIMEDOUT;
+	}
+	*pid = -1;
+	if (ret < 0)
+		return ret;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		struct strbuf why;
+		strbuf_init(&why, 0);
+		proc_describe_status(st, &why);
+		log_error("%s: %s %s at shutdown", what, server_comm(l), why.buf);
+		strbuf_release(&why);
+		return -ECHILD;
+	}
+	return 0;
+}
+
+/*
+ * SQL through the mariadb client as the socket's root user, or psql as the
+ * postgres superuser on the socket folder (local trust in a 0700 folder);
+ * output captured.
+ */
+int local_run_sql(struct local *l, const char *what, const char *sock, unsigned port, const char *sql,
+		   struct strbuf *out)
+{
+	struct strbuf s, u;
+	int ret, st = 0;
+
+	strbuf_init(&s, 0);
+	strbuf_init(&u, 0);
+	if (l->pg) {
+		strbuf_addf(&s, "--port=%u", port);
+		char *argv[] = {l->client, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", (char *)sock, s.buf,
+				"-U", "postgres", "-d", "postgres", NULL};
+		struct proc_spec spec = {.argv = argv, .stdin_text = sql, .capture = true};
+		ret = proc_run(&spec, out, &st);
+	} else {
+		strbuf_addf(&s, "--socket=%s", sock);
+		char *argv[] = {l->client, "--no-defaults", s.buf, "--user=root", "--batch", "--skip-column-names", NULL};
+		struct proc_spec spec = {.argv = argv, .stdin_text = sql, .capture = true};
+		ret = proc_run(&spec, out, &st);
+	}
+	if (ret < 0) {
+		proc_describe_status(st, &u);
+		log_error("%s: %s %s running setup SQL on %s", what, l->pg ? "psql" : "the mariadb client", u.buf, sock);
+	}
+	strbuf_release(&s);
+	strbuf_release(&u);
+	return ret;
+}
+
+int local_load_password(struct local_drive *ld, bool create)
+{
+	struct strbuf path;
+	char *text = NULL;
+	int ret;
+
+	if (ld->password)
+		return 0;
+	strbuf_init(&path, 0);
+	strbuf_addf(&path, "%s/.credentials", ld->root);
+	ret = read_file(path.buf, &text, NULL);
+	if (ret == 0) {
+		text[strcspn(text, "\n")] = '\0';
+		ld->password = text;
+		goto out;
+	}
+	if (!create)
+		goto out;
+	unsigned char raw[16];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, raw, sizeof(raw)) != (ssize_t)sizeof(raw)) {
+		ret = -EIO;
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	close(fd);
+	char hex[40];
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+	strcat(hex, "\n");
+	mode_t old = umask(077);
+	ret = atomic_write_file(path.buf, hex, strlen(hex));
+	umask(old);
+	if (ret == 0) {
+		ret = chmod(path.buf, 0600) < 0 ? -errno : 0;
+		hex[32] = '\0';
+		ld->password = xstrdup(hex);
+	}
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+/* A fresh data directory: mariadb-install-db, or initdb as the server's user. */
+int local_init_datadir(struct local *l, const char *what, const char *boot, const char *data)
+{
+	struct strbuf a1, a2, logp, why;
+	int ret, st = 0;
+
+	strbuf_init(&a1, 0);
+	strbuf_init(&a2, 0);
+	strbuf_init(&logp, 0);
+	strbuf_init(&why, 0);
+	strbuf_addf(&logp, "%s/install.log", boot);
+	log_info("%s: initialising the golden data directory %s", what, data);
+	if (l->pg) {
+		char *argv[32];
+		size_t n;
+		if ((ret = mkdir_p(data, 0700)) < 0 || (ret = local_own_tree(l, data)) < 0) {
+			log_error("%s: cannot create %s for the server's user: %s", what, data, strerror(-ret));
+			goto out;
+		}
+		n = pg_as_user(l, argv, &a1, &a2);
+		argv[n++] = l->installdb;
+		argv[n++] = "-D";
+		argv[n++] = (char *)data;
+		argv[n++] = "-U";
+		argv[n++] = "postgres";
+		/* The superuser only over the 0700 socket folder; the drivers' user by password over TCP. */
+		argv[n++] = "--auth-local=trust";
+		argv[n++] = "--auth-host=scram-sha-256";
+		argv[n++] = "-E";
+		argv[n++] = "UTF8";
+		argv[n++] = "--locale=C";
+		argv[n] = NULL;
+		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
+		ret = proc_run(&spec, NULL, &st);
+	} else {
+		strbuf_addf(&a1, "--datadir=%s", data);
+		strbuf_addf(&a2, "--auth-root-socket-user=%s", l->sock_user);
+		char *argv[] = {l->installdb, "--no-defaults", a1.buf, a2.buf, "--auth-root-authentication-method=socket",
+				"--skip-test-db", l->root ? "--user=root" : "--skip-name-resolve" /* a harmless filler */, NULL};
+		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
+		ret = proc_run(&spec, NULL, &st);
+	}
+	if (ret < 0) {
+		proc_describe_status(st, &why);
+		strbuf_addf(&why, " (see %s)", logp.buf);
+		proc_add_log_tail(logp.buf, &why);
+		log_error("%s: %s %s", what, l->pg ? "initdb" : "mariadb-install-db", why.buf);
+	}
+out:
+	strbuf_release(&a1);
+	strbuf_release(&a2);
+	strbuf_release(&logp);
+	strbuf_release(&why);
+	return ret;
+}
