@@ -1,0 +1,393 @@
+/*
+ * Domains of the libvirt target: which are dbrig's (their metadata), their
+ * definition from the template, stop (clean shutdown, then power off) and
+ * start, the guest's address and the database's readiness, the endpoint.
+ */
+#include "target/libvirt/libvirt.h"
+
+#include "campaign/config.h"
+#include "core/clock.h"
+#include "core/fileio.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Metadata of a dbrig domain: 1 ours (campaign, drive, instance match), 0 not ours, <0 error. */
+int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden)
+{
+	char *xml = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, VM_METADATA_NS, VIR_DOMAIN_AFFECT_CONFIG);
+	const char *fields[3] = {"campaign>", "drive>", "instance>"};
+	const char *want[3] = {t->cfg->name, t->cfg->drives[inst->drive].name, inst->name};
+	int ret = 1;
+
+	if (!xml) {
+		virErrorPtr e = virGetLastError();
+		return e && e->code == VIR_ERR_NO_DOMAIN_METADATA ? 0 : -EIO;
+	}
+	for (int i = 0; i < 3 && ret; i++) {
+		const char *p = strstr(xml, fields[i]);
+		size_t n = strlen(want[i]);
+		ret = p && !strncmp(p + strlen(fields[i]), want[i], n) && p[strlen(fields[i]) + n] == '<';
+	}
+	if (ret && golden) {
+		const char *p = strstr(xml, "golden>");
+		*golden = NULL;
+		if (p) {
+			p += strlen("golden>");
+			size_t n = strcspn(p, "<");
+			*golden = xmalloc(n + 1);
+			memcpy(*golden, p, n);
+			(*golden)[n] = '\0';
+		}
+	}
+	free(xml);
+	return ret;
+}
+
+/* The domain if it exists and is ours; *foreign when the name is taken by another. */
+int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *out, bool *foreign)
+{
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	char what[200];
+	virDomainPtr dom;
+	int r;
+
+	*out = NULL;
+	*foreign = false;
+	lv_what(t, inst, what, sizeof(what));
+	dom = virDomainLookupByName(lv_conn(t, inst->drive), li->dom);
+	if (!dom) {
+		virErrorPtr e = virGetLastError();
+		if (e && e->code == VIR_ERR_NO_DOMAIN)
+			return 0;
+		lv_vir_fail(what, "virDomainLookupByName");
+		return -EIO;
+	}
+	r = lv_owned(dom, t, inst, NULL);
+	if (r < 0) {
+		lv_vir_fail(what, "virDomainGetMetadata");
+		virDomainFree(dom);
+		return -EIO;
+	}
+	if (!r) {
+		*foreign = true;
+		virDomainFree(dom);
+		return 0;
+	}
+	*out = dom;
+	return 0;
+}
+
+void lv_fill_spec(struct target *t, struct target_instance *inst, const char *golden, struct vm_spec *s)
+{
+	const struct campaign_config *cfg = t->cfg;
+	struct lv *lv = t->priv;
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	struct lv_drive *ld = &lv->drives[inst->drive];
+	const char *fmt = lv_setting_str(cfg, "disk_format");
+
+	memset(s, 0, sizeof(*s));
+	s->name = li->dom;
+	s->campaign = cfg->name;
+	s->drive = cfg->drives[inst->drive].name;
+	s->instance = inst->name;
+	s->golden = golden;
+	s->domain_type = lv_setting_str(cfg, "domain_type");
+	s->vcpus = (unsigned)lv_setting_num(cfg, "vcpus");
+	s->memory_kib = lv_setting_num(cfg, "memory") / 1024;
+	s->controller = lv->controller;
+	s->pool = ld->pool;
+	for (int d = 0; d < VM_DISKS; d++)
+		s->vol[d] = li->vol[d];
+	if (!lv_setting_num(cfg, "cloud_init"))
+		s->vol[VMD_SEED] = NULL;
+	s->vol_format[VMD_BOOT] = "qcow2";
+	s->vol_format[VMD_PREBUILT] = fmt;
+	s->vol_format[VMD_UNDERTEST] = fmt;
+	s->vol_format[VMD_SEED] = "raw";
+	s->cache = lv_setting_str(cfg, "disk_cache");
+	s->iotune = ld->has_iotune ? &ld->iotune : NULL;
+	s->nic = lv->nic;
+	s->network = lv_setting_str(cfg, "network");
+	vm_mac(cfg->name, inst->index, s->mac);
+	s->fwd_port = li->fwd_port;
+	s->guest_port = (unsigned)lv_setting_num(cfg, "db_port");
+	s->kernel = lv_setting_str(cfg, "kernel");
+	s->initrd = lv_setting_str(cfg, "initrd");
+	s->cmdline = s->kernel ? lv_setting_str(cfg, "cmdline") : NULL;
+}
+
+int lv_undefine(virDomainPtr dom, const char *what)
+{
+	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0) {
+		lv_vir_fail(what, "virDomainDestroy");
+		return -EIO;
+	}
+	if (virDomainUndefineFlags(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA) < 0) {
+		lv_vir_fail(what, "virDomainUndefineFlags");
+		return -EIO;
+	}
+	return 0;
+}
+
+int lv_dom_state(virDomainPtr dom)
+{
+	int state = 0, reason = 0;
+
+	if (virDomainGetState(dom, &state, &reason, 0) < 0)
+		return -1;
+	return state;
+}
+
+int lv_get_dom(struct target *t, struct target_instance *inst, virDomainPtr *out)
+{
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	bool foreign;
+	char what[200];
+	int ret;
+
+	lv_what(t, inst, what, sizeof(what));
+	if ((ret = lv_lookup_dom(t, inst, out, &foreign)) < 0)
+		return ret;
+	if (!*out) {
+		log_error("%s: domain %s %s (expected dbrig provision first)", what, li->dom,
+			  foreign ? "is not dbrig's" : "does not exist");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int libvirt_stop(struct target *t, struct target_instance *inst)
+{
+	virDomainPtr dom = NULL;
+	char what[200];
+	uint64_t deadline;
+	int ret;
+
+	lv_what(t, inst, what, sizeof(what));
+	if (((struct lv *)t->priv)->dry_run)
+		return 0;
+	if ((ret = lv_get_dom(t, inst, &dom)) < 0)
+		return ret;
+	ret = 0;
+	if (virDomainIsActive(dom) != 1)
+		goto out;
+	deadline = clock_now_ns() + lv_setting_num(t->cfg, "stop_timeout");
+	if (virDomainShutdownFlags(dom, VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN | VIR_DOMAIN_SHUTDOWN_GUEST_AGENT) < 0 &&
+	    virDomainShutdown(dom) < 0) {
+		log_warn("%s: clean shutdown refused (%s); powering off", what, virGetLastErrorMessage());
+		deadline = 0;
+	}
+	while (lv_dom_state(dom) != VIR_DOMAIN_SHUTOFF && clock_now_ns() < deadline) {
+		struct timespec ts = {0, 250000000};
+		nanosleep(&ts, NULL);
+	}
+	if (lv_dom_state(dom) != VIR_DOMAIN_SHUTOFF) {
+		if (deadline)
+			log_warn("%s: no clean shutdown within stop_timeout; powering off", what);
+		if (virDomainDestroy(dom) < 0) {
+			lv_vir_fail(what, "virDomainDestroy");
+			ret = -EIO;
+			goto out;
+		}
+	}
+	inst->running = false;
+	log_info("%s: stopped", what);
+out:
+	virDomainFree(dom);
+	return ret;
+}
+
+/* The guest's IPv4 address on the NIC with its MAC: DHCP lease, then guest agent. */
+static int guest_addr(virDomainPtr dom, const char *mac, char *buf, size_t n)
+{
+	static const unsigned srcs[] = {VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_LEASE, VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT};
+
+	buf[0] = '\0';
+	for (size_t s = 0; s < 2 && !buf[0]; s++) {
+		virDomainInterfacePtr *ifs = NULL;
+		int nif = virDomainInterfaceAddresses(dom, &ifs, srcs[s], 0);
+		for (int i = 0; i < nif; i++) {
+			for (unsigned a = 0; a < ifs[i]->naddrs && !buf[0]; a++)
+				if (ifs[i]->hwaddr && !strcasecmp(ifs[i]->hwaddr, mac) &&
+				    ifs[i]->addrs[a].type == VIR_IP_ADDR_TYPE_IPV4)
+					snprintf(buf, n, "%s", ifs[i]->addrs[a].addr);
+			virDomainInterfaceFree(ifs[i]);
+		}
+		free(ifs);
+	}
+	return buf[0] ? 0 : -EAGAIN;
+}
+
+/* A MySQL/MariaDB server answers a connect with its handshake (protocol 10). */
+static int db_answers(const char *host, unsigned port, struct strbuf *why)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	unsigned char buf[5];
+	struct pollfd pfd;
+	int fd, ret = -EAGAIN;
+
+	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
+		strbuf_addf(why, "\"%s\" is not an IPv4 address", host);
+		return -EINVAL;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		strbuf_addf(why, "connect to %s:%u: %s", host, port, strerror(errno));
+		goto out;
+	}
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 5000) != 1 || read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+		strbuf_addf(why, "%s:%u accepted the connection but sent no server greeting", host, port);
+		goto out;
+	}
+	/* An error packet (0xff) instead: e.g. "host not allowed" while the guest's setup has not
+	 * created the driver's user yet; not ready. */
+	if (buf[4] != 10) {
+		strbuf_addf(why, "%s:%u %s", host, port, buf[4] == 0xff ? "refused the connection with an error "
+			    "(the guest setup has not created the driver's user yet?)" : "answered with something else than a MySQL greeting");
+		goto out;
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+int lv_probe(struct target *t, struct target_instance *inst, virDomainPtr dom, bool check_db, struct strbuf *why)
+{
+	struct lv *lv = t->priv;
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	const char *host = "127.0.0.1";
+	unsigned port = li->fwd_port;
+	char mac[18];
+
+	if (lv->nic == VMNIC_NETWORK) {
+		vm_mac(t->cfg->name, inst->index, mac);
+		if (guest_addr(dom, mac, li->addr, sizeof(li->addr)) < 0) {
+			strbuf_addf(why, "no address for MAC %s yet (DHCP lease or guest agent)", mac);
+			return -EAGAIN;
+		}
+		host = li->addr;
+		port = (unsigned)lv_setting_num(t->cfg, "db_port");
+	} else {
+		snprintf(li->addr, sizeof(li->addr), "%s", host);
+	}
+	if (!check_db)
+		return 0;
+	return db_answers(host, port, why);
+}
+
+static int wait_ready(struct target *t, struct target_instance *inst, virDomainPtr dom)
+{
+	uint64_t deadline = clock_now_ns() + lv_setting_num(t->cfg, "ready_timeout");
+	bool check_db = lv_setting_num(t->cfg, "wait_database");
+	struct strbuf why;
+	char what[200], d[32];
+	int ret;
+
+	strbuf_init(&why, 0);
+	lv_what(t, inst, what, sizeof(what));
+	for (;;) {
+		strbuf_reset(&why);
+		ret = lv_probe(t, inst, dom, check_db, &why);
+		if (ret == 0 || ret == -EINVAL)
+			break;
+		if (lv_dom_state(dom) != VIR_DOMAIN_RUNNING) {
+			log_error("%s: the VM stopped while booting (state %d); see its console log on the host", what,
+				  lv_dom_state(dom));
+			ret = -EIO;
+			break;
+		}
+		if (clock_now_ns() > deadline) {
+			format_duration(lv_setting_num(t->cfg, "ready_timeout"), d, sizeof(d));
+			log_error("%s: not ready within ready_timeout %s (last: %s)", what, d, why.buf);
+			ret = -ETIMEDOUT;
+			break;
+		}
+		sleep(1);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+int libvirt_start(struct target *t, struct target_instance *inst)
+{
+	virDomainPtr dom = NULL;
+	char what[200];
+	uint64_t t0 = clock_now_ns();
+	int ret;
+
+	if (((struct lv *)t->priv)->dry_run)
+		return 0;
+	lv_what(t, inst, what, sizeof(what));
+	if ((ret = lv_get_dom(t, inst, &dom)) < 0)
+		return ret;
+	if (virDomainIsActive(dom) != 1 && virDomainCreate(dom) < 0) {
+		lv_vir_fail(what, "virDomainCreate");
+		ret = -EIO;
+		goto out;
+	}
+	inst->running = true;
+	if ((ret = wait_ready(t, inst, dom)) == 0)
+		log_info("%s: ready at %s:%u after %.1f s", what, ((struct lv_inst *)inst->priv)->addr,
+			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port")
+								     : ((struct lv_inst *)inst->priv)->fwd_port,
+			 (double)(clock_now_ns() - t0) / 1e9);
+out:
+	virDomainFree(dom);
+	return ret;
+}
+
+int libvirt_endpoint(struct target *t, struct target_instance *inst, struct target_endpoint *ep)
+{
+	struct lv *lv = t->priv;
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	virDomainPtr dom = NULL;
+	struct strbuf why;
+	int ret = 0;
+
+	memset(ep, 0, sizeof(*ep));
+	strbuf_init(&why, 0);
+	if (lv->nic == VMNIC_NETWORK && !li->addr[0]) {
+		if ((ret = lv_get_dom(t, inst, &dom)) < 0)
+			goto out;
+		if ((ret = lv_probe(t, inst, dom, false, &why)) < 0) {
+			char what[200];
+			lv_what(t, inst, what, sizeof(what));
+			log_error("%s: %s", what, why.buf);
+			goto out;
+		}
+	}
+	ep->host = lv->nic == VMNIC_NETWORK ? li->addr : "127.0.0.1";
+	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port") : li->fwd_port;
+	ep->user = lv_setting_str(t->cfg, "db_user");
+	ep->password = lv_setting_str(t->cfg, "db_password");
+	ep->database = "sbtest";
+out:
+	if (dom)
+		virDomainFree(dom);
+	strbuf_release(&why);
+	return ret;
+}
