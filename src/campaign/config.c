@@ -5,12 +5,12 @@
  * to a default.
  */
 #include "campaign/config.h"
-#include "cli/cli.h"
 
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "result/result.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -933,8 +933,8 @@ static int load_percentiles(struct ctx *c, json_t *root, struct campaign_config 
 		cfg->percentiles[1] = 99;
 		return 0;
 	}
-	/* The drivers' --percentile takes at most CLI_MAX_PERCENTILES values. */
-	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > CLI_MAX_PERCENTILES)
+	/* The drivers' --percentile takes at most RESULT_MAX_PERCENTILES values. */
+	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > RESULT_MAX_PERCENTILES)
 		return fail_val(c, ".percentiles", a, "is not an array of 1..8 percentiles (expected e.g. [95, 99])");
 	cfg->npercentiles = json_array_size(a);
 	cfg->percentiles = xcalloc(cfg->npercentiles, sizeof(double));

@@ -4,6 +4,7 @@
  * result file and an interval journal.
  */
 #include "cli/cli.h"
+#include "cli/common_opts.h"
 #include "result/record.h"
 #include "cli/sysbench_text.h"
 #include "core/log.h"
@@ -42,19 +43,14 @@ struct sb_cli {
 	const char *db_ps_mode;
 	uint64_t rate;
 	uint64_t precondition_ns;
-	const char *result;
-	const char *journal;
-	unsigned event_loops;
-	uint64_t reconnect_timeout_ns;
-	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password, *mysql_password_file, *mysql_db;
+	struct cli_mysql_opts my;
+	const char *mysql_password;
 	const char *mysql_ignore_errors, *mysql_storage_engine;
-	unsigned mysql_port;
 	bool mysql_ssl;
 	unsigned tables, table_size, range_size, point_selects, simple_ranges, sum_ranges, order_ranges;
 	unsigned distinct_ranges, index_updates, non_index_updates, delete_inserts;
 	bool range_selects, skip_trx, auto_inc, secondary, create_secondary;
-	const char *run_campaign, *run_group, *run_drive, *run_instance;
-	unsigned run_vm_count, run_repetition;
+	struct cli_run_opts run;
 };
 
 #define O(f) offsetof(struct sb_cli, f)
@@ -83,13 +79,9 @@ static const struct opt_def sb_opts_table[] = {
 	{"rand-spec-res", NULL, OPT_DOUBLE, O(rand_spec_res), "75", "percentage of 'special' values to use", 0, 0, RND, 0},
 	{"rand-pareto-h", NULL, OPT_DOUBLE, O(rand_pareto_h), "0.2", "shape parameter for the Pareto distribution", 0, 0, RND, 0},
 	{"rand-zipfian-exp", NULL, OPT_DOUBLE, O(rand_zipfian_exp), "0.8", "shape parameter (exponent) for the Zipfian distribution", 0, 0, RND, 0},
-	{"mysql-host", NULL, OPT_STRING, O(mysql_host), "localhost", "MySQL server host", 0, 0, MY, 0},
-	{"mysql-port", NULL, OPT_UINT, O(mysql_port), "3306", "MySQL server port", 1, 65535, MY, 0},
-	{"mysql-socket", NULL, OPT_STRING, O(mysql_socket), NULL, "MySQL socket", 0, 0, MY, 0},
-	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "sbtest", "MySQL user", 0, 0, MY, 0},
+	CLI_MYSQL_ENDPOINT_ROWS(struct sb_cli, my, MY, "sbtest"),
 	{"mysql-password", NULL, OPT_STRING, O(mysql_password), NULL, "MySQL password (prefer --mysql-password-file or MYSQL_PWD)", 0, 0, MY, OPT_SECRET},
-	{"mysql-password-file", NULL, OPT_STRING, O(mysql_password_file), NULL, "read the MySQL password from this file (first line)", 0, 0, MY, 0},
-	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "sbtest", "MySQL database name", 0, 0, MY, 0},
+	CLI_MYSQL_DB_ROWS(struct sb_cli, my, MY, "sbtest"),
 	{"mysql-ssl", NULL, OPT_BOOL, O(mysql_ssl), "off", "use SSL connections (client-key.pem, client-cert.pem, cacert.pem from the current directory if present)", 0, 0, MY, 0},
 	{"mysql-ignore-errors", NULL, OPT_STRING, O(mysql_ignore_errors), "1213,1020,1205", "list of errors to roll back and retry the transaction on, or \"all\"", 0, 0, MY, 0},
 	{"mysql-storage-engine", NULL, OPT_STRING, O(mysql_storage_engine), "innodb", "storage engine for prepare", 0, 0, MY, 0},
@@ -110,16 +102,8 @@ static const struct opt_def sb_opts_table[] = {
 	{"secondary", NULL, OPT_BOOL, O(secondary), "off", "use a secondary index in place of the PRIMARY KEY", 0, 0, OLTP, 0},
 	{"create-secondary", NULL, OPT_BOOL, O(create_secondary), "on", "create a secondary index in addition to the PRIMARY KEY", 0, 0, OLTP, 0},
 	{"precondition", "warmup-time", OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample (--time); statistics are reset between them, both are kept in the result", 0, 0, DB, 0},
-	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, DB, 0},
-	{"journal", NULL, OPT_STRING, O(journal), NULL, "append one JSON line per report interval to this file, flushed as it happens", 0, 0, DB, 0},
-	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads that serve the connections; 0 = one per CPU", 0, 1024, DB, 0},
-	{"reconnect-timeout", NULL, OPT_DURATION, O(reconnect_timeout_ns), "60", "how long a lost server may stay away before the run fails", 0, 0, DB, 0},
-	{"run-campaign", NULL, OPT_STRING, O(run_campaign), "", "run identity stored in the result: campaign name", 0, 0, DB, 0},
-	{"run-group", NULL, OPT_STRING, O(run_group), "", "run identity: run group", 0, 0, DB, 0},
-	{"run-drive", NULL, OPT_STRING, O(run_drive), "", "run identity: drive", 0, 0, DB, 0},
-	{"run-instance", NULL, OPT_STRING, O(run_instance), "", "run identity: instance (VM)", 0, 0, DB, 0},
-	{"run-vm-count", NULL, OPT_UINT, O(run_vm_count), "1", "run identity: instances running at once in the run group", 1, 100000, DB, 0},
-	{"run-repetition", NULL, OPT_UINT, O(run_repetition), "1", "run identity: repetition number", 1, 100000, DB, 0},
+	CLI_RUN_RECORD_ROWS(struct sb_cli, run, DB),
+	CLI_RUN_IDENTITY_ROWS(struct sb_cli, run, DB),
 };
 #define NOPTS (sizeof(sb_opts_table) / sizeof(sb_opts_table[0]))
 
@@ -138,16 +122,17 @@ static void usage(FILE *f)
 	fprintf(f, "\nExit status: 0 success, 1 runtime failure or interrupted run, 2 usage error.\n");
 }
 
-/* Read the first line of a password file; warn when others can read it. */
-/* Hide a password given on the command line from ps (what mysql(1) does). */
+/* Hide a password given on the command line from ps (what mysql(1) does): every OPT_SECRET option. */
 static void scrub_argv(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		char *eq;
-		if (strncmp(argv[i], "--mysql", 7) || !(eq = strchr(argv[i], '=')))
+		if (strncmp(argv[i], "--", 2) || !(eq = strchr(argv[i], '=')))
 			continue;
-		if (opt_name_matches(&sb_opts_table[21], argv[i] + 2, (size_t)(eq - argv[i] - 2)))
-			memset(eq + 1, 'x', strlen(eq + 1));
+		for (size_t k = 0; k < NOPTS; k++)
+			if ((sb_opts_table[k].flags & OPT_SECRET) &&
+			    opt_name_matches(&sb_opts_table[k], argv[i] + 2, (size_t)(eq - argv[i] - 2)))
+				memset(eq + 1, 'x', strlen(eq + 1));
 	}
 }
 
@@ -229,7 +214,7 @@ static void report_summary(void *arg, const char *status, bool ran)
 static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c, .rec = {.result_path = c->result, .journal_path = c->journal}};
+	struct run_ctx rc = {.cli = c, .rec = {.result_path = c->run.result, .journal_path = c->run.journal}};
 	struct runner_config cfg = {
 		.drv = drv,
 		.conn = cp,
@@ -237,22 +222,22 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 		.wl_ctx = (void *)o,
 		.ntypes = 1,
 		.threads = c->threads,
-		.event_loops = c->event_loops,
+		.event_loops = c->run.event_loops,
 		.precondition_ns = c->precondition_ns,
 		.time_ns = c->time_ns,
 		.events = c->events,
 		.report_interval_ns = c->report_interval_ns,
 		.rand_seed = c->rand_seed,
-		.reconnect_timeout_ns = c->reconnect_timeout_ns,
+		.reconnect_timeout_ns = c->run.reconnect_timeout_ns,
 		.cb = {.arg = &rc, .on_start = on_start, .on_phase_start = on_phase_start,
 		       .on_interval = on_interval, .on_phase_end = on_phase_end},
 	};
-	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
-				  c->run_repetition};
+	struct run_identity id;
 	static const char *const type_names[] = {"transaction"};
 	char endpoint[300];
 	int ret = EXIT_RUNTIME;
 
+	cli_run_identity(&c->run, &id);
 	if (result_new(&rc.rec.res, "sysbench", sb_test_name(o->test)) < 0) {
 		log_error("out of memory");
 		return EXIT_RUNTIME;
@@ -299,7 +284,7 @@ int cmd_sysbench(int argc, char **argv)
 	struct db_conn_params cp;
 	const char *pos[3];
 	int npos = 0;
-	double pct[CLI_MAX_PERCENTILES];
+	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct = 0;
 	char *password = NULL;
 	int *codes = NULL;
@@ -374,8 +359,8 @@ int cmd_sysbench(int argc, char **argv)
 			  c.mysql_ignore_errors);
 		goto out;
 	}
-	if (strchr(c.mysql_host, ',')) {
-		log_error("--mysql-host: \"%s\": host lists are not supported (expected one host)", c.mysql_host);
+	if (strchr(c.my.host, ',')) {
+		log_error("--mysql-host: \"%s\": host lists are not supported (expected one host)", c.my.host);
 		goto out;
 	}
 	rand_dist_defaults(&o.dist);
@@ -425,22 +410,22 @@ int cmd_sysbench(int argc, char **argv)
 		log_warn("both --time and --events are 0: the run goes on until it is interrupted");
 	}
 
-	if (password)
-		; /* --mysql-password, copied above */
-	else if (c.mysql_password_file) {
-		password = cli_read_password_file("mysql-password-file", c.mysql_password_file);
-		if (!password)
+	{
+		/* --mysql-password (copied above), --mysql-password-file or MYSQL_PWD */
+		char *given = password;
+		int pr = cli_password(given, "mysql-password-file", c.my.password_file, "MYSQL_PWD", &password);
+		cli_password_free(given);
+		if (pr < 0)
 			goto out;
-	} else if (getenv("MYSQL_PWD"))
-		password = xstrdup(getenv("MYSQL_PWD"));
+	}
 
 	memset(&cp, 0, sizeof(cp));
-	cp.host = c.mysql_host;
-	cp.port = c.mysql_port;
-	cp.socket = c.mysql_socket;
-	cp.user = c.mysql_user;
+	cp.host = c.my.host;
+	cp.port = c.my.port;
+	cp.socket = c.my.socket;
+	cp.user = c.my.user;
 	cp.password = password;
-	cp.database = c.mysql_db;
+	cp.database = c.my.db;
 	cp.ssl = c.mysql_ssl;
 	cp.retry_codes = codes;
 	cp.n_retry_codes = ncodes;
@@ -477,10 +462,7 @@ int cmd_sysbench(int argc, char **argv)
 		ret = do_run(&c, &o, drv, &cp, pct, npct);
 	}
 out:
-	if (password) {
-		memset(password, 0, strlen(password));
-		free(password);
-	}
+	cli_password_free(password);
 	free(codes);
 	return ret;
 }

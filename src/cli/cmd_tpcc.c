@@ -4,6 +4,7 @@
  * cleanup; --print-sql shows a dialect's every statement.
  */
 #include "cli/cli.h"
+#include "cli/common_opts.h"
 #include "result/record.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -27,14 +28,12 @@
 
 struct tp_cli {
 	const char *db_driver, *odbc_connect, *odbc_password_file, *dialect, *isolation, *retry_errors;
-	const char *mysql_host, *mysql_socket, *mysql_user, *mysql_password_file, *mysql_db;
-	unsigned mysql_port;
-	unsigned warehouses, threads, terminals, connections, event_loops, verbosity;
-	const char *delays, *weights, *result, *journal, *percentile;
-	uint64_t precondition_ns, time_ns, report_interval_ns, reconnect_timeout_ns, rand_seed;
+	struct cli_mysql_opts my;
+	unsigned warehouses, threads, terminals, connections, verbosity;
+	const char *delays, *weights, *percentile;
+	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed;
 	bool print_sql;
-	const char *run_campaign, *run_group, *run_drive, *run_instance;
-	unsigned run_vm_count, run_repetition;
+	struct cli_run_opts run;
 };
 
 #define O(f) offsetof(struct tp_cli, f)
@@ -50,12 +49,8 @@ static const struct opt_def tp_opts[] = {
 	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
 	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read or serializable", 0, 0, CON, 0},
 	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
-	{"mysql-host", NULL, OPT_STRING, O(mysql_host), "localhost", "MySQL server host", 0, 0, CON, 0},
-	{"mysql-port", NULL, OPT_UINT, O(mysql_port), "3306", "MySQL server port", 1, 65535, CON, 0},
-	{"mysql-socket", NULL, OPT_STRING, O(mysql_socket), NULL, "MySQL socket", 0, 0, CON, 0},
-	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "tpcc", "MySQL user", 0, 0, CON, 0},
-	{"mysql-password-file", NULL, OPT_STRING, O(mysql_password_file), NULL, "read the MySQL password from this file (else MYSQL_PWD)", 0, 0, CON, 0},
-	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "tpcc", "MySQL database name", 0, 0, CON, 0},
+	CLI_MYSQL_ENDPOINT_ROWS(struct tp_cli, my, CON, "tpcc"),
+	CLI_MYSQL_DB_ROWS(struct tp_cli, my, CON, "tpcc"),
 	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", 1, 100000, LOAD, 0},
 	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
@@ -67,18 +62,10 @@ static const struct opt_def tp_opts[] = {
 	{"percentile", NULL, OPT_STRING, O(percentile), "95", "latency percentile(s) printed and stored in the result, e.g. 95 or 50,95,99 (0 disables); the per-type table always has p90, the spec's limit", 0, 0, GEN, 0},
 	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "print (and journal) statistics every interval; 0 disables", 0, 0, GEN, 0},
 	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "random seed; 0 = from the clock", 0, INT64_MAX, GEN, 0},
-	{"result", NULL, OPT_STRING, O(result), NULL, "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, GEN, 0},
-	{"journal", NULL, OPT_STRING, O(journal), NULL, "append one JSON line per report interval to this file", 0, 0, GEN, 0},
-	{"event-loops", NULL, OPT_UINT, O(event_loops), "0", "OS threads serving libmysqlclient connections; 0 = one per CPU (ODBC: one per connection)", 0, 1024, GEN, 0},
-	{"reconnect-timeout", NULL, OPT_DURATION, O(reconnect_timeout_ns), "60", "how long a lost server may stay away before the run fails", 0, 0, GEN, 0},
+	CLI_RUN_RECORD_ROWS(struct tp_cli, run, GEN),
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
-	{"run-campaign", NULL, OPT_STRING, O(run_campaign), "", "run identity stored in the result: campaign name", 0, 0, DB, 0},
-	{"run-group", NULL, OPT_STRING, O(run_group), "", "run identity: run group", 0, 0, DB, 0},
-	{"run-drive", NULL, OPT_STRING, O(run_drive), "", "run identity: drive", 0, 0, DB, 0},
-	{"run-instance", NULL, OPT_STRING, O(run_instance), "", "run identity: instance (VM)", 0, 0, DB, 0},
-	{"run-vm-count", NULL, OPT_UINT, O(run_vm_count), "1", "run identity: instances running at once", 1, 100000, DB, 0},
-	{"run-repetition", NULL, OPT_UINT, O(run_repetition), "1", "run identity: repetition number", 1, 100000, DB, 0},
+	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
 };
 #define NOPTS (sizeof(tp_opts) / sizeof(tp_opts[0]))
 
@@ -252,7 +239,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		  const double *pct, unsigned npct)
 {
 	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x,
-			     .rec = {.result_path = c->result, .journal_path = c->journal}};
+			     .rec = {.result_path = c->run.result, .journal_path = c->run.journal}};
 	struct runner_config cfg = {
 		.drv = drv,
 		.conn = cp,
@@ -260,21 +247,21 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		.wl_ctx = x,
 		.ntypes = TPCC_TYPES,
 		.threads = c->connections,
-		.event_loops = c->event_loops,
+		.event_loops = c->run.event_loops,
 		.precondition_ns = c->precondition_ns,
 		.time_ns = c->time_ns,
 		.report_interval_ns = c->report_interval_ns,
 		.rand_seed = c->rand_seed,
-		.reconnect_timeout_ns = c->reconnect_timeout_ns,
+		.reconnect_timeout_ns = c->run.reconnect_timeout_ns,
 		.terminals = c->terminals ? c->terminals : 10 * x->warehouses,
 		.think_cap = 10,
 		.cb = {.arg = &rc, .on_phase_start = on_phase_start, .on_interval = on_interval, .on_phase_end = on_phase_end},
 	};
-	struct run_identity id = {c->run_campaign, c->run_group, c->run_drive, c->run_instance, c->run_vm_count,
-				  c->run_repetition};
+	struct run_identity id;
 	const char *names[TPCC_TYPES];
 	int ret = EXIT_RUNTIME;
 
+	cli_run_identity(&c->run, &id);
 	for (unsigned t = 0; t < TPCC_TYPES; t++)
 		names[t] = tpcc_type_name((enum tpcc_type)t);
 	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
@@ -332,7 +319,7 @@ int cmd_tpcc(int argc, char **argv)
 	enum tpcc_dialect dialect = TPCC_MYSQL;
 	char err[256], endpoint[512], version[128] = "";
 	double factor = 1;
-	double pct[CLI_MAX_PERCENTILES];
+	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -423,30 +410,22 @@ int cmd_tpcc(int argc, char **argv)
 		if (strcmp(redacted, c.odbc_connect))
 			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
 				 "--odbc-password-file");
-		if (c.odbc_password_file) {
-			if (!(password = cli_read_password_file("odbc-password-file", c.odbc_password_file)))
-				goto out;
-		} else if (getenv("ODBC_PWD")) {
-			password = xstrdup(getenv("ODBC_PWD"));
-		}
+		if (cli_password(NULL, "odbc-password-file", c.odbc_password_file, "ODBC_PWD", &password) < 0)
+			goto out;
 		cp.odbc_connect = c.odbc_connect;
 		snprintf(endpoint, sizeof(endpoint), "%s", redacted);
 	} else {
-		if (c.mysql_password_file) {
-			if (!(password = cli_read_password_file("mysql-password-file", c.mysql_password_file)))
-				goto out;
-		} else if (getenv("MYSQL_PWD")) {
-			password = xstrdup(getenv("MYSQL_PWD"));
-		}
-		cp.host = c.mysql_host;
-		cp.port = c.mysql_port;
-		cp.socket = c.mysql_socket;
-		cp.user = c.mysql_user;
-		cp.database = c.mysql_db;
-		if (c.mysql_socket)
-			snprintf(endpoint, sizeof(endpoint), "%s", c.mysql_socket);
+		if (cli_password(NULL, "mysql-password-file", c.my.password_file, "MYSQL_PWD", &password) < 0)
+			goto out;
+		cp.host = c.my.host;
+		cp.port = c.my.port;
+		cp.socket = c.my.socket;
+		cp.user = c.my.user;
+		cp.database = c.my.db;
+		if (c.my.socket)
+			snprintf(endpoint, sizeof(endpoint), "%s", c.my.socket);
 		else
-			snprintf(endpoint, sizeof(endpoint), "%s:%u", c.mysql_host, c.mysql_port);
+			snprintf(endpoint, sizeof(endpoint), "%s:%u", c.my.host, c.my.port);
 	}
 	cp.password = password;
 	ret = EXIT_RUNTIME;
@@ -518,10 +497,7 @@ int cmd_tpcc(int argc, char **argv)
 		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor, pct, npct);
 	}
 out:
-	if (password) {
-		memset(password, 0, strlen(password));
-		free(password);
-	}
+	cli_password_free(password);
 	free(redacted);
 	free(codes);
 	tpcc_sql_free(sql);

@@ -1,13 +1,18 @@
-/* --percentile, shared by dbrig sysbench and dbrig tpcc. */
-#include "cli/cli.h"
+/* What dbrig sysbench and dbrig tpcc share: --percentile, passwords, the run identity. */
+#include "cli/common_opts.h"
+
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "result/result.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-int cli_parse_percentiles(const char *s, double out[CLI_MAX_PERCENTILES], unsigned *n)
+int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
 {
 	char *copy = xstrdup(s);
 	char *save = NULL;
@@ -16,7 +21,7 @@ int cli_parse_percentiles(const char *s, double out[CLI_MAX_PERCENTILES], unsign
 	*n = 0;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		double v;
-		if (parse_double(tok, &v) < 0 || v < 0 || v > 100 || *n >= CLI_MAX_PERCENTILES) {
+		if (parse_double(tok, &v) < 0 || v < 0 || v > 100 || *n >= RESULT_MAX_PERCENTILES) {
 			ret = -1;
 			break;
 		}
@@ -30,4 +35,53 @@ int cli_parse_percentiles(const char *s, double out[CLI_MAX_PERCENTILES], unsign
 			  "50,95,99)",
 			  s);
 	return ret;
+}
+
+char *cli_read_password_file(const char *opt, const char *path)
+{
+	struct stat st;
+	FILE *f;
+	char buf[1024];
+
+	if (stat(path, &st) < 0 || !(f = fopen(path, "r"))) {
+		log_error("--%s: \"%s\": %s", opt, path, strerror(errno));
+		return NULL;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH))
+		log_warn("--%s: \"%s\" is readable by group or others (chmod 600 it)", opt, path);
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return xstrdup(buf);
+}
+
+int cli_password(const char *given, const char *file_opt, const char *file, const char *env, char **out)
+{
+	*out = NULL;
+	if (given)
+		*out = xstrdup(given);
+	else if (file)
+		return (*out = cli_read_password_file(file_opt, file)) ? 0 : -1;
+	else if (getenv(env))
+		*out = xstrdup(getenv(env));
+	return 0;
+}
+
+void cli_password_free(char *password)
+{
+	if (!password)
+		return;
+	memset(password, 0, strlen(password));
+	free(password);
+}
+
+void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id)
+{
+	id->campaign = o->run_campaign;
+	id->run_group = o->run_group;
+	id->drive = o->run_drive;
+	id->instance = o->run_instance;
+	id->vm_count = o->run_vm_count;
+	id->repetition = o->run_repetition;
 }

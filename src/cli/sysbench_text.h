@@ -2,6 +2,7 @@
 #ifndef DBRIG_CLI_SYSBENCH_TEXT_H
 #define DBRIG_CLI_SYSBENCH_TEXT_H
 
+#include "result/result.h"
 #include "runner/runner.h"
 
 #include <stdbool.h>
@@ -13,7 +14,7 @@ struct sb_text {
 	unsigned threads;
 	uint64_t report_interval_ns;
 	uint64_t rand_seed;
-	double pct[8];
+	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct;
 	bool histogram;
 	uint64_t precondition_ns, time_ns;

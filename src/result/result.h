@@ -6,13 +6,17 @@
 #ifndef DBRIG_RESULT_RESULT_H
 #define DBRIG_RESULT_RESULT_H
 
-#include "runner/runner.h"
-
 #include <stdbool.h>
 #include <stdint.h>
 
+struct interval_report;
+struct phase_report;
+
 #define RESULT_SCHEMA "dbrig.result/1"
 #define JOURNAL_SCHEMA "dbrig.journal/1"
+
+/* Percentiles a run records (--percentile, a campaign's .percentiles). */
+#define RESULT_MAX_PERCENTILES 8
 
 struct run_identity {
 	const char *campaign, *run_group, *drive, *instance;

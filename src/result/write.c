@@ -4,6 +4,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "core/version.h"
+#include "runner/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>

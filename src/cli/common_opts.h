@@ -1,0 +1,101 @@
+/*
+ * What `dbrig sysbench` and `dbrig tpcc` share on their command lines: option
+ * rows (each command embeds the structs below in its own option struct and
+ * puts the rows in its table where its --help shows them), --percentile, and
+ * where a password comes from.
+ *
+ *   struct sb_cli { ...; struct cli_mysql_opts my; struct cli_run_opts run; };
+ *   static const struct opt_def rows[] = {
+ *           CLI_MYSQL_ENDPOINT_ROWS(struct sb_cli, my, "MySQL driver options", "sbtest"), ...
+ *           CLI_RUN_RECORD_ROWS(struct sb_cli, run, "dbrig additions"),
+ *           CLI_RUN_IDENTITY_ROWS(struct sb_cli, run, "dbrig additions"),
+ *   };
+ */
+#ifndef DBRIG_CLI_COMMON_OPTS_H
+#define DBRIG_CLI_COMMON_OPTS_H
+
+#include "core/opt.h"
+#include "result/result.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct run_identity;
+
+/* libmysqlclient's endpoint: --mysql-host/-port/-socket/-user/-password-file/-db. */
+struct cli_mysql_opts {
+	const char *host, *socket, *user, *password_file, *db;
+	unsigned port;
+};
+
+/* Where a run's records go and who it is: --result, --journal, --event-loops,
+ * --reconnect-timeout, --run-*. */
+struct cli_run_opts {
+	const char *result, *journal;
+	unsigned event_loops;
+	uint64_t reconnect_timeout_ns;
+	const char *run_campaign, *run_group, *run_drive, *run_instance;
+	unsigned run_vm_count, run_repetition;
+};
+
+
+#define CLI_MYSQL_ENDPOINT_ROWS(type, m, group, user_default)                                                          \
+	{"mysql-host", NULL, OPT_STRING, offsetof(type, m.host), "localhost", "MySQL server host", 0, 0, group, 0},    \
+	{"mysql-port", NULL, OPT_UINT, offsetof(type, m.port), "3306", "MySQL server port", 1, 65535, group, 0},       \
+	{"mysql-socket", NULL, OPT_STRING, offsetof(type, m.socket), NULL, "MySQL socket", 0, 0, group, 0},            \
+	{"mysql-user", NULL, OPT_STRING, offsetof(type, m.user), user_default, "MySQL user", 0, 0, group, 0}
+
+#define CLI_MYSQL_DB_ROWS(type, m, group, db_default)                                                                  \
+	{"mysql-password-file", NULL, OPT_STRING, offsetof(type, m.password_file), NULL,                              \
+	 "read the MySQL password from this file (first line; else MYSQL_PWD)", 0, 0, group, 0},                      \
+	{"mysql-db", NULL, OPT_STRING, offsetof(type, m.db), db_default, "MySQL database name", 0, 0, group, 0}
+
+#define CLI_RUN_RECORD_ROWS(type, m, group)                                                                            \
+	{"result", NULL, OPT_STRING, offsetof(type, m.result), NULL,                                                   \
+	 "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, group, 0},                           \
+	{"journal", NULL, OPT_STRING, offsetof(type, m.journal), NULL,                                                 \
+	 "append one JSON line per report interval to this file, flushed as it happens", 0, 0, group, 0},              \
+	{"event-loops", NULL, OPT_UINT, offsetof(type, m.event_loops), "0",                                            \
+	 "OS threads that serve the connections; 0 = one per CPU (ODBC: one per connection)", 0, 1024, group, 0},      \
+	{"reconnect-timeout", NULL, OPT_DURATION, offsetof(type, m.reconnect_timeout_ns), "60",                        \
+	 "how long a lost server may stay away before the run fails", 0, 0, group, 0}
+
+#define CLI_RUN_IDENTITY_ROWS(type, m, group)                                                                          \
+	{"run-campaign", NULL, OPT_STRING, offsetof(type, m.run_campaign), "",                                         \
+	 "run identity stored in the result: campaign name", 0, 0, group, 0},                                          \
+	{"run-group", NULL, OPT_STRING, offsetof(type, m.run_group), "", "run identity: run group", 0, 0, group, 0},   \
+	{"run-drive", NULL, OPT_STRING, offsetof(type, m.run_drive), "", "run identity: drive", 0, 0, group, 0},       \
+	{"run-instance", NULL, OPT_STRING, offsetof(type, m.run_instance), "", "run identity: instance (VM)", 0, 0,   \
+	 group, 0},                                                                                                    \
+	{"run-vm-count", NULL, OPT_UINT, offsetof(type, m.run_vm_count), "1",                                          \
+	 "run identity: instances running at once in the run group", 1, 100000, group, 0},                             \
+	{"run-repetition", NULL, OPT_UINT, offsetof(type, m.run_repetition), "1", "run identity: repetition number", \
+	 1, 100000, group, 0}
+
+/* The run identity the result records (strings borrowed from o). */
+void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id);
+
+/* --percentile: "95" or "50,95,99", numbers from 0 to 100, at most
+ * RESULT_MAX_PERCENTILES; 0 disables percentiles (is skipped). Returns 0, or -1
+ * after logging the error line. */
+int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
+	__attribute__((warn_unused_result));
+
+/* The first line of a password file (`opt` names the option in messages), with
+ * a warning when the file is readable by group or others. NULL after one error
+ * line. */
+char *cli_read_password_file(const char *opt, const char *path);
+
+/*
+ * A password from, in this order: `given` (an option's value, already copied
+ * out of argv), the file of option `file_opt` (when `file` is set), the
+ * environment variable `env`. *out is a copy to free with
+ * cli_password_free(), or NULL when none was given. Returns 0, or -1 after one
+ * error line (an unreadable file).
+ */
+int cli_password(const char *given, const char *file_opt, const char *file, const char *env, char **out)
+	__attribute__((warn_unused_result));
+/* Overwrite and free; accepts NULL. */
+void cli_password_free(char *password);
+
+#endif
