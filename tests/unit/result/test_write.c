@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "result/result.h"
+#include "runner/runner.h"
 
 static char dir[64];
 

@@ -1,0 +1,80 @@
+/* Unit tests of db/odbc.c that need no driver: error classes, connection-string redaction. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/odbc.h"
+
+static void test_odbc_classify(void **state)
+{
+	static const struct {
+		const char *state;
+		int native;
+		enum db_err_class want;
+	} cases[] = {
+		{"40001", 1205, DB_ERR_RETRY},    /* SQL Server deadlock victim */
+		{"40001", 1213, DB_ERR_RETRY},    /* MariaDB C/ODBC deadlock */
+		{"HY000", 1213, DB_ERR_RETRY},
+		{"HY000", 1205, DB_ERR_RETRY},    /* MariaDB lock wait timeout */
+		{"40P01", 1, DB_ERR_RETRY},       /* psqlODBC deadlock */
+		{"55P03", 1, DB_ERR_RETRY},       /* psqlODBC lock_timeout */
+		{"08S01", 2013, DB_ERR_RECONNECT},
+		{"08S01", 35, DB_ERR_RECONNECT},
+		{"08003", 0, DB_ERR_RECONNECT},
+		{"08001", 101, DB_ERR_RECONNECT},
+		{"57P01", 35, DB_ERR_RECONNECT},
+		{"HY000", 2002, DB_ERR_RECONNECT},
+		{"HY000", 2006, DB_ERR_RECONNECT},
+		{"HY000", 2013, DB_ERR_RECONNECT},
+		{"42000", 1064, DB_ERR_FATAL},
+		{"23000", 1062, DB_ERR_FATAL},
+		{"23505", 1, DB_ERR_FATAL},
+		{"42S02", 1146, DB_ERR_FATAL},
+		{"28000", 18456, DB_ERR_FATAL},
+		{"HY000", 1969, DB_ERR_FATAL},
+		{"42000", 1205, DB_ERR_FATAL},    /* native codes count under HY000 only */
+	};
+	static const int extra[] = {1969};
+	struct db_conn_params p = {.retry_codes = extra, .n_retry_codes = 1};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(odbc_classify(cases[i].state, cases[i].native, NULL), cases[i].want);
+	assert_int_equal(odbc_classify("HY000", 1969, &p), DB_ERR_RETRY);
+	assert_int_equal(odbc_classify("", 0, NULL), DB_ERR_FATAL);
+}
+
+static void test_odbc_strings(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = odbc_conn_string("Driver={X};Server=h", "p;w}d");
+	assert_string_equal(s, "Driver={X};Server=h;PWD={p;w}}d}");
+	free(s);
+	s = odbc_conn_string("Driver={X};UID=u;", NULL);
+	assert_string_equal(s, "Driver={X};UID=u;");
+	free(s);
+	s = odbc_conn_string("DSN=x;pwd=already", "other");
+	assert_string_equal(s, "DSN=x;pwd=already");
+	free(s);
+	s = odbc_redact("Driver={ODBC Driver 18 for SQL Server};Server=h,1433;UID=u;PWD={se;cret};Encrypt=yes");
+	assert_string_equal(s, "Driver={ODBC Driver 18 for SQL Server};Server=h,1433;UID=u;PWD=***;Encrypt=yes");
+	free(s);
+	s = odbc_redact("Servername=h;Password=x");
+	assert_string_equal(s, "Servername=h;Password=***");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_odbc_classify),
+		cmocka_unit_test(test_odbc_strings),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

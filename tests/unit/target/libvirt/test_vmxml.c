@@ -1,0 +1,288 @@
+/* Unit tests of target/libvirt/vmxml.c: XML and seed rendering against tests/golden/libvirt/ (DBRIG_UPDATE_GOLDEN=1 rewrites them). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/fileio.h"
+#include "core/strbuf.h"
+#include "target/libvirt/vmxml.h"
+
+static const char *src_dir(void)
+{
+	return getenv("DBRIG_SOURCE_DIR") ? getenv("DBRIG_SOURCE_DIR") : DBRIG_SOURCE_DIR;
+}
+
+static void golden(const char *name, const char *got)
+{
+	char path[4096], *want = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/tests/golden/libvirt/%s", src_dir(), name);
+	if (getenv("DBRIG_UPDATE_GOLDEN")) {
+		assert_int_equal(atomic_write_file(path, got, strlen(got)), 0);
+		return;
+	}
+	if (read_file(path, &want, &len) < 0)
+		fail_msg("missing golden file %s (DBRIG_UPDATE_GOLDEN=1 writes it)", path);
+	if (strcmp(want, got)) {
+		fprintf(stderr, "--- %s\n%s\n--- got\n%s\n", path, want, got);
+		fail_msg("%s differs", name);
+	}
+	free(want);
+}
+
+static void base_spec(struct vm_spec *s, enum vm_controller c)
+{
+	static const struct vm_iotune iot = {.total_iops_sec = 200, .write_bytes_sec = 16777216};
+
+	memset(s, 0, sizeof(*s));
+	s->name = "dbrig-lab-pm1743-a-vm2";
+	s->campaign = "lab";
+	s->drive = "pm1743-a";
+	s->instance = "vm2";
+	s->domain_type = "kvm";
+	s->vcpus = 8;
+	s->memory_kib = UINT64_C(62914560);
+	s->controller = c;
+	s->pool = "dbrig-lab-pm1743-a";
+	s->vol[VMD_BOOT] = "dbrig-lab-pm1743-a-vm2-boot.qcow2";
+	s->vol[VMD_PREBUILT] = "dbrig-lab-pm1743-a-vm2-prebuilt.img";
+	s->vol[VMD_UNDERTEST] = "dbrig-lab-pm1743-a-vm2-undertest.img";
+	s->vol[VMD_SEED] = "dbrig-lab-pm1743-a-vm2-seed.iso";
+	s->vol_format[VMD_BOOT] = "qcow2";
+	s->vol_format[VMD_PREBUILT] = "raw";
+	s->vol_format[VMD_UNDERTEST] = "raw";
+	s->vol_format[VMD_SEED] = "raw";
+	s->cache = "none";
+	s->iotune = &iot;
+	s->nic = VMNIC_NETWORK;
+	s->network = "default";
+	vm_mac("lab", 1, s->mac);
+	s->fwd_port = 33401;
+	s->guest_port = 3306;
+}
+
+static void render_golden(const struct vm_spec *s, const char *tmpl, const char *name)
+{
+	char dir[4096];
+	struct strbuf sb;
+
+	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
+	strbuf_init(&sb, 0);
+	assert_int_equal(vm_render_domain(dir, tmpl, s, &sb), 0);
+	golden(name, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* The seed of vm2 on drive pm1743-a of campaign "lab", engine installed by cloud-init. */
+static const struct vm_seed lab_seed = {
+	.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .campaign = "lab", .drive = "pm1743-a",
+	.instance = "vm2", .packages = "mariadb-server qemu-guest-agent", .ssh_key = "ssh-ed25519 AAAA lab",
+	.db_user = "dbrig", .db_password = "s3cret", .db_port = 3306, .buffer_pool = UINT64_C(25769803776),
+	.server_options = "innodb_flush_log_at_trx_commit = 1\n",
+};
+
+/* cloud-init's own schema check of a rendered user-data, when cloud-init is on the host
+ * (scripts/deps-libvirt.txt installs it; skipped without it). */
+static void cloud_init_schema(const char *name, const char *user_data)
+{
+	char path[256], cmd[512];
+
+	if (system("command -v cloud-init >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "note: cloud-init not installed: %s not checked against its schema\n", name);
+		return;
+	}
+	snprintf(path, sizeof(path), "/tmp/dbrig-ut-%s-%d", name, (int)getpid());
+	assert_int_equal(atomic_write_file(path, user_data, strlen(user_data)), 0);
+	snprintf(cmd, sizeof(cmd), "cloud-init schema --config-file %s >/dev/null", path);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "%s", user_data);
+		unlink(path);
+		fail_msg("%s: cloud-init schema --config-file refused it", name);
+	}
+	unlink(path);
+}
+
+static void test_template_engine(void **state)
+{
+	const struct vm_var vars[] = {{"a", "x<y"}, {"b", NULL}, {"frag", "<ok/>"}};
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	assert_int_equal(vm_template_render("t", "[{{a}}|{{&frag}}]{{#b}}no{{/b}}{{^b}}yes{{/b}}", vars, 3, &sb), 0);
+	assert_string_equal(sb.buf, "[x&lt;y|<ok/>]yes");
+	strbuf_reset(&sb);
+	assert_int_equal(vm_template_render("t", "  {{#a}}\n  in\n  {{/a}}\nout\n", vars, 3, &sb), 0);
+	assert_string_equal(sb.buf, "  in\nout\n");
+	assert_int_equal(vm_template_render("t", "{{nope}}", vars, 3, &sb), -EINVAL);
+	assert_int_equal(vm_template_render("t", "{{#a}}open", vars, 3, &sb), -EINVAL);
+	assert_int_equal(vm_template_render("t", "{{/a}}", vars, 3, &sb), -EINVAL);
+	assert_int_equal(vm_template_render("t", "{{a", vars, 3, &sb), -EINVAL);
+	strbuf_release(&sb);
+}
+
+static void test_mac_iotune(void **state)
+{
+	char a[18], b[18];
+	struct vm_iotune t;
+	const char *why;
+
+	(void)state;
+	vm_mac("lab", 0, a);
+	vm_mac("lab", 1, b);
+	assert_memory_equal(a, "52:54:00:", 9);
+	assert_string_not_equal(a, b);
+	assert_memory_equal(a, b, 15);
+	vm_mac("lab", 1, a);
+	assert_string_equal(a, b);
+	assert_int_equal(vm_iotune_parse("total_iops_sec=100,write_bytes_sec=8M", &t, &why), 0);
+	assert_int_equal(t.total_iops_sec, 100);
+	assert_int_equal(t.write_bytes_sec, 8 << 20);
+	assert_int_equal(vm_iotune_parse("total_iops_sec=100,read_iops_sec=5", &t, &why), -EINVAL);
+	assert_int_equal(vm_iotune_parse("bogus=1", &t, &why), -EINVAL);
+	assert_int_equal(vm_iotune_parse("total_iops_sec=0", &t, &why), -EINVAL);
+	assert_int_equal(vm_iotune_parse("", &t, &why), -EINVAL);
+}
+
+static void test_render_controllers(void **state)
+{
+	static const char *const files[] = {"domain-virtio-scsi.xml", "domain-lsisas1068.xml", "domain-lsisas1078.xml",
+					     "domain-lsilogic.xml"};
+	struct vm_spec s;
+
+	(void)state;
+	for (int c = VMC_VIRTIO_SCSI; c <= VMC_LSILOGIC; c++) {
+		base_spec(&s, (enum vm_controller)c);
+		render_golden(&s, "sysbench", files[c]);
+	}
+}
+
+static void test_render_variants(void **state)
+{
+	struct vm_spec s;
+
+	(void)state;
+	base_spec(&s, VMC_VIRTIO_SCSI);
+	s.nic = VMNIC_PASST;
+	s.iotune = NULL;
+	s.vol[VMD_SEED] = NULL;
+	s.domain_type = "qemu";
+	s.kernel = "/var/cache/dbrig/vmlinuz";
+	s.initrd = "/var/cache/dbrig/initrd.img";
+	s.cmdline = "root=LABEL=root ro console=ttyS0";
+	s.golden = "sysbench oltp_read_write tables=1 table_size=1000";
+	render_golden(&s, "sysbench", "domain-passt-kernel.xml");
+	base_spec(&s, VMC_VIRTIO_SCSI);
+	s.nic = VMNIC_SLIRP;
+	render_golden(&s, "sysbench", "domain-slirp.xml");
+	base_spec(&s, VMC_LSISAS1068);
+	render_golden(&s, "sqlserver", "domain-sqlserver.xml");
+}
+
+static void test_render_pool_volume(void **state)
+{
+	char dir[4096];
+	struct strbuf sb;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
+	strbuf_init(&sb, 0);
+	assert_int_equal(vm_render_pool(dir, "dbrig-lab-pm1743-a", "/mnt/pm1743-a", &sb), 0);
+	golden("pool.xml", sb.buf);
+	strbuf_reset(&sb);
+	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-boot.qcow2", UINT64_C(98784247808), "qcow2",
+					  "/var/lib/libvirt/images/base.qcow2", "qcow2", &sb), 0);
+	golden("volume-boot-overlay.xml", sb.buf);
+	strbuf_reset(&sb);
+	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-undertest.img", UINT64_C(289910292480), "raw",
+					  NULL, NULL, &sb), 0);
+	golden("volume-undertest.xml", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void test_render_seed(void **state)
+{
+	char dir[4096];
+	struct strbuf ud, md, sh;
+	struct vm_seed s = lab_seed;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
+	strbuf_init(&ud, 0);
+	strbuf_init(&md, 0);
+	strbuf_init(&sh, 0);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md, &sh), 0);
+	golden("user-data", ud.buf);
+	golden("meta-data", md.buf);
+	golden("sysbench-setup.sh", sh.buf);
+	strbuf_release(&ud);
+	strbuf_release(&md);
+	strbuf_release(&sh);
+}
+
+/* "guest_packages": "preinstalled": the base image has the engine and the guest agent,
+ * so the user-data has no package step (no apt update, no mirror needed) but still the
+ * hostname, the SSH key, the setup script and the unit that runs it at every boot. */
+static void test_render_seed_preinstalled(void **state)
+{
+	char dir[4096];
+	struct strbuf ud, md, sh, ud_install, md2, sh2;
+	struct vm_seed s = lab_seed;
+
+	(void)state;
+	s.packages = NULL;
+	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
+	strbuf_init(&ud, 0);
+	strbuf_init(&md, 0);
+	strbuf_init(&sh, 0);
+	strbuf_init(&ud_install, 0);
+	strbuf_init(&md2, 0);
+	strbuf_init(&sh2, 0);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md, &sh), 0);
+	golden("user-data-preinstalled", ud.buf);
+	assert_null(strstr(ud.buf, "package_update"));
+	assert_null(strstr(ud.buf, "packages:"));
+	assert_non_null(strstr(ud.buf, "\nhostname: pm1743-a-vm2\n"));
+	assert_non_null(strstr(ud.buf, "ssh_authorized_keys:\n  - ssh-ed25519 AAAA lab\n"));
+	assert_non_null(strstr(ud.buf, "  - path: /usr/local/sbin/dbrig-setup.sh\n"));
+	assert_non_null(strstr(ud.buf, "  - path: /etc/systemd/system/dbrig-setup.service\n"));
+	assert_non_null(strstr(ud.buf, "  - [systemctl, enable, --now, --no-block, qemu-guest-agent.service, dbrig-setup.service]"));
+	/* Only the package step differs from the default ("install"). */
+	s.packages = lab_seed.packages;
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud_install, &md2, &sh2), 0);
+	assert_non_null(strstr(ud_install.buf, "package_update: true\npackages:\n  - mariadb-server\n  - qemu-guest-agent\n"));
+	assert_int_equal(ud_install.len - ud.len,
+			 strlen("package_update: true\npackages:\n  - mariadb-server\n  - qemu-guest-agent\n"));
+	assert_string_equal(md.buf, md2.buf);
+	assert_string_equal(sh.buf, sh2.buf);
+	cloud_init_schema("user-data-install", ud_install.buf);
+	cloud_init_schema("user-data-preinstalled", ud.buf);
+	strbuf_release(&ud);
+	strbuf_release(&md);
+	strbuf_release(&sh);
+	strbuf_release(&ud_install);
+	strbuf_release(&md2);
+	strbuf_release(&sh2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_template_engine),
+		cmocka_unit_test(test_mac_iotune),
+		cmocka_unit_test(test_render_controllers),
+		cmocka_unit_test(test_render_variants),
+		cmocka_unit_test(test_render_pool_volume),
+		cmocka_unit_test(test_render_seed),
+		cmocka_unit_test(test_render_seed_preinstalled),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,128 @@
+/* Unit tests of workload/tpcc/rand.c: NURand, C-delta, last names, the deck, delays. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fileio.h"
+#include "db/bulk.h"
+#include "db/odbc.h"
+#include "runner/runner.h"
+#include "workload/tpcc/tpcc.h"
+
+static void test_nurand_bounds(void **state)
+{
+	struct rng r;
+	static const uint32_t a[] = {255, 1023, 8191};
+	static const uint32_t lo[] = {0, 1, 1}, hi[] = {999, 3000, 100000};
+
+	(void)state;
+	rng_seed(&r, 42);
+	for (int k = 0; k < 3; k++) {
+		uint32_t mn = UINT32_MAX, mx = 0;
+		for (int i = 0; i < 200000; i++) {
+			uint32_t v = tpcc_nurand(&r, a[k], lo[k], hi[k], a[k] / 3);
+			mn = v < mn ? v : mn;
+			mx = v > mx ? v : mx;
+		}
+		assert_int_equal(mn, lo[k]);
+		assert_int_equal(mx, hi[k]);
+	}
+}
+
+static void test_c_delta(void **state)
+{
+	struct rng r;
+
+	(void)state;
+	assert_true(tpcc_c_delta_valid(0, 65));
+	assert_true(tpcc_c_delta_valid(200, 81));
+	assert_false(tpcc_c_delta_valid(0, 64));
+	assert_false(tpcc_c_delta_valid(0, 120));
+	assert_false(tpcc_c_delta_valid(100, 196));
+	assert_false(tpcc_c_delta_valid(112, 0));
+	rng_seed(&r, 7);
+	for (unsigned load = 0; load <= 255; load++) {
+		for (int i = 0; i < 20; i++) {
+			struct tpcc_c l = {load, 5, 6}, run;
+			tpcc_pick_c_run(&r, &l, &run);
+			assert_true(run.c_last <= 255);
+			assert_true(tpcc_c_delta_valid(load, run.c_last));
+			assert_true(run.c_id <= 1023 && run.ol_i_id <= 8191);
+		}
+	}
+}
+
+static void test_last_name(void **state)
+{
+	char b[16];
+
+	(void)state;
+	assert_int_equal(tpcc_last_name(0, b), 9);
+	assert_string_equal(b, "BARBARBAR");
+	tpcc_last_name(371, b);
+	assert_string_equal(b, "PRICALLYOUGHT");
+	tpcc_last_name(999, b);
+	assert_string_equal(b, "EINGEINGEING");
+}
+
+static void test_deck_mix(void **state)
+{
+	static const unsigned w[5] = {10, 10, 1, 1, 1};
+	struct tpcc_deck d;
+	struct rng r;
+	unsigned cnt[5] = {0};
+
+	(void)state;
+	rng_seed(&r, 1);
+	tpcc_deck_init(&d, w);
+	/* Every full deck holds exactly the weights. */
+	for (int deck = 0; deck < 1000; deck++) {
+		unsigned one[5] = {0};
+		for (int i = 0; i < 23; i++)
+			one[tpcc_deck_next(&d, w, &r)]++;
+		for (int t = 0; t < 5; t++) {
+			assert_int_equal(one[t], w[t]);
+			cnt[t] += one[t];
+		}
+	}
+	assert_true(tpcc_weights_meet_spec(w));
+	assert_false(tpcc_weights_meet_spec((const unsigned[5]){10, 8, 1, 1, 1}));
+	assert_false(tpcc_weights_meet_spec((const unsigned[5]){45, 43, 4, 4, 3}));
+	assert_true(tpcc_weights_meet_spec((const unsigned[5]){45, 43, 4, 4, 4}));
+}
+
+static void test_delays(void **state)
+{
+	static const unsigned w[5] = {10, 10, 1, 1, 1};
+	double f;
+
+	(void)state;
+	assert_int_equal(tpcc_delays_parse("spec", w, &f), 0);
+	assert_true(f == 1);
+	assert_int_equal(tpcc_delays_parse("off", w, &f), 0);
+	assert_true(f == 0);
+	assert_int_equal(tpcc_delays_parse("scale:0.5", w, &f), 0);
+	assert_true(f == 0.5);
+	assert_int_equal(tpcc_delays_parse("cycle:4.75", w, &f), 0);
+	assert_true(f * tpcc_spec_mean_cycle_s(w) > 4.7499 && f * tpcc_spec_mean_cycle_s(w) < 4.7501);
+	assert_int_not_equal(tpcc_delays_parse("cycle:", w, &f), 0);
+	assert_int_not_equal(tpcc_delays_parse("scale:-1", w, &f), 0);
+	assert_int_not_equal(tpcc_delays_parse("fast", w, &f), 0);
+	/* Spec mean cycle (keying + think) over 10/10/1/1/1 is about 21 s. */
+	assert_true(tpcc_spec_mean_cycle_s(w) > 20.5 && tpcc_spec_mean_cycle_s(w) < 21.5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nurand_bounds),  cmocka_unit_test(test_c_delta),
+		cmocka_unit_test(test_last_name),      cmocka_unit_test(test_deck_mix),
+		cmocka_unit_test(test_delays),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
