@@ -60,7 +60,7 @@ void state_free(struct campaign_state *s)
 
 static int bad(const char *path, const char *what)
 {
-	log_error("%s: %s (expected a state file written by this campaign; move the folder away to start afresh)", path,
+	log_error("%s: %s (expected a state file written by this campaign; --fresh starts again, keeping this folder under another name)", path,
 		  what);
 	return -EINVAL;
 }
