@@ -50,7 +50,8 @@ static char *dup_str(struct jread *jr, json_t *o, const char *path, const char *
 static void parse_result(struct jread *jr, json_t *o, const char *path, struct pub_result *r)
 {
 	static const char *const keys[] = {"label", "workload", "test", "vm_count", "drives", "threads_per_vm",
-					   "database", "method", "tps", "avg_latency_ms", "p99_latency_ms", NULL};
+					   "users_per_vm", "database", "method", "tps", "avg_latency_ms",
+					   "p99_latency_ms", NULL};
 
 	if (!json_is_object(o)) {
 		jr_fail(jr, path, NULL, o, "an object");
@@ -65,6 +66,13 @@ static void parse_result(struct jread *jr, json_t *o, const char *path, struct p
 	r->vm_count = jr_int(jr, o, path, "vm_count", JR_REQUIRED, 1, 1);
 	r->drives = jr_int(jr, o, path, "drives", JR_REQUIRED, 1, 1);
 	r->threads_per_vm = jr_int(jr, o, path, "threads_per_vm", JR_OPTIONAL | JR_NULLABLE, 1, 0);
+	r->users_per_vm = jr_int(jr, o, path, "users_per_vm", JR_OPTIONAL | JR_NULLABLE, 1, 0);
+	if (!jr->failed && r->users_per_vm && strcmp(r->kind, "tpcc"))
+		jr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+			"users_per_vm only on a tpcc row; sysbench threads are a closed loop: threads_per_vm");
+	if (!jr->failed && r->users_per_vm && r->threads_per_vm)
+		jr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+			"threads_per_vm (closed loop) or users_per_vm (think times), not both");
 	r->database = dup_str(jr, o, path, "database", JR_OPTIONAL | JR_NULLABLE);
 	r->method = dup_str(jr, o, path, "method", JR_REQUIRED);
 	r->tps = jr_num(jr, o, path, "tps", JR_REQUIRED, 0, 0);
