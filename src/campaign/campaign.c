@@ -149,7 +149,7 @@ int campaign_main(const struct campaign_opts *o)
 		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	/* After preflight: a campaign still running there holds its ports, so it is never moved. */
+	/* After preflight, which fails while a local campaign still running there has a server up. */
 	if (o->fresh) {
 		struct strbuf aside;
 		strbuf_init(&aside, 0);

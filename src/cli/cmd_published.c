@@ -64,11 +64,12 @@ int cmd_published(int argc, char **argv)
 {
 	struct published_cfg cfg = {0};
 	struct pub_set *pub = NULL;
-	struct strbuf err;
+	struct strbuf err, text;
 	const char *pos[1];
 	int npos = 0, ret = EXIT_USAGE;
 
 	strbuf_init(&err, 0);
+	strbuf_init(&text, 0);
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
 			usage(stdout);
@@ -105,8 +106,8 @@ int cmd_published(int argc, char **argv)
 			char tps[32], p99[32];
 
 			pub_little(p, &l);
-			strbuf_reset(&err);
-			pub_little_cell(p, &l, &err);
+			strbuf_reset(&text);
+			pub_little_cell(p, &l, &text);
 			report_fmt_num(tps, sizeof(tps), p->tps, 2);
 			if (p->has_p99)
 				snprintf(p99, sizeof(p99), "%.2f", p->p99_ms);
@@ -120,7 +121,7 @@ int cmd_published(int argc, char **argv)
 			putchar(' ');
 			put_col(p->kind, 9);
 			printf(" %4lld %6lld %10s %8.2f %8s  %s\n", (long long)p->vm_count, (long long)p->drives, tps,
-			       p->avg_ms, p99, err.buf);
+			       p->avg_ms, p99, text.buf);
 		}
 		if (cut_file)
 			printf("  file:     %s\n", rv->file);
@@ -135,14 +136,15 @@ int cmd_published(int argc, char **argv)
 
 			printf("  method (%s, %s): %s\n", p->label, p->kind, p->method);
 			pub_little(p, &l);
-			strbuf_reset(&err);
-			pub_little_explain(p, &l, &err);
-			printf("  Little's law (%s, %s): %s\n", p->label, p->kind, err.buf);
+			strbuf_reset(&text);
+			pub_little_explain(p, &l, &text);
+			printf("  Little's law (%s, %s): %s\n", p->label, p->kind, text.buf);
 		}
 	}
 	ret = 0;
 out:
 	pub_set_free(pub);
 	strbuf_release(&err);
+	strbuf_release(&text);
 	return ret;
 }
