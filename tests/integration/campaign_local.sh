@@ -13,6 +13,14 @@
 # and writes a second complete campaign and report.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
+# On a failure, what the servers and their set-up said.
+on_fail() {
+	local f
+	for f in $(find "$T/drives" \( -name install.log -o -name error.log \) 2>/dev/null); do
+		echo "== $f" >&2
+		tail -n 40 "$f" >&2
+	done
+}
 need_mariadb
 base=$(free_port_block 8) || exit 1
 
