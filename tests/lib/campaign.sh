@@ -10,6 +10,7 @@
 DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
 . "$DBRIG_SOURCE_DIR/tests/lib/ports.sh"
+. "$DBRIG_SOURCE_DIR/tests/lib/oracle.sh"
 T=$(mktemp -d "/tmp/dbrig-$(basename "$0" .sh).XXXXXX")
 
 campaign_test_cleanup() {
