@@ -95,6 +95,7 @@ struct loop {
 	struct sched *sched;   /* terminal mode */
 	struct session **idle; /* sessions parked without a due terminal */
 	unsigned nidle;
+	uint64_t served_at;    /* when its last transaction ended (before disconnecting) */
 };
 
 struct runner {

@@ -142,6 +142,7 @@ void *loop_main(void *arg)
 		else
 			loop_serve(l);
 	}
+	l->served_at = clock_now_ns();
 	for (unsigned i = 0; i < l->n; i++) {
 		if (l->sess[i]->state != S_DONE)
 			session_finish(l->sess[i]);

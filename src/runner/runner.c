@@ -58,6 +58,19 @@ static void drain(struct runner *r, struct span_stats *into)
 	}
 }
 
+/* After the loops were joined: the end of the phase is when the last
+ * transaction ended, not when the main thread noticed (it polls every 100 ms)
+ * or when the connections were closed. */
+static uint64_t loops_served_at(const struct runner *r)
+{
+	uint64_t t = 0;
+
+	for (unsigned i = 0; i < r->nloops; i++)
+		if (r->loops[i].served_at > t)
+			t = r->loops[i].served_at;
+	return t ? t : clock_now_ns();
+}
+
 static double secs(uint64_t ns)
 {
 	return (double)ns / 1e9;
@@ -243,7 +256,7 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 		if (atomic_load(&r->stop) || all_done) {
 			/* Let in-flight transactions finish, then account for them. */
 			join_loops(r);
-			now = clock_now_ns();
+			now = loops_served_at(r);
 			drain(r, &rc->iv);
 			span_add(&rc->pa[ph].total, &rc->iv);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
@@ -253,6 +266,12 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			end_phase(r, &rc->pa[ph], ph, now, complete);
 			return;
 		}
+		/* The sample ends: no transaction may start after its deadline (at
+		 * most one per connection races the flag). Stopped before the
+		 * interval ending there is drained, so that it holds every
+		 * transaction of the sample but those in flight. */
+		if (ph == PHASE_SAMPLE && now >= phase_end)
+			atomic_store(&r->stop, 1);
 		if (now >= rc->next_tick && rc->next_tick <= phase_end) {
 			drain(r, &rc->iv);
 			span_add(&rc->pa[ph].total, &rc->iv);
@@ -273,11 +292,10 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
 			span_reset(&rc->iv);
 			if (ph == PHASE_SAMPLE) {
-				atomic_store(&r->stop, 1);
 				join_loops(r);
 				/* Transactions in flight at the deadline finish and count,
 				 * as in sysbench; their time is part of the phase. */
-				now = clock_now_ns();
+				now = loops_served_at(r);
 				drain(r, &rc->iv);
 				span_add(&rc->pa[ph].total, &rc->iv);
 				end_phase(r, &rc->pa[ph], ph, now, !atomic_load(&r->failed));
