@@ -13,7 +13,7 @@
  *              think times, deferred jobs
  *   span.c     merged counters + histograms of a span of time
  *
- * Thread rule: a session belongs to its loop's thread; loop->cur is guarded by
+ * Thread rule: a session belongs to its loop's thread; loop->cur[] is guarded by
  * loop->mu (the main thread drains it); a sched by its own mutex; the run's
  * error and start gate by runner->mu; stop/phase/counters are atomics.
  */
@@ -91,7 +91,9 @@ struct loop {
 	unsigned timers;     /* sessions in S_RECONNECT */
 	bool blocking;
 	pthread_mutex_t mu;
-	struct span_stats cur; /* guarded by mu */
+	/* Guarded by mu; by the phase in which a transaction completed, read
+	 * under mu, so the drain that follows a phase change holds all of it. */
+	struct span_stats cur[PHASE_COUNT];
 	struct sched *sched;   /* terminal mode */
 	struct session **idle; /* sessions parked without a due terminal */
 	unsigned nidle;

@@ -47,13 +47,13 @@ void runner_fail(struct runner *r, const char *fmt, ...)
 	atomic_store(&r->stop, 1);
 }
 
-static void drain(struct runner *r, struct span_stats *into)
+static void drain(struct runner *r, enum phase_kind ph, struct span_stats *into)
 {
 	for (unsigned i = 0; i < r->nloops; i++) {
 		struct loop *l = &r->loops[i];
 		pthread_mutex_lock(&l->mu);
-		span_add(into, &l->cur);
-		span_reset(&l->cur);
+		span_add(into, &l->cur[ph]);
+		span_reset(&l->cur[ph]);
 		pthread_mutex_unlock(&l->mu);
 	}
 }
@@ -97,8 +97,8 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 		.session_seconds = busy,
 	};
 
-	/* Fairness counters are written by the loop threads without a lock; at
-	 * worst one transaction is attributed to the neighbouring phase. */
+	/* Fairness counters are written under the loop's lock with the phase
+	 * the transaction is counted in: the phase's drain has them all. */
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		ev[i] = r->sessions[i].events[ph];
 		busy[i] = secs(r->sessions[i].busy_ns[ph]);
@@ -169,7 +169,7 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 		l->blocking = blocking;
 		l->epfd = -1;
 		pthread_mutex_init(&l->mu, NULL);
-		if (span_init(&l->cur, cfg->ntypes) < 0) {
+		if (span_init(&l->cur[0], cfg->ntypes) < 0 || span_init(&l->cur[1], cfg->ntypes) < 0) {
 			snprintf(out->error, sizeof(out->error), "out of memory");
 			return -1;
 		}
@@ -257,7 +257,7 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			/* Let in-flight transactions finish, then account for them. */
 			join_loops(r);
 			now = loops_served_at(r);
-			drain(r, &rc->iv);
+			drain(r, ph, &rc->iv);
 			span_add(&rc->pa[ph].total, &rc->iv);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
 			bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
@@ -266,43 +266,46 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			end_phase(r, &rc->pa[ph], ph, now, complete);
 			return;
 		}
-		/* The sample ends: no transaction may start after its deadline (at
-		 * most one per connection races the flag). Stopped before the
-		 * interval ending there is drained, so that it holds every
-		 * transaction of the sample but those in flight. */
-		if (ph == PHASE_SAMPLE && now >= phase_end)
-			atomic_store(&r->stop, 1);
-		if (now >= rc->next_tick && rc->next_tick <= phase_end) {
-			drain(r, &rc->iv);
+		bool end_due = now >= phase_end;
+		bool tick_due = now >= rc->next_tick && rc->next_tick <= phase_end;
+		if (end_due) {
+			/* The boundary, taken before the drain: the precondition's
+			 * transactions are those recorded before the phase changed;
+			 * in the sample, none may start after its deadline (at most
+			 * one per connection races the flag). */
+			if (ph == PHASE_SAMPLE)
+				atomic_store(&r->stop, 1);
+			else
+				atomic_store(&r->phase, PHASE_SAMPLE);
+			now = clock_now_ns();
+		}
+		if (tick_due || end_due) {
+			drain(r, ph, &rc->iv);
 			span_add(&rc->pa[ph].total, &rc->iv);
 			/* Stamped with the tick it belongs to (as sysbench prints
-			 * multiples of the interval); rates use the real length. */
-			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, rc->next_tick,
-				      false);
+			 * multiples of the interval); rates use the real length.
+			 * The phase's last, shorter interval is marked partial. */
+			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now,
+				      tick_due ? rc->next_tick : now, !tick_due);
 			span_reset(&rc->iv);
 			rc->iv_start = now;
 			/* A late wake-up skips the missed ticks instead of
 			 * emitting near-empty intervals. */
-			while (rc->next_tick <= now)
+			while (tick_due && rc->next_tick <= now)
 				rc->next_tick += cfg->report_interval_ns;
 		}
-		if (now >= phase_end) {
-			drain(r, &rc->iv);
-			span_add(&rc->pa[ph].total, &rc->iv);
-			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
-			span_reset(&rc->iv);
+		if (end_due) {
 			if (ph == PHASE_SAMPLE) {
 				join_loops(r);
 				/* Transactions in flight at the deadline finish and count,
 				 * as in sysbench; their time is part of the phase. */
 				now = loops_served_at(r);
-				drain(r, &rc->iv);
+				drain(r, ph, &rc->iv);
 				span_add(&rc->pa[ph].total, &rc->iv);
 				end_phase(r, &rc->pa[ph], ph, now, !atomic_load(&r->failed));
 				return;
 			}
 			end_phase(r, &rc->pa[ph], ph, now, true);
-			atomic_store(&r->phase, PHASE_SAMPLE);
 			start_phase(r, rc, PHASE_SAMPLE, now);
 		}
 	}
@@ -316,7 +319,8 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 		struct loop *l = &r->loops[i];
 		if (l->epfd >= 0)
 			close(l->epfd);
-		span_free(&l->cur);
+		span_free(&l->cur[0]);
+		span_free(&l->cur[1]);
 		free(l->sess);
 		pthread_mutex_destroy(&l->mu);
 	}

@@ -95,12 +95,18 @@ void session_disconnect(struct session *s)
 	s->fd = -1;
 }
 
+/* The span of the phase in progress; the caller holds l->mu. */
+static struct span_stats *cur_span(struct loop *l)
+{
+	return &l->cur[atomic_load(&l->r->phase)];
+}
+
 static void flush_pending(struct session *s)
 {
 	struct loop *l = s->loop;
 
 	pthread_mutex_lock(&l->mu);
-	counters_add(&l->cur.c, &s->pending);
+	counters_add(&cur_span(l)->c, &s->pending);
 	pthread_mutex_unlock(&l->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 }
@@ -112,21 +118,24 @@ static void record_txn(struct session *s, bool rolled_back)
 	uint64_t now = clock_now_ns();
 	uint64_t lat = now - s->txn_start;
 	unsigned type = cfg->ntypes > 1 ? cfg->wl->txn_type(s->wsess) : 0;
-	int ph = atomic_load_explicit(&l->r->phase, memory_order_relaxed);
+	struct span_stats *cur;
+	int ph;
 
 	if (type >= cfg->ntypes)
 		type = 0;
 	s->pending.events++;
 	if (rolled_back)
 		s->pending.rollbacks++;
+	pthread_mutex_lock(&l->mu);
+	ph = atomic_load(&l->r->phase);
+	cur = &l->cur[ph];
 	s->events[ph]++;
 	s->busy_ns[ph] += lat;
-	pthread_mutex_lock(&l->mu);
-	counters_add(&l->cur.c, &s->pending);
-	hist_record(l->cur.lat, lat);
-	if (l->cur.type_lat[type])
-		hist_record(l->cur.type_lat[type], lat);
-	l->cur.type_count[type]++;
+	counters_add(&cur->c, &s->pending);
+	hist_record(cur->lat, lat);
+	if (cur->type_lat[type])
+		hist_record(cur->type_lat[type], lat);
+	cur->type_count[type]++;
 	pthread_mutex_unlock(&l->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;
@@ -183,7 +192,7 @@ static void begin_reconnect(struct session *s)
 	 * commits: the interval in which the connection was lost is the one
 	 * the fault belongs to (a server may stay away for many intervals). */
 	pthread_mutex_lock(&s->loop->mu);
-	s->loop->cur.c.reconnects++;
+	cur_span(s->loop)->c.reconnects++;
 	pthread_mutex_unlock(&s->loop->mu);
 	session_disconnect(s);
 	if (s->state != S_RECONNECT) {
