@@ -308,9 +308,10 @@ def check_result(path, journal=None, no_little=None):
         if not tx <= s["transactions"] <= tx + conns:
             bad(where, "%s: intervals hold %d transactions, the phase %d (at most %d in flight at its end)"
                 % (ph, tx, s["transactions"], conns))
+        # (transactions in flight at the end may retry many times: no bound above)
         for key, iv_key in (("ignored", "errors"), ("reconnects", "reconnects")):
             got = sum(i[iv_key] for i in ivs)
-            if not got <= s["errors"][key] <= got + conns:
+            if not got <= s["errors"][key]:
                 bad(where, "%s: intervals hold %d %s, the phase %d" % (ph, got, iv_key, s["errors"][key]))
     if journal:
         hdr, jivs, end = read_journal(journal)
