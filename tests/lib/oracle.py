@@ -345,10 +345,14 @@ def run_figures(path):
         s = r["phases"].get("sample")
         if not s:
             return None, r
+        # an instance's own p99: the stored one, else from its own histogram
         p = s["latency_ms"]["percentiles"].get("99")
+        h = s.get("histogram")
+        if p is None and h and h["total"]:
+            p = value_at(h["counts"], 99, h["min_ns"], h["max_ns"]) / 1e6
         t = s.get("types", {})
         no = t.get("new_order", {}).get("count") if r["workload"]["kind"] == "tpcc" else None
-        return dict(tps=s["tps"], avg=s["latency_ms"]["avg"], p99=p, counts=s["histogram"]["counts"],
+        return dict(tps=s["tps"], avg=s["latency_ms"]["avg"], p99=p, counts=h["counts"] if h else None,
                     tx=s["transactions"], seconds=s["seconds"], new_order=no,
                     threads=s["threads"]), r
     hdr, ivs, _ = read_journal(path, allow_cut=True)
@@ -424,9 +428,10 @@ def groups(results_dir, groups_csv):
                             if all(f["new_order"] is not None for f in fs) else None))
         merged = {}
         for m in members:
-            for i, c in m[2]["counts"]:
+            for i, c in m[2]["counts"] or []:
                 merged[i] = merged.get(i, 0) + c
-        counts = sorted(merged.items())
+        # a pooled p99 only when every instance carried its histogram
+        counts = sorted(merged.items()) if all(m[2]["counts"] is not None for m in members) else []
         exp = {
             "tps_sum": sum(x["tps"] for x in per) / len(per),
             "tps_sum_rep_min": min(x["tps"] for x in per),
