@@ -192,6 +192,12 @@ static int local_create(struct target *t, struct target_instance *inst)
 	return 0;
 }
 
+/*
+ * Row counts of every table and CHECKSUM TABLE of every table (a run that
+ * keeps the row counts, as oltp_read_write does, changes only checksums, and
+ * in any table), folded in table order into one number:
+ * "tables=N rows=R sbtest1.rows=R1 checksum=C".
+ */
 static int fingerprint(struct local *l, const struct campaign_config *cfg, const char *what, const char *sock,
 		       struct strbuf *fp)
 {
@@ -204,7 +210,10 @@ static int fingerprint(struct local *l, const struct campaign_config *cfg, const
 	strbuf_init(&out, 0);
 	for (unsigned i = 1; i <= cfg->tables; i++)
 		strbuf_addf(&sql, "SELECT COUNT(*) FROM sbtest.sbtest%u;\n", i);
-	strbuf_adds(&sql, "CHECKSUM TABLE sbtest.sbtest1 EXTENDED;\n");
+	strbuf_adds(&sql, "CHECKSUM TABLE ");
+	for (unsigned i = 1; i <= cfg->tables; i++)
+		strbuf_addf(&sql, "%ssbtest.sbtest%u", i > 1 ? ", " : "", i);
+	strbuf_adds(&sql, " EXTENDED;\n");
 	ret = local_run_sql(l, what, sock, 0, sql.buf, &out);
 	if (ret < 0)
 		goto out;
@@ -218,14 +227,19 @@ static int fingerprint(struct local *l, const struct campaign_config *cfg, const
 			r1 = v;
 		p = end + 1;
 	}
-	/* "sbtest.sbtest1\t<checksum>" */
-	p = strchr(p, '\t');
-	if (!p)
-		goto bad;
-	sum = strtoull(p + 1, &end, 10);
-	if (end == p + 1)
-		goto bad;
-	strbuf_addf(fp, "tables=%u rows=%llu sbtest1.rows=%llu sbtest1.checksum=%llu", cfg->tables, rows, r1, sum);
+	/* "sbtest.sbtest<i>\t<checksum>\n", one line per table, in order */
+	for (unsigned i = 1; i <= cfg->tables; i++) {
+		char name[32];
+		int n = snprintf(name, sizeof(name), "sbtest.sbtest%u\t", i);
+		if (strncmp(p, name, (size_t)n))
+			goto bad;
+		unsigned long long v = strtoull(p + n, &end, 10);
+		if (end == p + n || *end != '\n')
+			goto bad;
+		sum = sum * 1000003ULL + v;
+		p = end + 1;
+	}
+	strbuf_addf(fp, "tables=%u rows=%llu sbtest1.rows=%llu checksum=%llu", cfg->tables, rows, r1, sum);
 	goto out;
 bad:
 	log_error("%s: unexpected output from the row count / CHECKSUM TABLE query: \"%.200s\"", what, out.buf);
