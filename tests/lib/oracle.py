@@ -11,12 +11,13 @@ the check.
       every phase: histogram buckets sum to the transactions, min/max/sum lie
       in the buckets, every stored percentile (phase, type, interval) equals the
       nearest rank recomputed from the buckets, TPS = transactions / seconds,
-      and Little's law: in a closed loop threads / TPS = average latency (5%);
-      TPC-C with think times: terminals = TPS x mean cycle (10%). Intervals add
+      and Little's law: in a closed loop threads / TPS = average latency (5%,
+      plus avg/seconds: each phase boundary cuts the transactions in flight);
+      TPC-C with think times: terminals = TPS x mean cycle (10%, idem). Intervals add
       up to the phase (in-flight ones at the deadline at most one per
       connection). With --journal, the journal holds the same interval records.
   oracle.py journal FILE.jsonl [--killed]
-      every line whole JSON, the header first, intervals consecutive, each
+      every line whole JSON, the header first, intervals increasing, each
       interval's percentiles inside its histogram's bucket; --killed: no end line.
   oracle.py groups RESULTS_DIR REPORT-GROUPS.CSV
       the published-method figures of every group (sum of TPS, mean of the
@@ -133,7 +134,7 @@ def little(where, r, ph, s, no_little):
             # one more transaction in the system while it waits and runs.
             d = t.get("delivery", {"count": 0, "avg_ms": 0})
             n = p["terminals"] + d["count"] / s["seconds"] * d["avg_ms"] / 1000
-            pred, tol = n / s["tps"] * 1000, 0.05
+            pred = n / s["tps"] * 1000
             dev = (pred - avg) / avg
         else:
             # Think-time terminals: each cycle is keying + think + the wait for
@@ -153,17 +154,22 @@ def little(where, r, ph, s, no_little):
             # phase of 20 cycles and more) is in steady state.
             if (ph == "precondition" or r["phases"].get("precondition") is None) and s["seconds"] < 20 * cycle:
                 return None
-            pred, tol = p["terminals"] / cycle, 0.10
+            pred, tol = p["terminals"] / cycle, 0.10 + avg / (s["seconds"] * 1000)
             dev = (pred - s["tps"]) / s["tps"]
             if abs(dev) > tol:
                 bad(where, "Little's law with think times: terminals %d / mean cycle %.4f s = %.2f TPS, measured %.2f (%+.1f%%)"
                     % (p["terminals"], cycle, pred, s["tps"], 100 * dev))
             return dev
     else:
-        pred, tol = s["threads"] / s["tps"] * 1000, 0.05
+        pred = s["threads"] / s["tps"] * 1000
         dev = (pred - avg) / avg
+    # 5%, plus what the phase's two boundaries can move: each cuts at most the
+    # transaction every connection or terminal has in flight (about half an
+    # average latency each, counted in the phase where it completes).
+    tol = 0.05 + avg / (s["seconds"] * 1000)
     if abs(dev) > tol:
-        bad(where, "Little's law: N / TPS = %.4f ms, average latency %.4f ms (%+.2f%%)" % (pred, avg, 100 * dev))
+        bad(where, "Little's law: N / TPS = %.4f ms, average latency %.4f ms (%+.2f%%, more than %.1f%%)"
+            % (pred, avg, 100 * dev, 100 * tol))
     return dev
 
 
