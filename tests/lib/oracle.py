@@ -16,9 +16,10 @@ the check.
       TPC-C with think times: terminals = TPS x mean cycle (10%, idem). Intervals add
       up to the phase (in-flight ones at the deadline at most one per
       connection). With --journal, the journal holds the same interval records.
-  oracle.py journal FILE.jsonl [--killed]
+  oracle.py journal FILE.jsonl [--killed] [--cut-ok]
       every line whole JSON, the header first, intervals increasing, each
-      interval's percentiles inside its histogram's bucket; --killed: no end line.
+      interval's percentiles inside its histogram's bucket; --killed: no end
+      line; --cut-ok: a cut last line is allowed (a full disk), as report does.
   oracle.py groups RESULTS_DIR REPORT-GROUPS.CSV
       the published-method figures of every group (sum of TPS, mean of the
       instances' averages, mean of their p99s, pooled p99 from merged buckets,
@@ -537,7 +538,7 @@ def main(argv):
                 sys.exit("oracle.py: unknown argument %s" % a[0])
         check_result(path, j, nl)
     elif cmd == "journal":
-        hdr, ivs, end = read_journal(argv[2], killed="--killed" in argv[3:])
+        hdr, ivs, end = read_journal(argv[2], killed="--killed" in argv[3:], allow_cut="--cut-ok" in argv[3:])
         print("oracle: %s: %d intervals%s" % (os.path.basename(argv[2]), len(ivs), ", ended" if end else ""))
     elif cmd == "groups":
         groups(argv[2], argv[3])
