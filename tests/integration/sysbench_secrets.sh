@@ -57,6 +57,7 @@ cat >"$TEST_TMP/lv.json" <<JSON
 JSON
 check "libvirt provision --dry-run" "$DBRIG_BIN" provision "$TEST_TMP/lv.json" --dry-run >"$TEST_TMP/lv-dry.out" 2>"$TEST_TMP/lv-dry.err"
 check "the dry run printed the setup script's user statement, masked" grep -q "IDENTIFIED BY '\*\*\*\*\*\*\*\*'" "$TEST_TMP/lv-dry.out"
+check "every XML the dry run printed passes virt-xml-validate" python3 "$DBRIG_SOURCE_DIR/tests/lib/virt_xml.py" "$TEST_TMP/lv-dry.out" 2
 check "libvirt campaign --plan" "$DBRIG_BIN" campaign "$TEST_TMP/lv.json" --plan >"$TEST_TMP/lv-plan.out" 2>&1
 check "the plan lists the run" grep -q "run \"g\" repetition 1/1: 2 instance(s)" "$TEST_TMP/lv-plan.out"
 
