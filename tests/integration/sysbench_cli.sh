@@ -60,4 +60,30 @@ for o in threads time events report-interval percentile histogram rand-type rand
 	mysql-db mysql-ignore-errors mysql-ssl precondition result journal; do
 	check "--help lists --$o" grep -q -- "--$o[=[]" "$TEST_TMP/help"
 done
+
+# Every option both tools have takes sysbench 1.0.20's default (Debian's
+# sysbench is the oracle: its --help and its oltp_read_write help).
+if command -v sysbench >/dev/null; then
+	{ sysbench --help; sysbench oltp_read_write help; } >"$TEST_TMP/sb-help" 2>&1 || true
+	check "sysbench 1.0.20's defaults" python3 - "$TEST_TMP/sb-help" "$TEST_TMP/help" <<'PY'
+import re, sys
+def defaults(path):
+    d = {}
+    for line in open(path):
+        m = re.match(r"^\s+--([a-z][a-z0-9_-]*)(?:\[?=[^ ]*)?\s.*\[([^\]]*)\]\s*$", line)
+        if m:
+            d.setdefault(m.group(1).replace("_", "-"), m.group(2))
+    return d
+sb, db = defaults(sys.argv[1]), defaults(sys.argv[2])
+# deprecated aliases print their own defaults in sysbench's help; passwords print []
+skip = {"max-time", "mysql-password", "pgsql-password"}
+common = sorted(set(sb) & set(db) - skip)
+bad = ["--%s: sysbench [%s], dbrig [%s]" % (k, sb[k], db[k]) for k in common if sb[k] != db[k]]
+print("sysbench defaults: %d options in common" % len(common))
+for b in bad: print("default differs: " + b, file=sys.stderr)
+sys.exit(1 if bad or len(common) < 30 else 0)
+PY
+else
+	fail "sysbench is not installed (apt-get install sysbench): its defaults cannot be compared"
+fi
 finish
