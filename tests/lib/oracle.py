@@ -310,6 +310,11 @@ def check_result(path, journal=None, no_little=None):
         if d is not None:
             devs.append("%s %+.2f%%" % (ph, 100 * d))
         ivs = [i for i in r["intervals"] if i["phase"] == ph]
+        for k, iv in enumerate(ivs):
+            if iv["seconds"] > 0 and not close(iv["tps"], iv["transactions"] / iv["seconds"],
+                                               rel=0.0006 / max(iv["seconds"], 0.001)):
+                bad(where, "%s interval %d: tps %s != %d transactions / %s s" % (ph, k + 1, iv["tps"], iv["transactions"],
+                                                                                 iv["seconds"]))
         tx = sum(i["transactions"] for i in ivs)
         conns = r["workload"]["params"].get("connections", s["threads"])
         if not tx <= s["transactions"] <= tx + conns:
