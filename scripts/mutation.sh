@@ -34,6 +34,14 @@ cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$work/cmake.log
 	cmake --build "$build" -j2 >"$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 
 mapfile -t rows < <($apply "$tree" --list)
+# Every test a mutant lists must exist (tests move too).
+known=$(ctest --test-dir "$build" -N | sed -n 's/^ *Test *#[0-9]*: //p')
+for row in "${rows[@]}"; do
+	IFS=$'\t' read -r id area tests what note <<<"$row"
+	for t in $tests; do
+		grep -qx "$t" <<<"$known" || { echo "mutation: $id lists $t, which is not a test (ctest -N)" >&2; exit 1; }
+	done
+done
 want=("$@")
 selected() { [ ${#want[@]} = 0 ] && return 0; local w; for w in "${want[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 regex() { # ctest -R for a list of test names
