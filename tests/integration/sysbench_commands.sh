@@ -23,7 +23,8 @@ for t in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_u
 	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
 	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1 ]
 	check "$t transactions > 0" [ "$(json_get "$out.json" "r['phases']['sample']['transactions'] > 0")" = True ]
-	check "$t journal: 2 intervals or more" [ "$(grep -c '"type":"interval"' "$out.jsonl")" -ge 2 ]
+	# (two 1 s intervals, or one when a starved main thread woke after both ticks: it merges missed ticks)
+	check "$t journal: interval lines" [ "$(grep -c '"type":"interval"' "$out.jsonl")" -ge 1 ]
 	# Percentiles 50/95/99 from the buckets, Little's law, journal = result intervals.
 	check "$t oracle" oracle result "$out.json" --journal "$out.jsonl"
 	check "$t cleanup" "$DBRIG_BIN" sysbench $C --tables=2 $t cleanup >"$out.cleanup" 2>&1
