@@ -121,8 +121,7 @@ for f in files:
     if not os.path.exists(p): err.append("missing " + p); continue
     r = json.load(open(p))
     if r["status"] != "complete" or r["phases"]["sample"]["tps"] <= 0: err.append(p + ": " + r["status"])
-    if os.system("python3 %s/tests/lib/oracle.py result '%s' --journal '%sl'" % (os.environ["DBRIG_SOURCE_DIR"], p, p)): err.append(p + ": oracle")
-if os.system("python3 %s/tests/lib/oracle.py summary '%s'" % (os.environ["DBRIG_SOURCE_DIR"], d)): err.append("summary.txt: oracle")
+if os.system("python3 %s/tests/lib/oracle.py campaign '%s'" % (os.environ["DBRIG_SOURCE_DIR"], d)): err.append("oracle")
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY

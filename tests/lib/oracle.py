@@ -27,6 +27,8 @@ the check.
   oracle.py summary CAMPAIGN_DIR
       the campaign's summary.txt (TPS sum, mean of averages, mean of p99s per
       run group x drive) against its result files and its report's CSV.
+  oracle.py campaign CAMPAIGN_DIR
+      `result` (with its journal) for every result of the campaign, then `summary`.
 
 Prints one line per finding and "oracle: ok ..." at the end; exit 1 on any finding.
 """
@@ -527,6 +529,18 @@ def summary(d):
     print("oracle: summary.txt: %d rows recomputed" % n)
 
 
+def campaign(d):
+    """Every result of a campaign folder (not its cut-off attempts), then its summary."""
+    for dp, dirs, fs in os.walk(d):
+        dirs[:] = sorted(x for x in dirs if x != "report")
+        for f in sorted(fs):
+            p = os.path.join(dp, f)
+            if not f.endswith(".json") or f == "state.json" or ".partial-" in f:
+                continue
+            check_result(p, p + "l" if os.path.exists(p + "l") else None)
+    summary(d)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -549,6 +563,8 @@ def main(argv):
         groups(argv[2], argv[3])
     elif cmd == "summary":
         summary(argv[2])
+    elif cmd == "campaign":
+        campaign(argv[2])
     else:
         sys.exit(__doc__)
     for e in ERR:

@@ -12,9 +12,6 @@
   strace_check.py argv LOG SECRET...
       no SECRET appears in the argv of any execve (the environment may hold
       it: that is how MYSQL_PWD is passed). (strace -f -v -s 65535 -e trace=execve)
-  strace_check.py created LOG PATH-SUFFIX MODE
-      every file whose path ends in PATH-SUFFIX was created with MODE (octal)
-      or narrower after the umask, and never chmod'ed wider.
 """
 import os
 import re
@@ -147,30 +144,6 @@ def argv(log, secrets):
     return n
 
 
-def created(log, suffix, mode):
-    want = int(mode, 8)
-    umask = None
-    n = 0
-    for pid, name, args, res in calls(log):
-        s = strings(args)
-        if name == "umask":
-            umask = int(args.strip(), 8)
-        if name == "openat" and s and s[0].endswith(suffix) and "O_CREAT" in args:
-            m = re.search(r",\s*(0[0-7]+)\s*$", args)
-            cm = int(m.group(1), 8) if m else 0
-            eff = cm & ~(umask if umask is not None else 0)
-            n += 1
-            if eff & ~want:
-                ERR.append("%s created with mode %o (umask %s), wider than %o" % (s[0], cm, umask, want))
-        if name in ("chmod", "fchmodat") and s and s[-1].endswith(suffix):
-            m = re.search(r",\s*(0[0-7]+)", args)
-            if m and int(m.group(1), 8) & ~want:
-                ERR.append("%s chmod'ed to %s" % (s[-1], m.group(1)))
-    if n == 0:
-        ERR.append("no file ending in %s was created" % suffix)
-    print("strace_check: %d files *%s created, none wider than %s" % (n, suffix, mode))
-
-
 def main(a):
     if len(a) < 3:
         sys.exit(__doc__)
@@ -180,8 +153,6 @@ def main(a):
         journal(a[2], a[3])
     elif a[1] == "argv":
         argv(a[2], a[3:])
-    elif a[1] == "created":
-        created(a[2], a[3], a[4])
     else:
         sys.exit(__doc__)
     for e in ERR:

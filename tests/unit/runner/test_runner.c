@@ -287,16 +287,9 @@ static void retry_keeps_first_attempt(const struct db_driver_ops *drv)
 	assert_true(got.min_ns >= 50 * MS);
 }
 
-static void test_retry_latency_blocking(void **state)
+static void test_retry_latency(void **state)
 {
-	(void)state;
-	retry_keeps_first_attempt(&fake_blocking);
-}
-
-static void test_retry_latency_evloop(void **state)
-{
-	(void)state;
-	retry_keeps_first_attempt(&fake_evloop);
+	retry_keeps_first_attempt(*state);
 }
 
 /* The connection is lost and the server refuses 8 connects: 1 reconnect is
@@ -326,25 +319,19 @@ static void reconnect_backoff(const struct db_driver_ops *drv)
 	assert_true(got.min_ns + MS >= outage);
 }
 
-static void test_reconnect_blocking(void **state)
+static void test_reconnect(void **state)
 {
-	(void)state;
-	reconnect_backoff(&fake_blocking);
-}
-
-static void test_reconnect_evloop(void **state)
-{
-	(void)state;
-	reconnect_backoff(&fake_evloop);
+	reconnect_backoff(*state);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_retry_latency_blocking),
-		cmocka_unit_test(test_retry_latency_evloop),
-		cmocka_unit_test(test_reconnect_blocking),
-		cmocka_unit_test(test_reconnect_evloop),
+		/* the driver is each test's state: blocking (ODBC's way), then on the event loop */
+		cmocka_unit_test_prestate(test_retry_latency, (void *)&fake_blocking),
+		cmocka_unit_test_prestate(test_retry_latency, (void *)&fake_evloop),
+		cmocka_unit_test_prestate(test_reconnect, (void *)&fake_blocking),
+		cmocka_unit_test_prestate(test_reconnect, (void *)&fake_evloop),
 	};
 	uint64_t one = 1;
 
