@@ -158,11 +158,18 @@ def little(where, r, ph, s, no_little):
             # phase of 20 cycles and more) is in steady state.
             if (ph == "precondition" or r["phases"].get("precondition") is None) and s["seconds"] < 20 * cycle:
                 return None
+            # The rate up to the deadline, from the intervals: after it no
+            # terminal submits, only those in flight finish (the phase's tail,
+            # up to a response time long), so the phase's own TPS is low by
+            # tail / seconds when responses are slow.
+            ivs = [i for i in r["intervals"] if i["phase"] == ph]
+            secs = sum(i["seconds"] for i in ivs)
+            tps = sum(i["transactions"] for i in ivs) / secs if secs > 0 else s["tps"]
             pred, tol = p["terminals"] / cycle, 0.10 + avg / (s["seconds"] * 1000)
-            dev = (pred - s["tps"]) / s["tps"]
+            dev = (pred - tps) / tps
             if abs(dev) > tol:
                 bad(where, "Little's law with think times: terminals %d / mean cycle %.4f s = %.2f TPS, measured %.2f (%+.1f%%)"
-                    % (p["terminals"], cycle, pred, s["tps"], 100 * dev))
+                    % (p["terminals"], cycle, pred, tps, 100 * dev))
             return dev
     else:
         pred = s["threads"] / s["tps"] * 1000
