@@ -133,13 +133,26 @@ def little(where, r, ph, s, no_little):
     if r["workload"]["kind"] == "tpcc":
         t = s["types"]
         factor = p.get("delay_factor", 0)
+        # Terminals: the rate and the latency up to the deadline, from the
+        # phase's intervals. After it no terminal submits and only those in
+        # flight finish (the phase's tail, up to a response time long); the
+        # terminals still queued or thinking then are in the phase's seconds
+        # but in no transaction, so the phase's own figures drift by
+        # tail / seconds when responses are slow.
+        ivs = [i for i in r["intervals"] if i["phase"] == ph]
+        secs = sum(i["seconds"] for i in ivs)
+        n_iv = sum(i["transactions"] for i in ivs)
+        tps, wavg = s["tps"], avg
+        if secs > 0 and n_iv and all("avg_ms" in i for i in ivs):
+            tps = n_iv / secs
+            wavg = sum(i["avg_ms"] * i["transactions"] for i in ivs) / n_iv
         if factor == 0:
             # Every terminal always waits or runs; each Delivery it queued is
             # one more transaction in the system while it waits and runs.
             d = t.get("delivery", {"count": 0, "avg_ms": 0})
             n = p["terminals"] + d["count"] / s["seconds"] * d["avg_ms"] / 1000
-            pred = n / s["tps"] * 1000
-            dev = (pred - avg) / avg
+            pred = n / tps * 1000
+            dev = (pred - wavg) / wavg
         else:
             # Think-time terminals: each cycle is keying + think + the wait for
             # the response (Delivery's response is immediate: it is queued).
@@ -158,13 +171,6 @@ def little(where, r, ph, s, no_little):
             # phase of 20 cycles and more) is in steady state.
             if (ph == "precondition" or r["phases"].get("precondition") is None) and s["seconds"] < 20 * cycle:
                 return None
-            # The rate up to the deadline, from the intervals: after it no
-            # terminal submits, only those in flight finish (the phase's tail,
-            # up to a response time long), so the phase's own TPS is low by
-            # tail / seconds when responses are slow.
-            ivs = [i for i in r["intervals"] if i["phase"] == ph]
-            secs = sum(i["seconds"] for i in ivs)
-            tps = sum(i["transactions"] for i in ivs) / secs if secs > 0 else s["tps"]
             pred, tol = p["terminals"] / cycle, 0.10 + avg / (s["seconds"] * 1000)
             dev = (pred - tps) / tps
             if abs(dev) > tol:
