@@ -402,6 +402,7 @@ int cmd_sysbench(int argc, char **argv)
 	o.secondary = c.secondary;
 	o.create_secondary = c.create_secondary;
 	o.storage_engine = c.mysql_storage_engine;
+	sb_unique_init(&o);
 	if (o.table_size == 0 && (strcmp(pos[1], "run") == 0) && o.test != SB_INSERT) {
 		log_error("--table-size: \"0\" is not valid for %s run (expected at least 1)", pos[0]);
 		goto out;
