@@ -61,7 +61,7 @@ done
 ln -s "$(command -v sysbench)" "$work/sysbench/bin/sysbench"
 printf '#!/bin/sh\nexec "%s" sysbench "$@"\n' "$DBRIG_BIN" >"$work/dbrig/bin/sysbench"
 chmod +x "$work/dbrig/bin/sysbench"
-sed -i -E 's/^  sysbench \*(\.\*)? \* \(glob\)$/  dbrig * (sysbench 1.0.20 compatible) (glob)/' "$work"/dbrig/t/*.t
+sed -i -E 's/^  sysbench \*(\.\* \*)? \(glob\)$/  dbrig * (sysbench 1.0.20 compatible) (glob)/' "$work"/dbrig/t/*.t
 
 kind() { # what a test exercises: oltp, option, lua-api, builtin, pgsql, other
 	case $1 in

@@ -35,7 +35,7 @@ rc=$?
 set -e
 wait $bg
 check "fatal error exits 1 (got $rc)" [ "$rc" = 1 ]
-check "fatal error names the server error" grep -q "error 1146 (42S02): Table 'sbtest.sbtest2' doesn't exist" "$TEST_TMP/fatal.err"
+check "fatal error names the server error, as sysbench prints it" grep -q "^FATAL: .*error 1146 (42S02): Table 'sbtest.sbtest2' doesn't exist" "$TEST_TMP/fatal.out"
 check "partial result marked failed" [ "$(json_get "$TEST_TMP/fatal.json" "r['status']")" = failed ]
 check "partial result keeps what was measured" [ "$(json_get "$TEST_TMP/fatal.json" "r['phases']['sample']['transactions'] > 0")" = True ]
 "$DBRIG_BIN" sysbench $C --tables=2 oltp_read_only cleanup >/dev/null
@@ -57,11 +57,12 @@ check "status complete after KILL" [ "$(json_get "$TEST_TMP/kill.json" "r['statu
 
 # --- prepare on existing tables is an error, as in sysbench ---
 set +e
-"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null 2>"$TEST_TMP/exists.err"
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >"$TEST_TMP/exists.out" 2>&1
 rc=$?
 set -e
 check "prepare over existing tables exits 1 (got $rc)" [ "$rc" = 1 ]
-check "prepare over existing tables: one clear line" grep -qx "dbrig: CREATE TABLE sbtest1 failed: error 1050 (42S01): Table 'sbtest1' already exists" "$TEST_TMP/exists.err"
+check "prepare over existing tables: sysbench's lines" grep -qx "FATAL: \`sysbench.cmdline.call_command' function failed: oltp_read_only: SQL error, errno = 1050, state = '42S01': Table 'sbtest1' already exists" "$TEST_TMP/exists.out"
+check "prepare over existing tables: the statement" grep -qx "FATAL: mysql_drv_query() returned error 1050 (Table 'sbtest1' already exists) for query 'CREATE TABLE sbtest1(" "$TEST_TMP/exists.out"
 
 # --- SIGINT and SIGTERM: partial result, exit non-zero ---
 for sig in INT TERM; do
@@ -93,12 +94,12 @@ check "kill -9 journal has no end line" [ -z "$(grep '"type":"end"' "$TEST_TMP/k
 
 # --- the server dies and does not come back within --reconnect-timeout ---
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 --reconnect-timeout=2s \
-	--result="$TEST_TMP/gone.json" --journal="$TEST_TMP/gone.jsonl" oltp_read_only run >/dev/null 2>"$TEST_TMP/gone.err" &
+	--result="$TEST_TMP/gone.json" --journal="$TEST_TMP/gone.jsonl" oltp_read_only run >"$TEST_TMP/gone.err" 2>&1 &
 pid=$!
 wait_lines "$TEST_TMP/gone.jsonl" '"type":"interval"' 1
 kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
 set +e; wait $pid; rc=$?; set -e
 check "server gone: exit 1 (got $rc)" [ "$rc" = 1 ]
-check "server gone: clear error" grep -q "connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
+check "server gone: clear error" grep -q "^FATAL: .*connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
 check "server gone: partial result failed" [ "$(json_get "$TEST_TMP/gone.json" "r['status']")" = failed ]
 finish
