@@ -624,6 +624,7 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 	rc.text.checkpoints = ckpt;
 	rc.text.ncheckpoints = nckpt;
 	rc.text.debug = c->debug;
+	rc.text.events = c->events;
 
 	/* One probe connection for the server version, and sysbench's messages
 	 * when a worker cannot connect. */

@@ -87,6 +87,13 @@ void sb_text_header(struct sb_text *t)
 
 void sb_text_started(struct sb_text *t)
 {
+	/* sysbench's debug lines from its reporting and worker threads. */
+	if (sb_verbose(5)) {
+		if (t->report_interval_ns)
+			fprintf(t->out, "DEBUG: Reporting thread started\n");
+		for (unsigned i = 0; i < t->threads; i++)
+			fprintf(t->out, "DEBUG: Worker thread (#%u) started\nDEBUG: Worker thread (#%u) initialized\n", i, i);
+	}
 	if (!sb_verbose(3))
 		return;
 	fprintf(t->out, "Threads started!\n\n");
@@ -242,6 +249,15 @@ void sb_text_summary(struct sb_text *t)
 	uint64_t q = c->reads + c->writes + c->others;
 	bool notice = sb_verbose(3);
 
+	/* sysbench's info lines as its workers stop (one per worker, repeats
+	 * folded by its logger) and as the run ends. */
+	if (sb_verbose(4)) {
+		fprintf(f, "%s limit exceeded, exiting...\n",
+			t->events && t->have_sample && t->c.events >= t->events ? "Event" : "Time");
+		if (t->threads > 1)
+			fprintf(f, "(last message repeated %u times)\n", t->threads - 1);
+		fprintf(f, "Done.\n\n");
+	}
 	if (!t->have_sample || !t->lat) {
 		if (notice)
 			fprintf(f, "No sample phase was measured.\n");

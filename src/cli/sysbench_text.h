@@ -16,6 +16,7 @@ struct sb_text {
 	const unsigned *checkpoints; /* --report-checkpoints, seconds, sorted */
 	unsigned ncheckpoints;
 	bool debug;               /* --debug */
+	uint64_t events;          /* --events, 0 = none */
 	uint64_t report_interval_ns;
 	uint64_t rand_seed;
 	double pct[RESULT_MAX_PERCENTILES];
