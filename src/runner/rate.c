@@ -88,3 +88,13 @@ size_t rate_queue_len(struct rate_sched *rs, uint64_t now, bool *overflow)
 	pthread_mutex_unlock(&rs->mu);
 	return n;
 }
+
+uint64_t rate_next_due(struct rate_sched *rs)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&rs->mu);
+	t = rs->len ? rs->ring[rs->head] : rs->next_ns;
+	pthread_mutex_unlock(&rs->mu);
+	return t;
+}

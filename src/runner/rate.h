@@ -57,6 +57,8 @@ enum rate_take {
 };
 /* Take the oldest arrival due by `now`. */
 enum rate_take rate_take(struct rate_sched *rs, uint64_t now, uint64_t *out);
+/* When the oldest arrival not taken is (or was) due. */
+uint64_t rate_next_due(struct rate_sched *rs);
 /* Arrivals due by `now` and not taken (sysbench's "queue length"); sets
  * *overflow when the ring overflowed. */
 size_t rate_queue_len(struct rate_sched *rs, uint64_t now, bool *overflow);

@@ -55,6 +55,7 @@ static void test_queue_and_intended_start(void **state)
 	assert_int_equal(rate_init(&rs, 1000, 7, 5 * S, RATE_QUEUE_CAPACITY), 0);
 	assert_int_equal(rate_take(&rs, 5 * S, &next), RATE_NONE);
 	assert_true(next > 5 * S);
+	assert_true(rate_next_due(&rs) == next); /* what a parked connection sleeps until */
 	size_t q = rate_queue_len(&rs, 8 * S, &of); /* a 3 s stall: ~3,000 waiting */
 	assert_false(of);
 	assert_true(q > 2800 && q < 3200);
