@@ -95,6 +95,7 @@ struct loop {
 	struct sched *sched;   /* terminal mode */
 	struct session **idle; /* sessions parked without a due terminal */
 	unsigned nidle;
+	uint64_t last_done;    /* when its last transaction completed (guarded by mu) */
 };
 
 struct runner {
@@ -116,6 +117,7 @@ struct runner {
 	unsigned nscheds;
 	struct term *terms;
 	unsigned char *term_wl;
+	pthread_t main_thread;    /* woken (SIGUSR1) when the last loop finishes */
 };
 
 /* span.c */

@@ -9,6 +9,7 @@
 #include "core/units.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -147,7 +148,10 @@ void *loop_main(void *arg)
 			session_finish(l->sess[i]);
 		session_disconnect(l->sess[i]);
 	}
-	atomic_fetch_add(&r->finished, 1);
+	/* The last loop to finish wakes the main thread, so a run that ends by
+	 * its --events is seen to end at once, not at the next poll. */
+	if (atomic_fetch_add(&r->finished, 1) + 1 == r->nloops)
+		pthread_kill(r->main_thread, SIGUSR1);
 	return NULL;
 }
 

@@ -123,6 +123,22 @@ struct run_clock {
 	uint64_t run_start, phase_start, phase_len, iv_start, next_tick;
 };
 
+/* The end of a phase: the time its last transaction completed, when that is
+ * later than `floor` (a run that ends by its --events ends with its last
+ * event, not when the main thread next looks); else `floor`. */
+static uint64_t phase_end_time(struct runner *r, uint64_t floor)
+{
+	uint64_t last = 0;
+
+	for (unsigned i = 0; i < r->nloops; i++) {
+		pthread_mutex_lock(&r->loops[i].mu);
+		if (r->loops[i].last_done > last)
+			last = r->loops[i].last_done;
+		pthread_mutex_unlock(&r->loops[i].mu);
+	}
+	return last > floor ? last : floor;
+}
+
 /* Loops, sessions and terminals; -1 with out->error set. */
 static int runner_setup(struct runner *r, const struct runner_config *cfg, struct run_clock *rc, uint64_t seed,
 			struct runner_outcome *out)
@@ -233,17 +249,21 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 				.tv_nsec = (long)((deadline - now) % NS_PER_SEC),
 			};
 			int sig = sigtimedwait(sigs, NULL, &ts);
-			if (sig > 0) {
+			if (sig > 0 && sig != SIGUSR1) {
 				out->status = RUNNER_INTERRUPTED;
 				out->signal = sig;
 				atomic_store(&r->stop, 1);
 			}
 			now = clock_now_ns();
+			all_done = atomic_load(&r->finished) == r->nloops;
 		}
 		if (atomic_load(&r->stop) || all_done) {
-			/* Let in-flight transactions finish, then account for them. */
+			/* Let in-flight transactions finish, then account for
+			 * them; a run that ended by itself (its --events) ends
+			 * with its last transaction. */
+			bool stopped = atomic_load(&r->stop);
 			join_loops(r);
-			now = clock_now_ns();
+			now = stopped ? clock_now_ns() : phase_end_time(r, rc->phase_start);
 			drain(r, &rc->iv);
 			span_add(&rc->pa[ph].total, &rc->iv);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
@@ -276,8 +296,9 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 				atomic_store(&r->stop, 1);
 				join_loops(r);
 				/* Transactions in flight at the deadline finish and count,
-				 * as in sysbench; their time is part of the phase. */
-				now = clock_now_ns();
+				 * as in sysbench; the phase ends with the last of them
+				 * (or at the deadline). */
+				now = phase_end_time(r, phase_end);
 				drain(r, &rc->iv);
 				span_add(&rc->pa[ph].total, &rc->iv);
 				end_phase(r, &rc->pa[ph], ph, now, !atomic_load(&r->failed));
@@ -341,7 +362,9 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGUSR1); /* the last loop's "all done" */
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	r.main_thread = pthread_self();
 
 	for (unsigned i = 0; i < r.nloops; i++) {
 		if (pthread_create(&r.loops[i].th, NULL, loop_main, &r.loops[i]) != 0) {

@@ -122,6 +122,8 @@ static void record_txn(struct session *s, bool rolled_back)
 	s->events[ph]++;
 	s->busy_ns[ph] += lat;
 	pthread_mutex_lock(&l->mu);
+	if (now > l->last_done)
+		l->last_done = now;
 	counters_add(&l->cur.c, &s->pending);
 	hist_record(l->cur.lat, lat);
 	if (l->cur.type_lat[type])
