@@ -537,6 +537,13 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 	sb_text_phase_end(&rc->text, pr);
 }
 
+static void on_checkpoint(void *arg, const struct checkpoint_report *cr)
+{
+	struct run_ctx *rc = arg;
+
+	sb_text_checkpoint(&rc->text, cr);
+}
+
 static void fill_params(struct result *res, const struct sb_cli *c, const struct sb_opts *o)
 {
 	result_param_int(res, "tables", o->tables);
@@ -562,17 +569,19 @@ static void fill_params(struct result *res, const struct sb_cli *c, const struct
 	result_param_int(res, "events", (long long)c->events);
 	result_param_double(res, "report_interval_s", (double)c->report_interval_ns / 1e9);
 	result_param_str(res, "ignore_errors", c->mysql_ignore_errors);
+	if (c->rate)
+		result_param_int(res, "rate", (long long)c->rate);
 	if (c->mysql_dry_run)
 		result_param_bool(res, "dry_run", true);
 }
 
-/* The summary sysbench prints once the run is over (not when it never started). */
+/* The summary sysbench prints once the run is over: not when it never
+ * started, and not after a fatal error (sysbench prints no report then). */
 static void report_summary(void *arg, const char *status, bool ran)
 {
 	struct run_ctx *rc = arg;
 
-	(void)status;
-	if (ran)
+	if (ran && strcmp(status, "failed"))
 		sb_text_summary(&rc->text);
 }
 
@@ -596,15 +605,16 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 		.rand_seed = c->rand_seed,
 		.reconnect_timeout_ns = c->run.reconnect_timeout_ns,
 		.cb = {.arg = &rc, .on_start = on_start, .on_phase_start = on_phase_start,
-		       .on_interval = on_interval, .on_phase_end = on_phase_end},
+		       .on_interval = on_interval, .on_phase_end = on_phase_end, .on_checkpoint = on_checkpoint},
+		.rate = (double)c->rate,
+		.checkpoints = ckpt,
+		.ncheckpoints = nckpt,
 	};
 	struct run_identity id;
 	static const char *const type_names[] = {"transaction"};
 	char endpoint[300], version[128];
 	int ret = EXIT_RUNTIME;
 
-	(void)ckpt;
-	(void)nckpt;
 	cli_run_identity(&c->run, &id);
 	if (result_new(&rc.rec.res, "sysbench", sb_test_name(o->test)) < 0) {
 		log_error("out of memory");
@@ -893,14 +903,6 @@ int cmd_sysbench(int argc, char **argv)
 	if (c.rand_pareto_h <= 0 || c.rand_pareto_h >= 1 || c.rand_zipfian_exp <= 0) {
 		log_error("--rand-pareto-h/--rand-zipfian-exp: %g/%g out of range (expected 0 < h < 1 and exp > 0)",
 			  c.rand_pareto_h, c.rand_zipfian_exp);
-		goto out;
-	}
-	if (c.rate) {
-		refuse("--rate", "closed loop only");
-		goto out;
-	}
-	if (nckpt) {
-		refuse("--report-checkpoints", "not yet");
 		goto out;
 	}
 	copy_test_opts(&c, &o);

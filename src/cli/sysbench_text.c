@@ -140,6 +140,9 @@ void sb_text_interval(struct sb_text *t, const struct interval_report *ir)
 	} else {
 		fprintf(t->out, "[ %.0fs ] %s\n", ir->phase_t, line);
 	}
+	if (ir->open_loop)
+		fprintf(t->out, "[ %.0fs ] queue length: %llu, concurrency: %llu\n", ir->phase_t,
+			(unsigned long long)ir->queue_length, (unsigned long long)ir->concurrency);
 	fflush(t->out);
 }
 
@@ -156,25 +159,32 @@ static double mean_stddev(const double *v, unsigned n, double *sd)
 	return m;
 }
 
-void sb_text_phase_end(struct sb_text *t, const struct phase_report *pr)
+/* Keep a span's figures for a report: counters, latencies, fairness. */
+static void keep(struct sb_text *t, const struct span_stats *s, unsigned threads, const uint64_t *events,
+		 const double *busy, double seconds, double total)
 {
-	double *ev;
+	double *ev = xcalloc(threads ? threads : 1, sizeof(double));
 
-	if (pr->phase != PHASE_SAMPLE)
-		return;
 	t->have_sample = true;
-	t->c = pr->s->c;
-	t->seconds = pr->seconds;
+	t->c = s->c;
+	t->seconds = seconds;
+	t->total_seconds = total;
 	if (t->lat) {
 		hist_reset(t->lat);
-		hist_add(t->lat, pr->s->lat);
+		hist_add(t->lat, s->lat);
 	}
-	ev = xcalloc(pr->threads ? pr->threads : 1, sizeof(double));
-	for (unsigned i = 0; i < pr->threads; i++)
-		ev[i] = (double)pr->session_events[i];
-	t->events_avg = mean_stddev(ev, pr->threads, &t->events_stddev);
-	t->time_avg = mean_stddev(pr->session_seconds, pr->threads, &t->time_stddev);
+	for (unsigned i = 0; i < threads; i++)
+		ev[i] = (double)events[i];
+	t->events_avg = mean_stddev(ev, threads, &t->events_stddev);
+	t->time_avg = mean_stddev(busy, threads, &t->time_stddev);
 	free(ev);
+}
+
+void sb_text_phase_end(struct sb_text *t, const struct phase_report *pr)
+{
+	if (pr->phase != PHASE_SAMPLE || t->from_checkpoint)
+		return;
+	keep(t, pr->s, pr->threads, pr->session_events, pr->session_seconds, pr->seconds, pr->seconds);
 }
 
 /* sysbench's histogram geometry (sb_histogram_init(h, 1024, 0.001, 1e5) in
@@ -241,12 +251,24 @@ void sb_text_format_percentile(char *buf, size_t n, double pct, double value_ms)
 			 value_ms);
 }
 
+static void print_report(struct sb_text *t);
+
+void sb_text_checkpoint(struct sb_text *t, const struct checkpoint_report *cr)
+{
+	keep(t, cr->s, cr->threads, cr->session_events, cr->session_seconds, cr->seconds, cr->t);
+	if (cr->final) {
+		t->from_checkpoint = true;
+		return;
+	}
+	if (!sb_verbose(3))
+		return;
+	fprintf(t->out, "[ %.0fs ] Checkpoint report:\n", cr->t);
+	print_report(t);
+}
+
 void sb_text_summary(struct sb_text *t)
 {
 	FILE *f = t->out;
-	const struct counters *c = &t->c;
-	double s = t->seconds > 0 ? t->seconds : 1;
-	uint64_t q = c->reads + c->writes + c->others;
 	bool notice = sb_verbose(3);
 
 	/* sysbench's info lines as its workers stop (one per worker, repeats
@@ -275,7 +297,17 @@ void sb_text_summary(struct sb_text *t)
 		fflush(f);
 		return;
 	}
-	/* db_report_cumulative() then sb_report_cumulative(), line for line. */
+	print_report(t);
+}
+
+/* db_report_cumulative() then sb_report_cumulative(), line for line. */
+static void print_report(struct sb_text *t)
+{
+	FILE *f = t->out;
+	const struct counters *c = &t->c;
+	double s = t->seconds > 0 ? t->seconds : 1;
+	uint64_t q = c->reads + c->writes + c->others;
+
 	fprintf(f, "SQL statistics:\n");
 	fprintf(f, "    queries performed:\n");
 	fprintf(f, "        read:                            %llu\n", (unsigned long long)c->reads);
@@ -292,7 +324,7 @@ void sb_text_summary(struct sb_text *t)
 		(unsigned long long)c->reconnects, (double)c->reconnects / s);
 	fprintf(f, "\n");
 	fprintf(f, "General statistics:\n");
-	fprintf(f, "    total time:                          %.4fs\n", t->seconds);
+	fprintf(f, "    total time:                          %.4fs\n", t->total_seconds);
 	fprintf(f, "    total number of events:              %llu\n", (unsigned long long)c->events);
 	fprintf(f, "\n");
 	fprintf(f, "Latency (ms):\n");

@@ -26,8 +26,10 @@ struct sb_text {
 	double phase_planned;
 	/* The sample phase's figures, kept for the final report. */
 	bool have_sample;
+	bool from_checkpoint;  /* the figures are the final checkpoint's (what followed the last one) */
 	struct counters c;
-	double seconds;
+	double seconds;        /* what the per-second rates divide by */
+	double total_seconds;  /* "total time" (since the sample started) */
 	struct hist *lat;
 	double events_avg, events_stddev, time_avg, time_stddev;
 };
@@ -47,6 +49,9 @@ void sb_text_phase_start(struct sb_text *t, enum phase_kind p, double planned);
 void sb_text_interval(struct sb_text *t, const struct interval_report *ir);
 void sb_text_phase_end(struct sb_text *t, const struct phase_report *pr);
 void sb_text_summary(struct sb_text *t);
+/* --report-checkpoints: "[ Ns ] Checkpoint report:" and a full report; the
+ * final one becomes what the summary shows. */
+void sb_text_checkpoint(struct sb_text *t, const struct checkpoint_report *cr);
 
 /* sysbench's "        95th percentile:     12.34" line: the label right-aligned
  * so that every value column lines up with min/avg/max (exposed for tests). */
