@@ -79,6 +79,32 @@ same $NOSRV --verbosity=0 oltp_read_write run
 # Deprecated aliases warn before the banner.
 same --num-threads=2 --max-requests=5 --max-time=1 --tx-rate=3 --percentile=101 oltp_read_write run
 
+# --mysql-dry-run (no server at all): --report-checkpoints and --rate as
+# sysbench prints them (numbers taken out), and --rate's overflow.
+skel() { norm | sed -E -e 's/[0-9]+(\.[0-9]+)?/N/g' -e 's/ +/ /g'; }
+dry() { # dry NAME FILTER ARGS...: both tools with --mysql-dry-run, filtered output compared
+	local name=$1 filter=$2
+	shift 2
+	sysbench --mysql-dry-run "$@" 2>&1 | $filter >"$TEST_TMP/$name.s" || true
+	"$DBRIG_BIN" sysbench --mysql-dry-run "$@" 2>&1 | $filter >"$TEST_TMP/$name.d" || true
+	check "$name: sysbench printed something" [ -s "$TEST_TMP/$name.s" ]
+	if diff "$TEST_TMP/$name.s" "$TEST_TMP/$name.d" >"$TEST_TMP/diff"; then pass; else
+		fail "$name: dbrig's output differs from sysbench's:"
+		cat "$TEST_TMP/diff" >&2
+	fi
+}
+checkpoints() { grep -E '(Checkpoint report|SQL statistics|^Report checkpoint|total number of events)' | skel; }
+dry checkpoints checkpoints --time=3 --events=0 --report-checkpoints=1,2 oltp_read_write run
+rate_lines() { grep -E '^(\[|Target transaction rate|SQL statistics)' | skel; }
+dry rate rate_lines --time=2 --events=0 --report-interval=1 --rate=200 --threads=2 oltp_point_select run
+set +e
+"$DBRIG_BIN" sysbench --mysql-dry-run --rate=2000000000 --verbosity=1 oltp_point_select run >"$TEST_TMP/of" 2>&1
+rc=$?
+set -e
+check "--rate overflow exits 1 (got $rc)" [ "$rc" = 1 ]
+check "--rate overflow: sysbench's one line ($(cat "$TEST_TMP/of"))" [ "$(cat "$TEST_TMP/of")" = \
+	"FATAL: The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate" ]
+
 # --version, --help and TEST help.
 "$DBRIG_BIN" sysbench --version >"$TEST_TMP/v.out"
 check "--version: $(cat "$TEST_TMP/v.out")" grep -Eqx 'dbrig [0-9][^ ]* \(sysbench 1\.0\.20 compatible\)' "$TEST_TMP/v.out"
