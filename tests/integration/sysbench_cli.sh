@@ -76,6 +76,11 @@ same $NOSRV oltp_read_write run
 same $NOSRV --threads=1 oltp_read_only prepare
 same $NOSRV oltp_delete cleanup
 same $NOSRV --verbosity=0 oltp_read_write run
+# --config-file: name=value lines, as if given where --config-file stands.
+printf '# a comment\nthreads=0\nrand-type=uniform\n' >"$TEST_TMP/cfg"
+same --config-file=cfg oltp_read_write run
+printf 'percentile="101"\n' >"$TEST_TMP/cfg2"
+same --config-file=cfg2 oltp_read_write run
 # Deprecated aliases warn before the banner.
 same --num-threads=2 --max-requests=5 --max-time=1 --tx-rate=3 --percentile=101 oltp_read_write run
 
