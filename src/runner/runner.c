@@ -431,6 +431,19 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 	pthread_cond_destroy(&r->cv);
 }
 
+/* The loops' "all done" (SIGUSR1) may be pending when a run that could not
+ * start unblocks signals again: take it, or its default action kills us. */
+static void drain_wakeup(void)
+{
+	sigset_t one;
+	struct timespec zero = {0, 0};
+
+	sigemptyset(&one);
+	sigaddset(&one, SIGUSR1);
+	while (sigtimedwait(&one, NULL, &zero) > 0)
+		;
+}
+
 int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 {
 	struct runner r;
@@ -485,6 +498,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(r.loops[i].th, NULL);
 		snprintf(out->error, sizeof(out->error), "%s", r.error);
+		drain_wakeup();
 		pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 		goto out_free;
 	}
@@ -505,7 +519,8 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		int sig = sigtimedwait(&sigs, NULL, &zero);
 		if (sig <= 0)
 			break;
-		out->signal = sig;
+		if (sig != SIGUSR1)
+			out->signal = sig;
 	}
 	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 out_free:
