@@ -13,6 +13,9 @@ const struct target_option libvirt_options[] = {
 	{"hosts", TOPT_STRMAP, "{\"default\": \"qemu:///system\"}", 0, 0,
 	 "hypervisor hosts by name: libvirt URIs (qemu:///system, qemu+ssh://host/system, test:///default); "
 	 "a drive's \"host\" picks one, the first is the default"},
+	{"allow_ext_transport", TOPT_BOOL, "false", 0, 0,
+	 "accept host URIs that run a program the URI names: the ext transport (qemu+ext://...?command=) and the "
+	 "command= / netcat= parameters of the ssh transports"},
 	{"network", TOPT_STRING, "default", 0, 0, "libvirt network of the VMs' NIC (endpoint \"guest\")"},
 	{"endpoint", TOPT_STRING, "guest", 0, 0,
 	 "how drivers reach a VM's database: \"guest\" (the VM's address on its network) or \"forward\" "
@@ -107,6 +110,133 @@ static bool safe_word(const char *s)
 	return true;
 }
 
+/* ---- host URIs ---- */
+
+static bool span_of(const char *s, size_t n, const char *set)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr(set, s[i]))
+			return false;
+	return true;
+}
+
+#define URI_PATH_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~/+,=@-"
+
+/*
+ * One extra parameter of a remote URI (libvirt passes unknown ones on to the
+ * driver): NULL when dbrig accepts it, else why not. Nothing here makes
+ * libvirt run a program of the URI's choosing, except command= and netcat=,
+ * which only `allow` (allow_ext_transport) accepts.
+ */
+static const char *uri_param_why(const char *k, size_t kn, const char *v, size_t vn, bool allow)
+{
+	static const char *const paths[] = {"socket", "keyfile", "known_hosts", "pkipath", NULL};
+	static const char *const progs[] = {"command", "netcat", NULL};
+	static const struct {
+		const char *key, *values;
+	} choices[] = {
+		{"mode", " auto direct legacy "},
+		{"proxy", " auto netcat native "},
+		{"no_tty", " 0 1 "},
+		{"known_hosts_verify", " normal auto "},
+	};
+	static char why[96]; /* validation is single-threaded */
+	char key[32];
+
+	if (kn >= sizeof(key))
+		return "is not a parameter dbrig accepts (expected socket, keyfile, known_hosts, pkipath, mode, proxy, "
+		       "no_tty, known_hosts_verify, sshauth or tls_priority)";
+	memcpy(key, k, kn);
+	key[kn] = '\0';
+	for (const char *const *p = paths; *p; p++)
+		if (!strcmp(key, *p))
+			return vn > 1 && v[0] == '/' && span_of(v, vn, URI_PATH_CHARS) ? NULL
+			       : "expected an absolute path of letters, digits and ._~/+,=@-";
+	for (const char *const *p = progs; *p; p++)
+		if (!strcmp(key, *p))
+			return !allow ? "runs a program the URI names (set \"allow_ext_transport\": true to allow it)"
+			       : vn && span_of(v, vn, URI_PATH_CHARS) ? NULL
+			       : "expected a program path of letters, digits and ._~/+,=@-";
+	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+		if (strcmp(key, choices[i].key))
+			continue;
+		for (const char *c = strstr(choices[i].values, " "); c && c[1]; c = strchr(c + 1, ' '))
+			if (!strncmp(c + 1, v, vn) && c[1 + vn] == ' ')
+				return NULL;
+		if (!strcmp(key, "known_hosts_verify"))
+			return "expected normal or auto (ignore turns the host key check off)";
+		snprintf(why, sizeof(why), "expected one of:%.*s", (int)strlen(choices[i].values) - 1, choices[i].values);
+		return why;
+	}
+	if (!strcmp(key, "sshauth"))
+		return vn && span_of(v, vn, "abcdefghijklmnopqrstuvwxyz-,") ? NULL
+		       : "expected a comma-separated list of agent, privkey, password, keyboard-interactive";
+	if (!strcmp(key, "tls_priority"))
+		return vn && span_of(v, vn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:+._-") ? NULL
+		       : "expected a GnuTLS priority string of letters, digits and :+._-";
+	if (!strcmp(key, "no_verify"))
+		return "turns the server certificate / host key check off (expected it unset)";
+	if (!strcmp(key, "name"))
+		return "hands the remote daemon another URI (expected it unset)";
+	return "is not a parameter dbrig accepts (expected socket, keyfile, known_hosts, pkipath, mode, proxy, no_tty, "
+	       "known_hosts_verify, sshauth or tls_priority)";
+}
+
+/*
+ * libvirt URIs dbrig connects to: driver qemu or test, transport none, unix,
+ * ssh, libssh, libssh2, tls or tcp (ext only with allow_ext_transport), and
+ * only the extra parameters uri_param_why accepts. 0, or -EINVAL with the
+ * message printed naming `jpath`.
+ */
+static int check_uri(const struct campaign_config *cfg, const char *jpath, const char *uri, bool allow_ext)
+{
+	static const char *const drivers[] = {"qemu", "test", NULL};
+	static const char *const transports[] = {"", "+unix", "+ssh", "+libssh", "+libssh2", "+tls", "+tcp", "+ext", NULL};
+	const char *sep = strstr(uri, "://"), *auth, *path, *q;
+	size_t dn = 0;
+	bool ok = false;
+
+	for (const char *const *d = drivers; sep && *d && !ok; d++) {
+		dn = strlen(*d);
+		if (strncmp(uri, *d, dn))
+			continue;
+		for (const char *const *t = transports; *t && !ok; t++)
+			ok = (size_t)(sep - uri) == dn + strlen(*t) && !strncmp(uri + dn, *t, strlen(*t));
+	}
+	if (!ok) {
+		campaign_config_error(cfg, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected qemu or test, "
+				      "optionally +unix, +ssh, +libssh, +libssh2, +tls or +tcp, e.g. qemu:///system or "
+				      "qemu+ssh://host/system)", uri);
+		return -EINVAL;
+	}
+	if (!strncmp(uri + dn, "+ext", 4) && !allow_ext) {
+		campaign_config_error(cfg, jpath, "\"%s\" uses the ext transport, which runs the program its command= "
+				      "names (expected another transport, or \"allow_ext_transport\": true in .target)", uri);
+		return -EINVAL;
+	}
+	auth = sep + 3;
+	path = auth + strcspn(auth, "/?#");
+	q = path + strcspn(path, "?#");
+	if (!span_of(auth, (size_t)(path - auth), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~@:[]-") ||
+	    *path != '/' || !span_of(path, (size_t)(q - path), URI_PATH_CHARS) || *q == '#') {
+		campaign_config_error(cfg, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected "
+				      "driver[+transport]://[user@][host[:port]]/path[?key=value&...], host and path of "
+				      "letters, digits and ._~/+,=@-)", uri);
+		return -EINVAL;
+	}
+	for (const char *p = *q ? q + 1 : q; *p;) {
+		size_t n = strcspn(p, "&"), kn = strcspn(p, "=&");
+		const char *why = kn < n ? uri_param_why(p, kn, p + kn + 1, n - kn - 1, allow_ext)
+					 : "expected key=value";
+		if (why) {
+			campaign_config_error(cfg, jpath, "\"%s\": parameter \"%.*s\" %s", uri, (int)n, p, why);
+			return -EINVAL;
+		}
+		p += n + (p[n] == '&');
+	}
+	return 0;
+}
+
 int libvirt_validate(const struct campaign_config *cfg)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
@@ -134,12 +264,9 @@ int libvirt_validate(const struct campaign_config *cfg)
 	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0)
 		return -EINVAL;
 	for (size_t h = 0; h < hosts->nmap; h++) {
-		if (!strstr(hosts->map[h].value, ":/")) {
-			snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
-			campaign_config_error(cfg, jp, "\"%s\" is not a libvirt URI (expected e.g. qemu:///system or "
-					      "qemu+ssh://host/system)", hosts->map[h].value);
+		snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
+		if (check_uri(cfg, jp, hosts->map[h].value, lv_setting_num(cfg, "allow_ext_transport")) < 0)
 			return -EINVAL;
-		}
 	}
 	s = lv_setting_str(cfg, "db_password");
 	if (!safe_word(s) || !safe_word(lv_setting_str(cfg, "db_user"))) {

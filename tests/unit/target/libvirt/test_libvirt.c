@@ -350,6 +350,55 @@ static void test_two_hosts(void **state)
 	strbuf_release(&line);
 }
 
+/*
+ * security-review finding 21: host URIs are limited to transports that run no
+ * program the URI names; the ext transport and command= / netcat= need
+ * "allow_ext_transport": true. (The refusals' messages are checked one by one
+ * in tests/bad-config/campaign/libvirt-uri-*.json.)
+ */
+static void test_host_uris(void **state)
+{
+	static const struct {
+		const char *uri, *extra;
+		int want;
+	} cases[] = {
+		{"qemu:///system", "", 0},
+		{"qemu+ssh://root@kvm2:2222/system?keyfile=/root/.ssh/id_ed25519&no_tty=1&mode=direct", "", 0},
+		{"qemu+libssh2://u@h/system?known_hosts=/root/.ssh/known_hosts&sshauth=privkey,agent", "", 0},
+		{"qemu+tls://[fd00::1]/system?pkipath=/etc/pki/dbrig&tls_priority=NORMAL:-VERS-TLS1.0", "", 0},
+		{"test:///default", "", 0},
+		{"qemu+ext:///system?command=/usr/local/bin/tunnel", "", -EINVAL},
+		{"qemu+ext:///system?command=/usr/local/bin/tunnel", ", \"allow_ext_transport\": true", 0},
+		{"qemu+ssh://h/system?netcat=/opt/nc", "", -EINVAL},
+		{"qemu+ssh://h/system?netcat=/opt/nc", ", \"allow_ext_transport\": true", 0},
+		{"qemu+ssh://h/system?command=/x", "", -EINVAL},
+		{"qemu+ssh://h/system?no_verify=1", "", -EINVAL},
+		{"qemu+libssh://h/system?known_hosts_verify=ignore", "", -EINVAL},
+		{"qemu+ssh://h/system?name=qemu%2Bext:///system", "", -EINVAL},
+		{"qemu:///system?bogus=1", "", -EINVAL},
+		{"lxc:///system", "", -EINVAL},
+		{"qemu+fd:///system", "", -EINVAL},
+		{"qemu://h/system#frag", "", -EINVAL},
+		{"qemu:system", "", -EINVAL},
+	};
+	char file[256], hosts[512];
+
+	(void)state;
+	snprintf(file, sizeof(file), "/tmp/dbrig-ut-libvirt-uri-%d.json", (int)getpid());
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct campaign_config *cfg = NULL;
+		int ret;
+		snprintf(hosts, sizeof(hosts), "{\"h\": \"%s\"}", cases[i].uri);
+		write_config(file, hosts, "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}", cases[i].extra,
+			     "forward");
+		ret = campaign_config_load(file, &cfg);
+		if (ret != cases[i].want)
+			fail_msg("%s%s: load returned %d, expected %d", cases[i].uri, cases[i].extra, ret, cases[i].want);
+		campaign_config_free(cfg);
+	}
+	unlink(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_provision_8vm_8drives),
 		cmocka_unit_test(test_collision_rolls_back),
 		cmocka_unit_test(test_two_hosts),
+		cmocka_unit_test(test_host_uris),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
