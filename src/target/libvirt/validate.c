@@ -237,6 +237,40 @@ static int check_uri(const struct campaign_config *cfg, const char *jpath, const
 	return 0;
 }
 
+/* A value for a message: quoted, at most 60 characters, bytes outside printable ASCII as \xNN. */
+static void show_str(const char *s, struct strbuf *sb)
+{
+	size_t n = 0;
+
+	strbuf_addc(sb, '"');
+	for (; *s && n < 60; s++, n++) {
+		if (*s >= ' ' && *s <= '~' && *s != '"' && *s != '\\')
+			strbuf_addc(sb, *s);
+		else
+			strbuf_addf(sb, "\\x%02x", (unsigned)(unsigned char)*s);
+	}
+	strbuf_adds(sb, *s ? "...\"" : "\"");
+}
+
+/* One authorized_keys line: (ssh-|ecdsa-|sk-)[A-Za-z0-9@.+-]+ [A-Za-z0-9+/=]+( [ -~]*)?, nothing else. */
+static bool ssh_key_ok(const char *s)
+{
+	size_t t = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@.+-"), b;
+
+	if (strncmp(s, "ssh-", 4) && strncmp(s, "ecdsa-", 6) && strncmp(s, "sk-", 3))
+		return false;
+	if (s[t] != ' ')
+		return false;
+	s += t + 1;
+	b = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=");
+	if (!b || (s[b] && s[b] != ' '))
+		return false;
+	for (s += b; *s; s++)
+		if (*s < ' ' || *s > '~')
+			return false;
+	return true;
+}
+
 int libvirt_validate(const struct campaign_config *cfg)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
@@ -275,8 +309,13 @@ int libvirt_validate(const struct campaign_config *cfg)
 				      "setup script and SQL)");
 		return -EINVAL;
 	}
-	if ((s = lv_setting_str(cfg, "ssh_key")) && strpbrk(s, "\n\r'\"")) {
-		campaign_config_error(cfg, ".target.ssh_key", "holds a newline or quote (expected one public key line)");
+	if ((s = lv_setting_str(cfg, "ssh_key")) && !ssh_key_ok(s)) {
+		struct strbuf v;
+		strbuf_init(&v, 0);
+		show_str(s, &v);
+		campaign_config_error(cfg, ".target.ssh_key", "%s is not one OpenSSH public key (expected \"TYPE BASE64 "
+				      "[comment]\" in printable ASCII, TYPE ssh-*, ecdsa-* or sk-*)", v.buf);
+		strbuf_release(&v);
 		return -EINVAL;
 	}
 	if (lv_setting_str(cfg, "kernel") && !lv_setting_str(cfg, "initrd")) {

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,8 +306,7 @@ int vm_template_render(const char *what, const char *tmpl, const struct vm_var *
 	return render_range(&r, tmpl, tmpl + strlen(tmpl), out);
 }
 
-static int render_file(const char *dir, const char *file, const struct vm_var *vars, size_t nvars,
-		       struct strbuf *out)
+static int read_template(const char *dir, const char *file, struct strbuf *out)
 {
 	struct strbuf path;
 	char *text = NULL;
@@ -315,16 +315,29 @@ static int render_file(const char *dir, const char *file, const struct vm_var *v
 
 	strbuf_init(&path, 0);
 	strbuf_addf(&path, "%s/%s", dir, file);
-	ret = read_file(path.buf, &text, &len);
-	if (ret < 0) {
+	if ((ret = read_file(path.buf, &text, &len)) < 0)
 		log_error("%s: cannot read the VM template: %s (expected it in the target's \"templates\" folder)",
 			  path.buf, strerror(-ret));
-		goto out;
-	}
-	ret = vm_template_render(path.buf, text, vars, nvars, out);
-out:
+	else
+		strbuf_add(out, text, len);
 	free(text);
 	strbuf_release(&path);
+	return ret;
+}
+
+static int render_file(const char *dir, const char *file, const struct vm_var *vars, size_t nvars,
+		       struct strbuf *out)
+{
+	struct strbuf path, text;
+	int ret;
+
+	strbuf_init(&path, 0);
+	strbuf_init(&text, 0);
+	strbuf_addf(&path, "%s/%s", dir, file);
+	if ((ret = read_template(dir, file, &text)) == 0)
+		ret = vm_template_render(path.buf, text.buf, vars, nvars, out);
+	strbuf_release(&path);
+	strbuf_release(&text);
 	return ret;
 }
 
@@ -450,40 +463,63 @@ int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const
 	return render_file(dir, "volume.xml", vars, sizeof(vars) / sizeof(vars[0]), out);
 }
 
-static void base64(const char *s, size_t n, struct strbuf *out)
+/*
+ * cloud-init's user-data and meta-data are YAML; dbrig writes them as JSON
+ * (a subset of YAML that cloud-init's PyYAML reads the same) through
+ * jansson, so every value is one quoted, escaped scalar whatever it holds:
+ * no template, nothing a value can add to the document. ASCII only
+ * (JSON_ENSURE_ASCII): U+0085, U+2028 and U+2029, line breaks to YAML,
+ * become \u escapes inside their string.
+ */
+static int dump_json(const char *what, json_t *doc, unsigned bad, const char *header, struct strbuf *out)
 {
-	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *p = (const unsigned char *)s;
+	char *text = doc && !bad ? json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER) : NULL;
 
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-		strbuf_addc(out, a[v >> 18 & 63]);
-		strbuf_addc(out, a[v >> 12 & 63]);
-		strbuf_addc(out, i + 1 < n ? a[v >> 6 & 63] : '=');
-		strbuf_addc(out, i + 2 < n ? a[v & 63] : '=');
+	if (!text) {
+		log_error("%s: cannot build the document (a value that is not UTF-8?)", what);
+		return -EINVAL;
 	}
+	strbuf_adds(out, header);
+	strbuf_adds(out, text);
+	strbuf_addc(out, '\n');
+	free(text);
+	return 0;
+}
+
+/* Build steps that fail (jansson refuses a string that is not UTF-8) count in *bad. */
+static void put(json_t *obj, const char *key, json_t *v, unsigned *bad)
+{
+	*bad += json_object_set_new(obj, key, v) < 0;
+}
+
+static void push(json_t *arr, json_t *v, unsigned *bad)
+{
+	*bad += json_array_append_new(arr, v) < 0;
+}
+
+static void add_file(json_t *files, const char *path, const char *mode, const struct strbuf *content, unsigned *bad)
+{
+	json_t *f = json_object();
+
+	put(f, "path", json_string(path), bad);
+	put(f, "permissions", json_string(mode), bad);
+	put(f, "content", json_stringn(content->buf, content->len), bad);
+	push(files, f, bad);
 }
 
 int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
 		   struct strbuf *meta_data, struct strbuf *setup)
 {
 	char port[16], pool[32];
-	struct strbuf file, b64, pk;
+	struct strbuf file, unit;
+	json_t *ud = NULL, *md = NULL, *files, *runcmd;
+	unsigned bad = 0;
 	int ret;
 
 	strbuf_init(&file, 0);
-	strbuf_init(&b64, 0);
-	strbuf_init(&pk, 0);
+	strbuf_init(&unit, 0);
 	snprintf(port, sizeof(port), "%u", s->db_port);
 	snprintf(pool, sizeof(pool), "%" PRIu64, s->buffer_pool);
-	for (const char *p = s->packages ? s->packages : ""; *p;) {
-		size_t n = strcspn(p, " ");
-		if (n)
-			strbuf_addf(&pk, "  - %.*s\n", (int)n, p);
-		p += n + (p[n] == ' ');
-	}
-	if (pk.len)
-		pk.buf[--pk.len] = '\0';
 	{
 		const struct vm_var vars[] = {
 			{"name", s->name},         {"hostname", s->hostname},       {"campaign", s->campaign},
@@ -495,19 +531,48 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 		if ((ret = render_file(dir, file.buf, vars, sizeof(vars) / sizeof(vars[0]), setup)) < 0)
 			goto out;
 	}
-	base64(setup->buf, setup->len, &b64);
-	{
-		const struct vm_var vars[] = {
-			{"name", s->name},       {"hostname", s->hostname}, {"ssh_key", s->ssh_key},
-			{"packages", s->packages ? pk.buf : NULL}, {"setup_b64", b64.buf},
-		};
-		if ((ret = render_file(dir, "user-data", vars, sizeof(vars) / sizeof(vars[0]), user_data)) < 0 ||
-		    (ret = render_file(dir, "meta-data", vars, sizeof(vars) / sizeof(vars[0]), meta_data)) < 0)
-			goto out;
+	if ((ret = read_template(dir, "dbrig-setup.service", &unit)) < 0)
+		goto out;
+	/* cloud-config (in this order): the hostname, the SSH key, the packages unless the image
+	 * has them, the setup script and the unit that runs it at every boot, and one runcmd
+	 * that enables and starts the unit and the guest agent (one systemctl call: enable
+	 * reloads systemd, so it sees the new unit; every extra reload costs seconds under TCG). */
+	ud = json_object();
+	put(ud, "hostname", json_string(s->hostname), &bad);
+	if (s->ssh_key) {
+		json_t *keys = json_array();
+		push(keys, json_string(s->ssh_key), &bad);
+		put(ud, "ssh_authorized_keys", keys, &bad);
 	}
+	if (s->packages) {
+		json_t *pk = json_array();
+		for (const char *p = s->packages; *p;) {
+			size_t n = strcspn(p, " ");
+			if (n)
+				push(pk, json_stringn(p, n), &bad);
+			p += n + (p[n] == ' ');
+		}
+		put(ud, "package_update", json_true(), &bad);
+		put(ud, "packages", pk, &bad);
+	}
+	files = json_array();
+	add_file(files, "/usr/local/sbin/dbrig-setup.sh", "0755", setup, &bad);
+	add_file(files, "/etc/systemd/system/dbrig-setup.service", "0644", &unit, &bad);
+	put(ud, "write_files", files, &bad);
+	runcmd = json_array();
+	push(runcmd, json_pack("[ssssss]", "systemctl", "enable", "--now", "--no-block", "qemu-guest-agent.service",
+			       "dbrig-setup.service"), &bad);
+	put(ud, "runcmd", runcmd, &bad);
+	if ((ret = dump_json("user-data", ud, bad, "#cloud-config\n", user_data)) < 0)
+		goto out;
+	md = json_object();
+	put(md, "instance-id", json_string(s->name), &bad);
+	put(md, "local-hostname", json_string(s->hostname), &bad);
+	ret = dump_json("meta-data", md, bad, "", meta_data);
 out:
+	json_decref(ud);
+	json_decref(md);
 	strbuf_release(&file);
-	strbuf_release(&b64);
-	strbuf_release(&pk);
+	strbuf_release(&unit);
 	return ret;
 }

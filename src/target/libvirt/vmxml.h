@@ -109,8 +109,10 @@ int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const
 
 
 
-/* The cloud-init NoCloud seed of one VM: user-data, meta-data and the guest
- * setup script (<template>-setup.sh), rendered from vm-templates/. */
+/* The cloud-init NoCloud seed of one VM: the guest setup script rendered from
+ * <template>-setup.sh, and the user-data and meta-data built as JSON documents
+ * (jansson; JSON is YAML to cloud-init) holding it and dbrig-setup.service, so
+ * no value can add a field (vm-templates/README.md lists them). */
 struct vm_seed {
 	const char *name;       /* domain name: the instance-id */
 	const char *hostname;
