@@ -1,17 +1,52 @@
 #!/bin/sh
-# dbrig guest setup for {{&drive}}/{{&instance}} of campaign {{&campaign}} (rendered by dbrig from
-# vm-templates/sysbench-setup.sh). It runs at every boot from dbrig-setup.service, which
-# cloud-init installs from the user-data, and is idempotent (cloud-init sets the hostname):
+# dbrig guest setup (vm-templates/sysbench-setup.sh, installed as it is: nothing of a
+# campaign file is pasted into this code). It runs at every boot from
+# dbrig-setup.service, which cloud-init installs from dbrig's user-data, and is
+# idempotent (cloud-init sets the hostname). Its parameters are data in files the
+# user-data writes:
+#   /etc/dbrig/setup.conf (0600)  name=value lines: db_user, db_password, db_port,
+#                                 buffer_pool; each checked below against the grammar
+#                                 dbrig checked the campaign file with
+#   /etc/dbrig/server.cnf (0644)  the [mysqld] options (engine.server_options, then
+#                                 port and buffer pool), rendered and quoted by dbrig;
+#                                 copied, never expanded
+# What it does:
 #   - the under-test disk (serial dbrig-undertest) gets a file system when it has none
 #     (a fresh VM); a restored disk already holds the golden database and is used as it is
 #   - it is mounted on /srv/dbrig-data; the database's datadir is /srv/dbrig-data/mysql
-#   - the server listens on every address, port {{&db_port}}, buffer pool {{&buffer_pool}} bytes
-#   - the driver's user {{&db_user}}@'%' owns the database sbtest
+#   - the server config is server.cnf plus the datadir and the listening address
+#   - the driver's user db_user owns the database sbtest
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
 set -eu
+umask 077
 log() { echo "dbrig-setup: $*"; }
+die() { log "$*" >&2; exit 1; }
+conf=/etc/dbrig/setup.conf
+[ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
+[ -f /etc/dbrig/server.cnf ] || die "/etc/dbrig/server.cnf is missing (cloud-init writes it from dbrig's user-data)"
+db_user= db_password= db_port= buffer_pool=
+while IFS= read -r line || [ -n "$line" ]; do
+	case $line in
+	'' | '#'*) ;;
+	db_user=*) db_user=${line#*=} ;;
+	db_password=*) db_password=${line#*=} ;;
+	db_port=*) db_port=${line#*=} ;;
+	buffer_pool=*) buffer_pool=${line#*=} ;;
+	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_password, db_port or buffer_pool)" ;;
+	esac
+done <"$conf"
+case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
+case $db_password in '' | *[!A-Za-z0-9._+=@%:,~-]*) die "$conf: db_password holds a character outside [A-Za-z0-9._+=@%:,~-]" ;; esac
+case $db_port in '' | *[!0-9]*) die "$conf: db_port is not a number" ;; esac
+case $buffer_pool in '' | *[!0-9]*) die "$conf: buffer_pool is not a number" ;; esac
+# A value as an SQL string literal: the grammar above leaves no quote to double, and
+# doubling keeps it a literal if the grammar ever grows one.
+sql_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+
 # mariadb-install-db wants the hostname resolvable.
-grep -q ' {{&hostname}}$' /etc/hosts || echo '127.0.1.1 {{&hostname}}' >>/etc/hosts
+host=$(hostname)
+case $host in '' | *[!A-Za-z0-9.-]*) die "hostname \"$host\" is not [A-Za-z0-9.-]+" ;; esac
+grep -q " $host\$" /etc/hosts || printf '127.0.1.1 %s\n' "$host" >>/etc/hosts
 # Socket activation or an enabled unit may have started the server on the image's datadir.
 systemctl stop mariadb.socket mariadb.service mysql.service 2>/dev/null || true
 
@@ -21,7 +56,7 @@ for _ in $(seq 1 60); do
 	[ -n "$disk" ] && break
 	sleep 1
 done
-[ -n "$disk" ] || { log "no disk with serial dbrig-undertest (is the controller visible to this kernel?)" >&2; exit 1; }
+[ -n "$disk" ] || die "no disk with serial dbrig-undertest (is the controller visible to this kernel?)"
 if ! blkid "$disk" >/dev/null 2>&1; then
 	log "formatting the under-test disk $disk"
 	mkfs.ext4 -q -L dbrig-data -E lazy_itable_init=1,lazy_journal_init=1 "$disk"
@@ -42,31 +77,28 @@ fi
 chown mysql:mysql "$datadir"
 confdir=/etc/mysql/mariadb.conf.d
 [ -d "$confdir" ] || confdir=/etc/mysql/conf.d
-cat >"$confdir/90-dbrig.cnf" <<CNF
-# written by dbrig-setup at every boot
-[mysqld]
-datadir = $datadir
-bind-address = 0.0.0.0
-port = {{&db_port}}
-innodb_buffer_pool_size = {{&buffer_pool}}
-{{&server_options}}CNF
+# dbrig's own settings come last, so they win over any server option of the same name.
+{
+	cat /etc/dbrig/server.cnf
+	printf 'datadir = %s\nbind-address = 0.0.0.0\n' "$datadir"
+} >"$confdir/90-dbrig.cnf"
+chmod 644 "$confdir/90-dbrig.cnf"
 systemctl start mariadb 2>/dev/null || systemctl start mysql
 # The host calls the VM ready as soon as the server greets it, which it does
 # once the driver's user exists: on MariaDB one GRANT creates the user together
 # with its grant (and resets its password on a restored disk), so there is no
 # moment when the user can log in but not use sbtest. MySQL 8 has no
-# GRANT ... IDENTIFIED BY: there the user is created, then granted.
+# GRANT ... IDENTIFIED BY: there the user is created, then granted. The SQL goes
+# to the client on stdin (printf is a shell builtin: the password is in no argv).
+user="$(sql_str "$db_user")@'%'"
+pw=$(sql_str "$db_password")
 if command -v mariadb-install-db >/dev/null; then
-	mysql -uroot <<SQL
-CREATE DATABASE IF NOT EXISTS sbtest;
-GRANT ALL ON sbtest.* TO '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
-SQL
+	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
+		"GRANT ALL ON sbtest.* TO $user IDENTIFIED BY $pw;" | mysql -uroot
 else
-	mysql -uroot <<SQL
-CREATE DATABASE IF NOT EXISTS sbtest;
-CREATE USER IF NOT EXISTS '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
-ALTER USER '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
-GRANT ALL ON sbtest.* TO '{{&db_user}}'@'%';
-SQL
+	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
+		"CREATE USER IF NOT EXISTS $user IDENTIFIED BY $pw;" \
+		"ALTER USER $user IDENTIFIED BY $pw;" \
+		"GRANT ALL ON sbtest.* TO $user;" | mysql -uroot
 fi
-log "database ready on port {{&db_port}}"
+log "database ready on port $db_port"

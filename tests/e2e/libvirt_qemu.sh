@@ -203,6 +203,8 @@ for d in fast slow; do
 		echo "authorized_keys: $(cat ~debian/.ssh/authorized_keys 2>&1)"
 		echo "setup-unit: $(systemctl is-enabled dbrig-setup.service 2>&1) $(systemctl is-active dbrig-setup.service 2>&1)"
 		echo "setup-script: $(stat -c %a /usr/local/sbin/dbrig-setup.sh 2>&1)"
+		echo "setup-sha256: $(sha256sum </usr/local/sbin/dbrig-setup.sh | cut -d" " -f1)"
+		echo "setup-conf: $(stat -c %a /etc/dbrig/setup.conf 2>&1)"
 		echo "old-seed-unit: $(systemctl list-unit-files dbrig-seed.service 2>&1 | grep -c dbrig-seed)"
 		echo "apt-get-runs: $(grep -c "apt-get" /var/log/cloud-init.log)"
 		dev=$(findmnt -no SOURCE /srv/dbrig-data)
@@ -219,7 +221,10 @@ for d in fast slow; do
 	check "$d: instance-id from the rendered meta-data" [ "$(g instance-id)" = "$dom" ]
 	check "$d: SSH key from the user-data installed for the default user" [ "$(g authorized_keys)" = "$SSH_KEY" ]
 	check "$d: write_files + runcmd installed, enabled and ran dbrig-setup.service" [ "$(g setup-unit)" = "enabled active" ]
-	check "$d: write_files wrote the setup script 0755" [ "$(g setup-script)" = 755 ]
+	check "$d: write_files wrote the setup script 0600 (security-review finding 20)" [ "$(g setup-script)" = 600 ]
+	check "$d: ... and its parameter file 0600" [ "$(g setup-conf)" = 600 ]
+	check "$d: the setup script is vm-templates/sysbench-setup.sh as it is (finding 3: no campaign value in its code)" \
+		[ "$(g setup-sha256)" = "$(sha256sum <"$DBRIG_SOURCE_DIR/vm-templates/sysbench-setup.sh" | cut -d" " -f1)" ]
 	check "$d: no hand-written seed unit in the image" [ "$(g old-seed-unit)" = 0 ]
 	check "$d: guest_packages preinstalled: cloud-init ran no apt-get" [ "$(g apt-get-runs)" = 0 ]
 	check "$d: datadir on the under-test disk" [ "$(g datadir-disk)" = dbrig-undertest ]

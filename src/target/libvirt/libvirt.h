@@ -108,8 +108,8 @@ int libvirt_start(struct target *t, struct target_instance *inst) __attribute__(
 int libvirt_endpoint(struct target *t, struct target_instance *inst, struct target_endpoint *ep)
 	__attribute__((warn_unused_result));
 
-/* seed.c: user-data, meta-data and dbrig-setup.sh of inst (mask: the password as ********). */
-int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud, struct strbuf *md,
-		   struct strbuf *sh) __attribute__((warn_unused_result));
+/* seed.c: user-data and meta-data of inst (mask: the password as ********). */
+int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud, struct strbuf *md)
+	__attribute__((warn_unused_result));
 
 #endif

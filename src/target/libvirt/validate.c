@@ -302,11 +302,34 @@ int libvirt_validate(const struct campaign_config *cfg)
 		if (check_uri(cfg, jp, hosts->map[h].value, lv_setting_num(cfg, "allow_ext_transport")) < 0)
 			return -EINVAL;
 	}
-	s = lv_setting_str(cfg, "db_password");
-	if (!safe_word(s) || !safe_word(lv_setting_str(cfg, "db_user"))) {
-		campaign_config_error(cfg, safe_word(s) ? ".target.db_user" : ".target.db_password",
+	s = lv_setting_str(cfg, "db_user");
+	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s)) {
+		struct strbuf v;
+		strbuf_init(&v, 0);
+		show_str(s, &v);
+		campaign_config_error(cfg, ".target.db_user", "%s is not a database user name dbrig creates (expected 1 to "
+				      "32 letters, digits or _)", v.buf);
+		strbuf_release(&v);
+		return -EINVAL;
+	}
+	if (!safe_word(lv_setting_str(cfg, "db_password"))) {
+		campaign_config_error(cfg, ".target.db_password",
 				      "holds a character outside letters, digits and ._+-=@%%:,~ (it goes into the guest's "
-				      "setup script and SQL)");
+				      "setup parameters and SQL)");
+		return -EINVAL;
+	}
+	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were
+	 * pasted into an unquoted heredoc of the root setup script). */
+	for (size_t i = 0; i < cfg->nserver_options; i++) {
+		if (vm_option_value_ok(cfg->server_options[i].value))
+			continue;
+		struct strbuf v;
+		strbuf_init(&v, 0);
+		show_str(cfg->server_options[i].value, &v);
+		snprintf(jp, sizeof(jp), ".engine.server_options.%s", cfg->server_options[i].key);
+		campaign_config_error(cfg, jp, "%s holds a quote, backquote, backslash, $ or a character outside "
+				      "printable ASCII (expected a value for the guest's server config)", v.buf);
+		strbuf_release(&v);
 		return -EINVAL;
 	}
 	if ((s = lv_setting_str(cfg, "ssh_key")) && !ssh_key_ok(s)) {

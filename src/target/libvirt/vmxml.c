@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "target/target.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -507,31 +508,74 @@ static void add_file(json_t *files, const char *path, const char *mode, const st
 	push(files, f, bad);
 }
 
-int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
-		   struct strbuf *meta_data, struct strbuf *setup)
+bool vm_option_value_ok(const char *s)
 {
-	char port[16], pool[32];
-	struct strbuf file, unit;
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~' || strchr("\"'`\\$", *s))
+			return false;
+	return true;
+}
+
+static bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+#define SEED_WORD "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+/* /etc/dbrig/setup.conf: name=value lines the setup script reads as data. */
+static int setup_conf(const struct vm_seed *s, struct strbuf *out)
+{
+	if (!all_of(s->db_user, SEED_WORD "_") ||
+	    (strcmp(s->db_password, VM_MASKED_PASSWORD) && !all_of(s->db_password, SEED_WORD "._+=@%:,~-"))) {
+		log_error("%s: db_user or db_password outside its grammar; not written into the seed", s->name);
+		return -EINVAL;
+	}
+	strbuf_adds(out, "# dbrig-setup.sh's parameters, written by dbrig's user-data; read as data, never run\n");
+	strbuf_addf(out, "db_user=%s\ndb_password=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n", s->db_user,
+		    s->db_password, s->db_port, s->buffer_pool);
+	return 0;
+}
+
+/*
+ * /etc/dbrig/server.cnf: engine.server_options as my.cnf lines, every value
+ * double-quoted (the server strips the quotes; vm_option_value_ok leaves
+ * nothing inside to escape), then dbrig's own port and buffer pool, which
+ * win over an option of the same name because they come later.
+ */
+static int server_cnf(const struct vm_seed *s, struct strbuf *out)
+{
+	strbuf_adds(out, "# engine.server_options, then dbrig's settings (written by dbrig's user-data)\n[mysqld]\n");
+	for (size_t i = 0; i < s->noptions; i++) {
+		const char *k = s->options[i].key, *v = s->options[i].value;
+		if (!all_of(k, "abcdefghijklmnopqrstuvwxyz0123456789_.-") || !vm_option_value_ok(v)) {
+			log_error("%s: server option %s outside its grammar; not written into the seed", s->name, k);
+			return -EINVAL;
+		}
+		strbuf_addf(out, "%s = \"%s\"\n", k, v);
+	}
+	strbuf_addf(out, "port = %u\ninnodb_buffer_pool_size = %" PRIu64 "\nskip-name-resolve\n", s->db_port,
+		    s->buffer_pool);
+	return 0;
+}
+
+int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
+		   struct strbuf *meta_data)
+{
+	struct strbuf file, setup, unit, conf, cnf;
 	json_t *ud = NULL, *md = NULL, *files, *runcmd;
+	bool sysbench = !strcmp(template_name, "sysbench");
 	unsigned bad = 0;
 	int ret;
 
 	strbuf_init(&file, 0);
+	strbuf_init(&setup, 0);
 	strbuf_init(&unit, 0);
-	snprintf(port, sizeof(port), "%u", s->db_port);
-	snprintf(pool, sizeof(pool), "%" PRIu64, s->buffer_pool);
-	{
-		const struct vm_var vars[] = {
-			{"name", s->name},         {"hostname", s->hostname},       {"campaign", s->campaign},
-			{"drive", s->drive},       {"instance", s->instance},       {"db_user", s->db_user},
-			{"db_password", s->db_password}, {"db_port", port},         {"buffer_pool", pool},
-			{"server_options", s->server_options},
-		};
-		strbuf_addf(&file, "%s-setup.sh", template_name);
-		if ((ret = render_file(dir, file.buf, vars, sizeof(vars) / sizeof(vars[0]), setup)) < 0)
-			goto out;
-	}
-	if ((ret = read_template(dir, "dbrig-setup.service", &unit)) < 0)
+	strbuf_init(&conf, 0);
+	strbuf_init(&cnf, 0);
+	strbuf_addf(&file, "%s-setup.sh", template_name);
+	if ((ret = read_template(dir, file.buf, &setup)) < 0 || (ret = read_template(dir, "dbrig-setup.service", &unit)) < 0 ||
+	    (ret = setup_conf(s, &conf)) < 0 || (sysbench && (ret = server_cnf(s, &cnf)) < 0))
 		goto out;
 	/* cloud-config (in this order): the hostname, the SSH key, the packages unless the image
 	 * has them, the setup script and the unit that runs it at every boot, and one runcmd
@@ -555,8 +599,12 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 		put(ud, "package_update", json_true(), &bad);
 		put(ud, "packages", pk, &bad);
 	}
+	/* The script and its parameters root's alone (security-review finding 20). */
 	files = json_array();
-	add_file(files, "/usr/local/sbin/dbrig-setup.sh", "0755", setup, &bad);
+	add_file(files, "/usr/local/sbin/dbrig-setup.sh", "0600", &setup, &bad);
+	add_file(files, "/etc/dbrig/setup.conf", "0600", &conf, &bad);
+	if (sysbench)
+		add_file(files, "/etc/dbrig/server.cnf", "0644", &cnf, &bad);
 	add_file(files, "/etc/systemd/system/dbrig-setup.service", "0644", &unit, &bad);
 	put(ud, "write_files", files, &bad);
 	runcmd = json_array();
@@ -573,6 +621,9 @@ out:
 	json_decref(ud);
 	json_decref(md);
 	strbuf_release(&file);
+	strbuf_release(&setup);
 	strbuf_release(&unit);
+	strbuf_release(&conf);
+	strbuf_release(&cnf);
 	return ret;
 }

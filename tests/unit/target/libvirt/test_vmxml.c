@@ -14,6 +14,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "target/libvirt/vmxml.h"
+#include "target/target.h"
 
 static const char *src_dir(void)
 {
@@ -83,12 +84,111 @@ static void render_golden(const struct vm_spec *s, const char *tmpl, const char 
 }
 
 /* The seed of vm2 on drive pm1743-a of campaign "lab", engine installed by cloud-init. */
-static const struct vm_seed lab_seed = {
-	.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .campaign = "lab", .drive = "pm1743-a",
-	.instance = "vm2", .packages = "mariadb-server qemu-guest-agent", .ssh_key = "ssh-ed25519 AAAA lab",
-	.db_user = "dbrig", .db_password = "s3cret", .db_port = 3306, .buffer_pool = UINT64_C(25769803776),
-	.server_options = "innodb_flush_log_at_trx_commit = 1\n",
+static const struct target_kv lab_options[] = {
+	{.key = "innodb_flush_log_at_trx_commit", .value = "1"},
+	{.key = "optimizer_switch", .value = "index_merge=off,mrr=on"},
+	{.key = "log_error", .value = "/var/log/mysql/err #1.log"},
 };
+static const struct vm_seed lab_seed = {
+	.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .packages = "mariadb-server qemu-guest-agent",
+	.ssh_key = "ssh-ed25519 AAAA lab", .db_user = "dbrig", .db_password = "s3cret", .db_port = 3306,
+	.buffer_pool = UINT64_C(25769803776), .options = lab_options, .noptions = 3,
+};
+
+static json_t *user_data_json(const char *ud);
+
+/* The write_files entry of the user-data for `path`. */
+static json_t *seed_file(json_t *ud, const char *path)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(json_object_get(ud, "write_files"), i, f)
+		if (!strcmp(json_string_value(json_object_get(f, "path")), path))
+			return f;
+	fail_msg("the user-data writes no %s", path);
+	return NULL;
+}
+
+static const char *seed_content(json_t *ud, const char *path)
+{
+	return json_string_value(json_object_get(seed_file(ud, path), "content"));
+}
+
+/*
+ * security-review findings 3 and 20: the setup script is the template as it is
+ * (engine.server_options were pasted into an unquoted heredoc of this root
+ * script, so $(...) ran as root at every boot); its parameters are data in
+ * /etc/dbrig/setup.conf and the options quoted my.cnf lines in
+ * /etc/dbrig/server.cnf. The script and its parameters are 0600 (the script
+ * holding the password was 0755).
+ */
+static void test_render_seed(void **state)
+{
+	char dir[4096], path[4200], *tmpl = NULL;
+	struct strbuf ud, md;
+	struct vm_seed s = lab_seed;
+	json_t *doc;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
+	strbuf_init(&ud, 0);
+	strbuf_init(&md, 0);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md), 0);
+	golden("user-data", ud.buf);
+	golden("meta-data", md.buf);
+	doc = user_data_json(ud.buf);
+	snprintf(path, sizeof(path), "%s/sysbench-setup.sh", dir);
+	assert_int_equal(read_file(path, &tmpl, NULL), 0);
+	assert_string_equal(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), tmpl);
+	assert_string_equal(json_string_value(json_object_get(seed_file(doc, "/usr/local/sbin/dbrig-setup.sh"), "permissions")),
+			    "0600");
+	assert_string_equal(json_string_value(json_object_get(seed_file(doc, "/etc/dbrig/setup.conf"), "permissions")),
+			    "0600");
+	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"),
+			       "\ndb_user=dbrig\ndb_password=s3cret\ndb_port=3306\nbuffer_pool=25769803776\n"));
+	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/server.cnf"),
+			       "\n[mysqld]\ninnodb_flush_log_at_trx_commit = \"1\"\noptimizer_switch = \"index_merge=off,mrr=on\"\n"
+			       "log_error = \"/var/log/mysql/err #1.log\"\nport = 3306\n"));
+	/* No file but the script's parameters holds the password. */
+	assert_null(strstr(seed_content(doc, "/etc/dbrig/server.cnf"), "s3cret"));
+	assert_null(strstr(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), "s3cret"));
+	/* Values outside their grammar never reach the seed, even past the campaign checks. */
+	{
+		static const struct target_kv evil[] = {{.key = "log_error", .value = "/x/$(touch /PWNED).log"}};
+		struct strbuf u2, m2;
+		strbuf_init(&u2, 0);
+		strbuf_init(&m2, 0);
+		s.options = evil;
+		s.noptions = 1;
+		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &u2, &m2), -EINVAL);
+		s = lab_seed;
+		s.db_password = "pw'; DROP USER root; --";
+		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &u2, &m2), -EINVAL);
+		s = lab_seed;
+		s.db_user = "dbrig'@'%";
+		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &u2, &m2), -EINVAL);
+		strbuf_release(&u2);
+		strbuf_release(&m2);
+	}
+	json_decref(doc);
+	free(tmpl);
+	/* SQL Server: the same parameters, no my.cnf. */
+	s = lab_seed;
+	strbuf_reset(&ud);
+	strbuf_reset(&md);
+	assert_int_equal(vm_render_seed(dir, "sqlserver", &s, &ud, &md), 0);
+	doc = user_data_json(ud.buf);
+	snprintf(path, sizeof(path), "%s/sqlserver-setup.sh", dir);
+	assert_int_equal(read_file(path, &tmpl, NULL), 0);
+	assert_string_equal(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), tmpl);
+	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "\ndb_password=s3cret\n"));
+	assert_int_equal(json_array_size(json_object_get(doc, "write_files")), 3);
+	json_decref(doc);
+	free(tmpl);
+	strbuf_release(&ud);
+	strbuf_release(&md);
+}
 
 /* A tool a check needs is missing: a note, or a failure under scripts/test.sh (DBRIG_NO_SKIP=1),
  * which installed everything (scripts/deps-libvirt.txt). */
@@ -259,46 +359,24 @@ static void test_render_pool_volume(void **state)
 	strbuf_release(&sb);
 }
 
-static void test_render_seed(void **state)
-{
-	char dir[4096];
-	struct strbuf ud, md, sh;
-	struct vm_seed s = lab_seed;
-
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
-	strbuf_init(&ud, 0);
-	strbuf_init(&md, 0);
-	strbuf_init(&sh, 0);
-	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md, &sh), 0);
-	golden("user-data", ud.buf);
-	golden("meta-data", md.buf);
-	golden("sysbench-setup.sh", sh.buf);
-	strbuf_release(&ud);
-	strbuf_release(&md);
-	strbuf_release(&sh);
-}
-
 /* "guest_packages": "preinstalled": the base image has the engine and the guest agent,
  * so the user-data has no package step (no apt update, no mirror needed) but still the
  * hostname, the SSH key, the setup script and the unit that runs it at every boot. */
 static void test_render_seed_preinstalled(void **state)
 {
 	char dir[4096];
-	struct strbuf ud, md, sh, ud_install, md2, sh2;
+	struct strbuf ud, md, ud_install, md2;
 	struct vm_seed s = lab_seed;
-	json_t *pre, *inst, *files, *want;
+	json_t *pre, *inst, *want;
 
 	(void)state;
 	s.packages = NULL;
 	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
 	strbuf_init(&ud, 0);
 	strbuf_init(&md, 0);
-	strbuf_init(&sh, 0);
 	strbuf_init(&ud_install, 0);
 	strbuf_init(&md2, 0);
-	strbuf_init(&sh2, 0);
-	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md, &sh), 0);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md), 0);
 	golden("user-data-preinstalled", ud.buf);
 	pre = user_data_json(ud.buf);
 	assert_null(json_object_get(pre, "package_update"));
@@ -306,20 +384,16 @@ static void test_render_seed_preinstalled(void **state)
 	assert_string_equal(json_string_value(json_object_get(pre, "hostname")), "pm1743-a-vm2");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(pre, "ssh_authorized_keys"), 0)),
 			    "ssh-ed25519 AAAA lab");
-	files = json_object_get(pre, "write_files");
-	assert_int_equal(json_array_size(files), 2);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(files, 0), "path")),
-			    "/usr/local/sbin/dbrig-setup.sh");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(files, 0), "content")), sh.buf);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(files, 1), "path")),
-			    "/etc/systemd/system/dbrig-setup.service");
+	assert_int_equal(json_array_size(json_object_get(pre, "write_files")), 4);
+	assert_non_null(seed_file(pre, "/usr/local/sbin/dbrig-setup.sh"));
+	assert_non_null(seed_file(pre, "/etc/systemd/system/dbrig-setup.service"));
 	want = json_pack("[[ssssss]]", "systemctl", "enable", "--now", "--no-block", "qemu-guest-agent.service",
 			 "dbrig-setup.service");
 	assert_true(json_equal(json_object_get(pre, "runcmd"), want));
 	json_decref(want);
 	/* Only the package step differs from the default ("install"). */
 	s.packages = lab_seed.packages;
-	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud_install, &md2, &sh2), 0);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud_install, &md2), 0);
 	inst = user_data_json(ud_install.buf);
 	assert_true(json_equal(json_object_get(inst, "package_update"), json_true()));
 	want = json_pack("[ss]", "mariadb-server", "qemu-guest-agent");
@@ -329,17 +403,14 @@ static void test_render_seed_preinstalled(void **state)
 	assert_int_equal(json_object_del(inst, "packages"), 0);
 	assert_true(json_equal(pre, inst));
 	assert_string_equal(md.buf, md2.buf);
-	assert_string_equal(sh.buf, sh2.buf);
 	cloud_init_schema("user-data-install", ud_install.buf);
 	cloud_init_schema("user-data-preinstalled", ud.buf);
 	json_decref(pre);
 	json_decref(inst);
 	strbuf_release(&ud);
 	strbuf_release(&md);
-	strbuf_release(&sh);
 	strbuf_release(&ud_install);
 	strbuf_release(&md2);
-	strbuf_release(&sh2);
 }
 
 /*
@@ -366,14 +437,13 @@ static void test_seed_yaml_injection(void **state)
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/vm-templates", src_dir());
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		struct strbuf ud, md, sh;
+		struct strbuf ud, md;
 		json_t *doc, *mine;
 
 		strbuf_init(&ud, 0);
 		strbuf_init(&md, 0);
-		strbuf_init(&sh, 0);
 		s.ssh_key = keys[i];
-		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md, &sh), 0);
+		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md), 0);
 		doc = yaml_load("user-data-key", ud.buf);
 		if (doc) {
 			const char *k;
@@ -391,7 +461,6 @@ static void test_seed_yaml_injection(void **state)
 		}
 		strbuf_release(&ud);
 		strbuf_release(&md);
-		strbuf_release(&sh);
 	}
 }
 
