@@ -4,9 +4,9 @@
 # dbrig-setup.service, which cloud-init installs from dbrig's user-data, and is
 # idempotent (cloud-init sets the hostname). Its parameters are data in files the
 # user-data writes:
-#   /etc/dbrig/setup.conf (0600)  name=value lines: db_user, db_password, db_port,
-#                                 buffer_pool; each checked below against the grammar
-#                                 dbrig checked the campaign file with
+#   /etc/dbrig/setup.conf (0600)  name=value lines: db_user, db_password, db_client,
+#                                 mac, db_port, buffer_pool; each checked below against
+#                                 the grammar dbrig checked the campaign file with
 #   /etc/dbrig/server.cnf (0644)  the [mysqld] options (engine.server_options, then
 #                                 port and buffer pool), rendered and quoted by dbrig;
 #                                 copied, never expanded
@@ -14,8 +14,10 @@
 #   - the under-test disk (serial dbrig-undertest) gets a file system when it has none
 #     (a fresh VM); a restored disk already holds the golden database and is used as it is
 #   - it is mounted on /srv/dbrig-data; the database's datadir is /srv/dbrig-data/mysql
-#   - the server config is server.cnf plus the datadir and the listening address
-#   - the driver's user db_user owns the database sbtest
+#   - the server config is server.cnf plus the datadir and the listening address: the
+#     IPv4 address of the NIC with the MAC dbrig gave the VM
+#   - the driver's user db_user owns the database sbtest and may log in from db_client
+#     only (default: that NIC's gateway)
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
 set -eu
 umask 077
@@ -24,24 +26,48 @@ die() { log "$*" >&2; exit 1; }
 conf=/etc/dbrig/setup.conf
 [ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
 [ -f /etc/dbrig/server.cnf ] || die "/etc/dbrig/server.cnf is missing (cloud-init writes it from dbrig's user-data)"
-db_user= db_password= db_port= buffer_pool=
+db_user= db_password= db_client= mac= db_port= buffer_pool=
 while IFS= read -r line || [ -n "$line" ]; do
 	case $line in
 	'' | '#'*) ;;
 	db_user=*) db_user=${line#*=} ;;
 	db_password=*) db_password=${line#*=} ;;
+	db_client=*) db_client=${line#*=} ;;
+	mac=*) mac=${line#*=} ;;
 	db_port=*) db_port=${line#*=} ;;
 	buffer_pool=*) buffer_pool=${line#*=} ;;
-	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_password, db_port or buffer_pool)" ;;
+	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_password, db_client, mac, db_port or buffer_pool)" ;;
 	esac
 done <"$conf"
 case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
 case $db_password in '' | *[!A-Za-z0-9._+=@%:,~-]*) die "$conf: db_password holds a character outside [A-Za-z0-9._+=@%:,~-]" ;; esac
+case $db_client in *[!0-9./]*) die "$conf: db_client is not an IPv4 address or address/netmask" ;; esac
+case $mac in '' | *[!0-9a-f:]*) die "$conf: mac is not a MAC address" ;; esac
 case $db_port in '' | *[!0-9]*) die "$conf: db_port is not a number" ;; esac
 case $buffer_pool in '' | *[!0-9]*) die "$conf: buffer_pool is not a number" ;; esac
 # A value as an SQL string literal: the grammar above leaves no quote to double, and
 # doubling keeps it a literal if the grammar ever grows one.
 sql_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+
+# The NIC dbrig gave the VM (by its MAC): the server listens on its IPv4 address only,
+# and the driver may log in from db_client only, by default the NIC's gateway, where
+# QEMU user networking's forwarded connections and the KVM host on a libvirt NAT
+# network come from (security-review finding 12: every address, from '%').
+nic= addr= client=$db_client
+for _ in $(seq 1 120); do
+	nic=$(ip -o link show | awk -v m="$mac" '$0 ~ "link/ether " m " " { sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }')
+	if [ -n "$nic" ]; then
+		addr=$(ip -4 -o addr show dev "$nic" scope global | awk '{ sub("/.*", "", $4); print $4; exit }')
+		[ -n "$db_client" ] || client=$(ip -4 route show default dev "$nic" | awk '$1 == "default" { print $3; exit }')
+	fi
+	[ -n "$addr" ] && [ -n "$client" ] && break
+	sleep 1
+done
+[ -n "$nic" ] || die "no network interface with MAC $mac"
+[ -n "$addr" ] || die "$nic ($mac) has no IPv4 address"
+[ -n "$client" ] || die "$nic has no default gateway to allow the driver from (set .target.db_client)"
+case $addr in *[!0-9.]*) die "$nic: \"$addr\" is not an IPv4 address" ;; esac
+case $client in *[!0-9./]*) die "\"$client\" is not an IPv4 address" ;; esac
 
 # mariadb-install-db wants the hostname resolvable.
 host=$(hostname)
@@ -80,7 +106,7 @@ confdir=/etc/mysql/mariadb.conf.d
 # dbrig's own settings come last, so they win over any server option of the same name.
 {
 	cat /etc/dbrig/server.cnf
-	printf 'datadir = %s\nbind-address = 0.0.0.0\n' "$datadir"
+	printf 'datadir = %s\nbind-address = %s\n' "$datadir" "$addr"
 } >"$confdir/90-dbrig.cnf"
 chmod 644 "$confdir/90-dbrig.cnf"
 systemctl start mariadb 2>/dev/null || systemctl start mysql
@@ -90,7 +116,7 @@ systemctl start mariadb 2>/dev/null || systemctl start mysql
 # moment when the user can log in but not use sbtest. MySQL 8 has no
 # GRANT ... IDENTIFIED BY: there the user is created, then granted. The SQL goes
 # to the client on stdin (printf is a shell builtin: the password is in no argv).
-user="$(sql_str "$db_user")@'%'"
+user="$(sql_str "$db_user")@$(sql_str "$client")"
 pw=$(sql_str "$db_password")
 if command -v mariadb-install-db >/dev/null; then
 	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
@@ -101,4 +127,4 @@ else
 		"ALTER USER $user IDENTIFIED BY $pw;" \
 		"GRANT ALL ON sbtest.* TO $user;" | mysql -uroot
 fi
-log "database ready on port $db_port"
+log "database ready on $addr port $db_port for $db_user from $client"

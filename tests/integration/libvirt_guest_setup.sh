@@ -9,6 +9,9 @@
 #     never as shell code: values that the old unquoted heredoc expanded as root ($(...),
 #     backquotes) are copied as they are, and parameters outside their grammar stop the
 #     script before anything runs;
+#   finding 12: the server listens on the address of the NIC dbrig gave the VM (by its
+#     MAC), not on every address, and the driver's user may log in from the NIC's
+#     gateway (or .target.db_client) only, not from '%';
 #   finding 20: the script and its parameter file are 0600;
 # and the server reads back (my_print_defaults) what the campaign file said.
 set -euo pipefail
@@ -73,6 +76,16 @@ stub chown 'exit 0'
 stub hostname 'echo d1-vm1'
 stub mariadb-install-db 'for a; do case $a in --datadir=*) mkdir -p "${a#--datadir=}/mysql";; esac; done'
 stub mysql "cat >>$T/log/sql"
+# ip: the NIC with the seed's MAC, its address and gateway, as on QEMU user networking.
+mac=$(sed -n 's/^mac=//p' "$S/setup.conf")
+stub ip "case \"\$*\" in
+'-o link show') printf '1: lo: <LOOPBACK,UP> mtu 65536 state UNKNOWN\\\\    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\\n'
+	printf '2: eth0: <BROADCAST,MULTICAST,UP> mtu 1500 state UP\\\\    link/ether 52:54:00:00:00:99 brd ff:ff:ff:ff:ff:ff\\n'
+	printf '3: eth1: <BROADCAST,MULTICAST,UP> mtu 1500 state UP\\\\    link/ether $mac brd ff:ff:ff:ff:ff:ff\\n' ;;
+'-4 -o addr show dev eth1 scope global') echo '3: eth1    inet 10.0.2.15/24 brd 10.0.2.255 scope global eth1' ;;
+'-4 route show default dev eth1') echo 'default via 10.0.2.2 proto dhcp' ;;
+*) exit 1 ;;
+esac"
 
 # guest ROOT-OF-SEED: run the script as the guest would, in a private mount namespace.
 guest() {
@@ -105,12 +118,31 @@ check "the server reads engine.server_options back as written (quotes stripped, 
 check "the server reads optimizer_switch whole" grep -qx -- '--optimizer_switch=index_merge=off,mrr=on' "$T/log/defaults"
 check "dbrig's port and buffer pool come after the options" \
 	bash -c "grep -n -- '--innodb_flush_log_at_trx_commit=2' '$T/log/defaults' | grep -q '^1:' && grep -qx -- '--innodb_buffer_pool_size=67108864' '$T/log/defaults'"
-check "the driver's user got its grant with the password, on the client's stdin" \
-	grep -qx "GRANT ALL ON sbtest.\* TO 'dbrig'@'%' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
+check "finding 12: the server listens on the NIC with dbrig's MAC only" grep -qx 'bind-address = 10.0.2.15' "$cnf"
+check "finding 12: ... not on every address" bash -c "! grep -q '0\.0\.0\.0' '$cnf'"
+check "finding 12: the driver's user may log in from the NIC's gateway only, with the password, sent on the client's stdin" \
+	grep -qx "GRANT ALL ON sbtest.\* TO 'dbrig'@'10.0.2.2' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
+check "finding 12: no grant to '%'" bash -c "! grep -q \"'%'\" '$T/log/sql'"
 check "the password is on no command line" bash -c "! grep -q 'pw-1234' '$T/log/calls'"
 check "the hostname is resolvable" grep -qx '127.0.1.1 d1-vm1' "$T/log/hosts"
 check "the under-test disk was formatted and mounted" \
 	bash -c "grep -q '^mkfs.ext4 .*/dev/dbrig-test-disk' '$T/log/calls' && grep -q '^mount -o noatime /dev/dbrig-test-disk /srv/dbrig-data' '$T/log/calls'"
+
+# Finding 12, .target.db_client: the grant goes to that network (dbrig writes a.b.c.d/n
+# in the netmask form MariaDB and MySQL match).
+sed "s/\"endpoint\": \"forward\",/\"endpoint\": \"forward\", \"db_client\": \"192.168.7.0\/24\",/" "$T/c.json" >"$T/c2.json"
+"$DBRIG_BIN" provision "$T/c2.json" --dry-run >"$T/dry2.out" 2>&1 || die "provision --dry-run (db_client): $(cat "$T/dry2.out")"
+python3 - "$T/dry2.out" "$T/client" <<'PY'
+import json, os, sys
+ud = open(sys.argv[1]).read().split("user-data:\n#cloud-config\n", 1)[1].split("# meta-data:\n", 1)[0]
+os.makedirs(sys.argv[2])
+for f in json.loads(ud)["write_files"]:
+    open(os.path.join(sys.argv[2], os.path.basename(f["path"])), "w").write(f["content"].replace("********", "pw-1234.abcd"))
+PY
+guest "$T/client"
+check "db_client: the script ran (exit 0)" [ "$(cat "$T/log/rc")" = 0 ]
+check "db_client: the grant is for that network" \
+	grep -qx "GRANT ALL ON sbtest.\* TO 'dbrig'@'192.168.7.0/255.255.255.0' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
 
 # Finding 3 with the campaign checks bypassed: hostile option lines in server.cnf are
 # copied, never run; a parameter outside its grammar stops the script before any SQL.

@@ -241,8 +241,9 @@ static int guest_addr(virDomainPtr dom, const char *mac, char *buf, size_t n)
 static int db_answers(const char *host, unsigned port, struct strbuf *why)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	unsigned char buf[5];
+	unsigned char buf[256];
 	struct pollfd pfd;
+	ssize_t got;
 	int fd, ret = -EAGAIN;
 
 	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
@@ -258,15 +259,23 @@ static int db_answers(const char *host, unsigned port, struct strbuf *why)
 	}
 	pfd.fd = fd;
 	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 5000) != 1 || read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+	if (poll(&pfd, 1, 5000) != 1 || (got = read(fd, buf, sizeof(buf))) < 5) {
 		strbuf_addf(why, "%s:%u accepted the connection but sent no server greeting", host, port);
 		goto out;
 	}
-	/* An error packet (0xff) instead: e.g. "host not allowed" while the guest's setup has not
-	 * created the driver's user yet; not ready. */
+	/* An error packet (0xff, 2-byte code, text) instead: e.g. "Host '10.0.2.2' is not allowed to
+	 * connect" while the guest's setup has not granted the driver's user yet; not ready. */
+	if (buf[4] == 0xff) {
+		int n = 0;
+		while (7 + n < got && n < 160 && buf[7 + n] >= ' ' && buf[7 + n] <= '~')
+			n++;
+		strbuf_addf(why, "%s:%u refused the connection: \"%.*s\" (the guest setup has not granted the driver's "
+			    "user yet, or not to the address it connects from: see .target.db_client)", host, port, n,
+			    (const char *)buf + 7);
+		goto out;
+	}
 	if (buf[4] != 10) {
-		strbuf_addf(why, "%s:%u %s", host, port, buf[4] == 0xff ? "refused the connection with an error "
-			    "(the guest setup has not created the driver's user yet?)" : "answered with something else than a MySQL greeting");
+		strbuf_addf(why, "%s:%u answered with something else than a MySQL greeting", host, port);
 		goto out;
 	}
 	ret = 0;
@@ -383,7 +392,8 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 	ep->host = lv->nic == VMNIC_NETWORK ? li->addr : "127.0.0.1";
 	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port") : li->fwd_port;
 	ep->user = lv_setting_str(t->cfg, "db_user");
-	ep->password = lv_setting_str(t->cfg, "db_password");
+	if ((ret = lv_db_password(t, false, &ep->password)) < 0)
+		goto out;
 	ep->database = "sbtest";
 out:
 	if (dom)

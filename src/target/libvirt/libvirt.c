@@ -201,10 +201,14 @@ static int libvirt_create(struct target *t, struct target_instance *inst)
 	struct strbuf xml;
 	char what[200];
 	bool foreign = false, offline = lv->dry_run && !ld->host->conn;
+	const char *pw;
 	int ret;
 
 	lv_what(t, inst, what, sizeof(what));
 	strbuf_init(&xml, 0);
+	/* The campaign's password, generated at its first provision, before anything exists that uses it. */
+	if (!lv->dry_run && lv_setting_num(cfg, "cloud_init") && (ret = lv_db_password(t, true, &pw)) < 0)
+		goto out;
 	if ((ret = lv_ensure_pool(t, inst->drive)) < 0)
 		goto out;
 	if (!offline && (ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
@@ -608,6 +612,7 @@ static void libvirt_cleanup(struct target *t)
 				 virGetLastErrorMessage());
 	for (size_t d = 0; d < t->cfg->ndrives; d++)
 		free(lv->drives[d].pool);
+	free(lv->password);
 	free(lv->drives);
 	free(lv->hosts);
 	free(lv);

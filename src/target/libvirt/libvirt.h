@@ -62,7 +62,11 @@ struct lv {
 	enum vm_nic nic;
 	struct target_instance *insts; /* from preflight */
 	size_t ninsts;
+	char *password; /* db_password, or the campaign's generated one once loaded */
 };
+
+/* Beside the campaign's results: the drivers' generated password (0600). */
+#define LV_CREDENTIALS ".libvirt-credentials"
 
 /* validate.c */
 extern const struct target_option libvirt_options[];
@@ -70,6 +74,10 @@ extern const struct target_option libvirt_options[];
 const char *lv_setting_str(const struct campaign_config *cfg, const char *name);
 uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name);
 int libvirt_validate(const struct campaign_config *cfg) __attribute__((warn_unused_result));
+/* Letters, digits and ._+-=@%:,~ only (db_password's grammar). */
+bool lv_safe_word(const char *s);
+/* db_client as the guest's SQL wants it ("a.b.c.d" or "a.b.c.d/m.m.m.m" into out, which may be NULL): 0 or -EINVAL. */
+int lv_client_host(const char *s, char *out, size_t n) __attribute__((warn_unused_result));
 
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
@@ -108,6 +116,9 @@ int libvirt_start(struct target *t, struct target_instance *inst) __attribute__(
 int libvirt_endpoint(struct target *t, struct target_instance *inst, struct target_endpoint *ep)
 	__attribute__((warn_unused_result));
 
+/* seed.c: the drivers' password, *out owned by the target; create: generate and store it when there is
+ * none yet. 0, -ENOENT (none, not created) or another -errno, printed. */
+int lv_db_password(struct target *t, bool create, const char **out) __attribute__((warn_unused_result));
 /* seed.c: user-data and meta-data of inst (mask: the password as ********). */
 int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud, struct strbuf *md)
 	__attribute__((warn_unused_result));

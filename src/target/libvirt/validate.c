@@ -4,7 +4,9 @@
 #include "campaign/config.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +55,13 @@ const struct target_option libvirt_options[] = {
 	 "what cloud-init does about the engine and guest agent packages: install (apt update and install them) "
 	 "or preinstalled (the base image has them: no package step, no mirror needed)"},
 	{"db_user", TOPT_STRING, "dbrig", 0, 0, "database user the guest setup creates for the driver"},
-	{"db_password", TOPT_STRING, "dbrig", 0, 0, "its password (letters, digits and ._+-=@%:,~ only)"},
+	{"db_password", TOPT_STRING, NULL, 0, 0,
+	 "its password (12 to 128 letters, digits and ._+-=@%:,~); unset: generated for the campaign and kept 0600 in "
+	 "<output>/<campaign>/" LV_CREDENTIALS},
+	{"db_client", TOPT_STRING, NULL, 0, 0,
+	 "the address (a.b.c.d) or network (a.b.c.d/n) the drivers connect from, as the guests see them: the only "
+	 "host the driver's user may log in from; unset: each guest's default gateway (where QEMU user networking's "
+	 "forwarded connections and the KVM host on a libvirt NAT network come from)"},
 	{"db_port", TOPT_UINT, "3306", 1, 65535, "database port in the guest"},
 	{"wait_database", TOPT_BOOL, "true", 0, 0,
 	 "readiness includes the database accepting a TCP connection (false: the VM's address only)"},
@@ -102,7 +110,7 @@ static int check_choice(const struct campaign_config *cfg, const char *name, con
 	return -EINVAL;
 }
 
-static bool safe_word(const char *s)
+bool lv_safe_word(const char *s)
 {
 	for (; *s; s++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-=@%:,~", *s))
@@ -252,6 +260,38 @@ static void show_str(const char *s, struct strbuf *sb)
 	strbuf_adds(sb, *s ? "...\"" : "\"");
 }
 
+/*
+ * db_client as the guest's SQL wants it: "a.b.c.d", or "a.b.c.d/n" as
+ * "a.b.c.d/m.m.m.m" (the netmask form MariaDB and MySQL both match). 0, or
+ * -EINVAL when s is neither or a network's host bits are set. out may be NULL.
+ */
+int lv_client_host(const char *s, char *out, size_t n)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	size_t an = slash ? (size_t)(slash - s) : strlen(s);
+	struct in_addr a, m;
+	int64_t bits = 32;
+
+	if (an >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, s, an);
+	addr[an] = '\0';
+	if (inet_pton(AF_INET, addr, &a) != 1 || (slash && parse_int64(slash + 1, 0, 32, &bits) < 0))
+		return -EINVAL;
+	m.s_addr = htonl(bits ? ~UINT32_C(0) << (32 - bits) : 0);
+	if ((a.s_addr & ~m.s_addr) != 0)
+		return -EINVAL;
+	if (out && slash) {
+		char mask[INET_ADDRSTRLEN];
+		inet_ntop(AF_INET, &m, mask, sizeof(mask));
+		snprintf(out, n, "%s/%s", addr, mask);
+	} else if (out) {
+		snprintf(out, n, "%s", addr);
+	}
+	return 0;
+}
+
 /* One authorized_keys line: (ssh-|ecdsa-|sk-)[A-Za-z0-9@.+-]+ [A-Za-z0-9+/=]+( [ -~]*)?, nothing else. */
 static bool ssh_key_ok(const char *s)
 {
@@ -312,10 +352,25 @@ int libvirt_validate(const struct campaign_config *cfg)
 		strbuf_release(&v);
 		return -EINVAL;
 	}
-	if (!safe_word(lv_setting_str(cfg, "db_password"))) {
+	/* No default password (security-review finding 12: it was "dbrig", granted to '%'). */
+	if ((s = lv_setting_str(cfg, "db_password")) && (!lv_safe_word(s) || strlen(s) < 12 || strlen(s) > 128)) {
 		campaign_config_error(cfg, ".target.db_password",
-				      "holds a character outside letters, digits and ._+-=@%%:,~ (it goes into the guest's "
-				      "setup parameters and SQL)");
+				      "is not a password dbrig hands to the guest (expected 12 to 128 letters, digits and "
+				      "._+-=@%%:,~; or leave it unset and dbrig generates one for the campaign)");
+		return -EINVAL;
+	}
+	if (!s && !lv_setting_num(cfg, "cloud_init")) {
+		campaign_config_error(cfg, ".target.db_password", "missing (expected the password of the login the "
+				      "image holds: with \"cloud_init\": false no generated one reaches the guest)");
+		return -EINVAL;
+	}
+	if ((s = lv_setting_str(cfg, "db_client")) && lv_client_host(s, NULL, 0) < 0) {
+		struct strbuf v;
+		strbuf_init(&v, 0);
+		show_str(s, &v);
+		campaign_config_error(cfg, ".target.db_client", "%s is not an IPv4 address or network (expected a.b.c.d "
+				      "or a.b.c.d/n with the host bits 0)", v.buf);
+		strbuf_release(&v);
 		return -EINVAL;
 	}
 	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were

@@ -527,13 +527,15 @@ static bool all_of(const char *s, const char *set)
 static int setup_conf(const struct vm_seed *s, struct strbuf *out)
 {
 	if (!all_of(s->db_user, SEED_WORD "_") ||
-	    (strcmp(s->db_password, VM_MASKED_PASSWORD) && !all_of(s->db_password, SEED_WORD "._+=@%:,~-"))) {
-		log_error("%s: db_user or db_password outside its grammar; not written into the seed", s->name);
+	    (strcmp(s->db_password, VM_MASKED_PASSWORD) && !all_of(s->db_password, SEED_WORD "._+=@%:,~-")) ||
+	    (s->db_client && !all_of(s->db_client, "0123456789./")) || !all_of(s->mac, "0123456789abcdef:")) {
+		log_error("%s: db_user, db_password, db_client or the MAC outside its grammar; not written into the seed",
+			  s->name);
 		return -EINVAL;
 	}
 	strbuf_adds(out, "# dbrig-setup.sh's parameters, written by dbrig's user-data; read as data, never run\n");
-	strbuf_addf(out, "db_user=%s\ndb_password=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n", s->db_user,
-		    s->db_password, s->db_port, s->buffer_pool);
+	strbuf_addf(out, "db_user=%s\ndb_password=%s\ndb_client=%s\nmac=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n",
+		    s->db_user, s->db_password, s->db_client ? s->db_client : "", s->mac, s->db_port, s->buffer_pool);
 	return 0;
 }
 

@@ -91,7 +91,8 @@ static const struct target_kv lab_options[] = {
 };
 static const struct vm_seed lab_seed = {
 	.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .packages = "mariadb-server qemu-guest-agent",
-	.ssh_key = "ssh-ed25519 AAAA lab", .db_user = "dbrig", .db_password = "s3cret", .db_port = 3306,
+	.ssh_key = "ssh-ed25519 AAAA lab", .db_user = "dbrig", .db_password = "s3cret", .mac = "52:54:00:6a:00:01",
+	.db_port = 3306,
 	.buffer_pool = UINT64_C(25769803776), .options = lab_options, .noptions = 3,
 };
 
@@ -146,7 +147,8 @@ static void test_render_seed(void **state)
 	assert_string_equal(json_string_value(json_object_get(seed_file(doc, "/etc/dbrig/setup.conf"), "permissions")),
 			    "0600");
 	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"),
-			       "\ndb_user=dbrig\ndb_password=s3cret\ndb_port=3306\nbuffer_pool=25769803776\n"));
+			       "\ndb_user=dbrig\ndb_password=s3cret\ndb_client=\nmac=52:54:00:6a:00:01\ndb_port=3306\n"
+			       "buffer_pool=25769803776\n"));
 	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/server.cnf"),
 			       "\n[mysqld]\ninnodb_flush_log_at_trx_commit = \"1\"\noptimizer_switch = \"index_merge=off,mrr=on\"\n"
 			       "log_error = \"/var/log/mysql/err #1.log\"\nport = 3306\n"));
