@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct campaign_config;
 struct strbuf;
@@ -50,6 +51,7 @@ struct lv_inst {
 	bool dom_created, vol_created[VM_DISKS]; /* by this process */
 	unsigned fwd_port;
 	char addr[INET6_ADDRSTRLEN];
+	const char *why; /* why the domain with this name is not this campaign's (lv_lookup_dom) */
 };
 
 struct lv {
@@ -63,10 +65,13 @@ struct lv {
 	struct target_instance *insts; /* from preflight */
 	size_t ninsts;
 	char *password; /* db_password, or the campaign's generated one once loaded */
+	char *id;       /* the campaign's identity (LV_IDENTITY), or NULL before its first provision */
 };
 
-/* Beside the campaign's results: the drivers' generated password (0600). */
+/* Beside the campaign's results: the drivers' generated password (0600), and the
+ * campaign's identity, which every domain it provisions carries in its metadata. */
 #define LV_CREDENTIALS ".libvirt-credentials"
+#define LV_IDENTITY ".libvirt-identity"
 
 /* validate.c */
 extern const struct target_option libvirt_options[];
@@ -81,6 +86,13 @@ int lv_client_host(const char *s, char *out, size_t n) __attribute__((warn_unuse
 
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
+
+/* libvirt.c: <output>/<campaign>/<name>, the campaign's own files beside its results; writing one
+ * (mode `mode`, its folder made first); the campaign's identity (lv->id; create: generate and store
+ * it at the first provision; absent and not created: NULL). 0 or -errno (printed by lv_campaign_id). */
+void lv_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *sb);
+int lv_store_campaign_file(const char *path, const char *text, mode_t mode) __attribute__((warn_unused_result));
+int lv_campaign_id(struct target *t, bool create) __attribute__((warn_unused_result));
 
 /* libvirt.c */
 void lv_vir_fail(const char *what, const char *call); /* "<what>: <call>: <libvirt's last error>" */
@@ -97,13 +109,19 @@ int lv_create_volume(struct target *t, struct target_instance *inst, virStorageP
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));
 int lv_remove_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
-/* dst <- clone of src (both in the drive's pool); dst is removed first. */
+/* dst <- clone of src (both in the drive's pool); dst, a disk of this campaign's domain, is removed first. */
 int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, const char *src_name)
 	__attribute__((warn_unused_result));
 
 /* domain.c */
-/* 1 ours (campaign, drive, instance match; *golden its fingerprint when asked), 0 not ours, <0 error. */
-int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden);
+/* 1 ours (campaign, drive, instance and the campaign's identity match; *golden its fingerprint when
+ * asked), 0 not ours (*why says why), <0 error. */
+int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden,
+	     const char **why);
+/* 1 when the volume is one of dom's disks, 0 not, -EIO. */
+int lv_dom_uses_vol(virDomainPtr dom, const char *pool, const char *vol);
+/* 0 when inst's domain is this campaign's and its volume of `role` one of the domain's disks; else printed. */
+int lv_own_vol(struct target *t, struct target_instance *inst, int role) __attribute__((warn_unused_result));
 int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *out, bool *foreign)
 	__attribute__((warn_unused_result));
 int lv_get_dom(struct target *t, struct target_instance *inst, virDomainPtr *out) __attribute__((warn_unused_result));

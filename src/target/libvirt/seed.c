@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 
 static void engine_packages(const struct campaign_config *cfg, struct strbuf *sb)
 {
@@ -40,11 +39,6 @@ static void engine_packages(const struct campaign_config *cfg, struct strbuf *sb
 	strbuf_adds(sb, " qemu-guest-agent");
 }
 
-/* <output>/<campaign>/<name>: the campaign's own files beside its results. */
-static void campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *sb)
-{
-	strbuf_addf(sb, "%s/%s/%s", cfg->output, cfg->name, name);
-}
 
 /* 24 random letters and digits with at least one of each kind (SQL Server's SA policy wants three kinds). */
 static int generate_password(char out[25])
@@ -94,7 +88,7 @@ int lv_db_password(struct target *t, bool create, const char **out)
 		return 0;
 	}
 	strbuf_init(&path, 0);
-	campaign_file(cfg, LV_CREDENTIALS, &path);
+	lv_campaign_file(cfg, LV_CREDENTIALS, &path);
 	ret = read_file(path.buf, &text, NULL);
 	if (ret == 0) {
 		text[strcspn(text, "\n")] = '\0';
@@ -118,19 +112,9 @@ int lv_db_password(struct target *t, bool create, const char **out)
 		goto out;
 	}
 	{
-		char *slash = strrchr(path.buf, '/');
-		*slash = '\0';
-		ret = mkdir_p(path.buf, 0755);
-		*slash = '/';
-	}
-	if (ret == 0) {
-		mode_t old = umask(077);
 		char line[27];
 		snprintf(line, sizeof(line), "%s\n", pw);
-		ret = atomic_write_file(path.buf, line, strlen(line));
-		umask(old);
-		if (ret == 0 && chmod(path.buf, 0600) < 0)
-			ret = -errno;
+		ret = lv_store_campaign_file(path.buf, line, 0600);
 	}
 	if (ret < 0) {
 		log_error("%s: cannot store the drivers' password: %s", path.buf, strerror(-ret));

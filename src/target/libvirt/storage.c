@@ -450,7 +450,7 @@ int lv_remove_pool(struct target *t, size_t d)
 	}
 	n = virStoragePoolNumOfVolumes(pool);
 	if (n > 0) {
-		log_warn("drive %s: pool %s still holds %d volume(s) dbrig did not make; kept", t->cfg->drives[d].name,
+		log_warn("drive %s: pool %s still holds %d volume(s) that are not this campaign's; kept", t->cfg->drives[d].name,
 			 ld->pool, n);
 		goto out;
 	}
@@ -485,7 +485,7 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
 
 	lv_what(t, inst, what, sizeof(what));
 	strbuf_init(&xml, 0);
-	if ((ret = lv_delete_vol(t, inst->drive, li->vol[dst_role], what)) < 0)
+	if ((ret = lv_own_vol(t, inst, dst_role)) < 0 || (ret = lv_delete_vol(t, inst->drive, li->vol[dst_role], what)) < 0)
 		goto out;
 	ret = -EIO;
 	pool = virStoragePoolLookupByName(lv_conn(t, inst->drive), lv->drives[inst->drive].pool);

@@ -354,6 +354,11 @@ void vm_render_metadata(const struct vm_spec *s, struct strbuf *out)
 	strbuf_adds(out, "</" VM_METADATA_KEY ":drive>\n      <" VM_METADATA_KEY ":instance>");
 	escape_xml(out, s->instance);
 	strbuf_adds(out, "</" VM_METADATA_KEY ":instance>\n");
+	if (s->id) {
+		strbuf_adds(out, "      <" VM_METADATA_KEY ":id>");
+		escape_xml(out, s->id);
+		strbuf_adds(out, "</" VM_METADATA_KEY ":id>\n");
+	}
 	if (s->golden) {
 		strbuf_adds(out, "      <" VM_METADATA_KEY ":golden>");
 		escape_xml(out, s->golden);

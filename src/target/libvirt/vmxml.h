@@ -60,6 +60,7 @@ struct vm_spec {
 	const char *campaign;   /* for <metadata> */
 	const char *drive;
 	const char *instance;
+	const char *id;         /* the campaign's identity (32 hex digits) for <metadata>, or NULL */
 	const char *golden;     /* drive's golden fingerprint kept in vm1's metadata, or NULL */
 	const char *domain_type; /* kvm or qemu */
 	unsigned vcpus;

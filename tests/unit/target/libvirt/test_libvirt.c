@@ -42,8 +42,11 @@ struct rig {
 
 /* What write_config puts in .target besides `extra`: no seed and a given password, unless a test
  * sets ut_target_base (e.g. to exercise the generated password). */
-static const char *ut_target_base = "\"cloud_init\": false, \"db_password\": \"unit-test-pw-1\", ";
-static const char *ut_output = "";
+#define UT_TARGET_BASE "\"cloud_init\": false, \"db_password\": \"unit-test-pw-1\", "
+static const char *ut_target_base = UT_TARGET_BASE;
+static const char *ut_name = "ut";
+static char ut_output_default[160]; /* main(): a folder of this process under /tmp */
+static const char *ut_output = ut_output_default;
 
 static void write_config(const char *file, const char *hosts, const char *drives, const char *placement,
 			 const char *extra, const char *endpoint)
@@ -52,7 +55,7 @@ static void write_config(const char *file, const char *hosts, const char *drives
 
 	assert_non_null(f);
 	fprintf(f,
-		"{\"name\": \"ut\", \"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_write\"},\n"
+		"{\"name\": \"%s\", \"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_write\"},\n"
 		" \"engine\": {\"kind\": \"mariadb\", \"buffer_pool\": \"128M\"},\n"
 		" \"target\": {\"kind\": \"libvirt\", \"hosts\": %s, \"endpoint\": \"%s\", \"vcpus\": 2,\n"
 		"   \"memory\": \"1G\", \"controller\": \"lsisas1078\", \"create_pools\": true, %s\n"
@@ -61,7 +64,7 @@ static void write_config(const char *file, const char *hosts, const char *drives
 		" \"drives\": [%s],\n"
 		" \"run_groups\": [{\"name\": \"g\", \"placement\": %s}],\n"
 		" \"precondition\": 0, \"sample\": \"1s\"%s}\n",
-		hosts, endpoint, ut_target_base, src_dir(), extra, drives, placement, ut_output);
+		ut_name, hosts, endpoint, ut_target_base, src_dir(), extra, drives, placement, ut_output);
 	fclose(f);
 }
 
@@ -356,6 +359,159 @@ static void test_two_hosts(void **state)
 	strbuf_release(&line);
 }
 
+/* cmocka teardown: what a test may have changed of write_config's defaults, even when it failed. */
+static int reset_config(void **state)
+{
+	(void)state;
+	ut_target_base = UT_TARGET_BASE;
+	ut_output = ut_output_default;
+	ut_name = "ut";
+	return 0;
+}
+
+static void define_pool_with(virConnectPtr c, const char *pool, const char *const *vols)
+{
+	char xml[512];
+	virStoragePoolPtr p;
+
+	snprintf(xml, sizeof(xml), "<pool type='dir'><name>%s</name><target><path>/%s</path></target></pool>", pool, pool);
+	p = virStoragePoolDefineXML(c, xml, 0);
+	assert_non_null(p);
+	assert_int_equal(virStoragePoolBuild(p, 0), 0);
+	assert_int_equal(virStoragePoolCreate(p, 0), 0);
+	for (; *vols; vols++) {
+		virStorageVolPtr v;
+		snprintf(xml, sizeof(xml), "<volume><name>%s</name><capacity unit='G'>1</capacity>"
+			 "<target><format type='raw'/></target></volume>", *vols);
+		v = virStorageVolCreateXML(p, xml, 0);
+		assert_non_null(v);
+		virStorageVolFree(v);
+	}
+	virStoragePoolFree(p);
+}
+
+static void undefine_pool(virConnectPtr c, const char *pool)
+{
+	virStoragePoolPtr p = virStoragePoolLookupByName(c, pool);
+	virStorageVolPtr *vols = NULL;
+	int n;
+
+	assert_non_null(p);
+	n = virStoragePoolListAllVolumes(p, &vols, 0);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(virStorageVolDelete(vols[i], 0), 0);
+		virStorageVolFree(vols[i]);
+	}
+	free(vols);
+	assert_int_equal(virStoragePoolDestroy(p), 0);
+	assert_int_equal(virStoragePoolUndefine(p), 0);
+	virStoragePoolFree(p);
+}
+
+/*
+ * security-review finding 2, the review's repro on the test driver: pool "lab"
+ * holds volumes of campaign "a-b", drive "c"; campaign "a" with drive "b-c"
+ * maps to the same names (dbrig-a-b-c-vm1-*). teardown deleted them by name
+ * (no domain at all), restore deleted the under-test before any check, and
+ * provision adopted them. Now a volume is this campaign's only as a disk of
+ * a domain carrying its identity: teardown and restore leave them alone
+ * (saying so), provision refuses.
+ */
+static void test_foreign_volumes_kept(void **state)
+{
+	static const char *const vols[] = {"dbrig-a-b-c-vm1-prebuilt.img", "dbrig-a-b-c-vm1-undertest.img", NULL};
+	struct rig r = {0};
+	virConnectPtr c = virConnectOpen("test:///default");
+	struct strbuf line;
+
+	(void)state;
+	assert_non_null(c);
+	strbuf_init(&line, 0);
+	define_pool_with(c, "lab", vols);
+	ut_name = "a";
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-collide-%d.json", (int)getpid());
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"b-c\", \"pool\": \"lab\"}", "{\"b-c\": 1}", "",
+		     "forward");
+	reset_config(NULL);
+	assert_int_equal(rig_up(&r), 0);
+	teardown_all(&r);
+	vol_exists(c, "lab", vols[0], true);
+	vol_exists(c, "lab", vols[1], true);
+	assert_true(r.t.ops->restore(&r.t, &r.plan->insts[0]) < 0);
+	vol_exists(c, "lab", vols[1], true);
+	assert_int_equal(r.t.ops->status(&r.t, &r.plan->insts[0], &line), 1);
+	assert_non_null(strstr(line.buf, "absent"));
+	assert_int_equal(provision(&r), -EEXIST);
+	vol_exists(c, "lab", vols[0], true);
+	vol_exists(c, "lab", vols[1], true);
+	vol_exists(c, "lab", "dbrig-a-b-c-vm1-boot.qcow2", false);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-a-"), 0);
+	rig_down(&r);
+	undefine_pool(c, "lab");
+	strbuf_release(&line);
+	assert_int_equal(virConnectClose(c), 0);
+}
+
+/*
+ * security-review finding 2: two campaigns of the same name (the shipped configs,
+ * two users, two output folders) share every name and every field of the
+ * metadata but the identity. The second never touches the first's domains or
+ * volumes: status says whose they are not, teardown keeps them (naming each),
+ * restore and provision refuse.
+ */
+static void test_same_name_other_identity(void **state)
+{
+	struct rig a = {0}, b = {0};
+	virConnectPtr c = virConnectOpen("test:///default");
+	char out[2][256], rm[300];
+	struct strbuf line;
+
+	(void)state;
+	assert_non_null(c);
+	strbuf_init(&line, 0);
+	for (int k = 0; k < 2; k++) {
+		struct rig *r = k ? &b : &a;
+		snprintf(out[k], sizeof(out[k]), ", \"output\": \"/tmp/dbrig-ut-libvirt-id%d-%d\"", k, (int)getpid());
+		ut_output = out[k];
+		snprintf(r->file, sizeof(r->file), "/tmp/dbrig-ut-libvirt-id%d-%d.json", k, (int)getpid());
+		write_config(r->file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 2}", "", "forward");
+		reset_config(NULL);
+		if (k == 0) {
+			assert_int_equal(rig_up(r), 0);
+			assert_int_equal(provision(r), 0);
+		}
+	}
+	assert_int_equal(rig_up(&b), 0);
+	assert_int_equal(b.t.ops->status(&b.t, &b.plan->insts[0], &line), 1);
+	assert_non_null(strstr(line.buf, "exists but is NOT this campaign's (this campaign has no identity yet"));
+	teardown_all(&b);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-da-"), 2);
+	vol_exists(c, "dbrig-ut-da", "dbrig-ut-da-vm1-undertest.img", true);
+	vol_exists(c, "dbrig-ut-da", "dbrig-ut-da-vm2-boot.qcow2", true);
+	assert_true(b.t.ops->restore(&b.t, &b.plan->insts[0]) < 0);
+	vol_exists(c, "dbrig-ut-da", "dbrig-ut-da-vm1-undertest.img", true);
+	/* b's provision makes b an identity of its own: the domains still carry a's. */
+	assert_int_equal(provision(&b), -EEXIST);
+	strbuf_reset(&line);
+	assert_int_equal(b.t.ops->status(&b.t, &b.plan->insts[1], &line), 1);
+	assert_non_null(strstr(line.buf, "exists but is NOT this campaign's (its metadata carries another campaign identity"));
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-da-"), 2);
+	/* a's own commands still work, and its teardown removes everything. */
+	restore_cycle(&a, true);
+	teardown_all(&a);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
+	assert_int_equal(count_prefixed_pools(c, "dbrig-ut-"), 0);
+	rig_down(&a);
+	rig_down(&b);
+	for (int k = 0; k < 2; k++) {
+		snprintf(rm, sizeof(rm), "rm -rf /tmp/dbrig-ut-libvirt-id%d-%d", k, (int)getpid());
+		assert_int_equal(system(rm), 0);
+	}
+	strbuf_release(&line);
+	assert_int_equal(virConnectClose(c), 0);
+}
+
 static void read_password(const char *dir, char *out, size_t n)
 {
 	char path[512], *text = NULL;
@@ -381,7 +537,6 @@ static void read_password(const char *dir, char *out, size_t n)
 static void test_generated_password(void **state)
 {
 	char dir[2][64], pw[2][64], out[256];
-	const char *saved_base = ut_target_base, *saved_out = ut_output;
 	struct target_endpoint ep;
 
 	(void)state;
@@ -430,8 +585,6 @@ static void test_generated_password(void **state)
 		assert_int_equal(access(path, F_OK), -1);
 		rig_down(&r);
 	}
-	ut_target_base = saved_base;
-	ut_output = saved_out;
 	for (int k = 0; k < 2; k++) {
 		snprintf(out, sizeof(out), "rm -rf %s", dir[k]);
 		assert_int_equal(system(out), 0);
@@ -495,8 +648,19 @@ int main(void)
 		cmocka_unit_test(test_collision_rolls_back),
 		cmocka_unit_test(test_two_hosts),
 		cmocka_unit_test(test_host_uris),
-		cmocka_unit_test(test_generated_password),
+		cmocka_unit_test_teardown(test_generated_password, reset_config),
+		cmocka_unit_test_teardown(test_foreign_volumes_kept, reset_config),
+		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	char out_dir[96], rm[128];
+	int ret;
+
+	snprintf(out_dir, sizeof(out_dir), "/tmp/dbrig-ut-libvirt-out-%d", (int)getpid());
+	snprintf(ut_output_default, sizeof(ut_output_default), ", \"output\": \"%s\"", out_dir);
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	snprintf(rm, sizeof(rm), "rm -rf %s", out_dir);
+	if (system(rm) != 0)
+		ret = 1;
+	return ret;
 }

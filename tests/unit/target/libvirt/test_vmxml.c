@@ -49,6 +49,7 @@ static void base_spec(struct vm_spec *s, enum vm_controller c)
 	s->campaign = "lab";
 	s->drive = "pm1743-a";
 	s->instance = "vm2";
+	s->id = "0123456789abcdef0123456789abcdef";
 	s->domain_type = "kvm";
 	s->vcpus = 8;
 	s->memory_kib = UINT64_C(62914560);
