@@ -497,6 +497,7 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 	if ((ret = lv_db_password(t, false, &ep->password)) < 0)
 		goto out;
 	ep->database = "sbtest";
+	ep->odbc_options = li->odbc_options[0] ? li->odbc_options : NULL;
 out:
 	if (dom)
 		virDomainFree(dom);

@@ -169,6 +169,13 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 		li->vol[d] = strbuf_detach(&sb);
 	}
 	li->fwd_port = (unsigned)lv_setting_num(cfg, "forward_base_port") + inst->index;
+	{
+		const char *enc = lv_setting_str(cfg, "sqlserver_encrypt");
+		const struct target_setting *trust = target_setting(cfg, "sqlserver_trust_server_certificate");
+		snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s%s%s%s", enc ? "Encrypt=" : "", enc ? enc : "",
+			 enc && trust->set ? ";" : "", trust->set ? "TrustServerCertificate=" : "",
+			 trust->set ? (trust->num ? "yes" : "no") : "");
+	}
 	inst->priv = li;
 	return li;
 }

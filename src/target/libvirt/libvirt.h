@@ -52,6 +52,7 @@ struct lv_inst {
 	unsigned fwd_port;
 	char addr[INET6_ADDRSTRLEN];
 	const char *why; /* why the domain with this name is not this campaign's (lv_lookup_dom) */
+	char odbc_options[80]; /* SQL Server: Encrypt= / TrustServerCertificate= as configured, or "" */
 };
 
 struct lv {

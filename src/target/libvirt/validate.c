@@ -63,6 +63,11 @@ const struct target_option libvirt_options[] = {
 	 "host the driver's user may log in from; unset: each guest's default gateway (where QEMU user networking's "
 	 "forwarded connections and the KVM host on a libvirt NAT network come from)"},
 	{"db_port", TOPT_UINT, "3306", 1, 65535, "database port in the guest"},
+	{"sqlserver_encrypt", TOPT_STRING, NULL, 0, 0,
+	 "SQL Server: the drivers' Encrypt= (yes, mandatory, no, optional or strict); unset: the ODBC driver's default"},
+	{"sqlserver_trust_server_certificate", TOPT_BOOL, NULL, 0, 0,
+	 "SQL Server: the drivers' TrustServerCertificate= (true accepts any server certificate); unset: the ODBC "
+	 "driver's default (Driver 18: the certificate is verified)"},
 	{"wait_database", TOPT_BOOL, "true", 0, 0,
 	 "readiness includes the database accepting a TCP connection (false: the VM's address only)"},
 	{"ready_timeout", TOPT_DURATION, "10m", 0, 0, "how long a VM may take to boot and accept database connections"},
@@ -322,6 +327,7 @@ int libvirt_validate(const struct campaign_config *cfg)
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
 	static const char *const types[] = {"kvm", "qemu", NULL};
 	static const char *const package_modes[] = {"install", "preinstalled", NULL};
+	static const char *const encrypt_modes[] = {"yes", "mandatory", "no", "optional", "strict", NULL};
 	const struct target_setting *hosts = target_setting(cfg, "hosts");
 	const struct target_setting *iot = target_setting(cfg, "iotune");
 	const char *s, *why;
@@ -335,7 +341,9 @@ int libvirt_validate(const struct campaign_config *cfg)
 	    check_choice(cfg, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
 	    check_choice(cfg, "disk_cache", "a disk cache mode", caches) < 0 ||
 	    check_choice(cfg, "domain_type", "a domain type", types) < 0 ||
-	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0)
+	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0 ||
+	    (lv_setting_str(cfg, "sqlserver_encrypt") &&
+	     check_choice(cfg, "sqlserver_encrypt", "an ODBC Encrypt mode", encrypt_modes) < 0))
 		return -EINVAL;
 	for (size_t h = 0; h < hosts->nmap; h++) {
 		snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);

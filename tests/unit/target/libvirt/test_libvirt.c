@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "campaign/config.h"
+#include "campaign/driver.h"
 #include "campaign/plan.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -45,6 +46,9 @@ struct rig {
 #define UT_TARGET_BASE "\"cloud_init\": false, \"db_password\": \"unit-test-pw-1\", "
 static const char *ut_target_base = UT_TARGET_BASE;
 static const char *ut_name = "ut";
+#define UT_HEAD "\"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_write\"},\n" \
+		" \"engine\": {\"kind\": \"mariadb\", \"buffer_pool\": \"128M\"}"
+static const char *ut_head = UT_HEAD;
 static char ut_output_default[160]; /* main(): a folder of this process under /tmp */
 static const char *ut_output = ut_output_default;
 
@@ -55,8 +59,7 @@ static void write_config(const char *file, const char *hosts, const char *drives
 
 	assert_non_null(f);
 	fprintf(f,
-		"{\"name\": \"%s\", \"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_write\"},\n"
-		" \"engine\": {\"kind\": \"mariadb\", \"buffer_pool\": \"128M\"},\n"
+		"{\"name\": \"%s\", %s,\n"
 		" \"target\": {\"kind\": \"libvirt\", \"hosts\": %s, \"endpoint\": \"%s\", \"vcpus\": 2,\n"
 		"   \"memory\": \"1G\", \"controller\": \"lsisas1078\", \"create_pools\": true, %s\n"
 		"   \"wait_database\": false, \"boot_size\": \"4G\", \"prebuilt_size\": \"2G\", \"under_test_size\": \"1G\",\n"
@@ -64,7 +67,7 @@ static void write_config(const char *file, const char *hosts, const char *drives
 		" \"drives\": [%s],\n"
 		" \"run_groups\": [{\"name\": \"g\", \"placement\": %s}],\n"
 		" \"precondition\": 0, \"sample\": \"1s\"%s}\n",
-		ut_name, hosts, endpoint, ut_target_base, src_dir(), extra, drives, placement, ut_output);
+		ut_name, ut_head, hosts, endpoint, ut_target_base, src_dir(), extra, drives, placement, ut_output);
 	fclose(f);
 }
 
@@ -366,6 +369,7 @@ static int reset_config(void **state)
 	ut_target_base = UT_TARGET_BASE;
 	ut_output = ut_output_default;
 	ut_name = "ut";
+	ut_head = UT_HEAD;
 	return 0;
 }
 
@@ -592,6 +596,62 @@ static void test_generated_password(void **state)
 }
 
 /*
+ * security-review finding 22, its SQL Server item: the drivers' connection string
+ * had Encrypt=yes;TrustServerCertificate=yes hard-coded, so no server certificate
+ * was ever checked and ODBC_PWD went to whoever answered. Now both appear only as
+ * the target's settings say; unset, the ODBC driver's own defaults (Driver 18:
+ * encrypted and verified).
+ */
+static void test_sqlserver_connection(void **state)
+{
+	static const struct {
+		const char *extra, *want; /* want NULL: refused at load */
+	} cases[] = {
+		{"", ";UID=dbrig"},
+		{", \"sqlserver_encrypt\": \"strict\"", ";UID=dbrig;Encrypt=strict"},
+		{", \"sqlserver_encrypt\": \"yes\", \"sqlserver_trust_server_certificate\": true",
+		 ";UID=dbrig;Encrypt=yes;TrustServerCertificate=yes"},
+		{", \"sqlserver_trust_server_certificate\": false", ";UID=dbrig;TrustServerCertificate=no"},
+		{", \"sqlserver_encrypt\": \"maybe\"", NULL},
+	};
+
+	(void)state;
+	ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+		  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rig r = {0};
+		struct target_endpoint ep;
+		struct strbuf args;
+		char extra[256];
+		const char *conn = NULL;
+		int ret;
+
+		snprintf(extra, sizeof(extra), ", \"template\": \"sqlserver\"%s", cases[i].extra);
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-mssql-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}",
+			     extra, "forward");
+		ret = rig_up(&r);
+		if (!cases[i].want) {
+			assert_int_equal(ret, -EINVAL);
+			rig_down(&r);
+			continue;
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(r.t.ops->endpoint(&r.t, &r.plan->insts[0], &ep), 0);
+		strbuf_init(&args, 0);
+		driver_conn_args(r.cfg, &ep, &args);
+		for (size_t off = 0; off < args.len; off += strlen(args.buf + off) + 1)
+			if (!strncmp(args.buf + off, "--odbc-connect=", 15))
+				conn = args.buf + off;
+		assert_non_null(conn);
+		if (strlen(conn) < strlen(cases[i].want) || strcmp(conn + strlen(conn) - strlen(cases[i].want), cases[i].want))
+			fail_msg("%s: got %s, expected it to end in %s", cases[i].extra, conn, cases[i].want);
+		strbuf_release(&args);
+		rig_down(&r);
+	}
+}
+
+/*
  * security-review finding 21: host URIs are limited to transports that run no
  * program the URI names; the ext transport and command= / netcat= need
  * "allow_ext_transport": true. (The refusals' messages are checked one by one
@@ -651,6 +711,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_generated_password, reset_config),
 		cmocka_unit_test_teardown(test_foreign_volumes_kept, reset_config),
 		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
+		cmocka_unit_test_teardown(test_sqlserver_connection, reset_config),
 	};
 
 	char out_dir[96], rm[128];
