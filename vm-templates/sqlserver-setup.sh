@@ -3,8 +3,7 @@
 # it is: nothing of a campaign file is pasted into this code; Ubuntu 22.04 cloud image with
 # Microsoft's mssql-server package, installed by user-data). Idempotent, runs at every boot
 # from dbrig-setup.service. Its parameters are data in /etc/dbrig/setup.conf (0600, written
-# by the user-data): db_user, db_password, db_client, mac, db_port, buffer_pool, each checked
-# below against the grammar dbrig checked the campaign file with.
+# by the user-data), read and checked by setup-common.sh.
 #   - the under-test disk (serial dbrig-undertest) gets a file system when it has none and is
 #     mounted on /srv/dbrig-data; data and log files live in /srv/dbrig-data/mssql
 #   - SQL Server's memory limit is the buffer pool, its port db_port, and it listens on the
@@ -12,49 +11,15 @@
 #   - the driver's login db_user is created (sysadmin) with db_password
 # Not boot-tested by dbrig's CI (no SQL Server image there); the Windows Server 2012 R2 /
 # SQL Server 2014 case of the published runs is in vm-templates/windows-sqlserver.md.
-set -eu
-umask 077
-log() { echo "dbrig-setup: $*"; }
-die() { log "$*" >&2; exit 1; }
-conf=/etc/dbrig/setup.conf
-[ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
-db_user= db_password= db_client= mac= db_port= buffer_pool=
-while IFS= read -r line || [ -n "$line" ]; do
-	case $line in
-	'' | '#'*) ;;
-	db_user=*) db_user=${line#*=} ;;
-	db_password=*) db_password=${line#*=} ;;
-	db_client=*) db_client=${line#*=} ;;
-	mac=*) mac=${line#*=} ;;
-	db_port=*) db_port=${line#*=} ;;
-	buffer_pool=*) buffer_pool=${line#*=} ;;
-	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_password, db_client, mac, db_port or buffer_pool)" ;;
-	esac
-done <"$conf"
-case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
-case $db_password in '' | *[!A-Za-z0-9._+=@%:,~-]*) die "$conf: db_password holds a character outside [A-Za-z0-9._+=@%:,~-]" ;; esac
-case $db_client in *[!0-9./]*) die "$conf: db_client is not an IPv4 address or address/netmask" ;; esac
-case $mac in '' | *[!0-9a-f:]*) die "$conf: mac is not a MAC address" ;; esac
-case $db_port in '' | *[!0-9]*) die "$conf: db_port is not a number" ;; esac
-case $buffer_pool in '' | *[!0-9]*) die "$conf: buffer_pool is not a number" ;; esac
+. /usr/local/lib/dbrig/setup-common.sh
 # T-SQL quoting: a string literal doubles ', an identifier in [] doubles ] (the grammar
-# above leaves neither; doubling keeps them literals if it ever grows one).
+# setup-common.sh checks leaves neither; doubling keeps them literals if it ever grows one).
 tsql_str() { printf "N'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 tsql_ident() { printf '[%s]' "$(printf '%s' "$1" | sed 's/]/]]/g')"; }
 
-# The NIC dbrig gave the VM (by its MAC): SQL Server listens on its IPv4 address only
-# (security-review finding 12). SQL Server logins cannot be limited to a client host,
-# so db_client is checked but has no use here.
-nic= addr=
-for _ in $(seq 1 120); do
-	nic=$(ip -o link show | awk -v m="$mac" '$0 ~ "link/ether " m " " { sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }')
-	[ -n "$nic" ] && addr=$(ip -4 -o addr show dev "$nic" scope global | awk '{ sub("/.*", "", $4); print $4; exit }')
-	[ -n "$addr" ] && break
-	sleep 1
-done
-[ -n "$nic" ] || die "no network interface with MAC $mac"
-[ -n "$addr" ] || die "$nic ($mac) has no IPv4 address"
-case $addr in *[!0-9.]*) die "$nic: \"$addr\" is not an IPv4 address" ;; esac
+# SQL Server listens on the IPv4 address of the NIC dbrig gave the VM only (security-review
+# finding 12). Its logins cannot be limited to a client host: db_client has no use here.
+dbrig_nic
 
 disk=
 for _ in $(seq 1 60); do

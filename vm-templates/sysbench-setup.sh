@@ -4,9 +4,7 @@
 # dbrig-setup.service, which cloud-init installs from dbrig's user-data, and is
 # idempotent (cloud-init sets the hostname). Its parameters are data in files the
 # user-data writes:
-#   /etc/dbrig/setup.conf (0600)  name=value lines: db_user, db_password, db_client,
-#                                 mac, db_port, buffer_pool; each checked below against
-#                                 the grammar dbrig checked the campaign file with
+#   /etc/dbrig/setup.conf (0600)  name=value lines, read and checked by setup-common.sh
 #   /etc/dbrig/server.cnf (0644)  the [mysqld] options (engine.server_options, then
 #                                 port and buffer pool), rendered and quoted by dbrig;
 #                                 copied, never expanded
@@ -19,55 +17,17 @@
 #   - the driver's user db_user owns the database sbtest and may log in from db_client
 #     only (default: that NIC's gateway)
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
-set -eu
-umask 077
-log() { echo "dbrig-setup: $*"; }
-die() { log "$*" >&2; exit 1; }
-conf=/etc/dbrig/setup.conf
-[ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
+. /usr/local/lib/dbrig/setup-common.sh
 [ -f /etc/dbrig/server.cnf ] || die "/etc/dbrig/server.cnf is missing (cloud-init writes it from dbrig's user-data)"
-db_user= db_password= db_client= mac= db_port= buffer_pool=
-while IFS= read -r line || [ -n "$line" ]; do
-	case $line in
-	'' | '#'*) ;;
-	db_user=*) db_user=${line#*=} ;;
-	db_password=*) db_password=${line#*=} ;;
-	db_client=*) db_client=${line#*=} ;;
-	mac=*) mac=${line#*=} ;;
-	db_port=*) db_port=${line#*=} ;;
-	buffer_pool=*) buffer_pool=${line#*=} ;;
-	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_password, db_client, mac, db_port or buffer_pool)" ;;
-	esac
-done <"$conf"
-case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
-case $db_password in '' | *[!A-Za-z0-9._+=@%:,~-]*) die "$conf: db_password holds a character outside [A-Za-z0-9._+=@%:,~-]" ;; esac
-case $db_client in *[!0-9./]*) die "$conf: db_client is not an IPv4 address or address/netmask" ;; esac
-case $mac in '' | *[!0-9a-f:]*) die "$conf: mac is not a MAC address" ;; esac
-case $db_port in '' | *[!0-9]*) die "$conf: db_port is not a number" ;; esac
-case $buffer_pool in '' | *[!0-9]*) die "$conf: buffer_pool is not a number" ;; esac
-# A value as an SQL string literal: the grammar above leaves no quote to double, and
-# doubling keeps it a literal if the grammar ever grows one.
+# A value as an SQL string literal: the grammar setup-common.sh checks leaves no quote to
+# double, and doubling keeps it a literal if the grammar ever grows one.
 sql_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 
-# The NIC dbrig gave the VM (by its MAC): the server listens on its IPv4 address only,
-# and the driver may log in from db_client only, by default the NIC's gateway, where
-# QEMU user networking's forwarded connections and the KVM host on a libvirt NAT
-# network come from (security-review finding 12: every address, from '%').
-nic= addr= client=$db_client
-for _ in $(seq 1 120); do
-	nic=$(ip -o link show | awk -v m="$mac" '$0 ~ "link/ether " m " " { sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }')
-	if [ -n "$nic" ]; then
-		addr=$(ip -4 -o addr show dev "$nic" scope global | awk '{ sub("/.*", "", $4); print $4; exit }')
-		[ -n "$db_client" ] || client=$(ip -4 route show default dev "$nic" | awk '$1 == "default" { print $3; exit }')
-	fi
-	[ -n "$addr" ] && [ -n "$client" ] && break
-	sleep 1
-done
-[ -n "$nic" ] || die "no network interface with MAC $mac"
-[ -n "$addr" ] || die "$nic ($mac) has no IPv4 address"
-[ -n "$client" ] || die "$nic has no default gateway to allow the driver from (set .target.db_client)"
-case $addr in *[!0-9.]*) die "$nic: \"$addr\" is not an IPv4 address" ;; esac
-case $client in *[!0-9./]*) die "\"$client\" is not an IPv4 address" ;; esac
+# The server listens on the IPv4 address of the NIC dbrig gave the VM only, and the
+# driver may log in from db_client only, by default that NIC's gateway, where QEMU user
+# networking's forwarded connections and the KVM host on a libvirt NAT network come from
+# (security-review finding 12: every address, from '%').
+if [ -n "$db_client" ]; then dbrig_nic; client=$db_client; else dbrig_nic gateway; client=$gateway; fi
 
 # mariadb-install-db wants the hostname resolvable.
 host=$(hostname)

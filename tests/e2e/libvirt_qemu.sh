@@ -213,6 +213,7 @@ for d in fast slow; do
 		echo "setup-unit: $(systemctl is-enabled dbrig-setup.service 2>&1) $(systemctl is-active dbrig-setup.service 2>&1)"
 		echo "setup-script: $(stat -c %a /usr/local/sbin/dbrig-setup.sh 2>&1)"
 		echo "setup-sha256: $(sha256sum </usr/local/sbin/dbrig-setup.sh | cut -d" " -f1)"
+		echo "common-sha256: $(sha256sum </usr/local/lib/dbrig/setup-common.sh | cut -d" " -f1)"
 		echo "setup-conf: $(stat -c %a /etc/dbrig/setup.conf 2>&1)"
 		echo "old-seed-unit: $(systemctl list-unit-files dbrig-seed.service 2>&1 | grep -c dbrig-seed)"
 		echo "apt-get-runs: $(grep -c "apt-get" /var/log/cloud-init.log)"
@@ -238,6 +239,8 @@ for d in fast slow; do
 	check "$d: ... and its parameter file 0600" [ "$(g setup-conf)" = 600 ]
 	check "$d: the setup script is vm-templates/sysbench-setup.sh as it is (finding 3: no campaign value in its code)" \
 		[ "$(g setup-sha256)" = "$(sha256sum <"$DBRIG_SOURCE_DIR/vm-templates/sysbench-setup.sh" | cut -d" " -f1)" ]
+	check "$d: ... and the part it sources is vm-templates/setup-common.sh as it is" \
+		[ "$(g common-sha256)" = "$(sha256sum <"$DBRIG_SOURCE_DIR/vm-templates/setup-common.sh" | cut -d" " -f1)" ]
 	check "$d: no hand-written seed unit in the image" [ "$(g old-seed-unit)" = 0 ]
 	check "$d: guest_packages preinstalled: cloud-init ran no apt-get" [ "$(g apt-get-runs)" = 0 ]
 	check "$d: datadir on the under-test disk" [ "$(g datadir-disk)" = dbrig-undertest ]

@@ -61,11 +61,13 @@ seed_files "$T/dry.out" "$T/seed"
 S=$T/seed
 check "the script is vm-templates/sysbench-setup.sh as it is (no campaign value in its code)" \
 	cmp -s "$S/dbrig-setup.sh" "$DBRIG_SOURCE_DIR/vm-templates/sysbench-setup.sh"
+check "... and the part it sources vm-templates/setup-common.sh" \
+	cmp -s "$S/setup-common.sh" "$DBRIG_SOURCE_DIR/vm-templates/setup-common.sh"
 check "finding 20: the script is 0600" grep -qx '0600 /usr/local/sbin/dbrig-setup.sh' "$S/modes"
 check "finding 20: its parameter file is 0600" grep -qx '0600 /etc/dbrig/setup.conf' "$S/modes"
 check "no file of the seed but setup.conf holds the password" \
 	bash -c "[ \"\$(grep -l 'pw-1234.abcd' '$S'/* | xargs -n1 basename)\" = setup.conf ]"
-for f in sysbench-setup.sh sqlserver-setup.sh; do
+for f in sysbench-setup.sh sqlserver-setup.sh setup-common.sh; do
 	check "$f is valid sh" sh -n "$DBRIG_SOURCE_DIR/vm-templates/$f"
 done
 
@@ -97,14 +99,16 @@ esac"
 
 # guest ROOT-OF-SEED: run the script as the guest would, in a private mount namespace.
 guest() {
-	rm -rf "$T/etc-up" "$T/etc-work" "$T/log/calls" "$T/log/sql"
-	mkdir -p "$T/etc-up" "$T/etc-work"
+	rm -rf "$T/etc-up" "$T/etc-work" "$T/local-up" "$T/local-work" "$T/log/calls" "$T/log/sql"
+	mkdir -p "$T/etc-up" "$T/etc-work" "$T/local-up" "$T/local-work"
 	unshare -m --propagation private bash -c '
 		set -e
 		T=$1 S=$2
 		mount -t overlay overlay -o "lowerdir=/etc,upperdir=$T/etc-up,workdir=$T/etc-work" /etc
+		mount -t overlay overlay -o "lowerdir=/usr/local,upperdir=$T/local-up,workdir=$T/local-work" /usr/local
 		mount -t tmpfs tmpfs /srv
-		mkdir -p /etc/dbrig /etc/mysql/mariadb.conf.d
+		mkdir -p /etc/dbrig /etc/mysql/mariadb.conf.d /usr/local/lib/dbrig
+		[ ! -f "$S/setup-common.sh" ] || install -m 0644 "$S/setup-common.sh" /usr/local/lib/dbrig/setup-common.sh
 		[ ! -f "$S/setup.conf" ] || install -m 0600 "$S/setup.conf" /etc/dbrig/setup.conf
 		[ ! -f "$S/server.cnf" ] || install -m 0644 "$S/server.cnf" /etc/dbrig/server.cnf
 		set +e

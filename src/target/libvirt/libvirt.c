@@ -55,6 +55,16 @@ void lv_campaign_file(const struct campaign_config *cfg, const char *name, struc
 	strbuf_addf(sb, "%s/%s/%s", cfg->output, cfg->name, name);
 }
 
+int lv_read_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *path, char **out)
+{
+	int ret;
+
+	lv_campaign_file(cfg, name, path);
+	if ((ret = read_file(path->buf, out, NULL)) == 0)
+		(*out)[strcspn(*out, "\n")] = '\0';
+	return ret;
+}
+
 /* Write a small file of the campaign (mode `mode`, its folder made first). */
 int lv_store_campaign_file(const char *path, const char *text, mode_t mode)
 {
@@ -94,10 +104,8 @@ int lv_campaign_id(struct target *t, bool create)
 	if (lv->id)
 		return 0;
 	strbuf_init(&path, 0);
-	lv_campaign_file(t->cfg, LV_IDENTITY, &path);
-	ret = read_file(path.buf, &text, NULL);
+	ret = lv_read_campaign_file(t->cfg, LV_IDENTITY, &path, &text);
 	if (ret == 0) {
-		text[strcspn(text, "\n")] = '\0';
 		if (strlen(text) != 32 || strspn(text, "0123456789abcdef") != 32) {
 			log_error("%s: not a campaign identity dbrig wrote (expected 32 hex digits)", path.buf);
 			ret = -EINVAL;

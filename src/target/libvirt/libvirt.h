@@ -92,6 +92,9 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
  * (mode `mode`, its folder made first); the campaign's identity (lv->id; create: generate and store
  * it at the first provision; absent and not created: NULL). 0 or -errno (printed by lv_campaign_id). */
 void lv_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *sb);
+/* ... its first line in *out (path: the file's path): 0, -ENOENT or another -errno. */
+int lv_read_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *path, char **out)
+	__attribute__((warn_unused_result));
 int lv_store_campaign_file(const char *path, const char *text, mode_t mode) __attribute__((warn_unused_result));
 int lv_campaign_id(struct target *t, bool create) __attribute__((warn_unused_result));
 

@@ -88,10 +88,8 @@ int lv_db_password(struct target *t, bool create, const char **out)
 		return 0;
 	}
 	strbuf_init(&path, 0);
-	lv_campaign_file(cfg, LV_CREDENTIALS, &path);
-	ret = read_file(path.buf, &text, NULL);
+	ret = lv_read_campaign_file(cfg, LV_CREDENTIALS, &path, &text);
 	if (ret == 0) {
-		text[strcspn(text, "\n")] = '\0';
 		if (strlen(text) < 12 || !lv_safe_word(text)) {
 			log_error("%s: not a password dbrig wrote (expected 12 or more letters and digits)", path.buf);
 			ret = -EINVAL;

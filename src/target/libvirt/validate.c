@@ -297,6 +297,18 @@ int lv_client_host(const char *s, char *out, size_t n)
 	return 0;
 }
 
+/* "<jpath>: "<value>" <why>", the value shown by show_str; -EINVAL. */
+static int bad_value(const struct campaign_config *cfg, const char *jpath, const char *value, const char *why)
+{
+	struct strbuf v;
+
+	strbuf_init(&v, 0);
+	show_str(value, &v);
+	campaign_config_error(cfg, jpath, "%s %s", v.buf, why);
+	strbuf_release(&v);
+	return -EINVAL;
+}
+
 /* One authorized_keys line: (ssh-|ecdsa-|sk-)[A-Za-z0-9@.+-]+ [A-Za-z0-9+/=]+( [ -~]*)?, nothing else. */
 static bool ssh_key_ok(const char *s)
 {
@@ -351,15 +363,9 @@ int libvirt_validate(const struct campaign_config *cfg)
 			return -EINVAL;
 	}
 	s = lv_setting_str(cfg, "db_user");
-	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s)) {
-		struct strbuf v;
-		strbuf_init(&v, 0);
-		show_str(s, &v);
-		campaign_config_error(cfg, ".target.db_user", "%s is not a database user name dbrig creates (expected 1 to "
-				      "32 letters, digits or _)", v.buf);
-		strbuf_release(&v);
-		return -EINVAL;
-	}
+	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
+		return bad_value(cfg, ".target.db_user", s,
+				 "is not a database user name dbrig creates (expected 1 to 32 letters, digits or _)");
 	/* No default password (security-review finding 12: it was "dbrig", granted to '%'). */
 	if ((s = lv_setting_str(cfg, "db_password")) && (!lv_safe_word(s) || strlen(s) < 12 || strlen(s) > 128)) {
 		campaign_config_error(cfg, ".target.db_password",
@@ -372,38 +378,23 @@ int libvirt_validate(const struct campaign_config *cfg)
 				      "image holds: with \"cloud_init\": false no generated one reaches the guest)");
 		return -EINVAL;
 	}
-	if ((s = lv_setting_str(cfg, "db_client")) && lv_client_host(s, NULL, 0) < 0) {
-		struct strbuf v;
-		strbuf_init(&v, 0);
-		show_str(s, &v);
-		campaign_config_error(cfg, ".target.db_client", "%s is not an IPv4 address or network (expected a.b.c.d "
-				      "or a.b.c.d/n with the host bits 0)", v.buf);
-		strbuf_release(&v);
-		return -EINVAL;
-	}
+	if ((s = lv_setting_str(cfg, "db_client")) && lv_client_host(s, NULL, 0) < 0)
+		return bad_value(cfg, ".target.db_client", s,
+				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");
 	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were
 	 * pasted into an unquoted heredoc of the root setup script). */
 	for (size_t i = 0; i < cfg->nserver_options; i++) {
 		if (vm_option_value_ok(cfg->server_options[i].value))
 			continue;
-		struct strbuf v;
-		strbuf_init(&v, 0);
-		show_str(cfg->server_options[i].value, &v);
 		snprintf(jp, sizeof(jp), ".engine.server_options.%s", cfg->server_options[i].key);
-		campaign_config_error(cfg, jp, "%s holds a quote, backquote, backslash, $ or a character outside "
-				      "printable ASCII (expected a value for the guest's server config)", v.buf);
-		strbuf_release(&v);
-		return -EINVAL;
+		return bad_value(cfg, jp, cfg->server_options[i].value,
+				 "holds a quote, backquote, backslash, $ or a character outside printable ASCII (expected "
+				 "a value for the guest's server config)");
 	}
-	if ((s = lv_setting_str(cfg, "ssh_key")) && !ssh_key_ok(s)) {
-		struct strbuf v;
-		strbuf_init(&v, 0);
-		show_str(s, &v);
-		campaign_config_error(cfg, ".target.ssh_key", "%s is not one OpenSSH public key (expected \"TYPE BASE64 "
-				      "[comment]\" in printable ASCII, TYPE ssh-*, ecdsa-* or sk-*)", v.buf);
-		strbuf_release(&v);
-		return -EINVAL;
-	}
+	if ((s = lv_setting_str(cfg, "ssh_key")) && !ssh_key_ok(s))
+		return bad_value(cfg, ".target.ssh_key", s,
+				 "is not one OpenSSH public key (expected \"TYPE BASE64 [comment]\" in printable ASCII, "
+				 "TYPE ssh-*, ecdsa-* or sk-*)");
 	if (lv_setting_str(cfg, "kernel") && !lv_setting_str(cfg, "initrd")) {
 		campaign_config_error(cfg, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
 		return -EINVAL;

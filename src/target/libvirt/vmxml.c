@@ -569,7 +569,7 @@ static int server_cnf(const struct vm_seed *s, struct strbuf *out)
 int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
 		   struct strbuf *meta_data)
 {
-	struct strbuf file, setup, unit, conf, cnf;
+	struct strbuf file, setup, common, unit, conf, cnf;
 	json_t *ud = NULL, *md = NULL, *files, *runcmd;
 	bool sysbench = !strcmp(template_name, "sysbench");
 	unsigned bad = 0;
@@ -577,15 +577,17 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 
 	strbuf_init(&file, 0);
 	strbuf_init(&setup, 0);
+	strbuf_init(&common, 0);
 	strbuf_init(&unit, 0);
 	strbuf_init(&conf, 0);
 	strbuf_init(&cnf, 0);
 	strbuf_addf(&file, "%s-setup.sh", template_name);
-	if ((ret = read_template(dir, file.buf, &setup)) < 0 || (ret = read_template(dir, "dbrig-setup.service", &unit)) < 0 ||
+	if ((ret = read_template(dir, file.buf, &setup)) < 0 || (ret = read_template(dir, "setup-common.sh", &common)) < 0 ||
+	    (ret = read_template(dir, "dbrig-setup.service", &unit)) < 0 ||
 	    (ret = setup_conf(s, &conf)) < 0 || (sysbench && (ret = server_cnf(s, &cnf)) < 0))
 		goto out;
 	/* cloud-config (in this order): the hostname, the SSH key, the packages unless the image
-	 * has them, the setup script and the unit that runs it at every boot, and one runcmd
+	 * has them, the setup script with its data files and the unit that runs it at every boot, and one runcmd
 	 * that enables and starts the unit and the guest agent (one systemctl call: enable
 	 * reloads systemd, so it sees the new unit; every extra reload costs seconds under TCG). */
 	ud = json_object();
@@ -609,6 +611,7 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 	/* The script and its parameters root's alone (security-review finding 20). */
 	files = json_array();
 	add_file(files, "/usr/local/sbin/dbrig-setup.sh", "0600", &setup, &bad);
+	add_file(files, "/usr/local/lib/dbrig/setup-common.sh", "0644", &common, &bad);
 	add_file(files, "/etc/dbrig/setup.conf", "0600", &conf, &bad);
 	if (sysbench)
 		add_file(files, "/etc/dbrig/server.cnf", "0644", &cnf, &bad);
@@ -629,6 +632,7 @@ out:
 	json_decref(md);
 	strbuf_release(&file);
 	strbuf_release(&setup);
+	strbuf_release(&common);
 	strbuf_release(&unit);
 	strbuf_release(&conf);
 	strbuf_release(&cnf);

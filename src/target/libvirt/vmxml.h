@@ -117,6 +117,8 @@ int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const
  * field. The user-data writes (vm-templates/README.md lists it all):
  *   /usr/local/sbin/dbrig-setup.sh  <template>-setup.sh as it is (0600): no
  *                                   value is ever pasted into its code
+ *   /usr/local/lib/dbrig/setup-common.sh  setup-common.sh as it is, which the
+ *                                   script sources: reads and checks setup.conf
  *   /etc/dbrig/setup.conf           its parameters, name=value lines (0600)
  *   /etc/dbrig/server.cnf           sysbench: the [mysqld] options (0644)
  *   /etc/systemd/system/dbrig-setup.service

@@ -143,6 +143,10 @@ static void test_render_seed(void **state)
 	snprintf(path, sizeof(path), "%s/sysbench-setup.sh", dir);
 	assert_int_equal(read_file(path, &tmpl, NULL), 0);
 	assert_string_equal(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), tmpl);
+	free(tmpl);
+	snprintf(path, sizeof(path), "%s/setup-common.sh", dir);
+	assert_int_equal(read_file(path, &tmpl, NULL), 0);
+	assert_string_equal(seed_content(doc, "/usr/local/lib/dbrig/setup-common.sh"), tmpl);
 	assert_string_equal(json_string_value(json_object_get(seed_file(doc, "/usr/local/sbin/dbrig-setup.sh"), "permissions")),
 			    "0600");
 	assert_string_equal(json_string_value(json_object_get(seed_file(doc, "/etc/dbrig/setup.conf"), "permissions")),
@@ -154,8 +158,13 @@ static void test_render_seed(void **state)
 			       "\n[mysqld]\ninnodb_flush_log_at_trx_commit = \"1\"\noptimizer_switch = \"index_merge=off,mrr=on\"\n"
 			       "log_error = \"/var/log/mysql/err #1.log\"\nport = 3306\n"));
 	/* No file but the script's parameters holds the password. */
-	assert_null(strstr(seed_content(doc, "/etc/dbrig/server.cnf"), "s3cret"));
-	assert_null(strstr(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), "s3cret"));
+	{
+		size_t i;
+		json_t *f;
+		json_array_foreach(json_object_get(doc, "write_files"), i, f)
+			if (strcmp(json_string_value(json_object_get(f, "path")), "/etc/dbrig/setup.conf"))
+				assert_null(strstr(json_string_value(json_object_get(f, "content")), "s3cret"));
+	}
 	/* Values outside their grammar never reach the seed, even past the campaign checks. */
 	{
 		static const struct target_kv evil[] = {{.key = "log_error", .value = "/x/$(touch /PWNED).log"}};
@@ -186,7 +195,7 @@ static void test_render_seed(void **state)
 	assert_int_equal(read_file(path, &tmpl, NULL), 0);
 	assert_string_equal(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), tmpl);
 	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "\ndb_password=s3cret\n"));
-	assert_int_equal(json_array_size(json_object_get(doc, "write_files")), 3);
+	assert_int_equal(json_array_size(json_object_get(doc, "write_files")), 4);
 	json_decref(doc);
 	free(tmpl);
 	strbuf_release(&ud);
@@ -387,7 +396,7 @@ static void test_render_seed_preinstalled(void **state)
 	assert_string_equal(json_string_value(json_object_get(pre, "hostname")), "pm1743-a-vm2");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(pre, "ssh_authorized_keys"), 0)),
 			    "ssh-ed25519 AAAA lab");
-	assert_int_equal(json_array_size(json_object_get(pre, "write_files")), 4);
+	assert_int_equal(json_array_size(json_object_get(pre, "write_files")), 5);
 	assert_non_null(seed_file(pre, "/usr/local/sbin/dbrig-setup.sh"));
 	assert_non_null(seed_file(pre, "/etc/systemd/system/dbrig-setup.service"));
 	want = json_pack("[[ssssss]]", "systemctl", "enable", "--now", "--no-block", "qemu-guest-agent.service",
