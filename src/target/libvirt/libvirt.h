@@ -3,15 +3,19 @@
  * this).
  *
  *   libvirt.c   the ops: hosts, create, destroy and rollback, restore,
- *               golden copy, status
+ *               golden copy, status; the campaign's identity file
  *   storage.c   pools and volumes (creation, seed upload, clones, removal)
- *   domain.c    domains (ownership, definition, stop/start, readiness,
+ *   domain.c    domains (ownership: metadata with the campaign's identity;
+ *               volumes as their disks; definition, stop/start, readiness,
  *               endpoint)
  * vir* calls happen in these three files only.
- *   validate.c  the options table and libvirt_validate (no libvirt calls)
+ *   validate.c  the options table and libvirt_validate (no libvirt calls):
+ *               the grammars of everything that reaches a guest or a URI
  *   seed.c      the cloud-init seed's variables (engine packages, server
- *               options, the driver's user)
- *   vmxml.c     domain, pool, volume and seed rendering from vm-templates/
+ *               options, the driver's user, client address and password,
+ *               generated per campaign)
+ *   vmxml.c     domain, pool and volume rendering from vm-templates/, and
+ *               the seed's user-data and meta-data as JSON
  */
 #ifndef DBRIG_TARGET_LIBVIRT_LIBVIRT_H
 #define DBRIG_TARGET_LIBVIRT_LIBVIRT_H
