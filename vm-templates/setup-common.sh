@@ -9,7 +9,6 @@
 #   db_port, buffer_pool   digits
 # Then it finds that NIC: dbrig_nic sets nic, addr (its IPv4 address) and gateway.
 set -eu
-umask 077
 log() { echo "dbrig-setup: $*"; }
 die() { log "$*" >&2; exit 1; }
 conf=/etc/dbrig/setup.conf

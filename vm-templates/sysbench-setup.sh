@@ -32,7 +32,7 @@ if [ -n "$db_client" ]; then dbrig_nic; client=$db_client; else dbrig_nic gatewa
 # mariadb-install-db wants the hostname resolvable.
 host=$(hostname)
 case $host in '' | *[!A-Za-z0-9.-]*) die "hostname \"$host\" is not [A-Za-z0-9.-]+" ;; esac
-grep -q " $host\$" /etc/hosts || printf '127.0.1.1 %s\n' "$host" >>/etc/hosts
+grep -qs " $host\$" /etc/hosts || printf '127.0.1.1 %s\n' "$host" >>/etc/hosts
 # Socket activation or an enabled unit may have started the server on the image's datadir.
 systemctl stop mariadb.socket mariadb.service mysql.service 2>/dev/null || true
 

@@ -107,6 +107,7 @@ guest() {
 		mount -t overlay overlay -o "lowerdir=/etc,upperdir=$T/etc-up,workdir=$T/etc-work" /etc
 		mount -t overlay overlay -o "lowerdir=/usr/local,upperdir=$T/local-up,workdir=$T/local-work" /usr/local
 		mount -t tmpfs tmpfs /srv
+		rm -f /etc/hosts # as in the e2e image: the script creates it
 		mkdir -p /etc/dbrig /etc/mysql/mariadb.conf.d /usr/local/lib/dbrig
 		[ ! -f "$S/setup-common.sh" ] || install -m 0644 "$S/setup-common.sh" /usr/local/lib/dbrig/setup-common.sh
 		[ ! -f "$S/setup.conf" ] || install -m 0600 "$S/setup.conf" /etc/dbrig/setup.conf
@@ -115,7 +116,9 @@ guest() {
 		PATH=$T/bin:$PATH sh "$S/dbrig-setup.sh" >"$T/log/out" 2>&1
 		echo $? >"$T/log/rc"
 		cp /etc/mysql/mariadb.conf.d/90-dbrig.cnf "$T/log/90-dbrig.cnf" 2>/dev/null
-		cp /etc/hosts "$T/log/hosts"
+		cp /etc/hosts "$T/log/hosts" 2>/dev/null
+		stat -c %a /etc/hosts >"$T/log/hosts-mode" 2>/dev/null
+		true
 	' guest "$T" "$1"
 }
 
@@ -137,6 +140,7 @@ check "finding 12: the driver's user may log in from the NIC's gateway only, wit
 check "finding 12: no grant to '%'" bash -c "! grep -q \"'%'\" '$T/log/sql'"
 check "the password is on no command line" bash -c "! grep -q 'pw-1234' '$T/log/calls'"
 check "the hostname is resolvable" grep -qx '127.0.1.1 d1-vm1' "$T/log/hosts"
+check "... from an /etc/hosts every user can read (0644)" [ "$(cat "$T/log/hosts-mode")" = 644 ]
 check "the under-test disk was formatted and mounted" \
 	bash -c "grep -q '^mkfs.ext4 .*/dev/dbrig-test-disk' '$T/log/calls' && grep -q '^mount -o noatime /dev/dbrig-test-disk /srv/dbrig-data' '$T/log/calls'"
 
