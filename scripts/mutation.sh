@@ -10,6 +10,7 @@
 # is also written to $DBRIG_MUTATION_DIR/mutation.txt.
 #   scripts/mutation.sh [ID...]              every mutant, or those named
 #   DBRIG_MUTATION_DIR=DIR                   scratch folder (default /tmp/dbrig-mutation)
+#   DBRIG_MUTATION_JOBS=N                    build jobs (default 2; 1 each for two runs side by side)
 #   DBRIG_MUTATION_BASELINE=0                skip the run of the listed tests on the
 #                                            unmutated tree (it checks they pass)
 # Exit status: 0 when every mutant run was killed, 1 otherwise.
@@ -18,6 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 work=${DBRIG_MUTATION_DIR:-/tmp/dbrig-mutation}
 tree=$work/tree
 build=$work/build
+jobs=${DBRIG_MUTATION_JOBS:-2}
 apply="python3 $here/tests/mutation/apply.py"
 export DBRIG_NO_SKIP=1
 
@@ -31,7 +33,7 @@ $apply "$tree" --check >/dev/null || { $apply "$tree" --check; exit 1; }
 
 echo "mutation: building $build"
 cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$work/cmake.log" 2>&1 &&
-	cmake --build "$build" -j2 >"$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
+	cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 1; }
 
 mapfile -t rows < <($apply "$tree" --list)
 # Every test a mutant lists must exist (tests move too).
@@ -82,7 +84,7 @@ for row in "${rows[@]}"; do
 	by=""
 	if ! file=$($apply "$tree" "$id" 2>"$work/$id.apply"); then
 		result=NOT-FOUND; notfound=$((notfound + 1)); by=$(head -c 60 "$work/$id.apply")
-	elif ! cmake --build "$build" -j2 >"$work/$id.build" 2>&1; then
+	elif ! cmake --build "$build" -j"$jobs" >"$work/$id.build" 2>&1; then
 		result=NO-BUILD; nobuild=$((nobuild + 1))
 	elif by=$(run_tests "$work/$id.log" $tests); then
 		result=SURVIVED; survived=$((survived + 1)); by="-"
@@ -98,6 +100,6 @@ for row in "${rows[@]}"; do
 	printf '%-6s %-12s %-9s %-36s %5s  %s%s\n' "$id" "$area" "$result" "${by:--}" $((SECONDS - t0)) "$what" \
 		"${note:+ [$note]}" | tee -a "$out"
 done
-cmake --build "$build" -j2 >/dev/null 2>&1
+cmake --build "$build" -j"$jobs" >/dev/null 2>&1
 echo "total: $total mutants, $killed killed, $survived survived, $nobuild did not build, $notfound not found" | tee -a "$out"
 [ "$killed" = "$total" ]

@@ -477,7 +477,7 @@ static const char *const sysbench_tests[] = {
 static bool reserved_option(enum workload_kind wl, const char *k)
 {
 	static const char *const exact[] = {
-		"threads", "time", "events", "precondition", "report-interval", "percentile",
+		"threads", "time", "events", "precondition", "report-interval", "percentile", "rate", "tx-rate",
 		"result", "journal", "db-driver", "help", "verbosity", NULL,
 	};
 	for (const char *const *e = exact; *e; e++)
@@ -959,7 +959,7 @@ static int load(struct ctx *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
-		"sample", "repetitions", "threads", "report_interval", "percentiles", "output",
+		"sample", "repetitions", "threads", "rate", "report_interval", "percentiles", "output",
 		"verify_restore", "keep", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
@@ -998,6 +998,13 @@ static int load(struct ctx *c, json_t *root, struct campaign_config *cfg)
 	if ((ret = get_uint(c, root, "", "threads", 1, 100000, &n)) < 0)
 		return ret;
 	cfg->threads = (unsigned)n;
+	n = 0;
+	if ((ret = get_uint(c, root, "", "rate", 0, 1000000000, &n)) < 0)
+		return ret;
+	if (n && cfg->workload != WORKLOAD_SYSBENCH)
+		return fail_val(c, ".rate", json_object_get(root, "rate"),
+				"is for sysbench workloads (tpcc paces its terminals with workload.options.delays)");
+	cfg->rate = n;
 	if ((ret = load_percentiles(c, root, cfg)) < 0)
 		return ret;
 	cfg->output = xstrdup("results");

@@ -66,10 +66,13 @@ void driver_conn_args(const struct campaign_config *cfg, const struct target_end
 			    ep->odbc_driver ? ep->odbc_driver : "PostgreSQL Unicode", ep->host ? ep->host : "127.0.0.1",
 			    ep->port, ep->database, ep->user, '\0');
 	} else {
-		strbuf_addf(args, "--odbc-connect=Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s;Encrypt=yes;"
-			    "TrustServerCertificate=yes%c",
+		/* Encrypt and TrustServerCertificate only as the target's settings say (security-review
+		 * finding 22: both were hard-coded to yes, so no server certificate was ever checked);
+		 * unset, the ODBC driver's defaults (Driver 18: encrypted, certificate verified). */
+		strbuf_addf(args, "--odbc-connect=Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s%s%s%c",
 			    ep->odbc_driver ? ep->odbc_driver : "ODBC Driver 18 for SQL Server",
-			    ep->host ? ep->host : "127.0.0.1", ep->port, ep->database, ep->user, '\0');
+			    ep->host ? ep->host : "127.0.0.1", ep->port, ep->database, ep->user,
+			    ep->odbc_options ? ";" : "", ep->odbc_options ? ep->odbc_options : "", '\0');
 	}
 }
 

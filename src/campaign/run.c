@@ -111,6 +111,9 @@ static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t
 	switch (cfg->workload) {
 	case WORKLOAD_SYSBENCH:
 		strbuf_addf(args, "--threads=%u%c", cfg->threads, '\0');
+		/* A rate per instance: each driver is its own open loop. */
+		if (cfg->rate)
+			strbuf_addf(args, "--rate=%llu%c", (unsigned long long)cfg->rate, '\0');
 		break;
 	case WORKLOAD_TPCC:
 		/* The terminals share the instance's connections. */

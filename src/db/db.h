@@ -58,6 +58,8 @@ struct db_conn_params {
 	const char *password; /* never logged or stored */
 	const char *database; /* may be NULL (connect without a default database) */
 	bool ssl;
+	const char *ssl_cipher; /* MySQL: TLS cipher list (sysbench's --mysql-ssl-cipher), NULL or "" = the library's */
+	bool compress;          /* MySQL: the compressed protocol (--mysql-compression) */
 	const char *odbc_connect; /* ODBC connection string or DSN=… */
 	unsigned connect_timeout_s;
 	/* Native error codes that mean "roll back and retry" (--mysql-ignore-errors). */

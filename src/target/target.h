@@ -85,6 +85,9 @@ struct target_endpoint {
 	 */
 	const char *odbc_driver;
 	const char *odbc_sysini;
+	/* Further connection-string attributes the target's settings give, e.g.
+	 * "Encrypt=strict;TrustServerCertificate=no" (validated values), or NULL. */
+	const char *odbc_options;
 };
 
 struct target_instance {
