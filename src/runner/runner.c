@@ -340,13 +340,11 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 		}
 		if (atomic_load(&r->stop) || all_done) {
 			/* Let in-flight transactions finish, then account for
-			 * them; the phase ends with the last one (a stopped phase
-			 * in which none completed: now). */
-			bool stopped = atomic_load(&r->stop);
+			 * them; the phase ends with the last one, never before the
+			 * last interval emitted; a failed run when it failed (the
+			 * connections may have been reconnecting for seconds). */
 			join_loops(r);
-			now = phase_end_time(r, rc->phase_start);
-			if (stopped && now == rc->phase_start)
-				now = clock_now_ns();
+			now = atomic_load(&r->failed) ? clock_now_ns() : phase_end_time(r, rc->iv_start);
 			drain_all(r, rc);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
 			bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
