@@ -9,6 +9,8 @@ set -euo pipefail
 . "$DBRIG_SOURCE_DIR/tests/lib/tpcc.sh"
 start_mariadb
 mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc"
+tpcc_sql() { mariadb_sql "$MARIADB_PORT" "USE tpcc; $*"; }
+TPCC_SQL=tpcc_sql
 tpcc_suite mysql --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$MARIADB_PORT" --mysql-user=sbtest --mysql-db=tpcc
 
 # Every loaded column but the CURRENT_TIMESTAMP ones (whose NULLs count), per table.

@@ -17,5 +17,7 @@ CS="Driver={PostgreSQL};Server=127.0.0.1;Port=$PG_PORT;Database=tpcc;UID=tpcc;Pr
 check "dialect detected from SQL_DBMS_NAME" bash -c '"$0" tpcc --odbc-connect="$1" --warehouses=2 --threads=2 --rand-seed=7 prepare | grep -q "dialect postgresql"' "$DBRIG_BIN" "$CS"
 "$DBRIG_BIN" tpcc --odbc-connect="$CS" cleanup >/dev/null
 check "missing Protocol=7.4-1 is warned about" bash -c '"$0" tpcc --odbc-connect="${1%;Protocol=7.4-1}" check 2>&1 | grep -q "Protocol=7.4-1"' "$DBRIG_BIN" "$CS"
+tpcc_sql() { psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d tpcc -At -v ON_ERROR_STOP=1 -c "$*"; }
+TPCC_SQL=tpcc_sql
 tpcc_suite odbc-postgres --db-driver=odbc --odbc-connect="$CS"
 finish
