@@ -7,7 +7,8 @@
 # first failure). A mutant is KILLED when a test fails, SURVIVED when they all pass,
 # NO-BUILD when it does not compile (counted apart), NOT-FOUND when its function or
 # pattern is gone (fix the mutant). Prints one line per mutant and a total; the table
-# is also written to $DBRIG_MUTATION_DIR/mutation.txt.
+# is also written to $DBRIG_MUTATION_DIR/mutation.txt, with the first failure in each
+# killing test's log (so a kill can be told from an unrelated failure).
 #   scripts/mutation.sh [ID...]              every mutant, or those named
 #   DBRIG_MUTATION_DIR=DIR                   scratch folder (default /tmp/dbrig-mutation)
 #   DBRIG_MUTATION_JOBS=N                    build jobs (default 2; 1 each for two runs side by side)
@@ -74,6 +75,7 @@ if [ "${DBRIG_MUTATION_BASELINE:-1}" != 0 ]; then
 fi
 
 out=$work/mutation.txt
+: >"$work/why.txt"
 printf '%-6s %-12s %-9s %-36s %5s  %s\n' id area result "killed by" secs "mutant" | tee "$out"
 killed=0 survived=0 nobuild=0 notfound=0 total=0
 for row in "${rows[@]}"; do
@@ -90,6 +92,9 @@ for row in "${rows[@]}"; do
 		result=SURVIVED; survived=$((survived + 1)); by="-"
 	else
 		result=KILLED; killed=$((killed + 1))
+		# what failed: the test's first FAIL line or failed assertion, to judge the kill by
+		why=$(grep -m1 -E 'FAIL|\[  FAILED  \]|ERROR|error:' "$work/$id.log" | tr -s ' \t' ' ' | cut -c1-110)
+		echo "$id: $by: $why" >>"$work/why.txt"
 	fi
 	# Back to the unmutated file (newer than its object, so the next build recompiles it).
 	if [ -n "${file:-}" ]; then
@@ -102,4 +107,6 @@ for row in "${rows[@]}"; do
 done
 cmake --build "$build" -j"$jobs" >/dev/null 2>&1
 echo "total: $total mutants, $killed killed, $survived survived, $nobuild did not build, $notfound not found" | tee -a "$out"
+echo "what killed each (first failure in its test's log):" >>"$out"
+cat "$work/why.txt" >>"$out"
 [ "$killed" = "$total" ]
