@@ -63,6 +63,8 @@ set -e
 wait $bg
 check "fatal error exits 1 (got $rc)" [ "$rc" = 1 ]
 check "fatal error names the server error, as sysbench prints it" grep -q "^FATAL: .*error 1146 (42S02): Table 'sbtest.sbtest2' doesn't exist" "$TEST_TMP/fatal.out"
+check "fatal error: one FATAL line, nothing on stderr (README: one line; $(grep -c '^FATAL' "$TEST_TMP/fatal.out") lines)" \
+	bash -c '[ "$(grep -c "^FATAL" "$1")" = 1 ] && [ ! -s "$2" ]' _ "$TEST_TMP/fatal.out" "$TEST_TMP/fatal.err"
 check "partial result marked failed" [ "$(json_get "$TEST_TMP/fatal.json" "r['status']")" = failed ]
 check "partial result keeps what was measured" [ "$(json_get "$TEST_TMP/fatal.json" "r['phases']['sample']['transactions'] > 0")" = True ]
 check "fatal run: oracle" oracle result "$TEST_TMP/fatal.json" --journal "$TEST_TMP/fatal.jsonl"
@@ -176,7 +178,9 @@ wait_lines "$TEST_TMP/gone.jsonl" '"type":"interval"' 1
 kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
 set +e; wait $pid; rc=$?; set -e
 check "server gone: exit 1 (got $rc)" [ "$rc" = 1 ]
-check "server gone: clear error" grep -q "^FATAL: .*connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
+check "server gone: one line naming the endpoint and the timeout ($(grep '^FATAL' "$TEST_TMP/gone.err" | head -3))" \
+	bash -c '[ "$(grep -c "^FATAL" "$1")" = 1 ] && grep -Eq "$2" "$1"' _ "$TEST_TMP/gone.err" \
+	"^FATAL: 127\.0\.0\.1:$MARIADB_PORT: connection lost and not re-established within 2s \(--reconnect-timeout\): error [0-9]+: .+"
 check "server gone: partial result failed" [ "$(json_get "$TEST_TMP/gone.json" "r['status']")" = failed ]
 check "server gone: oracle" oracle result "$TEST_TMP/gone.json" --journal "$TEST_TMP/gone.jsonl"
 finish
