@@ -3,8 +3,8 @@
 # Every mutant of tests/mutation/*.mut is a small plausible bug, named by a function
 # and a pattern inside it (tests/mutation/apply.py finds them wherever the code has
 # moved). For each one: a scratch copy of this tree gets the mutant, is rebuilt
-# incrementally, and runs the tests the mutant lists (cheapest first, stopping at the
-# first failure). A mutant is KILLED when a test fails, SURVIVED when they all pass,
+# incrementally (dbrig and the unit tests it lists), and runs the tests the mutant
+# lists (cheapest first, stopping at the first failure). A mutant is KILLED when a test fails, SURVIVED when they all pass,
 # NO-BUILD when it does not compile (counted apart), NOT-FOUND when its function or
 # pattern is gone (fix the mutant). Prints one line per mutant and a total; the table
 # is also written to $DBRIG_MUTATION_DIR/mutation.txt, with the first failure in each
@@ -52,6 +52,14 @@ regex() { # ctest -R for a list of test names
 	for t in "$@"; do r="$r${r:+|}$t"; done
 	echo "^($r)\$"
 }
+targets() { # the unit test executables of ctest names (integration tests need only dbrig)
+	local t rel
+	for t in "$@"; do
+		[[ $t == unit/* ]] || continue
+		rel=${t#unit/}
+		echo "test_${rel%/*}_${rel##*/test_}" | tr / _
+	done
+}
 run_tests() { # run_tests LOG TEST...: 0 all passed; prints the first failing test otherwise
 	local log=$1
 	shift
@@ -86,7 +94,7 @@ for row in "${rows[@]}"; do
 	by=""
 	if ! file=$($apply "$tree" "$id" 2>"$work/$id.apply"); then
 		result=NOT-FOUND; notfound=$((notfound + 1)); by=$(head -c 60 "$work/$id.apply")
-	elif ! cmake --build "$build" -j"$jobs" >"$work/$id.build" 2>&1; then
+	elif ! cmake --build "$build" -j"$jobs" --target dbrig $(targets $tests) >"$work/$id.build" 2>&1; then
 		result=NO-BUILD; nobuild=$((nobuild + 1))
 	elif by=$(run_tests "$work/$id.log" $tests); then
 		result=SURVIVED; survived=$((survived + 1)); by="-"
