@@ -1,4 +1,4 @@
-/* The runner's fault handling, measured against a fake driver whose errors
+/* The sessions' latency and counting around faults (src/runner/session.c), measured against a fake driver whose errors
  * and delays the test controls, once blocking (one thread per connection, as
  * ODBC) and once on the event loop (as libmysqlclient):
  *   - a retried error (deadlock): the latency includes the failed attempt and
