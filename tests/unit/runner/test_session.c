@@ -1,6 +1,7 @@
-/* The sessions' latency and counting around faults (src/runner/session.c), measured against a fake driver whose errors
- * and delays the test controls, once blocking (one thread per connection, as
- * ODBC) and once on the event loop (as libmysqlclient):
+/* The sessions' latency and counting around faults (src/runner/session.c),
+ * measured against a fake driver whose errors and delays the test controls,
+ * once blocking (one thread per connection, as ODBC) and once on the event
+ * loop (as libmysqlclient):
  *   - a retried error (deadlock): the latency includes the failed attempt and
  *     the ignored error is counted once;
  *   - a lost connection while the server stays away: one reconnect counted
