@@ -123,7 +123,7 @@ int campaign_main(const struct campaign_opts *o)
 	need_inst = xcalloc(c.plan->ninsts + 1, sizeof(bool));
 	need_drive = xcalloc(c.cfg->ndrives + 1, sizeof(bool));
 	for (size_t ri = 0; c.st && ri < c.plan->nruns; ri++) {
-		if (c.st->runs[ri].status == RUN_DONE)
+		if (c.st->runs[ri].status == STATE_RUN_DONE)
 			continue;
 		for (size_t k = 0; k < c.plan->runs[ri].ninsts; k++) {
 			need_inst[c.plan->runs[ri].insts[k]] = true;
@@ -180,7 +180,7 @@ int campaign_main(const struct campaign_opts *o)
 			goto out;
 	}
 	for (size_t ri = 0; ri < c.plan->nruns && !stop_signal; ri++) {
-		if (c.st->runs[ri].status == RUN_DONE)
+		if (c.st->runs[ri].status == STATE_RUN_DONE)
 			continue;
 		ret = run_one(&c, ri);
 		if (ret == -EINTR)

@@ -150,7 +150,7 @@ void progress_summary(struct campaign_ctx *c)
 			for (size_t ri = 0; ri < c->plan->nruns; ri++) {
 				const struct plan_run *r = &c->plan->runs[ri];
 				bool any = false;
-				if (r->group != g || c->st->runs[ri].status != RUN_DONE)
+				if (r->group != g || c->st->runs[ri].status != STATE_RUN_DONE)
 					continue;
 				for (size_t i = 0; i < r->ninsts; i++) {
 					const struct target_instance *in = &c->plan->insts[r->insts[i]];

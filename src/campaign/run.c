@@ -267,7 +267,7 @@ static int spawn_drivers(struct campaign_ctx *c, const struct plan_run *r, struc
 	int ret = 0;
 
 	strbuf_init(&args, 0);
-	sr->status = RUN_RUNNING;
+	sr->status = STATE_RUN_RUNNING;
 	sr->attempts++;
 	clock_utc_iso8601(sr->started_at, sizeof(sr->started_at));
 	sr->finished_at[0] = '\0';
@@ -420,7 +420,7 @@ int run_one(struct campaign_ctx *c, size_t ri)
 	}
 	if (ret < 0 || (ret = collect_results(r, dv, &msg)) < 0)
 		goto fail;
-	sr->status = RUN_DONE;
+	sr->status = STATE_RUN_DONE;
 	free(sr->pids);
 	sr->pids = NULL;
 	sr->npids = 0;
@@ -430,7 +430,7 @@ int run_one(struct campaign_ctx *c, size_t ri)
 	ret = state_save(cfg, c->plan, c->st);
 	goto out;
 fail:
-	sr->status = RUN_FAILED;
+	sr->status = STATE_RUN_FAILED;
 	set_error(sr, msg.buf);
 	if (state_save(cfg, c->plan, c->st) < 0) {
 		/* already reported */

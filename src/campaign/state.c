@@ -14,16 +14,16 @@
 
 #define STATE_SCHEMA "dbrig.campaign-state/1"
 
-const char *state_status_name(enum run_status st)
+const char *state_status_name(enum state_run_status st)
 {
 	switch (st) {
-	case RUN_PENDING:
+	case STATE_RUN_PENDING:
 		return "pending";
-	case RUN_RUNNING:
+	case STATE_RUN_RUNNING:
 		return "running";
-	case RUN_DONE:
+	case STATE_RUN_DONE:
 		return "done";
-	case RUN_FAILED:
+	case STATE_RUN_FAILED:
 		return "failed";
 	}
 	return "?";
@@ -110,9 +110,9 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 			ret = bad(path, ".runs does not match the config's run groups and repetitions");
 			goto out;
 		}
-		for (int k = RUN_PENDING; k <= RUN_FAILED && st; k++) {
-			if (!strcmp(st, state_status_name((enum run_status)k))) {
-				s->runs[i].status = (enum run_status)k;
+		for (int k = STATE_RUN_PENDING; k <= STATE_RUN_FAILED && st; k++) {
+			if (!strcmp(st, state_status_name((enum state_run_status)k))) {
+				s->runs[i].status = (enum state_run_status)k;
 				ok = true;
 			}
 		}

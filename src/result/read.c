@@ -312,16 +312,16 @@ static void read_phase(struct jread *jr, json_t *phases, const char *name, struc
 	read_types(jr, ph, path, p);
 }
 
-static int phase_parse(struct jread *jr, json_t *v, const char *path, enum phase_id *out)
+static int phase_parse(struct jread *jr, json_t *v, const char *path, enum result_phase *out)
 {
 	const char *s = jr_str(jr, v, path, "phase", JR_REQUIRED, "");
 
 	if (jr->failed)
 		return -EINVAL;
 	if (!strcmp(s, "precondition")) {
-		*out = PHASE_PRECONDITION;
+		*out = RESULT_PHASE_PRECONDITION;
 	} else if (!strcmp(s, "sample")) {
-		*out = PHASE_SAMPLE;
+		*out = RESULT_PHASE_SAMPLE;
 	} else {
 		jr_fail(jr, path, "phase", json_object_get(v, "phase"), "\"precondition\" or \"sample\"");
 		return -EINVAL;
@@ -329,7 +329,7 @@ static int phase_parse(struct jread *jr, json_t *v, const char *path, enum phase
 	return 0;
 }
 
-static void add_interval(struct run *r, size_t *cap, enum phase_id ph, double t, double tps)
+static void add_interval(struct run *r, size_t *cap, enum result_phase ph, double t, double tps)
 {
 	if (r->nintervals == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
@@ -345,7 +345,7 @@ static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
 	json_t *v;
 
 	json_array_foreach(arr, i, v) {
-		enum phase_id ph;
+		enum result_phase ph;
 		double t, tps;
 
 		snprintf(path, sizeof(path), ".intervals[%zu]", i);
@@ -363,18 +363,18 @@ static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
 	}
 }
 
-static int status_parse(struct jread *jr, json_t *root, const char *path, enum run_status *out)
+static int status_parse(struct jread *jr, json_t *root, const char *path, enum result_run_status *out)
 {
 	const char *s = jr_str(jr, root, path, "status", JR_REQUIRED, "");
 
 	if (jr->failed)
 		return -EINVAL;
 	if (!strcmp(s, "complete")) {
-		*out = RUN_COMPLETE;
+		*out = RESULT_RUN_COMPLETE;
 	} else if (!strcmp(s, "interrupted")) {
-		*out = RUN_INTERRUPTED;
+		*out = RESULT_RUN_INTERRUPTED;
 	} else if (!strcmp(s, "failed")) {
-		*out = RUN_FAILED;
+		*out = RESULT_RUN_FAILED;
 	} else {
 		jr_fail(jr, path, "status", json_object_get(root, "status"), "\"complete\", \"interrupted\" or \"failed\"");
 		return -EINVAL;
@@ -496,7 +496,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 	r->path = xstrdup(name);
 	r->journal = xstrdup(name);
 	r->from_journal = true;
-	r->status = RUN_UNFINISHED;
+	r->status = RESULT_RUN_UNFINISHED;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -539,7 +539,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			}
 			read_identity(&jr, r, line);
 		} else if (!strcmp(type, "interval")) {
-			enum phase_id ph;
+			enum result_phase ph;
 			struct phase_acc *a;
 			double secs, t, tps;
 			json_t *h;
@@ -588,14 +588,14 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 	if (ended) {
 		/* The run ended but its result file is not here. */
 		r->error = xstrdup("journal ended but the result file is missing");
-		r->status = RUN_NO_RESULT;
+		r->status = RESULT_RUN_NO_RESULT;
 	} else {
 		r->error = xstrdup("journal has no end line: the run did not finish");
 	}
-	if (acc[PHASE_PRECONDITION].seconds > 0 || acc[PHASE_PRECONDITION].h)
-		phase_from_acc(&acc[PHASE_PRECONDITION], &r->pre, acc[PHASE_SAMPLE].seconds > 0);
-	if (acc[PHASE_SAMPLE].seconds > 0 || acc[PHASE_SAMPLE].h)
-		phase_from_acc(&acc[PHASE_SAMPLE], &r->sample, false);
+	if (acc[RESULT_PHASE_PRECONDITION].seconds > 0 || acc[RESULT_PHASE_PRECONDITION].h)
+		phase_from_acc(&acc[RESULT_PHASE_PRECONDITION], &r->pre, acc[RESULT_PHASE_SAMPLE].seconds > 0);
+	if (acc[RESULT_PHASE_SAMPLE].seconds > 0 || acc[RESULT_PHASE_SAMPLE].h)
+		phase_from_acc(&acc[RESULT_PHASE_SAMPLE], &r->sample, false);
 	*out = r;
 	r = NULL;
 	ret = 0;
