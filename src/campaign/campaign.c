@@ -60,6 +60,12 @@ static void report(struct campaign_ctx *c)
 	strbuf_release(&logp);
 }
 
+/* A failure of a step after the config was accepted is a runtime one, whatever its errno. */
+static int as_runtime(int ret)
+{
+	return ret < 0 && ret != -EINVAL ? ret : -EIO;
+}
+
 int campaign_main(const struct campaign_opts *o)
 {
 	struct campaign_ctx c = {0};
@@ -67,13 +73,13 @@ int campaign_main(const struct campaign_opts *o)
 	struct sigaction sa = {0}, old_int, old_term;
 	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
 	size_t unfinished = 0;
-	int ret, code = EXIT_RUNTIME;
+	int ret, err = -EIO;
 
 	strbuf_init(&c.dir, 0);
 	strbuf_init(&path, 0);
 	ret = campaign_config_load(o->file, &c.cfg);
 	if (ret < 0) {
-		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		err = ret;
 		goto out;
 	}
 	c.plan = plan_make(c.cfg);
@@ -81,33 +87,35 @@ int campaign_main(const struct campaign_opts *o)
 	strbuf_addf(&path, "%s/state.json", c.dir.buf);
 	ret = state_load(c.cfg, c.plan, path.buf, &c.st);
 	if (ret < 0 && ret != -ENOENT) {
-		code = EXIT_USAGE;
+		err = -EINVAL;
 		goto out;
 	}
 	if (o->plan) {
 		progress_plan(&c);
-		code = 0;
+		err = 0;
 		goto out;
 	}
 	if (!o->resume && c.st) {
 		log_error("%s: a campaign was already started here (expected --resume to continue it, or move %s away "
 			  "to start afresh)", path.buf, c.dir.buf);
-		code = EXIT_USAGE;
+		err = -EINVAL;
 		goto out;
 	}
 	if (o->resume && !c.st) {
 		log_error("%s: nothing to resume: no campaign state (expected a campaign started with the same config)",
 			  path.buf);
-		code = EXIT_USAGE;
+		err = -EINVAL;
 		goto out;
 	}
 	if (c.cfg->workload == WORKLOAD_TPCC && !c.cfg->target->tpcc) {
 		log_error("%s: .workload.kind: the %s target cannot run the TPC-C workload yet (expected the local "
 			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name);
+		err = -ENOTSUP;
 		goto out;
 	}
 	if (!realpath("/proc/self/exe", c.exe)) {
-		log_error("cannot find this program's path through /proc/self/exe: %s", strerror(errno));
+		err = as_runtime(-errno);
+		log_error("cannot find this program's path through /proc/self/exe: %s", strerror(-err));
 		goto out;
 	}
 	c.tty = isatty(STDOUT_FILENO);
@@ -135,22 +143,25 @@ int campaign_main(const struct campaign_opts *o)
 		log_info("every run of %s is done; summarising", c.cfg->name);
 		progress_summary(&c);
 		report(&c);
-		code = 0;
+		err = 0;
 		goto out;
 	}
 	c.tgt.ops = c.cfg->target;
 	c.tgt.cfg = c.cfg;
 	c.tgt.dbrig_exe = c.exe;
-	if ((ret = c.tgt.ops->init(&c.tgt)) < 0)
+	if ((ret = c.tgt.ops->init(&c.tgt)) < 0) {
+		err = as_runtime(ret);
 		goto out;
+	}
 	c.target_ready = true;
 	ret = c.tgt.ops->preflight(&c.tgt, c.plan->insts, c.plan->ninsts);
 	if (ret < 0) {
-		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		err = ret;
 		goto out;
 	}
 	if ((ret = mkdir_p(c.dir.buf, 0755)) < 0) {
 		log_error("cannot create the results folder %s: %s", c.dir.buf, strerror(-ret));
+		err = as_runtime(ret);
 		goto out;
 	}
 	if (!c.st) {
@@ -198,15 +209,15 @@ int campaign_main(const struct campaign_opts *o)
 	}
 	progress_summary(&c);
 	report(&c);
-	code = 0;
+	err = 0;
 out:
 	if (c.target_ready) {
 		if (c.plan && run_stop_instances(&c, NULL, c.plan->ninsts) < 0)
-			code = code ? code : EXIT_RUNTIME;
-		if (code == 0 && !c.cfg->keep)
+			err = err ? err : -EIO;
+		if (err == 0 && !c.cfg->keep)
 			for (size_t i = 0; i < c.plan->ninsts; i++)
 				if (c.plan->insts[i].created && c.tgt.ops->destroy(&c.tgt, &c.plan->insts[i]) < 0)
-					code = EXIT_RUNTIME;
+					err = -EIO;
 		for (size_t i = 0; c.plan && i < c.plan->ninsts; i++)
 			c.tgt.ops->release(&c.tgt, &c.plan->insts[i]);
 		c.tgt.ops->cleanup(&c.tgt);
@@ -222,5 +233,5 @@ out:
 	campaign_config_free(c.cfg);
 	strbuf_release(&c.dir);
 	strbuf_release(&path);
-	return code;
+	return err;
 }

@@ -269,7 +269,7 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 		drv->disconnect(&probe);
 	}
 	if (run_record_open(&rc.rec) == 0)
-		ret = run_record_run(&rc.rec, &cfg, report_summary, &rc);
+		ret = run_record_run(&rc.rec, &cfg, report_summary, &rc) == 0 ? 0 : EXIT_RUNTIME;
 out:
 	run_record_release(&rc.rec);
 	sb_text_free(&rc.text);

@@ -297,7 +297,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	       tpcc_dialect_name(x->sql->dialect));
 	fflush(stdout);
 	if (run_record_open(&rc.rec) == 0)
-		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc);
+		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc) == 0 ? 0 : EXIT_RUNTIME;
 	run_record_release(&rc.rec);
 	result_free(rc.rec.res);
 	return ret;
