@@ -49,6 +49,7 @@ struct phase_stat {
 	uint64_t err_fatal;
 	double lat_min_ms, lat_avg_ms, lat_max_ms, lat_sum_ms;
 	bool has_p99;
+	bool p99_from_hist;    /* p99_ms computed from the histogram: 99 was not among the stored percentiles */
 	double p99_ms;         /* this instance's own 99th percentile */
 	bool lat_approx;       /* avg/min/max rebuilt from histogram buckets */
 	struct hist *hist;     /* NULL when the file carried none */
