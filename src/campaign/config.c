@@ -37,23 +37,6 @@ const char *workload_kind_name(enum workload_kind k)
 	return "?";
 }
 
-const char *engine_kind_name(enum engine_kind k)
-{
-	switch (k) {
-	case ENGINE_MARIADB:
-		return "mariadb";
-	case ENGINE_PERCONA:
-		return "percona";
-	case ENGINE_MYSQL:
-		return "mysql";
-	case ENGINE_POSTGRESQL:
-		return "postgresql";
-	case ENGINE_SQLSERVER:
-		return "sqlserver";
-	}
-	return "?";
-}
-
 static void verr(const char *file, const char *jpath, const char *fmt, va_list ap)
 {
 	struct strbuf sb;
@@ -274,14 +257,18 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 	return 0;
 }
 
+static bool runs_sysbench(const struct db_engine *e)
+{
+	return e->sysbench;
+}
+
 static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "buffer_pool", "server_options", NULL};
-	static const char *const names[] = {"mariadb", "percona", "mysql", "postgresql", "sqlserver"};
 	json_t *e = NULL, *bp;
 	const char *kind = NULL;
+	struct strbuf sb;
 	int ret;
-	bool ok = false;
 
 	if ((ret = jsonr_get_obj(c, root, "", "engine", true, &e)) < 0)
 		return ret;
@@ -289,18 +276,22 @@ static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 		return ret;
 	if ((ret = jsonr_get_str(c, e, ".engine", "kind", true, &kind)) < 0)
 		return ret;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(names[i], kind)) {
-			cfg->engine = (enum engine_kind)i;
-			ok = true;
-		}
+	strbuf_init(&sb, 0);
+	cfg->engine = db_engine_find(kind);
+	if (!cfg->engine) {
+		strbuf_adds(&sb, "is not a database engine (expected ");
+		db_engine_names(&sb, NULL);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+	} else if (cfg->workload == WORKLOAD_SYSBENCH && !cfg->engine->sysbench) {
+		strbuf_adds(&sb, "cannot run the sysbench workload (expected ");
+		db_engine_names(&sb, runs_sysbench);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
 	}
-	if (!ok)
-		return jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"),
-				"is not a database engine (expected mariadb, percona, mysql, postgresql or sqlserver)");
-	if (cfg->workload == WORKLOAD_SYSBENCH && (cfg->engine == ENGINE_POSTGRESQL || cfg->engine == ENGINE_SQLSERVER))
-		return jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"),
-				"cannot run the sysbench workload (expected mariadb, percona or mysql)");
+	strbuf_release(&sb);
+	if (ret < 0)
+		return ret;
 	cfg->buffer_pool = UINT64_C(128) << 20;
 	bp = json_object_get(e, "buffer_pool");
 	if (bp) {

@@ -10,6 +10,7 @@
 #ifndef DBRIG_CAMPAIGN_CONFIG_H
 #define DBRIG_CAMPAIGN_CONFIG_H
 
+#include "db/engine.h"
 #include "target/target.h"
 
 #include <stdbool.h>
@@ -19,14 +20,6 @@
 enum workload_kind {
 	WORKLOAD_SYSBENCH,
 	WORKLOAD_TPCC,
-};
-
-enum engine_kind {
-	ENGINE_MARIADB,
-	ENGINE_PERCONA,
-	ENGINE_MYSQL,
-	ENGINE_POSTGRESQL,
-	ENGINE_SQLSERVER,
 };
 
 struct campaign_drive {
@@ -62,7 +55,7 @@ struct campaign_config {
 	uint64_t table_size;               /* sysbench: from options "table-size" (default 10000) */
 	unsigned warehouses;               /* tpcc: from options "warehouses" (default 1) */
 
-	enum engine_kind engine;
+	const struct db_engine *engine;   /* db/engine.h */
 	uint64_t buffer_pool;              /* bytes */
 	struct target_kv *server_options;  /* engine options, e.g. innodb_flush_log_at_trx_commit */
 	size_t nserver_options;
@@ -95,7 +88,6 @@ void campaign_config_error(const struct campaign_config *cfg, const char *jpath,
 	__attribute__((format(printf, 3, 4)));
 
 const char *workload_kind_name(enum workload_kind k);
-const char *engine_kind_name(enum engine_kind k);
 /* Largest count a run group places on drive d (instances the drive needs). */
 unsigned campaign_drive_instances(const struct campaign_config *cfg, size_t d);
 /* "1.5,99" for --percentile. */

@@ -36,22 +36,15 @@ const char *driver_command(const struct campaign_config *cfg)
 
 bool driver_is_odbc(const struct campaign_config *cfg)
 {
-	switch (cfg->engine) {
-	case ENGINE_MARIADB:
-	case ENGINE_PERCONA:
-	case ENGINE_MYSQL:
-		return false;
-	case ENGINE_POSTGRESQL:
-	case ENGINE_SQLSERVER:
-		return true;
-	}
-	return false;
+	return cfg->engine->odbc_connect != NULL;
 }
 
 void driver_conn_args(const struct campaign_config *cfg, const struct target_endpoint *ep, struct strbuf *args)
 {
+	const struct db_engine *e = cfg->engine;
+
+	strbuf_addf(args, "--db-driver=%s%c", e->db_driver, '\0');
 	if (!driver_is_odbc(cfg)) {
-		strbuf_addf(args, "--db-driver=mysql%c", '\0');
 		if (ep->host)
 			strbuf_addf(args, "--mysql-host=%s%c--mysql-port=%u%c", ep->host, '\0', ep->port, '\0');
 		else
@@ -59,18 +52,10 @@ void driver_conn_args(const struct campaign_config *cfg, const struct target_end
 		strbuf_addf(args, "--mysql-user=%s%c--mysql-db=%s%c", ep->user, '\0', ep->database, '\0');
 		return;
 	}
-	strbuf_addf(args, "--db-driver=odbc%c", '\0');
-	if (cfg->engine == ENGINE_POSTGRESQL) {
-		/* Protocol=7.4-1: a failed statement rolls the whole transaction back (docs/tpcc.md). */
-		strbuf_addf(args, "--odbc-connect=Driver={%s};Server=%s;Port=%u;Database=%s;UID=%s;Protocol=7.4-1%c",
-			    ep->odbc_driver ? ep->odbc_driver : "PostgreSQL Unicode", ep->host ? ep->host : "127.0.0.1",
-			    ep->port, ep->database, ep->user, '\0');
-	} else {
-		strbuf_addf(args, "--odbc-connect=Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s;Encrypt=yes;"
-			    "TrustServerCertificate=yes%c",
-			    ep->odbc_driver ? ep->odbc_driver : "ODBC Driver 18 for SQL Server",
-			    ep->host ? ep->host : "127.0.0.1", ep->port, ep->database, ep->user, '\0');
-	}
+	strbuf_adds(args, "--odbc-connect=");
+	e->odbc_connect(args, ep->odbc_driver ? ep->odbc_driver : e->odbc_driver, ep->host ? ep->host : "127.0.0.1",
+			ep->port, ep->database, ep->user);
+	strbuf_addc(args, '\0');
 }
 
 void driver_workload_args(const struct campaign_config *cfg, struct strbuf *args)

@@ -2,10 +2,11 @@
  * The driver command lines of a campaign: which `dbrig sysbench|tpcc`
  * connection options an endpoint needs, and how the child gets its secrets.
  *
- * engine mariadb / percona / mysql: --db-driver=mysql with host and port (or
- * socket), user and database; the password in MYSQL_PWD.
- * engine postgresql / sqlserver (TPC-C only): --db-driver=odbc with a
- * connection string naming the endpoint's ODBC driver; the password in
+ * The engine (db/engine.h) names the driver: libmysqlclient engines
+ * (mariadb, percona, mysql) get --db-driver=mysql with host and port (or
+ * socket), user and database, the password in MYSQL_PWD; ODBC engines
+ * (postgresql, sqlserver; TPC-C only) get --db-driver=odbc with the engine's
+ * connection string naming the endpoint's ODBC driver, the password in
  * ODBC_PWD, and ODBCSYSINI pointing at the endpoint's odbcinst.ini when it has
  * one. Passwords never go on a command line.
  *

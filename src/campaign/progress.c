@@ -42,7 +42,7 @@ void progress_plan(struct campaign_ctx *c)
 		       cfg->threads);
 	for (size_t i = 0; i < cfg->nwl_options; i++)
 		printf("            --%s=%s\n", cfg->wl_options[i].key, cfg->wl_options[i].value);
-	printf("  engine    %s, buffer pool %llu MiB\n", engine_kind_name(cfg->engine),
+	printf("  engine    %s, buffer pool %llu MiB\n", cfg->engine->name,
 	       (unsigned long long)(cfg->buffer_pool >> 20));
 	printf("  target    %s\n", cfg->target->name);
 	printf("  phases    precondition %s, sample %s, report every %s\n", a, b, iv);

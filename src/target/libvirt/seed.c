@@ -8,24 +8,7 @@
 
 static void engine_packages(const struct campaign_config *cfg, struct strbuf *sb)
 {
-	switch (cfg->engine) {
-	case ENGINE_MARIADB:
-		strbuf_adds(sb, "mariadb-server");
-		break;
-	case ENGINE_PERCONA:
-		strbuf_adds(sb, "percona-server-server");
-		break;
-	case ENGINE_MYSQL:
-		strbuf_adds(sb, "mysql-server");
-		break;
-	case ENGINE_POSTGRESQL:
-		strbuf_adds(sb, "postgresql");
-		break;
-	case ENGINE_SQLSERVER:
-		strbuf_adds(sb, "mssql-server mssql-tools18");
-		break;
-	}
-	strbuf_adds(sb, " qemu-guest-agent");
+	strbuf_addf(sb, "%s qemu-guest-agent", cfg->engine->guest_packages);
 }
 
 int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud,

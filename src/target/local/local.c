@@ -88,7 +88,7 @@ static int local_init(struct target *t)
 
 	strbuf_init(&sb, 0);
 	l->root = geteuid() == 0;
-	l->pg = cfg->engine == ENGINE_POSTGRESQL;
+	l->pg = cfg->engine->protocol == DB_PROTO_POSTGRESQL;
 	l->pg_uid = geteuid();
 	l->pg_gid = getegid();
 	snprintf(l->sock_user, sizeof(l->sock_user), "%s", pw ? pw->pw_name : "root");

@@ -35,6 +35,17 @@ static const char *const odbc_dirs[] = {
 	"/usr/local/lib", NULL,
 };
 
+/* The engines this target starts servers of: mariadbd, and postgres for TPC-C (sysbench speaks MySQL only). */
+static const struct db_engine *const local_engines[] = {&db_engine_mariadb, &db_engine_postgresql, NULL};
+
+static bool local_runs(const struct campaign_config *cfg, const struct db_engine *e)
+{
+	for (const struct db_engine *const *x = local_engines; *x; x++)
+		if (*x == e)
+			return cfg->workload != WORKLOAD_SYSBENCH || e->sysbench;
+	return false;
+}
+
 int local_validate(const struct campaign_config *cfg)
 {
 	const bool create = target_setting(cfg, "create_drive_dirs")->num;
@@ -42,14 +53,19 @@ int local_validate(const struct campaign_config *cfg)
 	struct strbuf sb;
 	int ret = -EINVAL;
 
-	const bool pg = cfg->engine == ENGINE_POSTGRESQL;
+	const bool pg = cfg->engine->protocol == DB_PROTO_POSTGRESQL;
 
 	strbuf_init(&sb, 0);
-	if (cfg->engine != ENGINE_MARIADB && !(pg && cfg->workload == WORKLOAD_TPCC)) {
+	if (!local_runs(cfg, cfg->engine)) {
+		size_t n = 0, k = 0;
+		for (const struct db_engine *const *e = local_engines; *e; e++)
+			n += local_runs(cfg, *e);
+		for (const struct db_engine *const *e = local_engines; *e; e++)
+			if (local_runs(cfg, *e))
+				strbuf_addf(&sb, "%s%s", k++ == 0 ? "" : k == n ? " or " : ", ", (*e)->name);
 		campaign_config_error(cfg, ".engine.kind",
-				      "\"%s\" is not available on the local target (expected mariadb%s; %s runs on the "
-				      "libvirt target)", engine_kind_name(cfg->engine),
-				      cfg->workload == WORKLOAD_TPCC ? " or postgresql" : "", engine_kind_name(cfg->engine));
+				      "\"%s\" is not available on the local target (expected %s; %s runs on the "
+				      "libvirt target)", cfg->engine->name, sb.buf, cfg->engine->name);
 		goto out;
 	}
 	for (size_t i = 0; i < cfg->nserver_options; i++) {

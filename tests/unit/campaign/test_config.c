@@ -48,7 +48,8 @@ static void test_shipped_configs(void **state)
 
 	cfg = load("configs/storagereview-sqlserver-4vm.json");
 	assert_int_equal(cfg->workload, WORKLOAD_TPCC);
-	assert_int_equal(cfg->engine, ENGINE_SQLSERVER);
+	assert_ptr_equal(cfg->engine, &db_engine_sqlserver);
+	assert_string_equal(cfg->engine->name, "sqlserver");
 	assert_int_equal(cfg->precondition_ns, UINT64_C(9000) * 1000000000);
 	assert_int_equal(cfg->sample_ns, UINT64_C(1800) * 1000000000);
 	campaign_config_free(cfg);
