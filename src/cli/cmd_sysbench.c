@@ -246,10 +246,7 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 	fill_params(rc.rec.res, c, o);
 	result_set_percentiles(rc.rec.res, pct, npct);
 	result_set_types(rc.rec.res, type_names, 1);
-	if (cp->socket && *cp->socket)
-		snprintf(endpoint, sizeof(endpoint), "%s", cp->socket);
-	else
-		snprintf(endpoint, sizeof(endpoint), "%s:%u", cp->host, cp->port);
+	drv->describe(cp, endpoint, sizeof(endpoint));
 	result_set_engine(rc.rec.res, drv->name, NULL, endpoint, cp->database);
 	sb_text_init(&rc.text, c->threads, c->report_interval_ns, c->rand_seed, pct, npct, c->histogram,
 		     c->precondition_ns, c->time_ns);
