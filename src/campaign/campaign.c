@@ -107,7 +107,7 @@ int campaign_main(const struct campaign_opts *o)
 		err = -EINVAL;
 		goto out;
 	}
-	if (c.cfg->workload == WORKLOAD_TPCC && !c.cfg->target->tpcc) {
+	if (c.cfg->workload == &workload_tpcc && !c.cfg->target->tpcc) {
 		log_error("%s: .workload.kind: the %s target cannot run the TPC-C workload yet (expected the local "
 			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name);
 		err = -ENOTSUP;

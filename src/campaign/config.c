@@ -26,17 +26,6 @@
 #define MAX_GROUPS 256
 #define MAX_PER_DRIVE 1024
 
-const char *workload_kind_name(enum workload_kind k)
-{
-	switch (k) {
-	case WORKLOAD_SYSBENCH:
-		return "sysbench";
-	case WORKLOAD_TPCC:
-		return "tpcc";
-	}
-	return "?";
-}
-
 static void verr(const char *file, const char *jpath, const char *fmt, va_list ap)
 {
 	struct strbuf sb;
@@ -157,13 +146,8 @@ out:
 	return ret;
 }
 
-static const char *const sysbench_tests[] = {
-	"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
-	"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete", NULL,
-};
-
 /* Options the campaign sets itself for every driver. */
-static bool reserved_option(enum workload_kind wl, const char *k)
+static bool reserved_option(const struct workload_desc *wd, const char *k)
 {
 	static const char *const exact[] = {
 		"threads", "time", "events", "precondition", "report-interval", "percentile",
@@ -173,7 +157,7 @@ static bool reserved_option(enum workload_kind wl, const char *k)
 		if (!strcmp(*e, k))
 			return true;
 	/* tpcc: the campaign's threads are the connections the terminals share. */
-	if (wl == WORKLOAD_TPCC && !strcmp(k, "connections"))
+	if (!strcmp(k, wd->connections_option))
 		return true;
 	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
 	       !strncmp(k, "odbc-", 5);
@@ -192,26 +176,37 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		return ret;
 	if ((ret = jsonr_get_str(c, w, ".workload", "kind", true, &kind)) < 0)
 		return ret;
-	if (!strcmp(kind, "sysbench"))
-		cfg->workload = WORKLOAD_SYSBENCH;
-	else if (!strcmp(kind, "tpcc"))
-		cfg->workload = WORKLOAD_TPCC;
-	else
-		return jsonr_fail_value(c, ".workload.kind", json_object_get(w, "kind"), "is not a workload (expected sysbench or tpcc)");
-	if ((ret = jsonr_get_str(c, w, ".workload", "test", cfg->workload == WORKLOAD_SYSBENCH, &test)) < 0)
+	cfg->workload = workload_find(kind);
+	if (!cfg->workload) {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		strbuf_adds(&sb, "is not a workload (expected ");
+		workload_names(&sb);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".workload.kind", json_object_get(w, "kind"), sb.buf);
+		strbuf_release(&sb);
 		return ret;
-	if (cfg->workload == WORKLOAD_SYSBENCH) {
-		bool ok = false;
-		for (const char *const *t = sysbench_tests; *t; t++)
-			ok = ok || !strcmp(*t, test);
-		if (!ok)
-			return jsonr_fail_value(c, ".workload.test", json_object_get(w, "test"),
-					"is not a sysbench test (expected oltp_read_write, oltp_read_only, oltp_write_only, "
-					"oltp_point_select, oltp_update_index, oltp_update_non_index, oltp_insert or oltp_delete)");
-	} else if (test && strcmp(test, "tpcc")) {
-		return jsonr_fail_value(c, ".workload.test", json_object_get(w, "test"), "is not a TPC-C test (expected tpcc or no test)");
 	}
-	cfg->test = xstrdup(test ? test : "tpcc");
+	/* A workload with tests needs one; a one-test workload takes its name or nothing. */
+	if ((ret = jsonr_get_str(c, w, ".workload", "test", cfg->workload->tests != NULL, &test)) < 0)
+		return ret;
+	if (test && !workload_has_test(cfg->workload, test)) {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		if (cfg->workload->tests) {
+			strbuf_addf(&sb, "is not a %s test (expected ", cfg->workload->name);
+			for (const char *const *t = cfg->workload->tests; *t; t++)
+				strbuf_addf(&sb, "%s%s", t == cfg->workload->tests ? "" : t[1] ? ", " : " or ", *t);
+			strbuf_addc(&sb, ')');
+		} else {
+			strbuf_addf(&sb, "is not a %s test (expected %s or no test)", cfg->workload->display,
+				    cfg->workload->name);
+		}
+		ret = jsonr_fail_value(c, ".workload.test", json_object_get(w, "test"), sb.buf);
+		strbuf_release(&sb);
+		return ret;
+	}
+	cfg->test = xstrdup(test ? test : cfg->workload->name);
 	if ((ret = get_options(c, w, ".workload", "options", true, &cfg->wl_options, &cfg->nwl_options)) < 0)
 		return ret;
 
@@ -233,18 +228,18 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		if (reserved_option(cfg->workload, o->key)) {
 			r = jsonr_failf(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
 				 "report_interval and percentiles fields)",
-				 cfg->workload == WORKLOAD_TPCC ? " (the connections per instance)" : "");
-		} else if (cfg->workload == WORKLOAD_TPCC && !strcmp(o->key, "warehouses")) {
+				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "");
+		} else if (cfg->workload == &workload_tpcc && !strcmp(o->key, "warehouses")) {
 			if (parse_int64(o->value, 1, 100000, &n) < 0)
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..100000", o->value);
 			else
 				cfg->warehouses = (unsigned)n;
-		} else if (cfg->workload == WORKLOAD_SYSBENCH && !strcmp(o->key, "tables")) {
+		} else if (cfg->workload == &workload_sysbench && !strcmp(o->key, "tables")) {
 			if (parse_int64(o->value, 1, 1000000, &n) < 0)
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..1000000", o->value);
 			else
 				cfg->tables = (unsigned)n;
-		} else if (cfg->workload == WORKLOAD_SYSBENCH && !strcmp(o->key, "table-size")) {
+		} else if (cfg->workload == &workload_sysbench && !strcmp(o->key, "table-size")) {
 			if (parse_int64(o->value, 1, INT64_C(1000000000000), &n) < 0)
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..1000000000000", o->value);
 			else
@@ -283,7 +278,7 @@ static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 		db_engine_names(&sb, NULL);
 		strbuf_addc(&sb, ')');
 		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
-	} else if (cfg->workload == WORKLOAD_SYSBENCH && !cfg->engine->sysbench) {
+	} else if (cfg->workload == &workload_sysbench && !cfg->engine->sysbench) {
 		strbuf_adds(&sb, "cannot run the sysbench workload (expected ");
 		db_engine_names(&sb, runs_sysbench);
 		strbuf_addc(&sb, ')');

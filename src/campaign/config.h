@@ -12,15 +12,11 @@
 
 #include "db/engine.h"
 #include "target/target.h"
+#include "workload/registry.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-enum workload_kind {
-	WORKLOAD_SYSBENCH,
-	WORKLOAD_TPCC,
-};
 
 struct campaign_drive {
 	char *name;
@@ -47,7 +43,7 @@ struct campaign_config {
 	char *file; /* as given, for messages */
 	char *name;
 
-	enum workload_kind workload;
+	const struct workload_desc *workload; /* workload/registry.h */
 	char *test;                        /* sysbench test, e.g. "oltp_read_write" */
 	struct target_kv *wl_options;      /* --key=value for the driver, keys with '-' */
 	size_t nwl_options;
@@ -87,7 +83,6 @@ void campaign_config_free(struct campaign_config *cfg);
 void campaign_config_error(const struct campaign_config *cfg, const char *jpath, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-const char *workload_kind_name(enum workload_kind k);
 /* Largest count a run group places on drive d (instances the drive needs). */
 unsigned campaign_drive_instances(const struct campaign_config *cfg, size_t d);
 /* "1.5,99" for --percentile. */

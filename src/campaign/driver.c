@@ -14,24 +14,12 @@
 
 const char *driver_database(const struct campaign_config *cfg)
 {
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		return "sbtest";
-	case WORKLOAD_TPCC:
-		return "tpcc";
-	}
-	return "sbtest";
+	return cfg->workload->database;
 }
 
 const char *driver_command(const struct campaign_config *cfg)
 {
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		return "sysbench";
-	case WORKLOAD_TPCC:
-		return "tpcc";
-	}
-	return "sysbench";
+	return cfg->workload->name;
 }
 
 bool driver_is_odbc(const struct campaign_config *cfg)

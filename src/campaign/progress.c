@@ -34,7 +34,7 @@ void progress_plan(struct campaign_ctx *c)
 	fmt_dur(cfg->sample_ns, b, sizeof(b));
 	fmt_dur(cfg->report_interval_ns, iv, sizeof(iv));
 	printf("campaign %s (%s)\n", cfg->name, cfg->file);
-	if (cfg->workload == WORKLOAD_SYSBENCH)
+	if (cfg->workload == &workload_sysbench)
 		printf("  workload  sysbench %s: %u table(s) x %llu rows, %u threads per instance\n", cfg->test,
 		       cfg->tables, (unsigned long long)cfg->table_size, cfg->threads);
 	else

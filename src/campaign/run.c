@@ -108,15 +108,8 @@ static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t
 
 	strbuf_reset(args);
 	driver_conn_args(cfg, ep, args);
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		strbuf_addf(args, "--threads=%u%c", cfg->threads, '\0');
-		break;
-	case WORKLOAD_TPCC:
-		/* The terminals share the instance's connections. */
-		strbuf_addf(args, "--connections=%u%c", cfg->threads, '\0');
-		break;
-	}
+	/* sysbench --threads; tpcc --connections, which its terminals share. */
+	strbuf_addf(args, "--%s=%u%c", cfg->workload->connections_option, cfg->threads, '\0');
 	strbuf_adds(args, "--percentile=");
 	campaign_percentiles_arg(cfg, args);
 	strbuf_addc(args, '\0');
@@ -129,7 +122,7 @@ static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t
 	strbuf_addf(args, "--run-vm-count=%u%c--run-repetition=%u%c", cfg->groups[r->group].instances, '\0', r->rep,
 		    '\0');
 	driver_workload_args(cfg, args);
-	if (cfg->workload == WORKLOAD_SYSBENCH)
+	if (cfg->workload->tests)
 		strbuf_addf(args, "%s%c", cfg->test, '\0');
 	strbuf_addf(args, "run%c", '\0');
 

@@ -15,6 +15,7 @@
 #include "db/db.h"
 #include "result/result.h"
 #include "runner/runner.h"
+#include "workload/registry.h"
 #include "workload/sysbench/sysbench.h"
 
 #include <errno.h>
@@ -114,7 +115,8 @@ static void usage(FILE *f)
 		   "options, statements and output, through libmysqlclient.\n\n"
 		   "TEST: oltp_read_write, oltp_read_only, oltp_write_only, oltp_point_select,\n"
 		   "      oltp_update_index, oltp_update_non_index, oltp_insert, oltp_delete\n"
-		   "COMMAND: prepare, prewarm, run, cleanup, help\n\n"
+		   "COMMAND: prepare, prewarm, run, cleanup, help; check (dbrig's: the database's row counts\n"
+		   "         and CHECKSUM TABLE of sbtest1, the fingerprint a campaign compares restores with)\n\n"
 		   "Durations take units: 30 (seconds), 90s, 15m, 2h. The password is read from\n"
 		   "--mysql-password, --mysql-password-file or the MYSQL_PWD environment variable and\n"
 		   "is never written to results, journals or logs.\n");
@@ -321,8 +323,9 @@ int cmd_sysbench(int argc, char **argv)
 		goto out;
 	}
 	if (strcmp(pos[1], "prepare") && strcmp(pos[1], "prewarm") && strcmp(pos[1], "run") &&
-	    strcmp(pos[1], "cleanup") && strcmp(pos[1], "help")) {
-		log_error("sysbench: unknown command \"%s\" (expected prepare, prewarm, run, cleanup or help)", pos[1]);
+	    strcmp(pos[1], "cleanup") && strcmp(pos[1], "check") && strcmp(pos[1], "help")) {
+		log_error("sysbench: unknown command \"%s\" (expected prepare, prewarm, run, cleanup, check or help)",
+			  pos[1]);
 		goto out;
 	}
 	if (!strcmp(pos[1], "help")) {
@@ -435,11 +438,11 @@ int cmd_sysbench(int argc, char **argv)
 
 	ret = EXIT_RUNTIME;
 	if (!strcmp(pos[1], "prepare")) {
-		struct sb_load_stats st;
+		struct wl_load_stats st;
 		printf("dbrig %s (sysbench 1.0.20 compatible)\n\n", DBRIG_VERSION);
 		printf("Initializing worker threads...\n\n");
 		fflush(stdout);
-		if (sb_prepare(&o, drv, &cp, c.threads, &st) == 0) {
+		if (workload_sysbench.prepare(&o, drv, &cp, c.threads, &st) == 0) {
 			printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)st.rows, st.seconds,
 			       st.seconds > 0 ? (double)st.rows / st.seconds : 0.0);
 			ret = 0;
@@ -453,8 +456,16 @@ int cmd_sysbench(int argc, char **argv)
 	} else if (!strcmp(pos[1], "cleanup")) {
 		printf("dbrig %s (sysbench 1.0.20 compatible)\n\n", DBRIG_VERSION);
 		fflush(stdout);
-		if (sb_cleanup(&o, drv, &cp) == 0)
+		if (workload_sysbench.cleanup(&o, drv, &cp) == 0)
 			ret = 0;
+	} else if (!strcmp(pos[1], "check")) {
+		struct strbuf fp;
+		strbuf_init(&fp, 0);
+		if (workload_sysbench.check(&o, drv, &cp, &fp) == 0) {
+			printf("fingerprint: %s\n", fp.buf);
+			ret = 0;
+		}
+		strbuf_release(&fp);
 	} else {
 		ret = do_run(&c, &o, drv, &cp, pct, npct);
 	}

@@ -14,6 +14,7 @@
 #include "db/db.h"
 #include "result/result.h"
 #include "runner/runner.h"
+#include "workload/registry.h"
 #include "workload/tpcc/tpcc.h"
 
 #include <errno.h>
@@ -469,21 +470,26 @@ int cmd_tpcc(int argc, char **argv)
 	x.sql = sql;
 	x.isolation = cp.isolation;
 	if (!strcmp(pos[0], "prepare")) {
-		struct tpcc_load_stats st;
-		uint64_t seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
+		struct wl_load_stats st;
+		x.warehouses = c.warehouses;
+		x.seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
 		printf("dbrig %s tpcc prepare: %u warehouses into %s (%s)\n", DBRIG_VERSION, c.warehouses, endpoint, version);
 		fflush(stdout);
-		if (tpcc_prepare(sql, c.warehouses, drv, &cp, c.threads, seed, &st) == 0) {
-			printf("Loaded %llu rows in %.2fs (%.0f rows/s); C-load: C_LAST %u, C_ID %u, OL_I_ID %u\n",
-			       (unsigned long long)st.rows, st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0,
-			       st.c_load.c_last, st.c_load.c_id, st.c_load.ol_i_id);
+		if (workload_tpcc.prepare(&x, drv, &cp, c.threads, &st) == 0) {
+			printf("Loaded %llu rows in %.2fs (%.0f rows/s); %s\n", (unsigned long long)st.rows, st.seconds,
+			       st.seconds > 0 ? (double)st.rows / st.seconds : 0, st.note);
 			ret = 0;
 		}
 	} else if (!strcmp(pos[0], "check")) {
-		int rc = tpcc_check(sql, drv, &cp);
+		struct strbuf fp;
+		strbuf_init(&fp, 0);
+		int rc = workload_tpcc.check(&x, drv, &cp, &fp);
+		if (rc == 0)
+			printf("fingerprint: %s\n", fp.buf);
+		strbuf_release(&fp);
 		ret = rc == 0 ? 0 : EXIT_RUNTIME;
 	} else if (!strcmp(pos[0], "cleanup")) {
-		if (tpcc_cleanup(sql, drv, &cp) == 0) {
+		if (workload_tpcc.cleanup(&x, drv, &cp) == 0) {
 			printf("Dropped the TPC-C tables\n");
 			ret = 0;
 		}

@@ -18,7 +18,7 @@ expect() { # expect EXIT-CODE "EXACT STDERR LINE" ARGS...
 
 expect 2 'dbrig: sysbench: unknown test "oltp_foo" (expected oltp_read_write, oltp_read_only, oltp_write_only, oltp_point_select, oltp_update_index, oltp_update_non_index, oltp_insert or oltp_delete)' \
 	sysbench oltp_foo run
-expect 2 'dbrig: sysbench: unknown command "go" (expected prepare, prewarm, run, cleanup or help)' sysbench oltp_read_write go
+expect 2 'dbrig: sysbench: unknown command "go" (expected prepare, prewarm, run, cleanup, check or help)' sysbench oltp_read_write go
 expect 2 'dbrig: sysbench: expected TEST COMMAND, e.g. "oltp_read_write run" (see dbrig sysbench --help)' sysbench oltp_read_write
 expect 2 'dbrig: --threads: "0" is not valid (expected an integer from 1 to 100000)' sysbench --threads=0 oltp_read_write run
 expect 2 'dbrig: --threads: "many" is not valid (expected an integer from 1 to 100000)' sysbench --threads=many oltp_read_write run

@@ -373,7 +373,7 @@ static int libvirt_restore(struct target *t, struct target_instance *inst)
 
 static void golden_text(const struct campaign_config *cfg, struct strbuf *fp)
 {
-	strbuf_addf(fp, "%s %s tables=%u table_size=%" PRIu64, workload_kind_name(cfg->workload),
+	strbuf_addf(fp, "%s %s tables=%u table_size=%" PRIu64, cfg->workload->name,
 		    cfg->test ? cfg->test : "-", cfg->tables, cfg->table_size);
 }
 

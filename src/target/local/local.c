@@ -310,18 +310,15 @@ static int load_golden(struct target *t, const char *what, const struct target_e
 	strbuf_init(&why, 0);
 	driver_conn_args(cfg, ep, &args);
 	driver_workload_args(cfg, &args);
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
+	if (cfg->workload != &workload_tpcc) {
 		conns = cfg->tables < cfg->threads ? cfg->tables : cfg->threads;
 		strbuf_addf(&args, "--threads=%u%c%s%cprepare%c", conns, '\0', cfg->test, '\0', '\0');
 		log_info("%s: loading %u table(s) of %llu rows into the golden copy", what, cfg->tables,
 			 (unsigned long long)cfg->table_size);
-		break;
-	case WORKLOAD_TPCC:
+	} else {
 		conns = cfg->warehouses < cfg->threads ? cfg->warehouses : cfg->threads;
 		strbuf_addf(&args, "--threads=%u%cprepare%c", conns, '\0', '\0');
 		log_info("%s: loading %u TPC-C warehouse(s) into the golden copy", what, cfg->warehouses);
-		break;
 	}
 	argv[0] = (char *)t->dbrig_exe;
 	argv[1] = (char *)driver_command(cfg);
@@ -417,14 +414,10 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 	strbuf_addf(&logp, "%s/prepare.log", boot.buf);
 	if ((ret = load_golden(t, what, &ep, logp.buf)) < 0)
 		goto stop;
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
+	if (cfg->workload != &workload_tpcc)
 		ret = fingerprint(l, cfg, what, sock.buf, fp);
-		break;
-	case WORKLOAD_TPCC:
+	else
 		ret = tpcc_fingerprint(t, what, &ep, logp.buf, fp);
-		break;
-	}
 stop:
 	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
 		ret = -EIO;
@@ -558,18 +551,13 @@ static int local_verify(struct target *t, struct target_instance *inst, struct s
 	local_inst_paths(t, inst);
 	li = inst->priv;
 	inst_what(t, inst, what, sizeof(what));
-	switch (t->cfg->workload) {
-	case WORKLOAD_SYSBENCH:
+	if (t->cfg->workload != &workload_tpcc) {
 		ret = fingerprint(t->priv, t->cfg, what, li->sock, fp);
-		break;
-	case WORKLOAD_TPCC:
-		if ((ret = local_endpoint(t, inst, &ep)) < 0)
-			break;
+	} else if ((ret = local_endpoint(t, inst, &ep)) == 0) {
 		strbuf_init(&log, 0);
 		strbuf_addf(&log, "%s/check.log", li->boot);
 		ret = tpcc_fingerprint(t, what, &ep, log.buf, fp);
 		strbuf_release(&log);
-		break;
 	}
 	return ret;
 }

@@ -42,7 +42,7 @@ static bool local_runs(const struct campaign_config *cfg, const struct db_engine
 {
 	for (const struct db_engine *const *x = local_engines; *x; x++)
 		if (*x == e)
-			return cfg->workload != WORKLOAD_SYSBENCH || e->sysbench;
+			return cfg->workload != &workload_sysbench || e->sysbench;
 	return false;
 }
 

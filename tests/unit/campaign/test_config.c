@@ -47,7 +47,7 @@ static void test_shipped_configs(void **state)
 	campaign_config_free(cfg);
 
 	cfg = load("configs/storagereview-sqlserver-4vm.json");
-	assert_int_equal(cfg->workload, WORKLOAD_TPCC);
+	assert_ptr_equal(cfg->workload, &workload_tpcc);
 	assert_ptr_equal(cfg->engine, &db_engine_sqlserver);
 	assert_string_equal(cfg->engine->name, "sqlserver");
 	assert_int_equal(cfg->precondition_ns, UINT64_C(9000) * 1000000000);
