@@ -628,8 +628,12 @@ static int load_percentiles(struct jsonr *c, json_t *root, struct campaign_confi
 		return 0;
 	}
 	/* The drivers' --percentile takes at most RESULT_MAX_PERCENTILES values. */
-	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > RESULT_MAX_PERCENTILES)
-		return jsonr_fail_value(c, ".percentiles", a, "is not an array of 1..8 percentiles (expected e.g. [95, 99])");
+	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > RESULT_MAX_PERCENTILES) {
+		char what[96];
+		snprintf(what, sizeof(what), "is not an array of 1..%d percentiles (expected e.g. [95, 99])",
+			 RESULT_MAX_PERCENTILES);
+		return jsonr_fail_value(c, ".percentiles", a, what);
+	}
 	cfg->npercentiles = json_array_size(a);
 	cfg->percentiles = xcalloc(cfg->npercentiles, sizeof(double));
 	strbuf_init(&p, 0);
