@@ -45,7 +45,7 @@ static void report(struct campaign_ctx *c)
 	strbuf_init(&logp, 0);
 	strbuf_addf(&out, "%s/report", c->dir.buf);
 	strbuf_addf(&logp, "%s/report.log", c->dir.buf);
-	char *argv[] = {c->exe, "report", c->dir.buf, "--out", out.buf, NULL};
+	char *argv[] = {c->steps.exe, "report", c->dir.buf, "--out", out.buf, NULL};
 	struct proc_spec spec = {.argv = argv, .log_path = logp.buf};
 	if (proc_run(&spec, NULL, &st) == 0) {
 		printf("report: %s/\n", out.buf);
@@ -107,15 +107,15 @@ int campaign_main(const struct campaign_opts *o)
 		err = -EINVAL;
 		goto out;
 	}
-	if (c.cfg->workload == &workload_tpcc && !c.cfg->target->tpcc) {
-		log_error("%s: .workload.kind: the %s target cannot run the TPC-C workload yet (expected the local "
-			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name);
+	if (!c.cfg->workload->mysql_only && !c.cfg->target->any_workload) {
+		log_error("%s: .workload.kind: the %s target cannot run the %s workload yet (expected the local "
+			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name,
+			  c.cfg->workload->display);
 		err = -ENOTSUP;
 		goto out;
 	}
-	if (!realpath("/proc/self/exe", c.exe)) {
-		err = as_runtime(-errno);
-		log_error("cannot find this program's path through /proc/self/exe: %s", strerror(-err));
+	if ((ret = steps_self_exe(c.steps.exe, sizeof(c.steps.exe))) < 0) {
+		err = as_runtime(ret);
 		goto out;
 	}
 	c.tty = isatty(STDOUT_FILENO);
@@ -146,15 +146,11 @@ int campaign_main(const struct campaign_opts *o)
 		err = 0;
 		goto out;
 	}
-	c.tgt.ops = c.cfg->target;
-	c.tgt.cfg = c.cfg;
-	c.tgt.dbrig_exe = c.exe;
-	if ((ret = c.tgt.ops->init(&c.tgt)) < 0) {
+	if ((ret = steps_open(&c.steps, c.cfg, c.plan, false)) < 0) {
 		err = as_runtime(ret);
 		goto out;
 	}
-	c.target_ready = true;
-	ret = c.tgt.ops->preflight(&c.tgt, c.plan->insts, c.plan->ninsts);
+	ret = steps_preflight(&c.steps);
 	if (ret < 0) {
 		err = ret;
 		goto out;
@@ -169,15 +165,15 @@ int campaign_main(const struct campaign_opts *o)
 		if (state_save(c.cfg, c.plan, c.st) < 0)
 			goto out;
 	}
-	for (size_t i = 0; i < c.plan->ninsts; i++)
-		if ((need_inst[i] || !unfinished) && c.tgt.ops->create(&c.tgt, &c.plan->insts[i]) < 0)
-			goto out;
+	/* What a resumed campaign still needs (all of it for a fresh one); a failure removes what this process made. */
+	if (steps_provision(&c.steps, unfinished ? need_inst : NULL) < 0)
+		goto out;
 	for (size_t d = 0; d < c.cfg->ndrives && !stop_signal; d++) {
 		struct strbuf fp;
 		if (unfinished && !need_drive[d])
 			continue;
 		strbuf_init(&fp, 0);
-		ret = c.tgt.ops->build_golden(&c.tgt, d, &fp);
+		ret = c.steps.tgt.ops->build_golden(&c.steps.tgt, d, &fp);
 		if (ret == 0 && c.st->golden[d] && strcmp(c.st->golden[d], fp.buf))
 			log_warn("%s: the golden copy was rebuilt (%s, earlier %s); finished runs used the earlier one",
 				 c.cfg->drives[d].name, fp.buf, c.st->golden[d]);
@@ -211,16 +207,12 @@ int campaign_main(const struct campaign_opts *o)
 	report(&c);
 	err = 0;
 out:
-	if (c.target_ready) {
-		if (c.plan && run_stop_instances(&c, NULL, c.plan->ninsts) < 0)
+	if (c.steps.open) {
+		if (steps_stop(&c.steps, NULL, c.plan->ninsts) < 0)
 			err = err ? err : -EIO;
-		if (err == 0 && !c.cfg->keep)
-			for (size_t i = 0; i < c.plan->ninsts; i++)
-				if (c.plan->insts[i].created && c.tgt.ops->destroy(&c.tgt, &c.plan->insts[i]) < 0)
-					err = -EIO;
-		for (size_t i = 0; c.plan && i < c.plan->ninsts; i++)
-			c.tgt.ops->release(&c.tgt, &c.plan->insts[i]);
-		c.tgt.ops->cleanup(&c.tgt);
+		if (err == 0 && !c.cfg->keep && steps_teardown(&c.steps, true) < 0)
+			err = -EIO;
+		steps_close(&c.steps);
 	}
 	if (sig_installed) {
 		sigaction(SIGINT, &old_int, NULL);

@@ -26,26 +26,6 @@
 #define MAX_GROUPS 256
 #define MAX_PER_DRIVE 1024
 
-static void verr(const char *file, const char *jpath, const char *fmt, va_list ap)
-{
-	struct strbuf sb;
-
-	strbuf_init(&sb, 0);
-	strbuf_vaddf(&sb, fmt, ap);
-	log_error("%s: %s: %s", file, jpath, sb.buf);
-	strbuf_release(&sb);
-}
-
-void campaign_config_error(const struct campaign_config *cfg, const char *jpath, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(cfg->file, jpath, fmt, ap);
-	va_end(ap);
-}
-
-/* Names that become folder and file names: [A-Za-z0-9][A-Za-z0-9._-]*, at most 64. */
 static bool is_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -249,12 +229,13 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		if (r < 0)
 			return r;
 	}
+	cfg->scale = cfg->workload == &workload_sysbench ? cfg->tables : cfg->warehouses;
 	return 0;
 }
 
-static bool runs_sysbench(const struct db_engine *e)
+static bool speaks_mysql(const struct db_engine *e)
 {
-	return e->sysbench;
+	return e->protocol == DB_PROTO_MYSQL;
 }
 
 static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cfg)
@@ -278,9 +259,9 @@ static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 		db_engine_names(&sb, NULL);
 		strbuf_addc(&sb, ')');
 		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
-	} else if (cfg->workload == &workload_sysbench && !cfg->engine->sysbench) {
-		strbuf_adds(&sb, "cannot run the sysbench workload (expected ");
-		db_engine_names(&sb, runs_sysbench);
+	} else if (cfg->workload->mysql_only && cfg->engine->protocol != DB_PROTO_MYSQL) {
+		strbuf_addf(&sb, "cannot run the %s workload (expected ", cfg->workload->name);
+		db_engine_names(&sb, speaks_mysql);
 		strbuf_addc(&sb, ')');
 		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
 	}
@@ -298,138 +279,59 @@ static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 	return get_options(c, e, ".engine", "server_options", false, &cfg->server_options, &cfg->nserver_options);
 }
 
-static int load_setting(struct jsonr *c, const char *jpath, const struct target_option *o, const json_t *v,
-			struct target_setting *s)
-{
-	const char *why = NULL;
-	struct strbuf sb;
-	int ret = 0;
-
-	strbuf_init(&sb, 0);
-	switch (o->type) {
-	case TOPT_STRING:
-		if (!json_is_string(v) || !json_string_length(v)) {
-			ret = jsonr_fail_value(c, jpath, v, "is not a non-empty string");
-			goto out;
-		}
-		s->str = xstrdup(json_string_value(v));
-		break;
-	case TOPT_UINT:
-		if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) < o->min ||
-		    (uint64_t)json_integer_value(v) > o->max) {
-			strbuf_addf(&sb, "is not an integer in %llu..%llu", (unsigned long long)o->min,
-				    (unsigned long long)o->max);
-			ret = jsonr_fail_value(c, jpath, v, sb.buf);
-			goto out;
-		}
-		s->num = (uint64_t)json_integer_value(v);
-		break;
-	case TOPT_SIZE:
-		if ((ret = jsonr_size(c, jpath, v, &s->num)) < 0)
-			goto out;
-		break;
-	case TOPT_DURATION:
-		if ((ret = jsonr_duration(c, jpath, v, 0, &s->num)) < 0)
-			goto out;
-		break;
-	case TOPT_BOOL:
-		if (!json_is_boolean(v)) {
-			ret = jsonr_fail_value(c, jpath, v, "is not a boolean (expected true or false)");
-			goto out;
-		}
-		s->num = json_is_true(v);
-		break;
-	case TOPT_STRMAP: {
-		const char *k;
-		json_t *x;
-		if (!json_is_object(v) || !json_object_size(v)) {
-			ret = jsonr_fail_value(c, jpath, v, "is not a non-empty object of strings");
-			goto out;
-		}
-		s->map = xcalloc(json_object_size(v), sizeof(*s->map));
-		json_object_foreach((json_t *)v, k, x) {
-			if (!json_is_string(x) || !json_string_length(x)) {
-				strbuf_addf(&sb, "%s.%s", jpath, k);
-				ret = jsonr_fail_value(c, sb.buf, x, "is not a non-empty string");
-				goto out;
-			}
-			s->map[s->nmap].key = xstrdup(k);
-			s->map[s->nmap].value = xstrdup(json_string_value(x));
-			s->nmap++;
-		}
-		break;
-	}
-	}
-	s->set = true;
-	(void)why;
-out:
-	strbuf_release(&sb);
-	return ret;
-}
-
 static int load_target(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
-	json_t *t = NULL, *v;
-	const char *kind = NULL, *key;
-	struct strbuf sb, p;
-	size_t nopt = 0;
+	json_t *t = NULL;
+	const char *kind = NULL;
 	int ret;
 
 	if ((ret = jsonr_get_obj(c, root, "", "target", true, &t)) < 0)
 		return ret;
 	if ((ret = jsonr_get_str(c, t, ".target", "kind", true, &kind)) < 0)
 		return ret;
-	strbuf_init(&sb, 0);
-	strbuf_init(&p, 0);
 	cfg->target = target_find(kind);
 	if (!cfg->target) {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
 		strbuf_adds(&sb, "is not a target (expected one of: ");
 		target_names(&sb);
 		strbuf_addc(&sb, ')');
 		ret = jsonr_fail_value(c, ".target.kind", json_object_get(t, "kind"), sb.buf);
-		goto out;
+		strbuf_release(&sb);
+		return ret;
 	}
-	for (const struct target_option *o = cfg->target->options; o->name; o++)
-		nopt++;
-	cfg->target_settings = xcalloc(nopt + 1, sizeof(*cfg->target_settings));
-	json_object_foreach(t, key, v) {
-		bool known = !strcmp(key, "kind");
-		for (const struct target_option *o = cfg->target->options; o->name && !known; o++)
-			known = !strcmp(o->name, key);
-		if (known)
-			continue;
-		strbuf_adds(&sb, "kind");
-		for (const struct target_option *o = cfg->target->options; o->name; o++)
-			strbuf_addf(&sb, ", %s", o->name);
-		strbuf_reset(&p);
-		strbuf_addf(&p, ".target.%s", key);
-		ret = jsonr_failf(c, p.buf, "unknown setting of the %s target (expected one of: %s)", cfg->target->name, sb.buf);
-		goto out;
-	}
-	for (size_t i = 0; i < nopt; i++) {
-		const struct target_option *o = &cfg->target->options[i];
-		json_t *given = json_object_get(t, o->name);
-		json_t *dflt = NULL;
+	return target_settings_read(c, cfg->target, t, &cfg->target_settings);
+}
 
-		strbuf_reset(&p);
-		strbuf_addf(&p, ".target.%s", o->name);
-		if (!given && o->def) {
-			/* Defaults are written like config text: JSON literals or plain strings. */
-			dflt = json_loads(o->def, JSON_DECODE_ANY, NULL);
-			if (!dflt)
-				dflt = json_string(o->def);
-			given = dflt;
-		}
-		if (given)
-			ret = load_setting(c, p.buf, o, given, &cfg->target_settings[i]);
-		json_decref(dflt);
-		if (ret < 0)
-			goto out;
-	}
-out:
-	strbuf_release(&sb);
-	strbuf_release(&p);
-	return ret;
+/* The campaign as its target sees it (target/target.h); the loader is the caller's. */
+static void fill_env(struct campaign_config *cfg)
+{
+	struct target_env *e = &cfg->env;
+	struct strbuf sb;
+
+	cfg->drive_instances = xcalloc(cfg->ndrives + 1, sizeof(unsigned));
+	for (size_t d = 0; d < cfg->ndrives; d++)
+		cfg->drive_instances[d] = campaign_drive_instances(cfg, d);
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s/%s", cfg->output, cfg->name);
+	cfg->log_dir = strbuf_detach(&sb);
+	*e = (struct target_env){
+		.file = cfg->file,
+		.name = cfg->name,
+		.drives = cfg->drives,
+		.ndrives = cfg->ndrives,
+		.instances = cfg->drive_instances,
+		.engine = cfg->engine,
+		.buffer_pool = cfg->buffer_pool,
+		.server_options = cfg->server_options,
+		.nserver_options = cfg->nserver_options,
+		.threads = cfg->threads,
+		.mysql_only = cfg->workload->mysql_only,
+		.database = cfg->workload->database,
+		.log_dir = cfg->log_dir,
+		.target = cfg->target,
+		.settings = cfg->target_settings,
+	};
 }
 
 static int load_drives(struct jsonr *c, json_t *root, struct campaign_config *cfg)
@@ -448,7 +350,7 @@ static int load_drives(struct jsonr *c, json_t *root, struct campaign_config *cf
 	strbuf_init(&p, 0);
 	for (size_t i = 0; i < cfg->ndrives; i++) {
 		json_t *d = json_array_get(a, i);
-		struct campaign_drive *dr = &cfg->drives[i];
+		struct target_drive *dr = &cfg->drives[i];
 		const char *name = NULL, *s = NULL;
 
 		strbuf_reset(&p);
@@ -704,7 +606,8 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	if ((ret = jsonr_get_bool(c, root, "", "verify_restore", &cfg->verify_restore)) < 0 ||
 	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0)
 		return ret;
-	return cfg->target->validate(cfg);
+	fill_env(cfg);
+	return cfg->target->validate(&cfg->env);
 }
 
 int campaign_config_load(const char *file, struct campaign_config **out)
@@ -751,14 +654,10 @@ void campaign_config_free(struct campaign_config *cfg)
 	free(cfg->test);
 	kv_free(cfg->wl_options, cfg->nwl_options);
 	kv_free(cfg->server_options, cfg->nserver_options);
-	if (cfg->target_settings && cfg->target) {
-		size_t i = 0;
-		for (const struct target_option *o = cfg->target->options; o->name; o++, i++) {
-			free(cfg->target_settings[i].str);
-			kv_free(cfg->target_settings[i].map, cfg->target_settings[i].nmap);
-		}
-	}
-	free(cfg->target_settings);
+	if (cfg->target)
+		target_settings_free(cfg->target, cfg->target_settings);
+	free(cfg->drive_instances);
+	free(cfg->log_dir);
 	for (size_t i = 0; i < cfg->ndrives; i++) {
 		free(cfg->drives[i].name);
 		free(cfg->drives[i].path);

@@ -18,14 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct campaign_drive {
-	char *name;
-	char *path;  /* directory on the drive (local; libvirt dir pool), or NULL */
-	char *pool;  /* existing storage pool (libvirt), or NULL */
-	char *host;  /* libvirt host name from the target's hosts, or NULL */
-	char *model; /* published model name for reports, or NULL */
-};
-
 struct campaign_placement {
 	size_t drive; /* index into drives */
 	unsigned count;
@@ -50,6 +42,7 @@ struct campaign_config {
 	unsigned tables;                   /* sysbench: from options "tables" (default 1) */
 	uint64_t table_size;               /* sysbench: from options "table-size" (default 10000) */
 	unsigned warehouses;               /* tpcc: from options "warehouses" (default 1) */
+	unsigned scale;                    /* what prepare spreads over its threads: tables or warehouses */
 
 	const struct db_engine *engine;   /* db/engine.h */
 	uint64_t buffer_pool;              /* bytes */
@@ -59,8 +52,9 @@ struct campaign_config {
 	const struct target_ops *target;
 	struct target_setting *target_settings; /* parallel to target->options */
 
-	struct campaign_drive *drives;
+	struct target_drive *drives;
 	size_t ndrives;
+	unsigned *drive_instances;         /* per drive: the largest count a run group places there */
 	struct campaign_group *groups;
 	size_t ngroups;
 
@@ -74,14 +68,13 @@ struct campaign_config {
 	char *output;                      /* results folder; the campaign writes <output>/<name>/ */
 	bool verify_restore;               /* compare each restored instance with the golden copy */
 	bool keep;                         /* leave instances in place at the end */
+
+	struct target_env env;             /* what the target sees of this campaign (no loader) */
+	char *log_dir;                     /* <output>/<name> */
 };
 
 int campaign_config_load(const char *file, struct campaign_config **out) __attribute__((warn_unused_result));
 void campaign_config_free(struct campaign_config *cfg);
-
-/* One message in the config's style: "dbrig: <file>: <jpath>: <text>". */
-void campaign_config_error(const struct campaign_config *cfg, const char *jpath, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Largest count a run group places on drive d (instances the drive needs). */
 unsigned campaign_drive_instances(const struct campaign_config *cfg, size_t d);

@@ -25,7 +25,6 @@ struct db_engine {
 	const char *name;           /* as in a campaign's .engine.kind */
 	enum db_protocol protocol;
 	const char *db_driver;      /* the --db-driver of `dbrig sysbench|tpcc` that reaches it */
-	bool sysbench;              /* runs the sysbench workload (MySQL protocol) */
 	const char *odbc_driver;    /* ODBC engines: the driver's default name in odbcinst.ini */
 	unsigned port;              /* the server's default TCP port */
 	const char *guest_packages; /* what a Debian/Ubuntu guest installs for it */

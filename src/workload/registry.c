@@ -45,6 +45,7 @@ const struct workload_desc workload_sysbench = {
 	.connections_option = "threads",
 	.scale_option = "tables",
 	.ops = &sysbench_workload_ops,
+	.mysql_only = true,
 	.prepare = sysbench_prepare,
 	.cleanup = sysbench_cleanup,
 	.check = sysbench_check,

@@ -15,6 +15,7 @@
 #ifndef DBRIG_WORKLOAD_REGISTRY_H
 #define DBRIG_WORKLOAD_REGISTRY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct db_conn_params;
@@ -37,6 +38,7 @@ struct workload_desc {
 	const char *connections_option; /* the run option that sets an instance's connections ("threads") */
 	const char *scale_option;       /* what prepare spreads over its --threads ("tables", "warehouses") */
 	const struct workload_ops *ops; /* the run's steps */
+	bool mysql_only;                /* speaks the MySQL protocol only (engines with another one cannot run it) */
 
 	int (*prepare)(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp, unsigned threads,
 		       struct wl_load_stats *st) __attribute__((warn_unused_result));

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct campaign_config;
+struct target_env;
 struct strbuf;
 
 struct lv_host {
@@ -67,9 +67,9 @@ struct lv {
 /* validate.c */
 extern const struct target_option libvirt_options[];
 /* The setting `name` of the config's target: its string (NULL when unset), or its number. */
-const char *lv_setting_str(const struct campaign_config *cfg, const char *name);
-uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name);
-int libvirt_validate(const struct campaign_config *cfg) __attribute__((warn_unused_result));
+const char *lv_setting_str(const struct target_env *env, const char *name);
+uint64_t lv_setting_num(const struct target_env *env, const char *name);
+int libvirt_validate(const struct target_env *env) __attribute__((warn_unused_result));
 
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
@@ -84,7 +84,7 @@ void lv_dry_print(const char *host, const char *action, const char *name, const 
 virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name, int *err);
 int lv_resolve_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 int lv_ensure_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
-uint64_t lv_vol_size(const struct campaign_config *cfg, int role);
+uint64_t lv_vol_size(const struct target_env *env, int role);
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));

@@ -1,7 +1,7 @@
 /* The libvirt target's settings and their static checks (no libvirt calls: they run for --plan too). */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 
@@ -59,16 +59,16 @@ const struct target_option libvirt_options[] = {
 	{NULL, TOPT_STRING, NULL, 0, 0, NULL},
 };
 
-const char *lv_setting_str(const struct campaign_config *cfg, const char *name)
+const char *lv_setting_str(const struct target_env *env, const char *name)
 {
-	const struct target_setting *s = target_setting(cfg, name);
+	const struct target_setting *s = target_setting(env, name);
 
 	return s->set ? s->str : NULL;
 }
 
-uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name)
+uint64_t lv_setting_num(const struct target_env *env, const char *name)
 {
-	return target_setting(cfg, name)->num;
+	return target_setting(env, name)->num;
 }
 
 static bool one_of(const char *s, const char *const *list)
@@ -80,10 +80,10 @@ static bool one_of(const char *s, const char *const *list)
 }
 
 /* "\"ide\" is not a disk controller (expected virtio-scsi, lsisas1068, lsisas1078 or lsilogic)" */
-static int check_choice(const struct campaign_config *cfg, const char *name, const char *noun,
+static int check_choice(const struct target_env *env, const char *name, const char *noun,
 			const char *const *list)
 {
-	const char *s = lv_setting_str(cfg, name);
+	const char *s = lv_setting_str(env, name);
 	struct strbuf sb, jp;
 
 	if (one_of(s, list))
@@ -93,7 +93,7 @@ static int check_choice(const struct campaign_config *cfg, const char *name, con
 	for (const char *const *l = list; *l; l++)
 		strbuf_addf(&sb, "%s%s", l == list ? "" : l[1] ? ", " : " or ", *l);
 	strbuf_addf(&jp, ".target.%s", name);
-	campaign_config_error(cfg, jp.buf, "\"%s\" is not %s (expected %s)", s, noun, sb.buf);
+	target_env_error(env, jp.buf, "\"%s\" is not %s (expected %s)", s, noun, sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&jp);
 	return -EINVAL;
@@ -107,7 +107,7 @@ static bool safe_word(const char *s)
 	return true;
 }
 
-int libvirt_validate(const struct campaign_config *cfg)
+int libvirt_validate(const struct target_env *env)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
 	static const char *const backends[] = {"passt", "slirp", NULL};
@@ -118,62 +118,62 @@ int libvirt_validate(const struct campaign_config *cfg)
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
 	static const char *const types[] = {"kvm", "qemu", NULL};
 	static const char *const package_modes[] = {"install", "preinstalled", NULL};
-	const struct target_setting *hosts = target_setting(cfg, "hosts");
-	const struct target_setting *iot = target_setting(cfg, "iotune");
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_setting *iot = target_setting(env, "iotune");
 	const char *s, *why;
 	char jp[160];
 
-	if (check_choice(cfg, "endpoint", "an endpoint style", endpoints) < 0 ||
-	    check_choice(cfg, "forward_backend", "a user networking backend", backends) < 0 ||
-	    check_choice(cfg, "template", "a VM template", templates) < 0 ||
-	    check_choice(cfg, "disk_format", "a volume format", formats) < 0 ||
-	    check_choice(cfg, "controller", "a disk controller", controllers) < 0 ||
-	    check_choice(cfg, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
-	    check_choice(cfg, "disk_cache", "a disk cache mode", caches) < 0 ||
-	    check_choice(cfg, "domain_type", "a domain type", types) < 0 ||
-	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0)
+	if (check_choice(env, "endpoint", "an endpoint style", endpoints) < 0 ||
+	    check_choice(env, "forward_backend", "a user networking backend", backends) < 0 ||
+	    check_choice(env, "template", "a VM template", templates) < 0 ||
+	    check_choice(env, "disk_format", "a volume format", formats) < 0 ||
+	    check_choice(env, "controller", "a disk controller", controllers) < 0 ||
+	    check_choice(env, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
+	    check_choice(env, "disk_cache", "a disk cache mode", caches) < 0 ||
+	    check_choice(env, "domain_type", "a domain type", types) < 0 ||
+	    check_choice(env, "guest_packages", "a guest package mode", package_modes) < 0)
 		return -EINVAL;
 	for (size_t h = 0; h < hosts->nmap; h++) {
 		if (!strstr(hosts->map[h].value, ":/")) {
 			snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
-			campaign_config_error(cfg, jp, "\"%s\" is not a libvirt URI (expected e.g. qemu:///system or "
+			target_env_error(env, jp, "\"%s\" is not a libvirt URI (expected e.g. qemu:///system or "
 					      "qemu+ssh://host/system)", hosts->map[h].value);
 			return -EINVAL;
 		}
 	}
-	s = lv_setting_str(cfg, "db_password");
-	if (!safe_word(s) || !safe_word(lv_setting_str(cfg, "db_user"))) {
-		campaign_config_error(cfg, safe_word(s) ? ".target.db_user" : ".target.db_password",
+	s = lv_setting_str(env, "db_password");
+	if (!safe_word(s) || !safe_word(lv_setting_str(env, "db_user"))) {
+		target_env_error(env, safe_word(s) ? ".target.db_user" : ".target.db_password",
 				      "holds a character outside letters, digits and ._+-=@%%:,~ (it goes into the guest's "
 				      "setup script and SQL)");
 		return -EINVAL;
 	}
-	if ((s = lv_setting_str(cfg, "ssh_key")) && strpbrk(s, "\n\r'\"")) {
-		campaign_config_error(cfg, ".target.ssh_key", "holds a newline or quote (expected one public key line)");
+	if ((s = lv_setting_str(env, "ssh_key")) && strpbrk(s, "\n\r'\"")) {
+		target_env_error(env, ".target.ssh_key", "holds a newline or quote (expected one public key line)");
 		return -EINVAL;
 	}
-	if (lv_setting_str(cfg, "kernel") && !lv_setting_str(cfg, "initrd")) {
-		campaign_config_error(cfg, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
+	if (lv_setting_str(env, "kernel") && !lv_setting_str(env, "initrd")) {
+		target_env_error(env, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
 		return -EINVAL;
 	}
-	if (!strcmp(lv_setting_str(cfg, "boot_mode"), "copy") && !lv_setting_str(cfg, "base_image")) {
-		campaign_config_error(cfg, ".target.base_image",
+	if (!strcmp(lv_setting_str(env, "boot_mode"), "copy") && !lv_setting_str(env, "base_image")) {
+		target_env_error(env, ".target.base_image",
 				      "missing (expected the image a \"copy\" boot volume is cloned from)");
 		return -EINVAL;
 	}
-	for (size_t d = 0; d < cfg->ndrives; d++) {
-		bool found = !cfg->drives[d].host;
+	for (size_t d = 0; d < env->ndrives; d++) {
+		bool found = !env->drives[d].host;
 
 		for (size_t h = 0; h < hosts->nmap && !found; h++)
-			found = !strcmp(hosts->map[h].key, cfg->drives[d].host);
+			found = !strcmp(hosts->map[h].key, env->drives[d].host);
 		if (!found) {
 			struct strbuf sb;
 			strbuf_init(&sb, 0);
 			for (size_t h = 0; h < hosts->nmap; h++)
 				strbuf_addf(&sb, "%s%s", h ? ", " : "", hosts->map[h].key);
 			snprintf(jp, sizeof(jp), ".drives[%zu].host", d);
-			campaign_config_error(cfg, jp, "\"%s\" is not a host of .target.hosts (expected one of: %s)",
-					      cfg->drives[d].host, sb.buf);
+			target_env_error(env, jp, "\"%s\" is not a host of .target.hosts (expected one of: %s)",
+					      env->drives[d].host, sb.buf);
 			strbuf_release(&sb);
 			return -EINVAL;
 		}
@@ -182,23 +182,23 @@ int libvirt_validate(const struct campaign_config *cfg)
 		bool found = false;
 		struct vm_iotune t;
 
-		for (size_t d = 0; d < cfg->ndrives; d++)
-			found = found || !strcmp(cfg->drives[d].name, iot->map[i].key);
+		for (size_t d = 0; d < env->ndrives; d++)
+			found = found || !strcmp(env->drives[d].name, iot->map[i].key);
 		snprintf(jp, sizeof(jp), ".target.iotune.%s", iot->map[i].key);
 		if (!found) {
-			campaign_config_error(cfg, jp, "\"%s\" is not a drive of .drives (expected a drive name)",
+			target_env_error(env, jp, "\"%s\" is not a drive of .drives (expected a drive name)",
 					      iot->map[i].key);
 			return -EINVAL;
 		}
 		if (vm_iotune_parse(iot->map[i].value, &t, &why) < 0) {
-			campaign_config_error(cfg, jp, "\"%s\" is not an I/O limit (%s)", iot->map[i].value, why);
+			target_env_error(env, jp, "\"%s\" is not an I/O limit (%s)", iot->map[i].value, why);
 			return -EINVAL;
 		}
 	}
 	/* Known QEMU/Linux limit, not an error: Windows guests see mptsas1068 disks. */
-	if (!strcmp(lv_setting_str(cfg, "controller"), "lsisas1068") && !strcmp(lv_setting_str(cfg, "template"), "sysbench"))
+	if (!strcmp(lv_setting_str(env, "controller"), "lsisas1068") && !strcmp(lv_setting_str(env, "template"), "sysbench"))
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "
 			 "not see disks behind QEMU's mptsas1068, so the VMs will not boot or find their database disk; "
-			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", cfg->file);
+			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", env->file);
 	return 0;
 }

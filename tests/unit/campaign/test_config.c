@@ -37,7 +37,7 @@ static void test_shipped_configs(void **state)
 	assert_int_equal(cfg->buffer_pool, UINT64_C(24) << 30);
 	assert_int_equal(cfg->precondition_ns, UINT64_C(7200) * 1000000000);
 	assert_int_equal(cfg->sample_ns, UINT64_C(3600) * 1000000000);
-	assert_int_equal(target_setting(cfg, "under_test_size")->num, UINT64_C(270) << 30);
+	assert_int_equal(target_setting(&cfg->env, "under_test_size")->num, UINT64_C(270) << 30);
 	assert_int_equal(cfg->groups[0].instances, 4);
 	campaign_config_free(cfg);
 

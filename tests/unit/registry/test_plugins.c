@@ -75,9 +75,8 @@ static void test_engines(void **state)
 		/* ODBC engines build a connection string and name their driver; the others connect by host/port. */
 		assert_int_equal(drv->uses_dsn, x->odbc_connect != NULL);
 		assert_int_equal(x->odbc_driver != NULL, x->odbc_connect != NULL);
-		/* sysbench speaks the MySQL protocol only. */
-		if (x->sysbench)
-			assert_int_equal(x->protocol, DB_PROTO_MYSQL);
+		/* The libmysqlclient driver reaches exactly the MySQL-protocol engines. */
+		assert_int_equal(x->protocol == DB_PROTO_MYSQL, !drv->uses_dsn);
 		assert_ptr_equal(db_engine_find(x->name), x);
 		for (const struct db_engine *const *f = e + 1; *f; f++)
 			assert_string_not_equal(x->name, (*f)->name);
@@ -103,6 +102,8 @@ static void test_workloads(void **state)
 		assert_non_null(d->prepare);
 		assert_non_null(d->cleanup);
 		assert_non_null(d->check);
+		/* A workload with tests is sysbench-like: MySQL only; the one-test ones run on every engine. */
+		assert_int_equal(d->mysql_only, d->tests != NULL);
 		assert_non_null(o);
 		assert_non_null(o->session_open);
 		assert_non_null(o->session_close);

@@ -67,8 +67,7 @@ static int rig_up(struct rig *r)
 		return ret;
 	r->plan = plan_make(r->cfg);
 	r->t.ops = r->cfg->target;
-	r->t.cfg = r->cfg;
-	r->t.dbrig_exe = "/bin/false";
+	r->t.env = &r->cfg->env;
 	if ((ret = r->t.ops->init(&r->t)) < 0)
 		return ret;
 	return r->t.ops->preflight(&r->t, r->plan->insts, r->plan->ninsts);
