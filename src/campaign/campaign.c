@@ -66,13 +66,75 @@ static int as_runtime(int ret)
 	return ret < 0 && ret != -EINVAL ? ret : -EIO;
 }
 
+/* The instances and drives the unfinished runs of a resumed campaign use; returns how many runs are left. */
+static size_t needed(struct campaign_ctx *c, bool *need_inst, bool *need_drive)
+{
+	size_t unfinished = 0;
+
+	for (size_t ri = 0; c->st && ri < c->plan->nruns; ri++) {
+		if (c->st->runs[ri].status == STATE_RUN_DONE)
+			continue;
+		for (size_t k = 0; k < c->plan->runs[ri].ninsts; k++) {
+			need_inst[c->plan->runs[ri].insts[k]] = true;
+			need_drive[c->plan->insts[c->plan->runs[ri].insts[k]].drive] = true;
+		}
+		unfinished++;
+	}
+	return unfinished;
+}
+
+/* The golden copy of every drive (need NULL) or of the drives in need; the state records each fingerprint. */
+static int build_goldens(struct campaign_ctx *c, const bool *need)
+{
+	int ret = 0;
+
+	for (size_t d = 0; d < c->cfg->ndrives && !stop_signal && ret == 0; d++) {
+		struct strbuf fp;
+		if (need && !need[d])
+			continue;
+		strbuf_init(&fp, 0);
+		ret = c->steps.tgt.ops->build_golden(&c->steps.tgt, d, &fp);
+		if (ret == 0 && c->st->golden[d] && strcmp(c->st->golden[d], fp.buf))
+			log_warn("%s: the golden copy was rebuilt (%s, earlier %s); finished runs used the earlier one",
+				 c->cfg->drives[d].name, fp.buf, c->st->golden[d]);
+		if (ret == 0) {
+			free(c->st->golden[d]);
+			c->st->golden[d] = strbuf_detach(&fp);
+			log_info("%s: golden copy ready (%s)", c->cfg->drives[d].name, c->st->golden[d]);
+		}
+		strbuf_release(&fp);
+		if (ret == 0)
+			ret = state_save(c->cfg, c->plan, c->st);
+	}
+	return ret;
+}
+
+/* Every run not done yet, in order; -EINTR stops at a signal, a failed run stops the campaign. */
+static int run_all(struct campaign_ctx *c)
+{
+	for (size_t ri = 0; ri < c->plan->nruns && !stop_signal; ri++) {
+		int ret;
+		if (c->st->runs[ri].status == STATE_RUN_DONE)
+			continue;
+		ret = run_one(c, ri);
+		if (ret == -EINTR)
+			break;
+		if (ret < 0) {
+			log_error("run %s failed; fix the cause and continue with: dbrig campaign %s --resume",
+				  c->plan->runs[ri].id, c->cfg->file);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int campaign_main(const struct campaign_opts *o)
 {
 	struct campaign_ctx c = {0};
 	struct strbuf path;
 	struct sigaction sa = {0}, old_int, old_term;
 	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
-	size_t unfinished = 0;
+	size_t unfinished;
 	int ret, err = -EIO;
 
 	strbuf_init(&c.dir, 0);
@@ -130,15 +192,7 @@ int campaign_main(const struct campaign_opts *o)
 	/* Only what unfinished runs need is provisioned and loaded. */
 	need_inst = xcalloc(c.plan->ninsts + 1, sizeof(bool));
 	need_drive = xcalloc(c.cfg->ndrives + 1, sizeof(bool));
-	for (size_t ri = 0; c.st && ri < c.plan->nruns; ri++) {
-		if (c.st->runs[ri].status == STATE_RUN_DONE)
-			continue;
-		for (size_t k = 0; k < c.plan->runs[ri].ninsts; k++) {
-			need_inst[c.plan->runs[ri].insts[k]] = true;
-			need_drive[c.plan->insts[c.plan->runs[ri].insts[k]].drive] = true;
-		}
-		unfinished++;
-	}
+	unfinished = needed(&c, need_inst, need_drive);
 	if (c.st && !unfinished) {
 		log_info("every run of %s is done; summarising", c.cfg->name);
 		progress_summary(&c);
@@ -168,36 +222,8 @@ int campaign_main(const struct campaign_opts *o)
 	/* What a resumed campaign still needs (all of it for a fresh one); a failure removes what this process made. */
 	if (steps_provision(&c.steps, unfinished ? need_inst : NULL) < 0)
 		goto out;
-	for (size_t d = 0; d < c.cfg->ndrives && !stop_signal; d++) {
-		struct strbuf fp;
-		if (unfinished && !need_drive[d])
-			continue;
-		strbuf_init(&fp, 0);
-		ret = c.steps.tgt.ops->build_golden(&c.steps.tgt, d, &fp);
-		if (ret == 0 && c.st->golden[d] && strcmp(c.st->golden[d], fp.buf))
-			log_warn("%s: the golden copy was rebuilt (%s, earlier %s); finished runs used the earlier one",
-				 c.cfg->drives[d].name, fp.buf, c.st->golden[d]);
-		if (ret == 0) {
-			free(c.st->golden[d]);
-			c.st->golden[d] = strbuf_detach(&fp);
-			log_info("%s: golden copy ready (%s)", c.cfg->drives[d].name, c.st->golden[d]);
-		}
-		strbuf_release(&fp);
-		if (ret < 0 || (ret = state_save(c.cfg, c.plan, c.st)) < 0)
-			goto out;
-	}
-	for (size_t ri = 0; ri < c.plan->nruns && !stop_signal; ri++) {
-		if (c.st->runs[ri].status == STATE_RUN_DONE)
-			continue;
-		ret = run_one(&c, ri);
-		if (ret == -EINTR)
-			break;
-		if (ret < 0) {
-			log_error("run %s failed; fix the cause and continue with: dbrig campaign %s --resume",
-				  c.plan->runs[ri].id, c.cfg->file);
-			goto out;
-		}
-	}
+	if (build_goldens(&c, unfinished ? need_drive : NULL) < 0 || run_all(&c) < 0)
+		goto out;
 	if (stop_signal) {
 		log_error("interrupted by signal %d; the cut-off run restarts from its restore with: dbrig campaign %s --resume",
 			  (int)stop_signal, c.cfg->file);
