@@ -8,6 +8,7 @@
 #include "campaign/campaign.h"
 
 #include "campaign/config.h"
+#include "campaign/fresh.h"
 #include "campaign/plan.h"
 #include "campaign/run.h"
 #include "campaign/state.h"
@@ -147,7 +148,8 @@ int campaign_main(const struct campaign_opts *o)
 	c.plan = plan_make(c.cfg);
 	plan_campaign_dir(c.cfg, &c.dir);
 	strbuf_addf(&path, "%s/state.json", c.dir.buf);
-	ret = state_load(c.cfg, c.plan, path.buf, &c.st);
+	/* --fresh never reads the earlier state: it may be another config's. */
+	ret = o->fresh ? -ENOENT : state_load(c.cfg, c.plan, path.buf, &c.st);
 	if (ret < 0 && ret != -ENOENT) {
 		err = -EINVAL;
 		goto out;
@@ -158,9 +160,7 @@ int campaign_main(const struct campaign_opts *o)
 		goto out;
 	}
 	if (!o->resume && c.st) {
-		log_error("%s: a campaign was already started here (expected --resume to continue it, or move %s away "
-			  "to start afresh)", path.buf, c.dir.buf);
-		err = -EINVAL;
+		fresh_refuse(c.cfg, c.plan, c.st, c.dir.buf);
 		goto out;
 	}
 	if (o->resume && !c.st) {
@@ -208,6 +208,15 @@ int campaign_main(const struct campaign_opts *o)
 	if (ret < 0) {
 		err = ret;
 		goto out;
+	}
+	/* After preflight, which fails while a local campaign still running there has a server up. */
+	if (o->fresh) {
+		struct strbuf aside;
+		strbuf_init(&aside, 0);
+		ret = fresh_move_aside(c.dir.buf, &aside);
+		strbuf_release(&aside);
+		if (ret < 0)
+			goto out;
 	}
 	if ((ret = mkdir_p(c.dir.buf, 0755)) < 0) {
 		log_error("cannot create the results folder %s: %s", c.dir.buf, strerror(-ret));

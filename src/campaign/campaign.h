@@ -14,6 +14,7 @@ struct campaign_opts {
 	const char *file;
 	bool plan;   /* print what would run and exit */
 	bool resume; /* continue from state.json */
+	bool fresh;  /* move earlier results aside (campaign/fresh.h), then start anew */
 };
 
 /*

@@ -62,8 +62,9 @@ void state_free(struct campaign_state *s)
 /* "<file>: <path>: <what>; …": the campaign's state is not what this config expects. */
 static int state_mismatch(struct jsonr *jr, const char *path, const char *what)
 {
-	return jsonr_failf(jr, path, "%s (expected the state of this campaign: move the folder away to start afresh)",
-			   what);
+	return jsonr_failf(jr, path,
+			   "%s (expected the state of this campaign; --fresh starts again, keeping this folder under "
+			   "another name)", what);
 }
 
 static void copy_str(char *dst, size_t n, const char *v)

@@ -1,4 +1,4 @@
-/* dbrig campaign FILE [--plan | --resume] */
+/* dbrig campaign FILE [--plan | --resume | --fresh] */
 #include "campaign/campaign.h"
 #include "cli/cli.h"
 #include "core/log.h"
@@ -16,21 +16,27 @@ static const struct flag flags[] = {
 	{"--plan", "print the drives, instances and runs in order with their durations; change nothing"},
 	{"--resume", "continue a campaign from <output>/<name>/state.json: finished runs are kept, a cut-off run "
 		     "restarts from its restore (its partial files kept as <instance>.partial-<n>.*)"},
+	{"--fresh", "start the campaign again: the earlier <output>/<name>/ (results, report, state) is renamed to "
+		    "<output>/<name>.<UTC time>/, never deleted, and a new campaign starts"},
 	{"--help", "this text"},
 	{NULL, NULL},
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: dbrig campaign FILE [--plan | --resume]\n\n"
+	fprintf(f, "Usage: dbrig campaign FILE [--plan | --resume | --fresh]\n\n"
 		   "Run a campaign file end to end: provision the instances on every drive, load a golden\n"
 		   "database once per drive, then for every run group and repetition restore each instance\n"
 		   "from it, drive all instances together (precondition, then sample), and collect one\n"
 		   "result per instance under <output>/<name>/<run group>/<drive>/. At the end, print a\n"
-		   "summary table and write the report. Fields of FILE: configs/README.md.\n\nOptions:\n");
+		   "summary table and write the report (<output>/<name>/report/report.html).\n"
+		   "Over an earlier campaign in <output>/<name>/ it starts only with --resume or --fresh;\n"
+		   "without them it says in one line whether that one finished (and where its report is).\n"
+		   "Fields of FILE: configs/README.md.\n\nOptions:\n");
 	for (const struct flag *fl = flags; fl->name; fl++)
 		fprintf(f, "  %-10s %s\n", fl->name, fl->help);
-	fprintf(f, "\nExit status: 0 success, 1 runtime failure or interruption, 2 bad config or usage.\n");
+	fprintf(f, "\nExit status: 0 success, 1 runtime failure, interruption or an earlier campaign in the way,\n"
+		   "2 bad config or usage.\n");
 }
 
 int cmd_campaign(int argc, char **argv)
@@ -45,8 +51,11 @@ int cmd_campaign(int argc, char **argv)
 			o.plan = true;
 		} else if (!strcmp(argv[i], "--resume")) {
 			o.resume = true;
+		} else if (!strcmp(argv[i], "--fresh")) {
+			o.fresh = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			log_error("campaign: \"%s\" is not an option (expected --plan, --resume or --help)", argv[i]);
+			log_error("campaign: \"%s\" is not an option (expected --plan, --resume, --fresh or --help)",
+				  argv[i]);
 			return EXIT_USAGE;
 		} else if (o.file) {
 			log_error("campaign: \"%s\" is a second campaign file (expected one FILE)", argv[i]);
@@ -59,8 +68,10 @@ int cmd_campaign(int argc, char **argv)
 		log_error("campaign: missing the campaign FILE (expected e.g. dbrig campaign configs/local-quick.json)");
 		return EXIT_USAGE;
 	}
-	if (o.plan && o.resume) {
-		log_error("campaign: --plan and --resume together (expected one of them)");
+	if (o.plan + o.resume + o.fresh > 1) {
+		log_error("campaign: %s together (expected one of --plan, --resume and --fresh)",
+			  !o.fresh ? "--plan and --resume" : !o.resume ? "--plan and --fresh" :
+			  !o.plan ? "--resume and --fresh" : "--plan, --resume and --fresh");
 		return EXIT_USAGE;
 	}
 	switch (campaign_main(&o)) {

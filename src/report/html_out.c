@@ -6,6 +6,7 @@
 #include "report/writer.h"
 
 #include "core/escape.h"
+#include "report/pub_little.h"
 #include "report/svg.h"
 #include "stats/hist.h"
 
@@ -314,6 +315,55 @@ static void instances(struct strbuf *sb, const struct report *rep)
 	strbuf_adds(sb, "</table>\n");
 }
 
+/* Every published row with its Little's law check (docs/reading-reports.md). */
+static void published_rows(struct strbuf *sb, const struct report *rep)
+{
+	struct strbuf t;
+
+	if (!rep->pub || !rep->pub->n)
+		return;
+	strbuf_init(&t, 0);
+	strbuf_adds(sb, "<table>\n<tr><th>drive</th><th>configuration</th><th>workload</th><th>VMs</th>"
+			"<th>drives</th><th>TPS</th><th>avg ms</th><th>p99 ms</th><th>Little's law</th>"
+			"<th>arithmetic</th></tr>\n");
+	for (size_t i = 0; i < rep->pub->n; i++) {
+		const struct pub_review *rv = &rep->pub->reviews[i];
+		for (size_t k = 0; k < rv->nresults; k++) {
+			const struct pub_result *p = &rv->results[k];
+			struct pub_little l;
+
+			pub_little(p, &l);
+			strbuf_adds(sb, "<tr>");
+			td(sb, rv->drive);
+			td(sb, p->label);
+			td(sb, p->kind);
+			strbuf_addf(sb, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td>", (long long)p->vm_count,
+				    (long long)p->drives);
+			tdn(sb, p->tps, 2);
+			tdn(sb, p->avg_ms, 2);
+			if (p->has_p99)
+				tdn(sb, p->p99_ms, 2);
+			else
+				td(sb, "–");
+			strbuf_reset(&t);
+			pub_little_cell(p, &l, &t);
+			if (l.check == PUB_LITTLE_OFF) {
+				strbuf_adds(sb, "<td class=\"warn\">");
+				escape_html(sb, t.buf);
+				strbuf_adds(sb, "</td>");
+			} else {
+				td(sb, t.buf);
+			}
+			strbuf_reset(&t);
+			pub_little_explain(p, &l, &t);
+			td(sb, t.buf);
+			strbuf_adds(sb, "</tr>\n");
+		}
+	}
+	strbuf_adds(sb, "</table>\n");
+	strbuf_release(&t);
+}
+
 static int html_render(const struct report *rep, struct report_files *out)
 {
 	struct strbuf *sb = report_files_add(out, "report.html");
@@ -347,6 +397,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
 	     "Solid: mean of the instances' p99s (the published \"average 99th percentile\", an average of "
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
+	published_rows(sb, rep);
 	strbuf_adds(sb, "<h2>TPS over time</h2>\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		if (!rep->groups[i].all_drives)

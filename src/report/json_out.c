@@ -1,6 +1,7 @@
 /* JSON: the aggregate, "schema": "dbrig.report/1" (results readers skip it). */
 #include "report/writer.h"
 
+#include "report/pub_little.h"
 #include "stats/hist.h"
 
 #include <errno.h>
@@ -136,17 +137,40 @@ static json_t *run_json(const struct run *r)
 			 "params", r->params, "sample", phase_json(&r->sample), "precondition", phase_json(&r->pre));
 }
 
+static json_t *pub_little_json(const struct pub_result *p)
+{
+	struct pub_little l;
+
+	pub_little(p, &l);
+	switch (l.kind) {
+	case PUB_LITTLE_UNKNOWN:
+		return json_pack("{s:s, s:s}", "loop", "unknown", "check", pub_little_check_name(l.check));
+	case PUB_LITTLE_CLOSED:
+		return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o}", "loop", "closed", "check", pub_little_check_name(l.check),
+				 "clients", (json_int_t)l.clients, "implied_latency_ms", num(l.implied_ms),
+				 "deviation", num(l.deviation), "rounding_ms", num(l.rounding_ms));
+	case PUB_LITTLE_THINK:
+		return json_pack("{s:s, s:s, s:I, s:o, s:o}", "loop", "think_time", "check", pub_little_check_name(l.check),
+				 "clients", (json_int_t)l.clients, "cycle_s", num(l.cycle_s),
+				 "in_flight_per_vm", num(l.in_flight_per_vm));
+	}
+	return json_null();
+}
+
 static json_t *pub_json(const struct pub_review *rv)
 {
 	json_t *res = json_array();
 
 	for (size_t k = 0; k < rv->nresults; k++) {
 		const struct pub_result *p = &rv->results[k];
-		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:s}", "label", p->label,
-						     "workload", p->kind, "test", p->test, "vm_count", (json_int_t)p->vm_count,
-						     "drives", (json_int_t)p->drives, "tps", num(p->tps),
-						     "avg_latency_ms", num(p->avg_ms),
-						     "p99_latency_ms", opt_num(p->has_p99, p->p99_ms), "method", p->method));
+		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
+						     "label", p->label, "workload", p->kind, "test", p->test,
+						     "vm_count", (json_int_t)p->vm_count, "drives", (json_int_t)p->drives,
+						     "threads_per_vm", p->threads_per_vm ? json_integer(p->threads_per_vm) : json_null(),
+						     "users_per_vm", p->users_per_vm ? json_integer(p->users_per_vm) : json_null(),
+						     "tps", num(p->tps), "avg_latency_ms", num(p->avg_ms),
+						     "p99_latency_ms", opt_num(p->has_p99, p->p99_ms), "method", p->method,
+						     "little", pub_little_json(p)));
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "file", rv->file, "drive", rv->drive,
 			 "platform", rv->platform, "publisher", rv->publisher, "title", rv->title, "results", res);

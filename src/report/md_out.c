@@ -1,6 +1,7 @@
 /* Markdown report: the tables a review would print, then everything behind them. */
 #include "report/writer.h"
 
+#include "report/pub_little.h"
 #include "stats/hist.h"
 
 #include <math.h>
@@ -146,10 +147,22 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 	strbuf_addc(sb, '\n');
 }
 
+static void pub_little_md(struct strbuf *sb, const struct pub_result *p)
+{
+	struct pub_little l;
+	struct strbuf t;
+
+	strbuf_init(&t, 0);
+	pub_little(p, &l);
+	pub_little_cell(p, &l, &t);
+	cell(sb, t.buf);
+	strbuf_release(&t);
+}
+
 static void published_beside(struct strbuf *sb, const struct report *rep)
 {
 	static const char *const cols[] = {"", "source", "drive", "platform", "VMs", "drives", "TPS",
-		"avg latency ms", "p99 ms (mean of VM p99s)", "measured TPS / published", NULL};
+		"avg latency ms", "p99 ms (mean of VM p99s)", "measured TPS / published", "Little's law", NULL};
 	bool any = false;
 
 	for (size_t i = 0; i < rep->ngroups; i++)
@@ -181,6 +194,7 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 		celln(sb, g->avg_ms_mean.mean, 2);
 		celln(sb, g->p99_mean.mean, 2);
 		cell(sb, "");
+		little_cell(sb, g->little, g->little_dev);
 		endrow(sb);
 		for (size_t k = 0; k < g->nrefs; k++) {
 			const struct pub_result *p = g->refs[k];
@@ -194,6 +208,7 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 			celln(sb, p->avg_ms, 2);
 			opt_ms(sb, p->has_p99, p->p99_ms);
 			cellf(sb, "%.2f×", g->tps.mean / p->tps);
+			pub_little_md(sb, p);
 			endrow(sb);
 		}
 		strbuf_addc(sb, '\n');
@@ -410,7 +425,9 @@ static void keys(struct strbuf *sb, const struct report *rep)
 static void references(struct strbuf *sb, const struct report *rep)
 {
 	static const char *const cols[] = {"file", "drive", "configuration", "workload", "VMs", "drives",
-		"TPS", "avg latency ms", "p99 ms (mean of VM p99s)", "platform", "method", "source", NULL};
+		"TPS", "avg latency ms", "p99 ms (mean of VM p99s)", "Little's law", "platform", "method", "source",
+		NULL};
+	struct strbuf why;
 
 	strbuf_adds(sb, "## Published references\n\n");
 	if (!rep->pub || !rep->pub->n) {
@@ -431,12 +448,27 @@ static void references(struct strbuf *sb, const struct report *rep)
 			celln(sb, p->tps, 2);
 			celln(sb, p->avg_ms, 2);
 			opt_ms(sb, p->has_p99, p->p99_ms);
+			pub_little_md(sb, p);
 			cell(sb, rv->platform);
 			cell(sb, p->method);
 			cellf(sb, "%s, %s%s%s", rv->publisher, rv->title, *rv->url ? ", " : "", rv->url);
 			endrow(sb);
 		}
 	}
+	strbuf_adds(sb, "\nLittle's law for the published rows (docs/reading-reports.md, \"Published figures and "
+			"Little's law\"):\n\n");
+	strbuf_init(&why, 0);
+	for (size_t i = 0; i < rep->pub->n; i++) {
+		const struct pub_review *rv = &rep->pub->reviews[i];
+		for (size_t k = 0; k < rv->nresults; k++) {
+			struct pub_little l;
+			strbuf_reset(&why);
+			pub_little(&rv->results[k], &l);
+			pub_little_explain(&rv->results[k], &l, &why);
+			strbuf_addf(sb, "- %s, %s (%s): %s.\n", rv->file, rv->results[k].label, rv->results[k].kind, why.buf);
+		}
+	}
+	strbuf_release(&why);
 }
 
 static int md_render(const struct report *rep, struct report_files *out)

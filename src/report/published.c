@@ -52,7 +52,8 @@ static char *dup_str(struct jsonr *jr, json_t *o, const char *path, const char *
 static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct pub_result *r)
 {
 	static const char *const keys[] = {"label", "workload", "test", "vm_count", "drives", "threads_per_vm",
-					   "database", "method", "tps", "avg_latency_ms", "p99_latency_ms", NULL};
+					   "users_per_vm", "database", "method", "tps", "avg_latency_ms",
+					   "p99_latency_ms", NULL};
 
 	if (!json_is_object(o)) {
 		jsonr_fail(jr, path, NULL, o, "an object");
@@ -67,6 +68,13 @@ static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct p
 	r->vm_count = jsonr_int(jr, o, path, "vm_count", JSONR_REQUIRED, 1, 1);
 	r->drives = jsonr_int(jr, o, path, "drives", JSONR_REQUIRED, 1, 1);
 	r->threads_per_vm = jsonr_int(jr, o, path, "threads_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	r->users_per_vm = jsonr_int(jr, o, path, "users_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	if (!jr->failed && r->users_per_vm && strcmp(r->kind, "tpcc"))
+		jsonr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+			"users_per_vm only on a tpcc row; sysbench threads are a closed loop: threads_per_vm");
+	if (!jr->failed && r->users_per_vm && r->threads_per_vm)
+		jsonr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+			"threads_per_vm (closed loop) or users_per_vm (think times), not both");
 	r->database = dup_str(jr, o, path, "database", JSONR_OPTIONAL | JSONR_NULLABLE);
 	r->method = dup_str(jr, o, path, "method", JSONR_REQUIRED);
 	r->tps = jsonr_num(jr, o, path, "tps", JSONR_REQUIRED, 0, 0);

@@ -25,7 +25,8 @@ struct pub_result {
 	char *test;             /* "oltp_read_write", "tpcc" */
 	int64_t vm_count;
 	int64_t drives;         /* drives the VMs were spread over */
-	int64_t threads_per_vm; /* 0 when not published */
+	int64_t threads_per_vm; /* 0 when not published: closed-loop client threads */
+	int64_t users_per_vm;   /* 0 when not published: TPC-C users with keying and think times */
 	char *database;         /* "" when not published */
 	char *method;
 	double tps;             /* sum over VMs */

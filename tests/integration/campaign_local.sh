@@ -1,49 +1,61 @@
 #!/bin/bash
-# A short campaign on the local target with real mariadbd servers and the real
-# `dbrig sysbench` driver: two drives (folders), run groups of 1 and 2 instances
-# on one drive and 1 instance on each drive, seconds per phase. Checks that every
-# instance left a complete result, that the summary's group TPS is the sum of its
-# instances', that every restore was verified against the golden copy (row
-# counts and CHECKSUM TABLE) after a run that wrote to the same data, that the
-# report ran, and that nothing of the instances is left afterwards.
+# The README's main command, twice: scripts/demo.sh runs a shortened variant of
+# configs/local-quick.json (same drives, run groups and options; seconds per
+# phase, smaller tables) on the local target with real mariadbd servers and the
+# real `dbrig sysbench` driver. First run: every instance left a complete
+# result, the summary's group TPS is the sum of its instances', every restore
+# was verified against the golden copy (row counts and CHECKSUM TABLE) after a
+# run that wrote to the same data, the report was written, and nothing of the
+# instances is left afterwards. Then the finished campaign started again
+# without a flag gives one line naming its report and exits 1, changing
+# nothing; scripts/demo.sh again (it passes --fresh) moves the first run's
+# folder to local-quick.<UTC time of its state.json>/ byte for byte untouched
+# and writes a second complete campaign and report.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
-CPID=
-on_exit() { [ -n "$CPID" ] && kill "$CPID" 2>/dev/null; }
+# On a failure, what the servers and their set-up said.
+on_fail() {
+	local f
+	for f in $(find "$T/drives" \( -name install.log -o -name error.log \) 2>/dev/null); do
+		echo "== $f" >&2
+		tail -n 40 "$f" >&2
+	done
+}
 need_mariadb
 base=$(free_port_block 8) || exit 1
 
-cat > "$T/c.json" <<JSON
-{
-  "name": "ci-local",
-  "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 2, "table-size": 2000}},
-  "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
-  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
-  "drives": [{"name": "da", "path": "$T/a"}, {"name": "db", "path": "$T/b"}],
-  "run_groups": [
-    {"name": "1 instance, 1 drive", "placement": {"da": 1}},
-    {"name": "2 instances, 1 drive", "placement": {"da": 2}},
-    {"name": "2 instances, 2 drives", "placement": {"da": 1, "db": 1}}
-  ],
-  "precondition": "2s", "sample": "4s", "threads": 2, "report_interval": "1s",
-  "percentiles": [95, 99], "output": "$T/out", "verify_restore": true
-}
-JSON
+# The demo's own config, shortened: only sizes, durations, the port and threads change.
+python3 - "$DBRIG_SOURCE_DIR/configs/local-quick.json" "$T/c.json" "$base" <<'PY' || fail "cannot derive the config"
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["workload"]["options"]["table-size"] = 2000
+c["engine"]["buffer_pool"] = "32M"
+c["engine"]["server_options"]["innodb_log_file_size"] = "16M"
+c["target"]["base_port"] = int(sys.argv[3])
+c.update({"precondition": "1s", "sample": "3s", "threads": 2, "report_interval": "1s"})
+json.dump(c, open(sys.argv[2], "w"), indent=1)
+PY
+export DBRIG_DEMO_CONFIG=$T/c.json DBRIG_QUICK_DIR=$T/drives DBRIG_QUICK_OUTPUT=$T/out DBRIG_SKIP_DEPS=1
+D=$T/out/local-quick
+demo() { "$DBRIG_SOURCE_DIR/scripts/demo.sh" "$@"; }
 cd "$T" || exit 1
-"$DBRIG_BIN" campaign c.json --plan > plan.txt || fail "--plan failed"
+demo --plan > plan.txt || fail "scripts/demo.sh --plan failed"
 grep -q '2 instances, 2 drives' plan.txt || fail "--plan does not list the run groups"
-"$DBRIG_BIN" campaign c.json > out.txt 2> err.txt
+[ -e "$D" ] && fail "--plan created $D"
+demo > out.txt 2> err.txt
 rc=$?
 cat out.txt err.txt
-[ $rc -eq 0 ] || fail "campaign exited $rc"
+[ $rc -eq 0 ] || fail "the first scripts/demo.sh exited $rc"
 
-python3 - "$T/out/ci-local" <<'PY' || exit 1
+# check_campaign DIR: complete results, summary = sum of instances, verified restores, a complete report.
+check_campaign() {
+	python3 - "$1" <<'PY'
 import json, os, sys
 d = sys.argv[1]
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
-expect = {"1-instance-1-drive": ["da/vm1"], "2-instances-1-drive": ["da/vm1", "da/vm2"],
-          "2-instances-2-drives": ["da/vm1", "db/vm1"]}
+expect = {"1-instance-1-drive": ["drive-a/vm1"], "2-instances-1-drive": ["drive-a/vm1", "drive-a/vm2"],
+          "2-instances-2-drives": ["drive-a/vm1", "drive-b/vm1"]}
 sums = {}
 for g, insts in expect.items():
     tot = 0.0
@@ -75,28 +87,67 @@ for g, tot in sums.items():
 # Every run done once, every restore verified against its drive's golden copy.
 for r in st["runs"]:
     if r["status"] != "done" or r["attempts"] != 1: err.append("run %s: %s after %d attempts" % (r["id"], r["status"], r["attempts"]))
-    drives = {"1-instance-1-drive#1": ["da"], "2-instances-1-drive#1": ["da"], "2-instances-2-drives#1": ["da", "db"]}[r["id"]]
     if not (r["restore_check"] or "").startswith("verified: "): err.append("run %s: restore %s" % (r["id"], r["restore_check"]))
-for k in ("da", "db"):
+for k in ("drive-a", "drive-b"):
     g = st["golden"].get(k, "")
     if "rows=4000" not in g or "sbtest1.rows=2000" not in g or "checksum=" not in g: err.append("golden %s: %s" % (k, g))
+# A complete report: every file, five groups (four drive x run group rows and the all-drives total)
+# and five instance runs, all complete, read from this campaign's own folder.
+rd = os.path.join(d, "report")
+for f in ("report.html", "report.md", "report.json", "report-groups.csv", "report-instances.csv"):
+    if not os.path.getsize(os.path.join(rd, f)): err.append("empty report file " + f)
+rep = json.load(open(os.path.join(rd, "report.json")))
+if len(rep["groups"]) != 5 or any(g["status"] != "complete" for g in rep["groups"]):
+    err.append("report groups: " + str([(g["label"], g["status"]) for g in rep["groups"]]))
+paths = sorted(i["path"] for i in rep["instances"])
+want = sorted("%s/%s.json" % (g, i) for g, insts in expect.items() for i in insts)
+if paths != want or not all(i["complete"] for i in rep["instances"]): err.append("report instances: %s" % paths)
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY
+}
+check_campaign "$D" || fail "the first campaign"
 # Each restored instance matched the golden copy of its drive, also after vm1 had run a workload.
 n=$(grep -c "restore verified" err.txt)
 [ "$n" -eq 5 ] || fail "expected 5 verified restores, saw $n"
-for k in da db; do
-	g=$(python3 -c "import json;print(json.load(open('$T/out/ci-local/state.json'))['golden']['$k'])")
+for k in drive-a drive-b; do
+	g=$(python3 -c "import json;print(json.load(open('$D/state.json'))['golden']['$k'])")
 	grep "$k/vm" err.txt | grep "restore verified" | grep -vqF "($g)" && fail "a restore on $k differs from its golden copy"
 done
-grep -q "^report: " out.txt || echo "note: dbrig report did not produce a report (see out/ci-local/report.log)" >&2
+grep -qx "report: $D/report/" out.txt || fail "no 'report: $D/report/' line"
 # keep is false: the instances and golden copies are gone, the drive folders stay.
-[ -d "$T/a" ] && [ -d "$T/b" ] || fail "a drive folder was removed"
-[ -e "$T/a/dbrig-ci-local" ] && fail "the campaign folder on drive da was left behind"
-[ -e "$T/b/dbrig-ci-local" ] && fail "the campaign folder on drive db was left behind"
+[ -d "$T/drives/drive-a" ] && [ -d "$T/drives/drive-b" ] || fail "a drive folder was removed"
+[ -e "$T/drives/drive-a/dbrig-local-quick" ] && fail "the campaign folder on drive-a was left behind"
+[ -e "$T/drives/drive-b/dbrig-local-quick" ] && fail "the campaign folder on drive-b was left behind"
 # No server of this campaign is left running.
 pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
-# A second start without --resume is refused (exit 2); a resume of a finished campaign runs nothing.
-"$DBRIG_BIN" campaign c.json >/dev/null 2>&1; [ $? -eq 2 ] || fail "a second start without --resume was not refused"
+
+# Every file of the first campaign, with its checksum, and the name --fresh must give it.
+tree_sums() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+sums1=$(tree_sums "$D")
+aside=$T/out/local-quick.$(date -u -r "$D/state.json" +%Y%m%dT%H%M%SZ)
+
+# The finished campaign started again without a flag: one line, exit 1, nothing touched.
+"$DBRIG_BIN" campaign c.json > again.out 2> again.err
+rc=$?
+[ $rc -eq 1 ] || fail "a finished campaign started again exited $rc (expected 1): $(cat again.err)"
+[ "$(wc -l < again.err)" -eq 1 ] && [ ! -s again.out ] || fail "expected one line, got: $(cat again.out again.err)"
+grep -qF "dbrig: $D: campaign local-quick already finished (3 of 3 runs done), its report is $D/report/report.html (expected --fresh to run it again, which keeps these results as $aside/)" again.err ||
+	fail "not the finished campaign's line: $(cat again.err)"
+[ "$sums1" = "$(tree_sums "$D")" ] || fail "refusing the finished campaign changed its files"
+
+# The demo again: --fresh keeps the first campaign as $aside and runs a second one.
+demo > out2.txt 2> err2.txt
+rc=$?
+cat out2.txt err2.txt
+[ $rc -eq 0 ] || fail "the second scripts/demo.sh exited $rc"
+[ -d "$aside" ] || fail "the first campaign is not at $aside: $(ls "$T/out")"
+[ "$(ls "$T/out" | wc -l)" -eq 2 ] || fail "expected local-quick and $(basename "$aside") in out/: $(ls "$T/out")"
+grep -qF "the earlier results ($D) are now $aside/" err2.txt || fail "the move was not announced"
+[ "$sums1" = "$(tree_sums "$aside")" ] || fail "the first campaign's files changed when they were moved aside"
+check_campaign "$aside" || fail "the first campaign, moved aside"
+check_campaign "$D" || fail "the second campaign"
+grep -qx "report: $D/report/" out2.txt || fail "no 'report: $D/report/' line after the second run"
+cmp -s "$aside/state.json" "$D/state.json" && fail "the second campaign did not write its own state"
+pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
 echo "campaign_local: ok"

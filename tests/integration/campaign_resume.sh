@@ -1,6 +1,7 @@
 #!/bin/bash
-# Kill a local campaign with SIGKILL in the middle of its second run, then
-# --resume it: the finished first run is neither repeated nor rewritten, the
+# Kill a local campaign with SIGKILL in the middle of its second run; started
+# again without a flag it says in one line that it is unfinished (exit 1);
+# then --resume it: the finished first run is neither repeated nor rewritten, the
 # cut-off run restarts from its restore with its partial files kept apart
 # (<instance>.partial-1.*), and every run ends with a complete result.
 set -uo pipefail
@@ -43,6 +44,17 @@ mtime_before=$(stat -c %Y out/ci-resume/one/da/vm1-rep1.json)
 kill -9 $CPID
 wait $CPID 2>/dev/null
 CPID=
+
+# Started again without a flag, the unfinished campaign points at --resume in one line, exit 1, nothing touched.
+state_before=$(sha256sum "$S")
+aside=$T/out/ci-resume.$(date -u -r "$S" +%Y%m%dT%H%M%SZ)
+"$DBRIG_BIN" campaign c.json > again.out 2> again.err
+rc=$?
+[ $rc -eq 1 ] || fail "an unfinished campaign started again exited $rc (expected 1): $(cat again.err)"
+[ "$(wc -l < again.err)" -eq 1 ] && [ ! -s again.out ] || fail "expected one line, got: $(cat again.out again.err)"
+grep -qF "dbrig: $T/out/ci-resume: campaign ci-resume is unfinished (2 of 4 runs done; expected --resume to continue it, or --fresh to start again, which keeps these results as $aside/)" again.err ||
+	fail "not the unfinished campaign's line: $(cat again.err)"
+[ "$state_before" = "$(sha256sum "$S")" ] || fail "refusing the unfinished campaign changed its state"
 
 "$DBRIG_BIN" campaign c.json --resume > out2.txt 2> err2.txt
 rc=$?

@@ -60,7 +60,96 @@ expect 1 '^dbrig: .*/pub/x\.json: \.results\[0\]\.avg_latency_ms: "16\.26" \(exp
 	"$DBRIG_BIN" published --dir "$WORK/pub"
 sed 's/"tps": 7869.21,/"tps": 7869.21, "tpss": 1,/' "$PUB/storagereview-samsung-pm1735.json" >"$WORK/pub/x.json"
 expect 1 '\.results\[0\]\.tpss: 1 \(expected no such key' -- "$DBRIG_BIN" published --dir "$WORK/pub"
+sed 's/"threads_per_vm": 32,/"users_per_vm": 32,/' "$PUB/storagereview-samsung-pm1735.json" >"$WORK/pub/x.json"
+expect 1 '\.results\[0\]\.users_per_vm: 32 \(expected users_per_vm only on a tpcc row' -- \
+	"$DBRIG_BIN" published --dir "$WORK/pub"
+sed 's/"users_per_vm": 15000,/"users_per_vm": 15000, "threads_per_vm": 8,/' "$PUB/storagereview-samsung-pm1735.json" \
+	>"$WORK/pub/x.json"
+expect 1 '\.results\[1\]\.users_per_vm: 15000 \(expected threads_per_vm \(closed loop\) or users_per_vm' -- \
+	"$DBRIG_BIN" published --dir "$WORK/pub"
 expect 0 - -- "$DBRIG_BIN" published --dir "$PUB"
+
+# Little's law for the shipped published rows, computed here by hand
+# (docs/reading-reports.md, "Published figures and Little's law"):
+#   PM1735 sysbench, 4 VMs x 32 threads / 7,869.21 TPS = 128 / 7869.21 s = 16.2659 ms,
+#     published 16.26 ms: 0.0059 ms apart, more than the rounding 0.005 + 16.2659 x 0.005 / 7869.21
+#     = 0.00501 ms, within 5%: (16.2659 - 16.26) / 16.26 = +0.04%
+#   PM1743 sysbench, 8 x 32 / 29,086 = 8.8015 ms vs 8.80: 0.0015 ms <= 0.005 + 8.8015 x 0.5 / 29086
+#     = 0.00515 ms: within the rounding, (8.8015 - 8.80) / 8.80 = +0.02%
+#   PM1743 sysbench, 4 x 32 / 13,579 = 9.4263 ms vs 9.43: 0.0037 ms <= 0.005 + 9.4263 x 0.5 / 13579
+#     = 0.00535 ms: within the rounding, (9.4263 - 9.43) / 9.43 = -0.04%
+#   PM1735 SQL Server TPC-C, 15,000 users per VM with think times: 4 x 15,000 / 12,625.56 =
+#     4.752 s per user cycle; 12,625.56 / 4 = 3,156.39 TPS per VM x 0.01125 s = 35.5 in flight per VM
+"$DBRIG_BIN" published --dir "$PUB" >"$WORK/published.txt" 2>&1 || check "dbrig published failed"
+row() { # row FILE WORKLOAD VMS DRIVES LITTLE-CELL: that published result's table row ends with the cell
+	python3 - "$WORK/published.txt" "$@" <<'PY' || check "dbrig published: no row $1 $2 $3 VMs $4 drives with Little's law '$5'"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+f, w, v, d, cell = sys.argv[2:]
+h = lines[0]
+ok = [l for l in lines[1:] if l[:h.index(" drive")].strip() == f and l[h.index("workload"):].split()[:3] == [w, v, d]
+      and l.endswith("  " + cell)]
+sys.exit(0 if len(ok) == 1 else 1)
+PY
+}
+row storagereview-samsung-pm1735.json sysbench 4 1 "yes, within 5%: 16.27 ms (+0.04%)"
+row storagereview-samsung-pm1743.json sysbench 8 8 "yes, within the rounding: 8.80 ms (+0.02%)"
+row storagereview-samsung-pm1743.json sysbench 4 1 "yes, within the rounding: 9.43 ms (-0.04%)"
+row storagereview-samsung-pm1735.json tpcc 4 1 "think times: 4.75 s cycle, 35.5 in flight per VM"
+for line in "4 VMs x 32 threads / 7,869.21 TPS = 16.266 ms against the published 16.26 ms (+0.04%): obeys Little's law within 5%, not within the published rounding (+/- 0.0050 ms)" \
+	"8 VMs x 32 threads / 29,086 TPS = 8.801 ms against the published 8.80 ms (+0.02%): obeys Little's law within the published rounding (+/- 0.0052 ms)" \
+	"4 VMs x 32 threads / 13,579 TPS = 9.426 ms against the published 9.43 ms (-0.04%): obeys Little's law within the published rounding (+/- 0.0053 ms)" \
+	"15,000 users x 4 VMs / 12,625.56 TPS = 4.752 s, each user's mean cycle (response + keying + think time); 3,156.39 TPS per VM x 11.25 ms = 35.5 transactions in flight per VM"; do
+	grep -qF -- "$line" "$WORK/published.txt" || check "dbrig published does not explain: $line"
+done
+# The same figures in report.json, to four decimals.
+python3 - "$WORK/out/report.json" <<'PY' || check "report.json: published Little's law figures"
+import json, sys
+want = {("storagereview-samsung-pm1735.json", "sysbench"): ("closed", "within_tolerance", {"implied_latency_ms": 16.2659, "deviation": 0.0004, "clients": 128}),
+        ("storagereview-samsung-pm1743.json", "8 VMs, 8 drives"): ("closed", "within_rounding", {"implied_latency_ms": 8.8015, "deviation": 0.0002, "clients": 256}),
+        ("storagereview-samsung-pm1743.json", "4 VMs, 1 drive"): ("closed", "within_rounding", {"implied_latency_ms": 9.4263, "deviation": -0.0004, "clients": 128}),
+        ("storagereview-samsung-pm1735.json", "tpcc"): ("think_time", "n/a", {"cycle_s": 4.7523, "in_flight_per_vm": 35.5094, "clients": 60000})}
+seen = 0
+for rv in json.load(open(sys.argv[1]))["published"]:
+    for r in rv["results"]:
+        key = (rv["file"], r["workload"] if rv["file"].endswith("1735.json") else r["label"])
+        loop, chk, vals = want[key]
+        l = r["little"]
+        assert l["loop"] == loop and l["check"] == chk, (key, l)
+        for k, v in vals.items():
+            assert abs(l[k] - v) < 1e-9, (key, k, l[k], v)
+        seen += 1
+assert seen == 4, seen
+PY
+
+# Long names keep the columns aligned: cut with "...", the full text below the rows.
+mkdir -p "$WORK/long"
+long="Samsung PM1735 3.2 TB HPE P16499-B21 PCIe Gen4 U.3 3 DWPD (a very long name × 2)"
+python3 - "$PUB/storagereview-samsung-pm1735.json" "$WORK/long/a-review-file-with-a-rather-long-name-too.json" "$long" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["drive"]["name"] = sys.argv[3]
+r["results"][0]["label"] = "4 VMs on 1 drive, 32 threads each, 2 h precondition"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+cp "$PUB/storagereview-samsung-pm1743.json" "$WORK/long/"
+"$DBRIG_BIN" published --dir "$WORK/long" >"$WORK/long.txt" 2>&1 || check "dbrig published (long names) failed"
+python3 - "$WORK/long.txt" "$long" <<'PY' || check "dbrig published: long names break the columns"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+head = lines[0]
+cols = [head.index(c) for c in ("drive", "configuration", "workload")] + [head.index("VMs") + 3, head.index("p99 ms") + 6]
+rows = [l for l in lines[1:] if not l.startswith("  ")]
+assert len(rows) == 4, rows
+for l in rows:
+    # every column starts (text) or ends (numbers) where its header does; counted in characters
+    assert all(l[c - 1] == " " for c in cols[:3]), l
+    assert l[cols[3] - 1] != " " and l[cols[3]] == " " and l[cols[4] - 1] != " " and l[cols[4]] == " ", l
+assert any("..." in l for l in rows)
+assert any(l.startswith("  drive:    " + sys.argv[2] + ": HPE") for l in lines), "the full drive name is not printed below"
+assert "  file:     a-review-file-with-a-rather-long-name-too.json" in lines
+assert any(l.startswith("  method (4 VMs on 1 drive, 32 threads each, 2 h precondition, sysbench):") for l in lines)
+PY
 "$DBRIG_BIN" report --help | grep -q -- '--compare' || check "report --help lacks --compare"
 
 [ $fail = 0 ] && echo "report_golden: ok"

@@ -270,11 +270,12 @@ out:
 /* A fresh data directory: mariadb-install-db, or initdb as the server's user. */
 int local_init_datadir(struct local *l, const char *what, const char *boot, const char *data)
 {
-	struct strbuf a1, a2, logp, why;
+	struct strbuf a1, a2, a3, logp, why;
 	int ret, st = 0;
 
 	strbuf_init(&a1, 0);
 	strbuf_init(&a2, 0);
+	strbuf_init(&a3, 0);
 	strbuf_init(&logp, 0);
 	strbuf_init(&why, 0);
 	strbuf_addf(&logp, "%s/install.log", boot);
@@ -304,8 +305,12 @@ int local_init_datadir(struct local *l, const char *what, const char *boot, cons
 	} else {
 		strbuf_addf(&a1, "--datadir=%s", data);
 		strbuf_addf(&a2, "--auth-root-socket-user=%s", l->sock_user);
+		/* The bootstrap server's temporary tables go to boot/tmp, not the shared /tmp,
+		 * where another server's "#sql-temptable-<pid>-..." of the same name can clash. */
+		strbuf_addf(&a3, "--tmpdir=%s/tmp", boot);
 		char *argv[] = {l->installdb, "--no-defaults", a1.buf, a2.buf, "--auth-root-authentication-method=socket",
-				"--skip-test-db", l->root ? "--user=root" : "--skip-name-resolve" /* a harmless filler */, NULL};
+				"--skip-test-db", a3.buf,
+				l->root ? "--user=root" : "--skip-name-resolve" /* a harmless filler */, NULL};
 		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
 		ret = proc_run(&spec, NULL, &st);
 	}
@@ -318,6 +323,7 @@ int local_init_datadir(struct local *l, const char *what, const char *boot, cons
 out:
 	strbuf_release(&a1);
 	strbuf_release(&a2);
+	strbuf_release(&a3);
 	strbuf_release(&logp);
 	strbuf_release(&why);
 	return ret;
