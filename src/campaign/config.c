@@ -130,7 +130,7 @@ out:
 static bool reserved_option(const struct workload_desc *wd, const char *k)
 {
 	static const char *const exact[] = {
-		"threads", "time", "events", "precondition", "report-interval", "percentile",
+		"threads", "time", "events", "precondition", "report-interval", "percentile", "rate", "tx-rate",
 		"result", "journal", "db-driver", "help", "verbosity", NULL,
 	};
 	for (const char *const *e = exact; *e; e++)
@@ -559,7 +559,7 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
-		"sample", "repetitions", "threads", "report_interval", "percentiles", "output",
+		"sample", "repetitions", "threads", "rate", "report_interval", "percentiles", "output",
 		"verify_restore", "keep", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
@@ -598,6 +598,23 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	if ((ret = jsonr_get_uint(c, root, "", "threads", 1, 100000, &n)) < 0)
 		return ret;
 	cfg->threads = (unsigned)n;
+	n = 0;
+	if ((ret = jsonr_get_uint(c, root, "", "rate", 0, 1000000000, &n)) < 0)
+		return ret;
+	if (n && !cfg->workload->rate_option) {
+		struct strbuf sb;
+
+		strbuf_init(&sb, 0);
+		strbuf_adds(&sb, "is for ");
+		for (const struct workload_desc *const *w = workloads; *w; w++)
+			if ((*w)->rate_option)
+				strbuf_addf(&sb, "%s%s", sb.len > 7 ? " or " : "", (*w)->name);
+		strbuf_addf(&sb, " workloads (%s)", cfg->workload->pacing);
+		ret = jsonr_fail_value(c, ".rate", json_object_get(root, "rate"), sb.buf);
+		strbuf_release(&sb);
+		return ret;
+	}
+	cfg->rate = n;
 	if ((ret = load_percentiles(c, root, cfg)) < 0)
 		return ret;
 	cfg->output = xstrdup("results");

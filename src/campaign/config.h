@@ -63,6 +63,7 @@ struct campaign_config {
 	uint64_t report_interval_ns;
 	unsigned repetitions;
 	unsigned threads;                  /* per instance */
+	uint64_t rate;                     /* sysbench: transactions/s per instance (--rate); 0 = closed loop */
 	double *percentiles;
 	size_t npercentiles;
 	char *output;                      /* results folder; the campaign writes <output>/<name>/ */

@@ -52,18 +52,21 @@ static const char *step_help(enum step s)
 	case STEP_PROVISION:
 		return "Create every instance of the campaign FILE on its drive: for the libvirt target, the\n"
 		       "storage pool (when asked), each VM's boot, pre-built and under-test volumes (and its\n"
-		       "cloud-init seed) and its domain. What exists already for this campaign is kept; a\n"
-		       "same-named object dbrig did not create is an error and is left alone. When a step\n"
+		       "cloud-init seed) and its domain. What exists already for this campaign is kept (a\n"
+		       "domain carrying its identity, from <output>/<campaign>/, and that domain's disks); a\n"
+		       "same-named domain or volume that is not is an error and is left alone. When a step\n"
 		       "fails, everything this call created is removed again.\n";
 	case STEP_STATUS:
 		return "One line per instance of the campaign FILE: host, pool, domain state, volumes,\n"
 		       "endpoint and whether the database accepts connections.\n";
 	case STEP_RESTORE:
 		return "For every instance of the campaign FILE: stop it, replace under-test with a copy of\n"
-		       "pre-built, start it and wait until its database accepts connections.\n";
+		       "pre-built, start it and wait until its database accepts connections. Only volumes\n"
+		       "that are disks of the campaign's own domain are replaced.\n";
 	case STEP_TEARDOWN:
-		return "Remove every instance dbrig created for the campaign FILE (domains, volumes, and\n"
-		       "pools dbrig created). Objects dbrig did not create are never removed.\n";
+		return "Remove every instance of the campaign FILE: the domains carrying its identity, the\n"
+		       "volumes that are their disks, and empty pools dbrig created. Objects that are not\n"
+		       "the campaign's are never removed; each one with an instance's name is named.\n";
 	}
 	return "";
 }

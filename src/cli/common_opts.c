@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
+int cli_parse_percentiles_quiet(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
 {
 	char *copy = xstrdup(s);
 	char *save = NULL;
@@ -30,6 +30,13 @@ int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], uns
 		out[(*n)++] = v;
 	}
 	free(copy);
+	return ret;
+}
+
+int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
+{
+	int ret = cli_parse_percentiles_quiet(s, out, n);
+
 	if (ret < 0)
 		log_error("--percentile: \"%s\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or "
 			  "50,95,99)",
@@ -44,11 +51,11 @@ char *cli_read_password_file(const char *opt, const char *path)
 	char buf[1024];
 
 	if (stat(path, &st) < 0 || !(f = fopen(path, "r"))) {
-		log_error("--%s: \"%s\": %s", opt, path, strerror(errno));
+		log_error_dbrig("--%s: \"%s\": %s", opt, path, strerror(errno));
 		return NULL;
 	}
 	if (st.st_mode & (S_IRGRP | S_IROTH))
-		log_warn("--%s: \"%s\" is readable by group or others (chmod 600 it)", opt, path);
+		log_warn_dbrig("--%s: \"%s\" is readable by group or others (chmod 600 it)", opt, path);
 	if (!fgets(buf, sizeof(buf), f))
 		buf[0] = '\0';
 	fclose(f);

@@ -80,10 +80,14 @@ void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id);
  * after logging the error line. */
 int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
 	__attribute__((warn_unused_result));
+/* The same without the error line (the caller words it: dbrig sysbench). */
+int cli_parse_percentiles_quiet(const char *s, double out[RESULT_MAX_PERCENTILES], unsigned *n)
+	__attribute__((warn_unused_result));
 
 /* The first line of a password file (`opt` names the option in messages), with
  * a warning when the file is readable by group or others. NULL after one error
- * line. */
+ * line. Both are "dbrig: ..." on stderr even inside dbrig sysbench: the
+ * password file is dbrig's addition. */
 char *cli_read_password_file(const char *opt, const char *path);
 
 /*

@@ -4,6 +4,17 @@
 #include <stdio.h>
 
 static int verbosity = 3;
+static enum log_style style = LOG_STYLE_DBRIG;
+
+void log_set_style(enum log_style s)
+{
+	style = s;
+}
+
+enum log_style log_style(void)
+{
+	return style;
+}
 
 void log_set_verbosity(int v)
 {
@@ -15,23 +26,43 @@ int log_verbosity(void)
 	return verbosity;
 }
 
-static void emit(const char *prefix, const char *fmt, va_list ap)
+/* The sysbench-style prefix of each kind of message. */
+enum kind { K_ERROR, K_WARN, K_INFO };
+
+static void emit(enum log_style st, enum kind k, const char *fmt, va_list ap)
 {
+	static const char *const dbrig_prefix[] = {[K_ERROR] = "", [K_WARN] = "warning: ", [K_INFO] = ""};
+	static const char *const sb_prefix[] = {[K_ERROR] = "FATAL: ", [K_WARN] = "WARNING: ", [K_INFO] = ""};
 	char line[2048];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	/* One fprintf per message so lines from several threads never interleave. */
-	fprintf(stderr, "dbrig: %s%s\n", prefix, line);
+	if (st == LOG_STYLE_SYSBENCH) {
+		fprintf(stdout, "%s%s\n", sb_prefix[k], line);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, "dbrig: %s%s\n", dbrig_prefix[k], line);
+	}
 }
 
 void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (verbosity < 1)
+	/* sysbench prints fatal messages at every verbosity, even 0. */
+	if (verbosity < (style == LOG_STYLE_SYSBENCH ? 0 : 1))
 		return;
 	va_start(ap, fmt);
-	emit("", fmt, ap);
+	emit(style, K_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+void log_error_dbrig(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit(LOG_STYLE_DBRIG, K_ERROR, fmt, ap);
 	va_end(ap);
 }
 
@@ -42,7 +73,18 @@ void log_warn(const char *fmt, ...)
 	if (verbosity < 2)
 		return;
 	va_start(ap, fmt);
-	emit("warning: ", fmt, ap);
+	emit(style, K_WARN, fmt, ap);
+	va_end(ap);
+}
+
+void log_warn_dbrig(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 2)
+		return;
+	va_start(ap, fmt);
+	emit(LOG_STYLE_DBRIG, K_WARN, fmt, ap);
 	va_end(ap);
 }
 
@@ -53,6 +95,6 @@ void log_info(const char *fmt, ...)
 	if (verbosity < 3)
 		return;
 	va_start(ap, fmt);
-	emit("", fmt, ap);
+	emit(style, K_INFO, fmt, ap);
 	va_end(ap);
 }

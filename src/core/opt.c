@@ -42,19 +42,21 @@ static int parse_bool(const char *v, bool *out)
 	return -1;
 }
 
-int opt_set(const struct opt_def *d, void *cfg, const char *value)
+/* Store `value` into the option's field; on failure say why (without the
+ * option's name) into why/n and return -1. */
+static int set_value(const struct opt_def *d, void *cfg, const char *value, char *why, size_t n)
 {
 	char *field = (char *)cfg + d->offset;
 	const char *shown = (d->flags & OPT_SECRET) ? "(hidden)" : value;
-	const char *why = NULL;
+	const char *reason = NULL;
 	int64_t iv;
 
 	switch (d->kind) {
 	case OPT_UINT:
 	case OPT_U64:
 		if (parse_int64(value, d->min, d->max, &iv) < 0) {
-			log_error("--%s: \"%s\" is not valid (expected an integer from %lld to %lld)", d->name, shown,
-				  (long long)d->min, (long long)d->max);
+			snprintf(why, n, "\"%s\" is not valid (expected an integer from %lld to %lld)", shown,
+				 (long long)d->min, (long long)d->max);
 			return -1;
 		}
 		if (d->kind == OPT_UINT)
@@ -64,13 +66,13 @@ int opt_set(const struct opt_def *d, void *cfg, const char *value)
 		return 0;
 	case OPT_DOUBLE:
 		if (parse_double(value, (double *)field) < 0) {
-			log_error("--%s: \"%s\" is not valid (expected a number)", d->name, shown);
+			snprintf(why, n, "\"%s\" is not valid (expected a number)", shown);
 			return -1;
 		}
 		return 0;
 	case OPT_BOOL:
 		if (parse_bool(value, (bool *)field) < 0) {
-			log_error("--%s: \"%s\" is not valid (expected on or off)", d->name, shown);
+			snprintf(why, n, "\"%s\" is not valid (expected on or off)", shown);
 			return -1;
 		}
 		return 0;
@@ -78,62 +80,108 @@ int opt_set(const struct opt_def *d, void *cfg, const char *value)
 		*(const char **)field = value;
 		return 0;
 	case OPT_DURATION:
-		if (parse_duration_ns(value, (uint64_t *)field, &why) < 0) {
-			log_error("--%s: \"%s\" is not a duration (%s)", d->name, shown, why ? why : "expected e.g. 30, 90s, 2h");
+		if (parse_duration_ns(value, (uint64_t *)field, &reason) < 0) {
+			snprintf(why, n, "\"%s\" is not a duration (%s)", shown, reason ? reason : "expected e.g. 30, 90s, 2h");
 			return -1;
 		}
 		return 0;
 	}
+	snprintf(why, n, "\"%s\" is not valid", shown);
 	return -1;
+}
+
+int opt_set(const struct opt_def *d, void *cfg, const char *value)
+{
+	char why[256];
+
+	if (set_value(d, cfg, value, why, sizeof(why)) == 0)
+		return 0;
+	log_error("--%s: %s", d->name, why);
+	return -1;
+}
+
+int opt_parse_collect(const struct opt_def *defs, size_t ndefs, void *cfg, int argc, char **argv, const char **pos,
+		      int maxpos, int *npos, bool *seen, struct opt_problem *pb)
+{
+	memset(pb, 0, sizeof(*pb));
+	*npos = 0;
+	if (seen)
+		memset(seen, 0, ndefs * sizeof(*seen));
+	for (size_t i = 0; i < ndefs; i++) {
+		if (defs[i].def && set_value(&defs[i], cfg, defs[i].def, pb->why, sizeof(pb->why)) < 0) {
+			pb->kind = OPT_PB_BAD_VALUE; /* a broken table: fail loudly */
+			pb->def = &defs[i];
+			pb->value = defs[i].def;
+			return -1;
+		}
+	}
+	for (int a = 1; a < argc; a++) {
+		const char *arg = argv[a];
+		struct opt_problem p = {.arg = arg};
+		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+			if (*npos < maxpos) {
+				pos[(*npos)++] = arg;
+				continue;
+			}
+			p.kind = OPT_PB_EXTRA_ARG;
+		} else {
+			const char *name = arg + 2;
+			const char *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			size_t i;
+			for (i = 0; i < ndefs; i++)
+				if (opt_name_matches(&defs[i], name, len))
+					break;
+			if (i == ndefs) {
+				p.kind = OPT_PB_UNKNOWN;
+			} else {
+				const char *value = eq ? eq + 1 : NULL;
+				p.def = &defs[i];
+				if (!value && defs[i].kind != OPT_BOOL) {
+					p.kind = OPT_PB_NO_VALUE;
+				} else {
+					p.value = value ? value : "on";
+					if (set_value(&defs[i], cfg, p.value, p.why, sizeof(p.why)) < 0)
+						p.kind = OPT_PB_BAD_VALUE;
+					else if (seen)
+						seen[i] = true;
+				}
+			}
+		}
+		if (p.kind != OPT_PB_NONE && pb->kind == OPT_PB_NONE)
+			*pb = p;
+	}
+	return pb->kind == OPT_PB_NONE ? 0 : -1;
 }
 
 int opt_parse(const struct opt_def *defs, size_t ndefs, void *cfg, int argc, char **argv, const char **pos,
 	      int maxpos, int *npos, bool *seen)
 {
-	*npos = 0;
-	if (seen)
-		memset(seen, 0, ndefs * sizeof(*seen));
-	for (size_t i = 0; i < ndefs; i++) {
-		if (defs[i].def) {
-			if (opt_set(&defs[i], cfg, defs[i].def) < 0)
-				return -1;
-		}
+	struct opt_problem pb;
+	const char *name;
+	size_t len;
+
+	if (opt_parse_collect(defs, ndefs, cfg, argc, argv, pos, maxpos, npos, seen, &pb) == 0)
+		return 0;
+	switch (pb.kind) {
+	case OPT_PB_NONE:
+		return 0;
+	case OPT_PB_EXTRA_ARG:
+		log_error("unexpected argument \"%s\"", pb.arg);
+		break;
+	case OPT_PB_UNKNOWN:
+		name = pb.arg + 2;
+		len = strcspn(name, "=");
+		log_error("unknown option \"--%.*s\" (see --help)", (int)len, name);
+		break;
+	case OPT_PB_NO_VALUE:
+		log_error("--%s needs a value (--%s=VALUE)", pb.def->name, pb.def->name);
+		break;
+	case OPT_PB_BAD_VALUE:
+		log_error("--%s: %s", pb.def->name, pb.why);
+		break;
 	}
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a];
-		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
-			if (*npos >= maxpos) {
-				log_error("unexpected argument \"%s\"", arg);
-				return -1;
-			}
-			pos[(*npos)++] = arg;
-			continue;
-		}
-		const char *name = arg + 2;
-		const char *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		size_t i;
-		for (i = 0; i < ndefs; i++)
-			if (opt_name_matches(&defs[i], name, len))
-				break;
-		if (i == ndefs) {
-			log_error("unknown option \"--%.*s\" (see --help)", (int)len, name);
-			return -1;
-		}
-		const char *value = eq ? eq + 1 : NULL;
-		if (!value) {
-			if (defs[i].kind != OPT_BOOL) {
-				log_error("--%s needs a value (--%s=VALUE)", defs[i].name, defs[i].name);
-				return -1;
-			}
-			value = "on";
-		}
-		if (opt_set(&defs[i], cfg, value) < 0)
-			return -1;
-		if (seen)
-			seen[i] = true;
-	}
-	return 0;
+	return -1;
 }
 
 void opt_help(FILE *f, const struct opt_def *defs, size_t ndefs)

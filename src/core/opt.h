@@ -25,6 +25,7 @@ enum opt_kind {
 };
 
 #define OPT_SECRET 1u /* never echoed in errors */
+#define OPT_CALLER_FLAGS 256u
 
 struct opt_def {
 	const char *name;
@@ -35,7 +36,7 @@ struct opt_def {
 	const char *help;
 	int64_t min, max;  /* OPT_UINT / OPT_U64 */
 	const char *group; /* heading in --help */
-	unsigned flags;
+	unsigned flags;    /* OPT_SECRET; bits from OPT_CALLER_FLAGS up are the caller's own */
 };
 
 /* Apply every default, then parse argv. Non-option words are returned in
@@ -43,6 +44,25 @@ struct opt_def {
  * options were given. Returns 0, or -1 after printing an error. */
 int opt_parse(const struct opt_def *defs, size_t ndefs, void *cfg, int argc, char **argv, const char **pos,
 	      int maxpos, int *npos, bool *seen);
+/* opt_parse without printing: every argument is looked at (later good ones
+ * still take effect) and the first problem is described in *pb, for commands
+ * that word their errors differently (dbrig sysbench, as sysbench 1.0.20). */
+enum opt_pb_kind {
+	OPT_PB_NONE = 0,
+	OPT_PB_UNKNOWN,   /* --name matches no option */
+	OPT_PB_NO_VALUE,  /* --name without =VALUE for a non-boolean */
+	OPT_PB_BAD_VALUE, /* the value does not parse */
+	OPT_PB_EXTRA_ARG, /* more than maxpos positional words */
+};
+struct opt_problem {
+	enum opt_pb_kind kind;
+	const struct opt_def *def; /* NO_VALUE, BAD_VALUE */
+	const char *arg;           /* the argv word */
+	const char *value;         /* BAD_VALUE */
+	char why[256];             /* BAD_VALUE: "\"x\" is not valid (expected ...)" */
+};
+int opt_parse_collect(const struct opt_def *defs, size_t ndefs, void *cfg, int argc, char **argv, const char **pos,
+		      int maxpos, int *npos, bool *seen, struct opt_problem *pb);
 /* Set one option from text (also used for defaults); -1 after printing an error. */
 int opt_set(const struct opt_def *d, void *cfg, const char *value);
 void opt_help(FILE *f, const struct opt_def *defs, size_t ndefs);

@@ -61,6 +61,8 @@ struct db_conn_params {
 	/* A driver that connects by a connection string (ODBC: Driver={…};Server=…
 	 * or DSN=…) takes it here instead of host/port/socket/user/database. */
 	const char *dsn;
+	const char *ssl_cipher; /* MySQL: TLS cipher list (sysbench's --mysql-ssl-cipher), NULL or "" = the library's */
+	bool compress;          /* MySQL: the compressed protocol (--mysql-compression) */
 	unsigned connect_timeout_s;
 	/* Native error codes that mean "roll back and retry" (--mysql-ignore-errors,
 	 * --retry-errors); retry_all: every native error does. */
@@ -139,6 +141,10 @@ struct db_driver_ops {
 			     struct db_exec_result *r, int *wait);
 	int (*query_start)(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait);
 	int (*cont)(struct db_conn *c, int ready, int *wait);
+	/* Optional: whether connections with params p use the non-blocking forms
+	 * (NULL: always, when the driver has them). The null driver's dry run
+	 * does not: the runner gives each of its connections a thread. */
+	bool (*polls)(const struct db_conn_params *p);
 
 	/* Optional bulk form: execute a prepared statement once per row of
 	 * `rows` (nrows × nparams values, row-major) in as few round trips as

@@ -16,8 +16,8 @@ static void pg_connect(struct strbuf *sb, const char *driver, const char *host, 
 static void mssql_connect(struct strbuf *sb, const char *driver, const char *host, unsigned port,
 			  const char *database, const char *user)
 {
-	strbuf_addf(sb, "Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s;Encrypt=yes;TrustServerCertificate=yes", driver,
-		    host, port, database, user);
+	strbuf_addf(sb, "Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s", driver, host, port, database,
+		    user);
 }
 
 const struct db_engine db_engine_mariadb = {

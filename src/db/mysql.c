@@ -132,7 +132,7 @@ static int my_global_init(void)
 	return mysql_library_init(0, NULL, NULL) ? -1 : 0;
 }
 
-static void ssl_setup(MYSQL *my)
+static void ssl_setup(MYSQL *my, const char *cipher)
 {
 	/* sysbench 1.0 reads client-key.pem, client-cert.pem and cacert.pem from
 	 * the current directory when --mysql-ssl=on; do the same when they exist,
@@ -142,7 +142,7 @@ static void ssl_setup(MYSQL *my)
 	const char *cert = access("client-cert.pem", R_OK) == 0 ? "client-cert.pem" : NULL;
 	const char *ca = access("cacert.pem", R_OK) == 0 ? "cacert.pem" : NULL;
 
-	mysql_ssl_set(my, key, cert, ca, NULL, NULL);
+	mysql_ssl_set(my, key, cert, ca, NULL, cipher && *cipher ? cipher : NULL);
 	mysql_options(my, MYSQL_OPT_SSL_ENFORCE, &enforce);
 }
 
@@ -169,7 +169,9 @@ static int my_connect(struct db_conn *c, const struct db_conn_params *p)
 	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
 	mysql_options(m->mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	if (p->ssl)
-		ssl_setup(m->mysql);
+		ssl_setup(m->mysql, p->ssl_cipher);
+	if (p->compress)
+		mysql_options(m->mysql, MYSQL_OPT_COMPRESS, NULL);
 	if (!mysql_real_connect(m->mysql, p->host, p->user, p->password ? p->password : "", p->database,
 				p->port, p->socket, 0))
 		return conn_error(c);

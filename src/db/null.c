@@ -1,19 +1,29 @@
 /*
- * The null driver (fio's engines/null.c): an in-memory "server" that accepts
- * every statement at once, so the runner and the commands can be tested
- * without a database. Statements do nothing: a query that reads is answered
- * with no rows, every other one affects none. Each call that would wait on a
- * real server completes through the non-blocking path on an fd that is
- * always readable (an eventfd), so the runner's event loops are exercised.
+ * The null driver (fio's engines/null.c): every call succeeds at once and
+ * nothing leaves the process. Two users, one driver:
  *
- * Faults for tests come from the connection string (params->dsn), e.g.
- * "null:retry_every=10;lost_every=50":
- *   fail_connect       every connect fails (FATAL, native 2003)
- *   retry_every=N      every Nth statement of a connection fails with a
- *                      deadlock (RETRY, native 1213, SQLSTATE 40001)
- *   lost_every=N       every Nth statement loses the connection (RECONNECT,
- *                      native 2013); the next connect succeeds
- *   fatal_at=N         the Nth statement of a connection fails (FATAL, 1064)
+ * - sysbench's --mysql-dry-run ("pretend that all MySQL client API calls are
+ *   successful without executing them"): no connection string. What a run
+ *   measures is the harness's own cost per transaction (building the
+ *   statements, the runner's bookkeeping, the statistics). As in sysbench's
+ *   dry run, every statement counts as "other" (no result set, nothing
+ *   affected) and a prepared statement's fetch returns no row. It has no
+ *   socket, so the runner drives each connection from its own thread (the
+ *   blocking path), as sysbench runs one thread per connection.
+ *
+ * - the runner's unit test (tests/unit/runner/test_runner.c): a connection
+ *   string "null:OPTION;OPTION=N;..." (params->dsn) asks for
+ *     poll               the non-blocking forms on an fd that is always
+ *                        readable (an eventfd), so the runner's event loops
+ *                        run as they do over libmysqlclient
+ *     kinds              a SELECT, and a prepared statement with result
+ *                        columns, counts as a read (else "other")
+ *     fail_connect       every connect fails (FATAL, native 2003)
+ *     retry_every=N      every Nth statement of a connection fails with a
+ *                        deadlock (RETRY, native 1213, SQLSTATE 40001)
+ *     lost_every=N       every Nth statement loses the connection
+ *                        (RECONNECT, native 2013); the next connect succeeds
+ *     fatal_at=N         the Nth statement of a connection fails (FATAL, 1064)
  */
 #include "db/db.h"
 
@@ -28,24 +38,41 @@
 
 struct db_stmt {
 	unsigned ncols;
-	struct db_stmt *next;
+	struct db_stmt *next; /* the connection's statements, freed on disconnect */
 };
 
 struct null_conn {
-	int fd;
-	struct db_stmt *stmts; /* freed at disconnect */
+	int fd; /* "poll": an always-readable eventfd; else -1 */
+	bool kinds;
+	struct db_stmt *stmts;
 	unsigned long statements;
 	unsigned long retry_every, lost_every, fatal_at;
 	int pending; /* the result of the statement in flight (non-blocking form) */
 };
 
-static unsigned long opt(const char *dsn, const char *name)
+/* Is `name` one of dsn's options (alone or as name=N)? */
+static const char *option(const char *dsn, const char *name)
 {
-	const char *p = dsn ? strstr(dsn, name) : NULL;
+	size_t n = strlen(name);
 
-	if (!p || p[strlen(name)] != '=')
-		return 0;
-	return strtoul(p + strlen(name) + 1, NULL, 10);
+	if (!dsn || strncmp(dsn, "null:", 5))
+		return NULL;
+	for (const char *p = dsn + 5; *p; p += strcspn(p, ";"), p += *p == ';')
+		if (!strncmp(p, name, n) && (p[n] == '\0' || p[n] == ';' || p[n] == '='))
+			return p + n;
+	return NULL;
+}
+
+static unsigned long number(const char *dsn, const char *name)
+{
+	const char *v = option(dsn, name);
+
+	return v && *v == '=' ? strtoul(v + 1, NULL, 10) : 0;
+}
+
+static bool null_polls(const struct db_conn_params *p)
+{
+	return option(p->dsn, "poll") != NULL;
 }
 
 static int fail(struct db_conn *c, enum db_err_class cls, int native, const char *sqlstate, const char *msg)
@@ -63,17 +90,18 @@ static int null_connect(struct db_conn *c, const struct db_conn_params *p)
 
 	memset(&c->err, 0, sizeof(c->err));
 	c->params = p;
-	if (p->dsn && strstr(p->dsn, "fail_connect"))
+	if (option(p->dsn, "fail_connect"))
 		return fail(c, DB_ERR_FATAL, 2003, "HY000", "the null server refuses connections (fail_connect)");
 	n = xcalloc(1, sizeof(*n));
-	n->fd = eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (n->fd < 0) {
+	n->fd = -1;
+	if (null_polls(p) && (n->fd = eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
 		free(n);
 		return fail(c, DB_ERR_FATAL, 0, "HY000", strerror(errno));
 	}
-	n->retry_every = opt(p->dsn, "retry_every");
-	n->lost_every = opt(p->dsn, "lost_every");
-	n->fatal_at = opt(p->dsn, "fatal_at");
+	n->kinds = option(p->dsn, "kinds") != NULL;
+	n->retry_every = number(p->dsn, "retry_every");
+	n->lost_every = number(p->dsn, "lost_every");
+	n->fatal_at = number(p->dsn, "fatal_at");
 	c->priv = n;
 	return 0;
 }
@@ -88,7 +116,8 @@ static void null_disconnect(struct db_conn *c)
 			n->stmts = s->next;
 			free(s);
 		}
-		close(n->fd);
+		if (n->fd >= 0)
+			close(n->fd);
 		free(n);
 	}
 	c->priv = NULL;
@@ -97,11 +126,11 @@ static void null_disconnect(struct db_conn *c)
 static const char *null_server_version(struct db_conn *c)
 {
 	(void)c;
-	return "null";
+	return "dry run";
 }
 
 /* One statement: its outcome by the connection's fault plan. */
-static int statement(struct db_conn *c, enum db_query_kind kind, struct db_exec_result *r)
+static int statement(struct db_conn *c, bool reads, struct db_exec_result *r)
 {
 	struct null_conn *n = c->priv;
 	unsigned long k;
@@ -116,31 +145,26 @@ static int statement(struct db_conn *c, enum db_query_kind kind, struct db_exec_
 	if (n->retry_every && k % n->retry_every == 0)
 		return fail(c, DB_ERR_RETRY, 1213, "40001", "deadlock found (retry_every)");
 	if (r) {
-		r->kind = kind;
+		r->kind = reads && n->kinds ? DB_QUERY_READ : DB_QUERY_OTHER;
 		r->rows = 0;
 	}
 	return 0;
 }
 
-static enum db_query_kind kind_of(const char *sql, size_t len)
-{
-	return len >= 6 && !strncmp(sql, "SELECT", 6) ? DB_QUERY_READ : DB_QUERY_OTHER;
-}
-
 static int null_query(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r)
 {
-	return statement(c, kind_of(sql, len), r);
+	return statement(c, len >= 6 && !strncmp(sql, "SELECT", 6), r);
 }
 
 static int null_prepare(struct db_conn *c, const char *sql, const enum db_type *params, unsigned nparams,
 			const enum db_type *cols, unsigned ncols, struct db_stmt **out)
 {
+	struct null_conn *n = c->priv;
+
 	(void)sql;
 	(void)params;
 	(void)nparams;
 	(void)cols;
-	struct null_conn *n = c->priv;
-
 	if (!n)
 		return fail(c, DB_ERR_RECONNECT, 2006, "08S01", "not connected");
 	*out = xcalloc(1, sizeof(**out));
@@ -153,7 +177,15 @@ static int null_prepare(struct db_conn *c, const char *sql, const enum db_type *
 static int null_execute(struct db_conn *c, struct db_stmt *s, const struct db_value *params, struct db_exec_result *r)
 {
 	(void)params;
-	return statement(c, s->ncols ? DB_QUERY_READ : DB_QUERY_OTHER, r);
+	return statement(c, s->ncols > 0, r);
+}
+
+static int null_execute_batch(struct db_conn *c, struct db_stmt *s, const struct db_value *rows, unsigned nrows,
+			      struct db_exec_result *r)
+{
+	(void)rows;
+	(void)nrows;
+	return statement(c, s->ncols > 0, r);
 }
 
 static int null_fetch(struct db_conn *c, struct db_stmt *s, struct db_value *cols)
@@ -164,7 +196,7 @@ static int null_fetch(struct db_conn *c, struct db_stmt *s, struct db_value *col
 	return 0;
 }
 
-static int null_end(struct db_conn *c)
+static int null_txn(struct db_conn *c)
 {
 	return c->priv ? 0 : fail(c, DB_ERR_RECONNECT, 2006, "08S01", "not connected");
 }
@@ -182,7 +214,7 @@ static unsigned null_timeout_ms(struct db_conn *c)
 	return 0;
 }
 
-/* The non-blocking forms: "in flight" until the (always ready) fd is seen. */
+/* The non-blocking forms ("poll" only): "in flight" until the (always ready) fd is seen. */
 static int start(struct db_conn *c, int rc, int *wait)
 {
 	struct null_conn *n = c->priv;
@@ -216,12 +248,17 @@ static int null_cont(struct db_conn *c, int ready, int *wait)
 
 static void null_describe(const struct db_conn_params *p, char *buf, size_t n)
 {
-	snprintf(buf, n, "the null server (%s)", p->dsn ? p->dsn : "no faults");
+	if (p->dsn)
+		snprintf(buf, n, "the null server (%s)", p->dsn);
+	else if (p->socket && *p->socket)
+		snprintf(buf, n, "%s", p->socket);
+	else
+		snprintf(buf, n, "%s:%u", p->host ? p->host : "", p->port);
 }
 
 const struct db_driver_ops db_null_ops = {
 	.name = "null",
-	.uses_dsn = true,
+	.dialect = "mysql", /* it stands in for the mysql driver (--mysql-dry-run) */
 	.describe = null_describe,
 	.connect = null_connect,
 	.disconnect = null_disconnect,
@@ -230,9 +267,11 @@ const struct db_driver_ops db_null_ops = {
 	.prepare = null_prepare,
 	.execute = null_execute,
 	.fetch = null_fetch,
-	.begin = null_end,
-	.commit = null_end,
-	.rollback = null_end,
+	.begin = null_txn,
+	.commit = null_txn,
+	.rollback = null_txn,
+	.execute_batch = null_execute_batch,
+	.polls = null_polls,
 	.fd = null_fd,
 	.timeout_ms = null_timeout_ms,
 	.execute_start = null_execute_start,

@@ -14,7 +14,7 @@ int run_record_open(struct run_record *rr)
 		return 0;
 	int jr = journal_open(&rr->journal, rr->journal_path, rr->res);
 	if (jr < 0) {
-		log_error("--journal: \"%s\": %s", rr->journal_path, strerror(-jr));
+		log_error_dbrig("--journal: \"%s\": %s", rr->journal_path, strerror(-jr));
 		return -1;
 	}
 	return 0;
@@ -26,7 +26,7 @@ void run_record_interval(struct run_record *rr, const struct interval_report *ir
 
 	result_add_interval(rr->res, ir, rr->journal ? &line : NULL);
 	if (rr->journal && line && journal_append(rr->journal, line) < 0 && !rr->journal_error) {
-		log_error("--journal: \"%s\": write failed: %s; the run goes on, the result file will still be written",
+		log_error_dbrig("--journal: \"%s\": write failed: %s; the run goes on, the result file will still be written",
 			  rr->journal_path, strerror(errno ? errno : EIO));
 		rr->journal_error = true;
 	}
@@ -66,14 +66,14 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 	if (rr->result_path) {
 		int wr = result_write(rr->res, rr->result_path, status, ret == 0 ? NULL : out.error);
 		if (wr < 0) {
-			log_error("--result: \"%s\": cannot write: %s", rr->result_path, strerror(-wr));
+			log_error_dbrig("--result: \"%s\": cannot write: %s", rr->result_path, strerror(-wr));
 			ret = wr;
 		}
 	}
 	if (rr->journal) {
 		errno = 0;
 		if (journal_close(rr->journal, status) < 0 && !rr->journal_error)
-			log_error("--journal: \"%s\": cannot complete: %s", rr->journal_path,
+			log_error_dbrig("--journal: \"%s\": cannot complete: %s", rr->journal_path,
 				  strerror(errno ? errno : EIO));
 		rr->journal = NULL;
 	}

@@ -20,6 +20,7 @@
 #ifndef DBRIG_RUNNER_INTERNAL_H
 #define DBRIG_RUNNER_INTERNAL_H
 
+#include "runner/rate.h"
 #include "runner/runner.h"
 
 #include <pthread.h>
@@ -78,7 +79,9 @@ struct session {
 	uint64_t events[PHASE_COUNT];
 	uint64_t busy_ns[PHASE_COUNT];
 	struct term *term;   /* terminal (or job) whose transaction runs here */
-	bool idle;           /* parked: no terminal due */
+	bool idle;           /* parked: no terminal due (or, with --rate, no arrival) */
+	uint64_t ck_events;  /* events[PHASE_SAMPLE] and busy_ns at the last checkpoint */
+	uint64_t ck_busy_ns;
 };
 
 struct loop {
@@ -93,8 +96,11 @@ struct loop {
 	pthread_mutex_t mu;
 	struct span_stats cur; /* guarded by mu */
 	struct sched *sched;   /* terminal mode */
-	struct session **idle; /* sessions parked without a due terminal */
+	struct session **idle; /* sessions parked without a due terminal or arrival */
 	unsigned nidle;
+	struct rate_sched *rate; /* --rate: this loop's arrivals */
+	uint64_t last_done;    /* when its last transaction completed (guarded by mu) */
+	bool no_pwait2;        /* the kernel has no epoll_pwait2: ms timeouts */
 };
 
 struct runner {
@@ -116,6 +122,10 @@ struct runner {
 	unsigned nscheds;
 	struct term *terms;
 	unsigned char *term_wl;
+	struct rate_sched *rates; /* --rate: one per event loop, or one shared by blocking connections */
+	unsigned nrates;
+	atomic_uint concurrency;  /* --rate: transactions taken and not finished */
+	pthread_t main_thread;    /* woken (SIGUSR1) when the last loop finishes */
 };
 
 /* span.c */
@@ -144,6 +154,11 @@ void sched_free(struct sched *sc);
 void term_complete(struct session *s, uint64_t now);
 int terms_init(struct runner *r, uint64_t seed);
 void terms_start(struct runner *r, uint64_t start);
+
+/* session.c, --rate: take the next due arrival for an idle session; false
+ * when none is due (*next: when one will be) or the queue overflowed (the run
+ * is then failing). */
+bool session_take_arrival(struct session *s, uint64_t *next);
 
 /* loop.c */
 void *loop_main(void *arg);

@@ -109,8 +109,14 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 		.partial = partial,
 		.threads = cfg->threads,
 		.s = iv,
+		.open_loop = cfg->rate > 0,
 	};
 
+	if (cfg->rate > 0) {
+		for (unsigned i = 0; i < r->nrates; i++)
+			ir.queue_length += rate_queue_len(&r->rates[i], now, NULL);
+		ir.concurrency = atomic_load(&r->concurrency);
+	}
 	if (cfg->cb.on_interval && ir.seconds > 0)
 		cfg->cb.on_interval(cfg->cb.arg, &ir);
 }
@@ -121,13 +127,75 @@ struct run_clock {
 	struct span_stats iv;
 	enum phase_kind ph;
 	uint64_t run_start, phase_start, phase_len, iv_start, next_tick;
+	/* --report-checkpoints, in the sample phase */
+	struct span_stats ck;   /* since the previous checkpoint */
+	uint64_t ck_start;      /* when that was */
+	unsigned ck_next;       /* index of the next checkpoint */
 };
+
+/* The end of a phase: the time its last transaction completed, when that is
+ * later than `floor` (a run that ends by its --events ends with its last
+ * event, not when the main thread next looks); else `floor`. */
+static uint64_t phase_end_time(struct runner *r, uint64_t floor)
+{
+	uint64_t last = 0;
+
+	for (unsigned i = 0; i < r->nloops; i++) {
+		pthread_mutex_lock(&r->loops[i].mu);
+		if (r->loops[i].last_done > last)
+			last = r->loops[i].last_done;
+		pthread_mutex_unlock(&r->loops[i].mu);
+	}
+	return last > floor ? last : floor;
+}
+
+/* sysbench's checkpoint report: everything since the previous one, then the
+ * counters start again. */
+static void emit_checkpoint(struct runner *r, struct run_clock *rc, uint64_t now, bool final)
+{
+	const struct runner_config *cfg = r->cfg;
+	uint64_t *ev = xcalloc(cfg->threads, sizeof(*ev));
+	double *busy = xcalloc(cfg->threads, sizeof(*busy));
+	struct checkpoint_report cr = {
+		.t = secs(now - rc->phase_start),
+		.seconds = secs(now - rc->ck_start),
+		.final = final,
+		.threads = cfg->threads,
+		.s = &rc->ck,
+		.session_events = ev,
+		.session_seconds = busy,
+	};
+
+	for (unsigned i = 0; i < cfg->threads; i++) {
+		struct session *s = &r->sessions[i];
+		ev[i] = s->events[PHASE_SAMPLE] - s->ck_events;
+		busy[i] = secs(s->busy_ns[PHASE_SAMPLE] - s->ck_busy_ns);
+		s->ck_events = s->events[PHASE_SAMPLE];
+		s->ck_busy_ns = s->busy_ns[PHASE_SAMPLE];
+	}
+	if (cfg->cb.on_checkpoint)
+		cfg->cb.on_checkpoint(cfg->cb.arg, &cr);
+	span_reset(&rc->ck);
+	rc->ck_start = now;
+	free(ev);
+	free(busy);
+}
+
+/* Drain the loops into the interval, the phase and (in the sample, with
+ * checkpoints) the checkpoint's span. */
+static void drain_all(struct runner *r, struct run_clock *rc)
+{
+	drain(r, &rc->iv);
+	span_add(&rc->pa[rc->ph].total, &rc->iv);
+	if (r->cfg->ncheckpoints && rc->ph == PHASE_SAMPLE)
+		span_add(&rc->ck, &rc->iv);
+}
 
 /* Loops, sessions and terminals; -1 with out->error set. */
 static int runner_setup(struct runner *r, const struct runner_config *cfg, struct run_clock *rc, uint64_t seed,
 			struct runner_outcome *out)
 {
-	bool blocking = !cfg->drv->execute_start || !cfg->drv->fd;
+	bool blocking = !cfg->drv->execute_start || !cfg->drv->fd || (cfg->drv->polls && !cfg->drv->polls(cfg->conn));
 	unsigned nl;
 
 	pthread_mutex_init(&r->mu, NULL);
@@ -174,6 +242,20 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 		snprintf(out->error, sizeof(out->error), "the workload has no terminals");
 		return -1;
 	}
+	if (span_init(&rc->ck, cfg->ntypes) < 0) {
+		snprintf(out->error, sizeof(out->error), "out of memory");
+		return -1;
+	}
+	if (cfg->rate > 0) {
+		/* One scheduler per event loop with its share of the rate (the
+		 * sum of Poisson processes is one of the summed rate), or one
+		 * shared by blocking connections; sysbench's queue limit split
+		 * among them. They start at the start gate (runner_run). */
+		r->nrates = blocking ? 1 : nl;
+		r->rates = xcalloc(r->nrates, sizeof(*r->rates));
+		for (unsigned i = 0; i < nl; i++)
+			r->loops[i].rate = &r->rates[blocking ? 0 : i];
+	}
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		struct session *s = &r->sessions[i];
 		struct loop *l = &r->loops[i % nl];
@@ -198,6 +280,8 @@ static void start_phase(struct runner *r, struct run_clock *rc, enum phase_kind 
 	rc->next_tick = cfg->report_interval_ns ? now + cfg->report_interval_ns : UINT64_MAX;
 	rc->pa[ph].start = now;
 	rc->pa[ph].active = true;
+	rc->ck_start = now;
+	rc->ck_next = 0;
 	if (cfg->cb.on_phase_start)
 		cfg->cb.on_phase_start(cfg->cb.arg, ph, secs(rc->phase_len));
 }
@@ -222,9 +306,15 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 		uint64_t phase_end = rc->phase_len ? rc->phase_start + rc->phase_len : UINT64_MAX;
 		uint64_t deadline = rc->next_tick < phase_end ? rc->next_tick : phase_end;
 		uint64_t poll_until = now + 100 * NS_PER_MS;
+		bool checkpoints = cfg->ncheckpoints && rc->ph == PHASE_SAMPLE;
+		uint64_t ck_due = checkpoints && rc->ck_next < cfg->ncheckpoints
+					  ? rc->phase_start + cfg->checkpoints[rc->ck_next] * NS_PER_SEC
+					  : UINT64_MAX;
 		bool all_done = atomic_load(&r->finished) == r->nloops;
 		enum phase_kind ph = rc->ph;
 
+		if (ck_due < deadline)
+			deadline = ck_due;
 		if (deadline > poll_until)
 			deadline = poll_until;
 		if (!all_done && deadline > now && !atomic_load(&r->stop)) {
@@ -233,29 +323,44 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 				.tv_nsec = (long)((deadline - now) % NS_PER_SEC),
 			};
 			int sig = sigtimedwait(sigs, NULL, &ts);
-			if (sig > 0) {
+			if (sig > 0 && sig != SIGUSR1) {
 				out->status = RUNNER_INTERRUPTED;
 				out->signal = sig;
 				atomic_store(&r->stop, 1);
 			}
 			now = clock_now_ns();
+			all_done = atomic_load(&r->finished) == r->nloops;
+		}
+		/* --rate: arrivals nobody takes still fill the queue. */
+		for (unsigned i = 0; i < r->nrates; i++) {
+			bool overflow = false;
+			rate_queue_len(&r->rates[i], now, &overflow);
+			if (overflow)
+				runner_fail(r, "%s", RATE_OVERFLOW_MESSAGE);
 		}
 		if (atomic_load(&r->stop) || all_done) {
-			/* Let in-flight transactions finish, then account for them. */
+			/* Let in-flight transactions finish, then account for
+			 * them; the phase ends with the last one. */
+			bool stopped = atomic_load(&r->stop);
 			join_loops(r);
-			now = clock_now_ns();
-			drain(r, &rc->iv);
-			span_add(&rc->pa[ph].total, &rc->iv);
+			now = stopped ? clock_now_ns() : phase_end_time(r, rc->phase_start);
+			drain_all(r, rc);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
 			bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
 					(rc->phase_len == 0 || now >= phase_end ||
 					 (ph == PHASE_SAMPLE && cfg->events && atomic_load(&r->events_left) <= 0));
+			if (checkpoints)
+				emit_checkpoint(r, rc, now, true);
 			end_phase(r, &rc->pa[ph], ph, now, complete);
 			return;
 		}
+		if (now >= ck_due) {
+			drain_all(r, rc);
+			emit_checkpoint(r, rc, now, false);
+			rc->ck_next++;
+		}
 		if (now >= rc->next_tick && rc->next_tick <= phase_end) {
-			drain(r, &rc->iv);
-			span_add(&rc->pa[ph].total, &rc->iv);
+			drain_all(r, rc);
 			/* Stamped with the tick it belongs to (as sysbench prints
 			 * multiples of the interval); rates use the real length. */
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, rc->next_tick,
@@ -268,18 +373,19 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 				rc->next_tick += cfg->report_interval_ns;
 		}
 		if (now >= phase_end) {
-			drain(r, &rc->iv);
-			span_add(&rc->pa[ph].total, &rc->iv);
+			drain_all(r, rc);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
 			span_reset(&rc->iv);
 			if (ph == PHASE_SAMPLE) {
 				atomic_store(&r->stop, 1);
 				join_loops(r);
-				/* Transactions in flight at the deadline finish and count,
-				 * as in sysbench; their time is part of the phase. */
-				now = clock_now_ns();
-				drain(r, &rc->iv);
-				span_add(&rc->pa[ph].total, &rc->iv);
+				/* Transactions in flight at the deadline finish and
+				 * count, as in sysbench; the phase ends with the
+				 * last of them (or at the deadline). */
+				now = phase_end_time(r, phase_end);
+				drain_all(r, rc);
+				if (checkpoints)
+					emit_checkpoint(r, rc, now, true);
 				end_phase(r, &rc->pa[ph], ph, now, !atomic_load(&r->failed));
 				return;
 			}
@@ -303,6 +409,10 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 		pthread_mutex_destroy(&l->mu);
 	}
 	span_free(&rc->iv);
+	span_free(&rc->ck);
+	for (unsigned i = 0; i < r->nrates; i++)
+		rate_free(&r->rates[i]);
+	free(r->rates);
 	span_free(&rc->pa[0].total);
 	span_free(&rc->pa[1].total);
 	for (unsigned i = 0; i < r->nscheds; i++)
@@ -319,6 +429,19 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 	free(r->sessions);
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);
+}
+
+/* The loops' "all done" (SIGUSR1) may be pending when a run that could not
+ * start unblocks signals again: take it, or its default action kills us. */
+static void drain_wakeup(void)
+{
+	sigset_t one;
+	struct timespec zero = {0, 0};
+
+	sigemptyset(&one);
+	sigaddset(&one, SIGUSR1);
+	while (sigtimedwait(&one, NULL, &zero) > 0)
+		;
 }
 
 int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
@@ -341,7 +464,9 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGUSR1); /* the last loop's "all done" */
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	r.main_thread = pthread_self();
 
 	for (unsigned i = 0; i < r.nloops; i++) {
 		if (pthread_create(&r.loops[i].th, NULL, loop_main, &r.loops[i]) != 0) {
@@ -361,6 +486,12 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	rc.run_start = clock_now_ns();
 	if (cfg->terminals)
 		terms_start(&r, rc.run_start);
+	for (unsigned i = 0; i < r.nrates; i++) {
+		size_t cap = RATE_QUEUE_CAPACITY / r.nrates;
+		if (rate_init(&r.rates[i], cfg->rate / r.nrates, seed ^ (0xA0761D6478BD642FULL * (i + 1)), rc.run_start,
+			      cap ? cap : 1) < 0)
+			runner_fail(&r, "out of memory");
+	}
 	r.go = true;
 	pthread_cond_broadcast(&r.cv);
 	pthread_mutex_unlock(&r.mu);
@@ -370,6 +501,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(r.loops[i].th, NULL);
 		snprintf(out->error, sizeof(out->error), "%s", r.error);
+		drain_wakeup();
 		pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 		goto out_free;
 	}
@@ -390,7 +522,8 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		int sig = sigtimedwait(&sigs, NULL, &zero);
 		if (sig <= 0)
 			break;
-		out->signal = sig;
+		if (sig != SIGUSR1)
+			out->signal = sig;
 	}
 	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 out_free:

@@ -46,6 +46,11 @@ struct interval_report {
 	bool partial;      /* the last, shorter interval of a phase */
 	unsigned threads;
 	const struct span_stats *s;
+	/* --rate: arrivals due and not yet started, and transactions in progress,
+	 * at the end of the interval (sysbench's "queue length, concurrency"). */
+	bool open_loop;
+	uint64_t queue_length;
+	uint64_t concurrency;
 };
 
 struct phase_report {
@@ -59,12 +64,27 @@ struct phase_report {
 	const double *session_seconds;
 };
 
+/* --report-checkpoints: the statistics since the previous checkpoint (or the
+ * start of the sample), then reset. The last one (`final`) comes at the end
+ * of the sample, just before on_phase_end, and covers what followed the last
+ * checkpoint. */
+struct checkpoint_report {
+	double t;          /* seconds since the sample started */
+	double seconds;    /* since the previous checkpoint */
+	bool final;
+	unsigned threads;
+	const struct span_stats *s;
+	const uint64_t *session_events; /* since the previous checkpoint */
+	const double *session_seconds;
+};
+
 struct runner_callbacks {
 	void *arg;
 	void (*on_start)(void *arg, unsigned threads);
 	void (*on_phase_start)(void *arg, enum phase_kind p, double seconds_planned);
 	void (*on_interval)(void *arg, const struct interval_report *ir);
 	void (*on_phase_end)(void *arg, const struct phase_report *pr);
+	void (*on_checkpoint)(void *arg, const struct checkpoint_report *cr); /* optional */
 };
 
 struct runner_config {
@@ -82,6 +102,15 @@ struct runner_config {
 	uint64_t rand_seed;              /* 0 = from the clock */
 	uint64_t reconnect_timeout_ns;   /* give up when the server is gone this long */
 	struct runner_callbacks cb;
+
+	/* Open loop (sysbench's --rate): transactions arrive at `rate` per
+	 * second (Poisson) into a queue; a free connection takes the oldest and
+	 * its latency runs from the arrival (runner/rate.h). 0 = closed loop. */
+	double rate;
+	/* sysbench's --report-checkpoints: seconds from the start of the sample,
+	 * ascending; on_checkpoint is called at each. */
+	const unsigned *checkpoints;
+	unsigned ncheckpoints;
 
 	/* Terminals (TPC-C): 0 = closed loop, every connection runs transactions
 	 * back to back (sysbench). Otherwise `terminals` terminals (the workload

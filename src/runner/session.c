@@ -119,7 +119,11 @@ static void record_txn(struct session *s, bool rolled_back)
 		s->pending.rollbacks++;
 	s->events[ph]++;
 	s->busy_ns[ph] += lat;
+	if (cfg->rate > 0)
+		atomic_fetch_sub_explicit(&l->r->concurrency, 1, memory_order_relaxed);
 	pthread_mutex_lock(&l->mu);
+	if (now > l->last_done)
+		l->last_done = now;
 	counters_add(&l->cur.c, &s->pending);
 	hist_record(l->cur.lat, lat);
 	if (l->cur.type_lat[type])
@@ -158,6 +162,23 @@ void session_finish(struct session *s)
 	if (s->ep_events)
 		ep_set(s, 0);
 	s->loop->active--;
+}
+
+bool session_take_arrival(struct session *s, uint64_t *next)
+{
+	struct runner *r = s->loop->r;
+
+	switch (rate_take(s->loop->rate, clock_now_ns(), next)) {
+	case RATE_ARRIVAL:
+		atomic_fetch_add_explicit(&r->concurrency, 1, memory_order_relaxed);
+		return true;
+	case RATE_NONE:
+		return false;
+	case RATE_OVERFLOW:
+		runner_fail(r, "%s", RATE_OVERFLOW_MESSAGE);
+		return false;
+	}
+	return false;
 }
 
 static bool may_start_txn(struct session *s)
@@ -348,12 +369,38 @@ void session_run(struct session *s, int ready)
 				s->txn_start = t->due; /* the submit: waiting for a connection counts */
 				last = NULL;
 			} else if (!s->in_txn) {
+				uint64_t start = 0;
+				if (cfg->rate > 0) {
+					/* Open loop: the oldest due arrival; its
+					 * latency runs from when it arrived. */
+					struct runner *r = s->loop->r;
+					if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+						session_finish(s);
+						return;
+					}
+					if (!session_take_arrival(s, &start)) {
+						if (atomic_load(&r->stop)) {
+							session_finish(s);
+							return;
+						}
+						if (!s->loop->blocking) {
+							s->idle = true;
+							s->loop->idle[s->loop->nidle++] = s;
+							return;
+						}
+						uint64_t now = clock_now_ns(), until = now + 100 * NS_PER_MS;
+						clock_sleep_until(start < until ? start : until);
+						continue;
+					}
+				}
 				if (!may_start_txn(s)) {
+					if (cfg->rate > 0)
+						atomic_fetch_sub(&s->loop->r->concurrency, 1);
 					session_finish(s);
 					return;
 				}
 				s->in_txn = true;
-				s->txn_start = clock_now_ns();
+				s->txn_start = cfg->rate > 0 ? start : clock_now_ns();
 				last = NULL;
 			}
 			if (s->term && last == NULL)

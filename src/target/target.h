@@ -95,6 +95,9 @@ struct target_endpoint {
 	 */
 	const char *odbc_driver;
 	const char *odbc_sysini;
+	/* Further connection-string attributes the target's settings give, e.g.
+	 * "Encrypt=strict;TrustServerCertificate=no" (validated values), or NULL. */
+	const char *odbc_options;
 };
 
 /* A drive of the campaign. */
@@ -138,7 +141,7 @@ struct target_env {
 	unsigned threads;                /* connections per instance */
 	bool mysql_only;                 /* the workload speaks the MySQL protocol only (sysbench) */
 	const char *database;            /* the workload's database: the driver user gets it */
-	const char *log_dir;             /* <output>/<campaign>: where a target may write logs */
+	const char *log_dir;             /* <output>/<campaign>: where a target may keep its logs and files */
 	const struct target_ops *target;
 	const struct target_setting *settings; /* parallel to target->options */
 	const struct target_loader *loader;    /* NULL: validate and --dry-run only */

@@ -37,6 +37,8 @@ struct workload_desc {
 	const char *const *tests;       /* its tests (NULL-terminated); NULL: one test, named like the workload */
 	const char *connections_option; /* the run option that sets an instance's connections ("threads") */
 	const char *scale_option;       /* what prepare spreads over its --threads ("tables", "warehouses") */
+	const char *rate_option;        /* its open-loop rate option ("rate"); NULL: it paces itself */
+	const char *pacing;             /* how it paces itself instead, for messages (when rate_option is NULL) */
 	const struct workload_ops *ops; /* the run's steps */
 	bool mysql_only;                /* speaks the MySQL protocol only (engines with another one cannot run it) */
 

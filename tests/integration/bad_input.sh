@@ -50,32 +50,52 @@ for c in "${cases[@]}"; do
 	rc=$?
 	set -e
 	after=$(cd "$work" && find . -type f | sort)
-	got=$(cat "$TEST_TMP/err")
+	# Inside `dbrig sysbench` sysbench 1.0.20's conventions hold: its
+	# messages go to stdout (FATAL: ...), so a sysbench case's expected text
+	# is everything the command printed, stdout then stderr, with dbrig's
+	# version banner written as BANNER.
+	if grep -q '"$DBRIG" sysbench' "$src/cmd"; then
+		got=$(cat "$TEST_TMP/out" "$TEST_TMP/err" | sed -E 's/^dbrig [^ ]+ \(sysbench 1\.0\.20 compatible\)$/BANNER/')
+	else
+		got=$(cat "$TEST_TMP/err")
+	fi
 	n=$((n + 1))
 	if [ "${UPDATE_EXPECTED:-0}" = 1 ]; then
 		line=${got//$FREE_PORT/\$\{FREE_PORT\}}
 		[ "$MPORT" = 0 ] || line=${line//$MPORT/\$\{MPORT\}}
-		if [ -f "$src/expected" ] && [ "$(head -c1 "$src/expected")" = "~" ]; then
+		if [ -f "$src/expected" ] && grep -q '^~' "$src/expected"; then
 			echo "$c: regex expectation kept" >&2
 		else
 			printf '%s\nexit %s\n' "$line" "$rc" >"$src/expected"
 		fi
 	fi
 	[ -f "$src/expected" ] || { fail "$c: no expected file"; continue; }
-	want=$(sed -n 1p "$src/expected")
-	want=${want//\$\{FREE_PORT\}/$FREE_PORT}
-	want=${want//\$\{MPORT\}/$MPORT}
-	want_rc=$(sed -n 2p "$src/expected")
+	# Every line but the last is expected output ("~" lines are regular
+	# expressions); the last is the exit status.
+	mapfile -t want_lines < <(sed '$d' "$src/expected")
+	[ ${#want_lines[@]} != 1 ] || [ -n "${want_lines[0]}" ] || want_lines=() # "" + exit: nothing printed
+	want_rc=$(tail -n 1 "$src/expected")
+	mapfile -t got_lines < <(printf '%s\n' "$got")
+	[ -n "$got" ] || got_lines=()
 	check "$c: did not hang (exit $rc)" [ "$rc" != 124 ]
 	check "$c: did not crash (exit $rc)" [ "$rc" -lt 128 ]
 	check "$c: exit status: want '$want_rc', got 'exit $rc'" [ "exit $rc" = "$want_rc" ]
-	if [ "${want:0:1}" = "~" ]; then
-		check "$c: stderr: want /${want:1}/, got: $got" grep -Eqx -- "${want:1}" "$TEST_TMP/err"
-		check "$c: one line on stderr" [ "$(wc -l <"$TEST_TMP/err")" -le 1 ]
-	else
-		check "$c: stderr: want: $want
-  got: $got" [ "$got" = "$want" ]
-	fi
+	same=1
+	[ ${#want_lines[@]} = ${#got_lines[@]} ] || same=0
+	for ((k = 0; same && k < ${#want_lines[@]}; k++)); do
+		w=${want_lines[$k]}
+		w=${w//\$\{FREE_PORT\}/$FREE_PORT}
+		w=${w//\$\{MPORT\}/$MPORT}
+		if [ "${w:0:1}" = "~" ]; then
+			[[ "${got_lines[$k]}" =~ ^${w:1}$ ]] || same=0
+		else
+			[ "${got_lines[$k]}" = "$w" ] || same=0
+		fi
+	done
+	check "$c: output: want:
+$(sed '$d' "$src/expected")
+  got:
+$got" [ $same = 1 ]
 	check "$c: wrote files: $(comm -13 <(echo "$before") <(echo "$after") | tr '\n' ' ')" [ "$before" = "$after" ]
 done
 echo "$n bad-input cases run"

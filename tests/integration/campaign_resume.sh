@@ -20,7 +20,7 @@ cat > "$T/c.json" <<JSON
   "drives": [{"name": "da", "path": "$T/a"}],
   "run_groups": [{"name": "one", "placement": {"da": 1}}, {"name": "two", "placement": {"da": 2}}],
   "repetitions": 2,
-  "precondition": "2s", "sample": "6s", "threads": 2, "report_interval": "1s",
+  "precondition": "2s", "sample": "6s", "threads": 2, "rate": 150, "report_interval": "1s",
   "output": "$T/out", "verify_restore": true
 }
 JSON
@@ -83,6 +83,8 @@ for f in files:
     if not os.path.exists(p): err.append("missing " + p); continue
     r = json.load(open(p))
     if r["status"] != "complete" or r["phases"]["sample"]["tps"] <= 0: err.append(p + ": " + r["status"])
+    # "rate" is per instance: every driver ran its own open loop at 150/s.
+    if r["workload"]["params"].get("rate") != 150: err.append(p + ": rate " + str(r["workload"]["params"].get("rate")))
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY

@@ -35,7 +35,7 @@ rc=$?
 set -e
 wait $bg
 check "fatal error exits 1 (got $rc)" [ "$rc" = 1 ]
-check "fatal error names the server error" grep -q "error 1146 (42S02): Table 'sbtest.sbtest2' doesn't exist" "$TEST_TMP/fatal.err"
+check "fatal error names the server error, as sysbench prints it" grep -q "^FATAL: .*error 1146 (42S02): Table 'sbtest.sbtest2' doesn't exist" "$TEST_TMP/fatal.out"
 check "partial result marked failed" [ "$(json_get "$TEST_TMP/fatal.json" "r['status']")" = failed ]
 check "partial result keeps what was measured" [ "$(json_get "$TEST_TMP/fatal.json" "r['phases']['sample']['transactions'] > 0")" = True ]
 "$DBRIG_BIN" sysbench $C --tables=2 oltp_read_only cleanup >/dev/null
@@ -57,11 +57,41 @@ check "status complete after KILL" [ "$(json_get "$TEST_TMP/kill.json" "r['statu
 
 # --- prepare on existing tables is an error, as in sysbench ---
 set +e
-"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null 2>"$TEST_TMP/exists.err"
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >"$TEST_TMP/exists.out" 2>&1
 rc=$?
 set -e
 check "prepare over existing tables exits 1 (got $rc)" [ "$rc" = 1 ]
-check "prepare over existing tables: one clear line" grep -qx "dbrig: CREATE TABLE sbtest1 failed: error 1050 (42S01): Table 'sbtest1' already exists" "$TEST_TMP/exists.err"
+check "prepare over existing tables: sysbench's lines" grep -qx "FATAL: \`sysbench.cmdline.call_command' function failed: oltp_read_only: SQL error, errno = 1050, state = '42S01': Table 'sbtest1' already exists" "$TEST_TMP/exists.out"
+check "prepare over existing tables: the statement" grep -qx "FATAL: mysql_drv_query() returned error 1050 (Table 'sbtest1' already exists) for query 'CREATE TABLE sbtest1(" "$TEST_TMP/exists.out"
+
+# --- --rate under a stalled server: latency runs from the intended start ---
+# 50 arrivals/s on 2 connections; 2 s in, FLUSH TABLES WITH READ LOCK holds
+# every UPDATE for 3 s. The arrivals keep coming and queue; each one's latency
+# counts its wait, so the one that arrived as the lock was taken waits ~3 s and
+# the ~100 that arrived in its first 2 s wait more than 1 s: well over a tenth
+# of the run's ~300. (Closed-loop latency would show two slow transactions.)
+"$DBRIG_BIN" sysbench $C --tables=1 oltp_read_only cleanup >/dev/null
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_update_index prepare >/dev/null
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --rate=50 --time=6 --report-interval=1 \
+	--percentile=90 --result="$TEST_TMP/rate.json" --journal="$TEST_TMP/rate.jsonl" oltp_update_index run \
+	>"$TEST_TMP/rate.out" 2>&1 &
+pid=$!
+wait_lines "$TEST_TMP/rate.jsonl" '"type":"interval"' 2
+mariadb_sql "$MARIADB_PORT" "FLUSH TABLES WITH READ LOCK; SELECT SLEEP(3); UNLOCK TABLES" >/dev/null
+set +e; wait $pid; rc=$?; set -e
+check "--rate run through a stall exits 0 (got $rc)" [ "$rc" = 0 ]
+check "--rate run through a stall: complete" [ "$(json_get "$TEST_TMP/rate.json" "r['status']")" = complete ]
+max=$(json_get "$TEST_TMP/rate.json" "r['phases']['sample']['latency_ms']['max']")
+p90=$(json_get "$TEST_TMP/rate.json" "r['phases']['sample']['latency_ms']['percentiles']['90']")
+echo "--rate=50 through a 3 s stall: max latency $max ms, 90th percentile $p90 ms"
+check "--rate: the latency of the arrival at the stall's start includes the stall ($max ms)" \
+	python3 -c "import sys; sys.exit(0 if $max >= 2500 else 1)"
+check "--rate: a tenth of the arrivals waited more than 1 s (90th percentile $p90 ms)" \
+	python3 -c "import sys; sys.exit(0 if $p90 >= 1000 else 1)"
+check "--rate: the queue grew during the stall" grep -Eq '^\[ [0-9]+s \] queue length: [1-9][0-9]*, concurrency: 2$' "$TEST_TMP/rate.out"
+check "--rate: the header says so" grep -qx 'Target transaction rate: 50/sec' "$TEST_TMP/rate.out"
+"$DBRIG_BIN" sysbench $C --tables=1 oltp_update_index cleanup >/dev/null
+"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
 
 # --- SIGINT and SIGTERM: partial result, exit non-zero ---
 for sig in INT TERM; do
@@ -93,12 +123,12 @@ check "kill -9 journal has no end line" [ -z "$(grep '"type":"end"' "$TEST_TMP/k
 
 # --- the server dies and does not come back within --reconnect-timeout ---
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 --reconnect-timeout=2s \
-	--result="$TEST_TMP/gone.json" --journal="$TEST_TMP/gone.jsonl" oltp_read_only run >/dev/null 2>"$TEST_TMP/gone.err" &
+	--result="$TEST_TMP/gone.json" --journal="$TEST_TMP/gone.jsonl" oltp_read_only run >"$TEST_TMP/gone.err" 2>&1 &
 pid=$!
 wait_lines "$TEST_TMP/gone.jsonl" '"type":"interval"' 1
 kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
 set +e; wait $pid; rc=$?; set -e
 check "server gone: exit 1 (got $rc)" [ "$rc" = 1 ]
-check "server gone: clear error" grep -q "connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
+check "server gone: clear error" grep -q "^FATAL: .*connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
 check "server gone: partial result failed" [ "$(json_get "$TEST_TMP/gone.json" "r['status']")" = failed ]
 finish

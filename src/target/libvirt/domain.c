@@ -7,6 +7,7 @@
 
 #include "db/engine.h"
 #include "core/clock.h"
+#include "core/escape.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -30,39 +31,81 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Metadata of a dbrig domain: 1 ours (campaign, drive, instance match), 0 not ours, <0 error. */
-int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden)
+/* The text of <NAME> or <prefix:NAME> in a metadata element, or NULL. */
+static char *meta_field(const char *xml, const char *name)
 {
+	char open[40], *v;
+	const char *p;
+	size_t n;
+
+	snprintf(open, sizeof(open), ":%s>", name);
+	if (!(p = strstr(xml, open))) {
+		snprintf(open, sizeof(open), "<%s>", name);
+		p = strstr(xml, open);
+	}
+	if (!p)
+		return NULL;
+	p += strlen(open);
+	n = strcspn(p, "<");
+	v = xmalloc(n + 1);
+	memcpy(v, p, n);
+	v[n] = '\0';
+	return v;
+}
+
+/*
+ * A domain is this campaign's only when its <metadata><dbrig:vm> names this
+ * campaign, drive and instance AND carries this campaign's identity: the
+ * random id written to <output>/<campaign>/LV_IDENTITY at its first provision
+ * (security-review finding 2: names alone are ambiguous, and two campaigns
+ * may share a name). 1 ours, 0 not (*why says why), <0 error. golden: the
+ * fingerprint of a domain that is ours, or NULL.
+ */
+int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden,
+		 const char **why)
+{
+	const struct lv *lv = t->priv;
 	char *xml = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, VM_METADATA_NS, VIR_DOMAIN_AFFECT_CONFIG);
-	const char *fields[3] = {"campaign>", "drive>", "instance>"};
+	const char *fields[3] = {"campaign", "drive", "instance"};
 	const char *want[3] = {t->env->name, t->env->drives[inst->drive].name, inst->name};
+	char *id = NULL;
 	int ret = 1;
 
+	if (golden)
+		*golden = NULL;
 	if (!xml) {
 		virErrorPtr e = virGetLastError();
+		*why = "it has no dbrig metadata";
 		return e && e->code == VIR_ERR_NO_DOMAIN_METADATA ? 0 : -EIO;
 	}
 	for (int i = 0; i < 3 && ret; i++) {
-		const char *p = strstr(xml, fields[i]);
-		size_t n = strlen(want[i]);
-		ret = p && !strncmp(p + strlen(fields[i]), want[i], n) && p[strlen(fields[i]) + n] == '<';
+		char *v = meta_field(xml, fields[i]);
+		ret = v && !strcmp(v, want[i]);
+		free(v);
 	}
-	if (ret && golden) {
-		const char *p = strstr(xml, "golden>");
-		*golden = NULL;
-		if (p) {
-			p += strlen("golden>");
-			size_t n = strcspn(p, "<");
-			*golden = xmalloc(n + 1);
-			memcpy(*golden, p, n);
-			(*golden)[n] = '\0';
-		}
+	if (!ret) {
+		*why = "its dbrig metadata names another campaign, drive or instance";
+		goto out;
 	}
+	id = meta_field(xml, "id");
+	if (!id)
+		*why = "its dbrig metadata carries no campaign identity";
+	else if (!lv->id)
+		*why = "this campaign has no identity yet (" LV_IDENTITY " is missing from its output folder: were the VMs "
+		       "provisioned with another \"output\"?)";
+	else if (strcmp(id, lv->id))
+		*why = "its metadata carries another campaign identity (a campaign of the same name provisioned from "
+		       "another output folder?)";
+	ret = id && lv->id && !strcmp(id, lv->id);
+	if (ret && golden)
+		*golden = meta_field(xml, "golden");
+out:
+	free(id);
 	free(xml);
 	return ret;
 }
 
-/* The domain if it exists and is ours; *foreign when the name is taken by another. */
+/* The domain if it exists and is ours; *foreign when the name is taken by another (li->why says why). */
 int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *out, bool *foreign)
 {
 	struct lv_inst *li = lv_inst_priv(t, inst);
@@ -81,7 +124,7 @@ int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *
 		lv_vir_fail(what, "virDomainLookupByName");
 		return -EIO;
 	}
-	r = lv_owned(dom, t, inst, NULL);
+	r = lv_owned(dom, t, inst, NULL, &li->why);
 	if (r < 0) {
 		lv_vir_fail(what, "virDomainGetMetadata");
 		virDomainFree(dom);
@@ -94,6 +137,31 @@ int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *
 	}
 	*out = dom;
 	return 0;
+}
+
+/*
+ * Whether the volume is one of dom's disks (<source pool='P' volume='V'/>):
+ * libvirt keeps no metadata on volumes, so a volume is this campaign's only
+ * as a disk of a domain that is. 1 yes, 0 no, -EIO.
+ */
+int lv_dom_uses_vol(virDomainPtr dom, const char *pool, const char *vol)
+{
+	char *xml = virDomainGetXMLDesc(dom, VIR_DOMAIN_XML_INACTIVE);
+	struct strbuf want;
+	int ret;
+
+	if (!xml)
+		return -EIO;
+	strbuf_init(&want, 0);
+	strbuf_adds(&want, " pool='");
+	escape_xml(&want, pool);
+	strbuf_adds(&want, "' volume='");
+	escape_xml(&want, vol);
+	strbuf_adds(&want, "'");
+	ret = strstr(xml, want.buf) != NULL;
+	strbuf_release(&want);
+	free(xml);
+	return ret;
 }
 
 void lv_fill_spec(struct target *t, struct target_instance *inst, const char *golden, struct vm_spec *s)
@@ -109,6 +177,7 @@ void lv_fill_spec(struct target *t, struct target_instance *inst, const char *go
 	s->campaign = env->name;
 	s->drive = env->drives[inst->drive].name;
 	s->instance = inst->name;
+	s->id = lv->id;
 	s->golden = golden;
 	s->domain_type = lv_setting_str(env, "domain_type");
 	s->vcpus = (unsigned)lv_setting_num(env, "vcpus");
@@ -167,10 +236,43 @@ int lv_get_dom(struct target *t, struct target_instance *inst, virDomainPtr *out
 	lv_what(t, inst, what, sizeof(what));
 	if ((ret = lv_lookup_dom(t, inst, out, &foreign)) < 0)
 		return ret;
-	if (!*out) {
-		log_error("%s: domain %s %s (expected dbrig provision first)", what, li->dom,
-			  foreign ? "is not dbrig's" : "does not exist");
+	if (!*out && foreign) {
+		log_error("%s: domain %s is not this campaign's (%s); left alone", what, li->dom, li->why);
 		return -ENOENT;
+	}
+	if (!*out) {
+		log_error("%s: domain %s does not exist (expected dbrig provision first)", what, li->dom);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/*
+ * 0 when the VM's domain is this campaign's and the volume of `role` is one of
+ * its disks: only then may a restore or a golden load replace the volume.
+ * Else printed, and -ENOENT, -EPERM or -EIO.
+ */
+int lv_own_vol(struct target *t, struct target_instance *inst, int role)
+{
+	struct lv *lv = t->priv;
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	virDomainPtr dom;
+	char what[200];
+	int ret;
+
+	lv_what(t, inst, what, sizeof(what));
+	if ((ret = lv_get_dom(t, inst, &dom)) < 0)
+		return ret;
+	ret = lv_dom_uses_vol(dom, lv->drives[inst->drive].pool, li->vol[role]);
+	virDomainFree(dom);
+	if (ret < 0) {
+		lv_vir_fail(what, "virDomainGetXMLDesc");
+		return -EIO;
+	}
+	if (!ret) {
+		log_error("%s: volume %s is not a disk of this campaign's domain %s; left alone", what, li->vol[role],
+			  li->dom);
+		return -EPERM;
 	}
 	return 0;
 }
@@ -345,8 +447,10 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 	ep->host = lv->nic == VMNIC_NETWORK ? li->addr : "127.0.0.1";
 	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port;
 	ep->user = lv_setting_str(t->env, "db_user");
-	ep->password = lv_setting_str(t->env, "db_password");
+	if ((ret = lv_db_password(t, false, &ep->password)) < 0)
+		goto out;
 	ep->database = t->env->database;
+	ep->odbc_options = li->odbc_options[0] ? li->odbc_options : NULL;
 out:
 	if (dom)
 		virDomainFree(dom);

@@ -43,10 +43,106 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* <output>/<campaign>/<name>: the campaign's own files beside its results. */
+void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s/%s", env->log_dir, name);
+}
+
+int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
+{
+	int ret;
+
+	lv_campaign_file(env, name, path);
+	if ((ret = read_file(path->buf, out, NULL)) == 0)
+		(*out)[strcspn(*out, "\n")] = '\0';
+	return ret;
+}
+
+/* Write a small file of the campaign (mode `mode`, its folder made first). */
+int lv_store_campaign_file(const char *path, const char *text, mode_t mode)
+{
+	char dir[4096];
+	char *slash;
+	mode_t old;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	if (slash && (ret = mkdir_p(dir, 0755)) < 0)
+		return ret;
+	old = umask(077);
+	ret = atomic_write_file(path, text, strlen(text));
+	umask(old);
+	if (ret == 0 && chmod(path, mode) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * The campaign's identity: 32 random hex digits in <output>/<campaign>/
+ * LV_IDENTITY, written at its first provision (`create`) and carried by every
+ * domain it defines. Without it no domain, and so no volume, is this
+ * campaign's. 0 (lv->id set, or NULL when absent and not created), or a
+ * negative errno (printed).
+ */
+int lv_campaign_id(struct target *t, bool create)
+{
+	struct lv *lv = t->priv;
+	struct strbuf path;
+	char *text = NULL, id[40];
+	unsigned char raw[16];
+	int ret;
+
+	if (lv->id)
+		return 0;
+	strbuf_init(&path, 0);
+	ret = lv_read_campaign_file(t->env, LV_IDENTITY, &path, &text);
+	if (ret == 0) {
+		if (strlen(text) != 32 || strspn(text, "0123456789abcdef") != 32) {
+			log_error("%s: not a campaign identity dbrig wrote (expected 32 hex digits)", path.buf);
+			ret = -EINVAL;
+			goto out;
+		}
+		lv->id = text;
+		text = NULL;
+		goto out;
+	}
+	if (ret != -ENOENT) {
+		log_error("%s: cannot read the campaign's identity: %s", path.buf, strerror(-ret));
+		goto out;
+	}
+	ret = 0;
+	if (!create)
+		goto out;
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+		ret = -EIO;
+		log_error("cannot generate a campaign identity: %s", strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	strcat(id, "\n");
+	if ((ret = lv_store_campaign_file(path.buf, id, 0644)) < 0) {
+		log_error("%s: cannot store the campaign's identity: %s", path.buf, strerror(-ret));
+		goto out;
+	}
+	id[32] = '\0';
+	lv->id = xstrdup(id);
+	log_info("campaign %s: identity %s, kept in %s; only domains carrying it are this campaign's", t->env->name,
+		 lv->id, path.buf);
+out:
+	free(text);
+	strbuf_release(&path);
+	return ret;
+}
 
 /* ---- helpers ---- */
 
@@ -81,6 +177,13 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 		li->vol[d] = strbuf_detach(&sb);
 	}
 	li->fwd_port = (unsigned)lv_setting_num(env, "forward_base_port") + inst->index;
+	{
+		const char *enc = lv_setting_str(env, "sqlserver_encrypt");
+		const struct target_setting *trust = target_setting(env, "sqlserver_trust_server_certificate");
+		snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s%s%s%s", enc ? "Encrypt=" : "", enc ? enc : "",
+			 enc && trust->set ? ";" : "", trust->set ? "TrustServerCertificate=" : "",
+			 trust->set ? (trust->num ? "yes" : "no") : "");
+	}
 	inst->priv = li;
 	return li;
 }
@@ -172,7 +275,7 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 
 	lv->insts = insts;
 	lv->ninsts = n;
-	if ((ret = connect_hosts(t)) < 0)
+	if ((ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
 		return ret;
 	for (size_t d = 0; d < t->env->ndrives; d++)
 		if ((ret = lv_resolve_pool(t, d)) < 0)
@@ -189,6 +292,29 @@ void lv_dry_print(const char *host, const char *action, const char *name, const 
 	printf("<!-- %s: %s %s -->\n%s%s", host, action, name, xml, xml[0] && xml[strlen(xml) - 1] == '\n' ? "" : "\n");
 }
 
+/* The volume `name` of the pool, or NULL (*err 0: none; -EIO: printed). */
+static virStorageVolPtr vol_in(virStoragePoolPtr pool, const char *name, const char *what, int *err)
+{
+	virStorageVolPtr v = virStorageVolLookupByName(pool, name);
+
+	*err = 0;
+	if (!v) {
+		virErrorPtr e = virGetLastError();
+		if (!(e && e->code == VIR_ERR_NO_STORAGE_VOL)) {
+			lv_vir_fail(what, "virStorageVolLookupByName");
+			*err = -EIO;
+		}
+	}
+	return v;
+}
+
+/*
+ * Provision one VM: the domain first, carrying the campaign's identity, then
+ * its volumes. A volume with one of the VM's names is only ever this
+ * campaign's as a disk of that domain, so before the domain exists any such
+ * volume is someone else's and provision stops (security-review finding 2:
+ * such volumes were adopted as "made by dbrig for it").
+ */
 static int libvirt_create(struct target *t, struct target_instance *inst)
 {
 	const struct target_env *env = t->env;
@@ -200,19 +326,22 @@ static int libvirt_create(struct target *t, struct target_instance *inst)
 	struct vm_spec spec;
 	struct strbuf xml;
 	char what[200];
-	bool foreign = false, offline = lv->dry_run && !ld->host->conn;
+	bool foreign = false, offline = lv->dry_run && !ld->host->conn, seed = lv_setting_num(env, "cloud_init");
+	const char *pw;
 	int ret;
 
 	lv_what(t, inst, what, sizeof(what));
 	strbuf_init(&xml, 0);
+	/* The campaign's identity and password, made at its first provision, before anything that uses them. */
+	if (!lv->dry_run && ((ret = lv_campaign_id(t, true)) < 0 || (seed && (ret = lv_db_password(t, true, &pw)) < 0)))
+		goto out;
 	if ((ret = lv_ensure_pool(t, inst->drive)) < 0)
 		goto out;
 	if (!offline && (ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
 		goto out;
 	if (foreign) {
-		log_error("%s: host %s already has a domain named %s that dbrig did not create for this campaign (no "
-			  "matching dbrig metadata); rename or remove it, dbrig will not reuse it", what, ld->host->name,
-			  li->dom);
+		log_error("%s: host %s already has a domain named %s that is not this campaign's (%s); rename or remove "
+			  "it, dbrig will not reuse it", what, ld->host->name, li->dom, li->why);
 		ret = -EEXIST;
 		goto out;
 	}
@@ -224,52 +353,51 @@ static int libvirt_create(struct target *t, struct target_instance *inst)
 			goto out;
 		}
 	}
-	for (int d = 0; d < VM_DISKS; d++) {
-		virStorageVolPtr v = NULL;
-		int err = 0;
-		if (d == VMD_SEED && !lv_setting_num(env, "cloud_init"))
+	for (int d = 0; d < VM_DISKS && pool && !dom; d++) {
+		virStorageVolPtr v;
+		if (d == VMD_SEED && !seed)
 			continue;
-		if (pool) {
-			v = virStorageVolLookupByName(pool, li->vol[d]);
-			if (!v) {
-				virErrorPtr e = virGetLastError();
-				if (!(e && e->code == VIR_ERR_NO_STORAGE_VOL)) {
-					lv_vir_fail(what, "virStorageVolLookupByName");
-					err = -EIO;
-				}
-			}
-		}
-		if (v) {
-			/* Named with this VM's prefix: made by dbrig for it, kept. */
+		if ((v = vol_in(pool, li->vol[d], what, &ret))) {
 			virStorageVolFree(v);
-			continue;
+			log_error("%s: pool %s on host %s already has a volume %s, and no domain with this campaign's "
+				  "identity uses it; dbrig will not reuse or remove it (remove or rename it, or use another "
+				  "pool)", what, ld->pool, ld->host->name, li->vol[d]);
+			ret = -EEXIST;
 		}
-		if (err < 0 || (ret = lv_create_volume(t, inst, pool, d)) < 0) {
-			ret = err < 0 ? err : ret;
+		if (ret < 0)
 			goto out;
-		}
 	}
 	if (dom) {
 		log_info("%s: domain %s already provisioned on host %s", what, li->dom, ld->host->name);
-		inst->created = true;
-		goto out;
+	} else {
+		lv_fill_spec(t, inst, NULL, &spec);
+		if ((ret = vm_render_domain(lv->tmpl_dir, lv->template, &spec, &xml)) < 0)
+			goto out;
+		if (lv->dry_run) {
+			lv_dry_print(ld->host->uri, "define domain", li->dom, xml.buf);
+		} else {
+			if (!(dom = virDomainDefineXML(ld->host->conn, xml.buf))) {
+				lv_vir_fail(what, "virDomainDefineXML");
+				ret = -EIO;
+				goto out;
+			}
+			li->dom_created = true;
+			log_info("%s: defined %s on host %s (pool %s)", what, li->dom, ld->host->name, ld->pool);
+		}
 	}
-	lv_fill_spec(t, inst, NULL, &spec);
-	if ((ret = vm_render_domain(lv->tmpl_dir, lv->template, &spec, &xml)) < 0)
-		goto out;
-	if (lv->dry_run) {
-		lv_dry_print(ld->host->uri, "define domain", li->dom, xml.buf);
-		goto out;
+	for (int d = 0; d < VM_DISKS; d++) {
+		virStorageVolPtr v = NULL;
+		if (d == VMD_SEED && !seed)
+			continue;
+		if (pool && (v = vol_in(pool, li->vol[d], what, &ret))) {
+			/* A disk of this campaign's domain (it was checked, or defined, above): kept. */
+			virStorageVolFree(v);
+			continue;
+		}
+		if (ret < 0 || (ret = lv_create_volume(t, inst, pool, d)) < 0)
+			goto out;
 	}
-	dom = virDomainDefineXML(ld->host->conn, xml.buf);
-	if (!dom) {
-		lv_vir_fail(what, "virDomainDefineXML");
-		ret = -EIO;
-		goto out;
-	}
-	li->dom_created = true;
-	inst->created = true;
-	log_info("%s: defined %s on host %s (pool %s)", what, li->dom, ld->host->name, ld->pool);
+	inst->created = !lv->dry_run;
 out:
 	if (dom)
 		virDomainFree(dom);
@@ -315,19 +443,27 @@ static int libvirt_rollback(struct target *t, struct target_instance *insts, siz
 	return ret;
 }
 
+/*
+ * Remove a VM: only a domain with this campaign's identity, and only the
+ * volumes that are its disks. Anything else with the VM's names is left
+ * alone, each named in a warning (security-review finding 2: volumes were
+ * deleted by name alone, even with no domain).
+ */
 static int libvirt_destroy(struct target *t, struct target_instance *inst)
 {
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct lv_drive *ld = &lv->drives[inst->drive];
 	virDomainPtr dom = NULL;
-	bool foreign = false;
+	bool foreign = false, uses[VM_DISKS] = {false};
 	char what[200];
+	unsigned kept = 0;
 	int ret;
 
 	lv_what(t, inst, what, sizeof(what));
 	if (lv->dry_run) {
-		printf("<!-- %s: destroy and undefine domain %s; delete volumes", ld->host->uri, li->dom);
+		printf("<!-- %s: destroy and undefine domain %s if it carries this campaign's identity; delete those of "
+		       "its volumes that are its disks:", ld->host->uri, li->dom);
 		for (int d = 0; d < VM_DISKS; d++)
 			printf(" %s", li->vol[d]);
 		printf(" -->\n");
@@ -335,27 +471,49 @@ static int libvirt_destroy(struct target *t, struct target_instance *inst)
 	}
 	if ((ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
 		return ret;
-	if (foreign) {
-		log_warn("%s: domain %s on host %s is not dbrig's (no matching metadata); left alone", what, li->dom,
-			 ld->host->name);
-	} else if (dom) {
-		ret = lv_undefine(dom, what);
+	if (foreign)
+		log_warn("%s: domain %s on host %s is not this campaign's (%s); left alone", what, li->dom, ld->host->name,
+			 li->why);
+	if (dom) {
+		for (int d = 0; d < VM_DISKS && ret == 0; d++)
+			if ((ret = lv_dom_uses_vol(dom, ld->pool, li->vol[d])) >= 0)
+				uses[d] = ret == 1, ret = 0;
+		if (ret < 0)
+			lv_vir_fail(what, "virDomainGetXMLDesc");
+		else
+			ret = lv_undefine(dom, what);
 		virDomainFree(dom);
 		if (ret < 0)
 			return ret;
 	}
-	for (int d = 0; d < VM_DISKS && !foreign; d++)
-		if ((ret = lv_delete_vol(t, inst->drive, li->vol[d], what)) < 0)
-			return ret;
+	for (int d = 0; d < VM_DISKS; d++) {
+		virStorageVolPtr v;
+		int err;
+		if (uses[d]) {
+			if ((ret = lv_delete_vol(t, inst->drive, li->vol[d], what)) < 0)
+				return ret;
+			continue;
+		}
+		if (!(v = lv_lookup_vol(t, inst->drive, li->vol[d], &err))) {
+			if (err < 0)
+				return err;
+			continue;
+		}
+		virStorageVolFree(v);
+		log_warn("%s: volume %s in pool %s on host %s: kept (no domain with this campaign's identity uses it)",
+			 what, li->vol[d], ld->pool, ld->host->name);
+		kept++;
+	}
 	inst->created = false;
 	inst->running = false;
-	log_info("%s: removed %s and its volumes", what, li->dom);
+	if (dom)
+		log_info("%s: removed %s and its volumes%s", what, li->dom, kept ? " (others kept, see above)" : "");
+	else if (!foreign && !kept)
+		log_info("%s: nothing of this campaign on host %s", what, ld->host->name);
 	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours)
 		return lv_remove_pool(t, inst->drive);
 	return 0;
 }
-
-/* ---- run time: stop, start, readiness, restore, golden copy ---- */
 
 static int libvirt_restore(struct target *t, struct target_instance *inst)
 {
@@ -366,7 +524,7 @@ static int libvirt_restore(struct target *t, struct target_instance *inst)
 	if (((struct lv *)t->priv)->dry_run)
 		return 0;
 	lv_what(t, inst, what, sizeof(what));
-	if ((ret = lv_clone_vol(t, inst, VMD_UNDERTEST, li->vol[VMD_PREBUILT])) == 0)
+	if ((ret = lv_own_vol(t, inst, VMD_PREBUILT)) == 0 && (ret = lv_clone_vol(t, inst, VMD_UNDERTEST, li->vol[VMD_PREBUILT])) == 0)
 		log_info("%s: under-test restored from pre-built", what);
 	return ret;
 }
@@ -411,12 +569,13 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	lv_what(t, first, what, sizeof(what));
 	if ((ret = lv_get_dom(t, first, &dom)) < 0)
 		goto out;
-	if (lv_owned(dom, t, first, &golden) == 1 && golden && !strcmp(golden, fp->buf)) {
+	if (lv_owned(dom, t, first, &golden, &lv_inst_priv(t, first)->why) == 1 && golden && !strcmp(golden, fp->buf)) {
 		log_info("drive %s: golden copy already complete (%s)", t->env->drives[drive].name, golden);
 		goto done;
 	}
 	/* Loaded from nothing: a fresh under-test disk, formatted by the guest at boot. */
-	if ((ret = libvirt_stop(t, first)) < 0 || (ret = lv_delete_vol(t, drive, lv_inst_priv(t, first)->vol[VMD_UNDERTEST], what)) < 0)
+	if ((ret = libvirt_stop(t, first)) < 0 || (ret = lv_own_vol(t, first, VMD_UNDERTEST)) < 0 ||
+	    (ret = lv_delete_vol(t, drive, lv_inst_priv(t, first)->vol[VMD_UNDERTEST], what)) < 0)
 		goto out;
 	{
 		virStoragePoolPtr pool = virStoragePoolLookupByName(lv_conn(t, drive), lv->drives[drive].pool);
@@ -442,8 +601,8 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	}
 	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
 	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
-	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><golden>%s</golden></vm>",
-		    t->env->name, t->env->drives[drive].name, first->name, fp->buf);
+	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id>"
+		    "<golden>%s</golden></vm>", t->env->name, t->env->drives[drive].name, first->name, lv->id, fp->buf);
 	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
 				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
 		lv_vir_fail(what, "virDomainSetMetadata");
@@ -491,8 +650,12 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 	strbuf_addf(line, "%-24s host %s, pool %s: ", what, ld->host->name, ld->pool);
 	if ((ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
 		goto out;
+	if (!dom && foreign) {
+		strbuf_addf(line, "domain %s exists but is NOT this campaign's (%s)", li->dom, li->why);
+		goto out;
+	}
 	if (!dom) {
-		strbuf_addf(line, "domain %s %s", li->dom, foreign ? "exists but is NOT dbrig's" : "absent");
+		strbuf_addf(line, "domain %s absent", li->dom);
 		goto out;
 	}
 	st = lv_dom_state(dom);
@@ -552,6 +715,8 @@ static void libvirt_cleanup(struct target *t)
 				 virGetLastErrorMessage());
 	for (size_t d = 0; d < t->env->ndrives; d++)
 		free(lv->drives[d].pool);
+	free(lv->password);
+	free(lv->id);
 	free(lv->drives);
 	free(lv->hosts);
 	free(lv);

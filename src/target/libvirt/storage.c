@@ -241,7 +241,7 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 {
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
-	struct strbuf ud, md, sh, iso, xml, err;
+	struct strbuf ud, md, iso, xml, err;
 	char dir[] = "/tmp/dbrig-seed.XXXXXX", what[200];
 	virStreamPtr st = NULL;
 	virStorageVolPtr vol = NULL;
@@ -252,12 +252,11 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 
 	strbuf_init(&ud, 0);
 	strbuf_init(&md, 0);
-	strbuf_init(&sh, 0);
 	strbuf_init(&iso, 0);
 	strbuf_init(&xml, 0);
 	strbuf_init(&err, 0);
 	lv_what(t, inst, what, sizeof(what));
-	if ((ret = lv_render_seed(t, inst, false, &ud, &md, &sh)) < 0)
+	if ((ret = lv_render_seed(t, inst, false, &ud, &md)) < 0)
 		goto out;
 	if (!mkdtemp(dir)) {
 		ret = -errno;
@@ -265,20 +264,18 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 		goto out;
 	}
 	made = true;
-	if ((ret = write_text(dir, "user-data", &ud)) < 0 || (ret = write_text(dir, "meta-data", &md)) < 0 ||
-	    (ret = write_text(dir, "dbrig-setup.sh", &sh)) < 0) {
+	if ((ret = write_text(dir, "user-data", &ud)) < 0 || (ret = write_text(dir, "meta-data", &md)) < 0) {
 		log_error("%s: cannot write the seed files in %s: %s", what, dir, strerror(-ret));
 		goto out;
 	}
 	strbuf_addf(&iso, "%s/seed.iso", dir);
 	{
 		char *prog = proc_find_program("genisoimage", NULL);
-		char ud_p[300], md_p[300], sh_p[300];
+		char ud_p[300], md_p[300];
 		snprintf(ud_p, sizeof(ud_p), "%s/user-data", dir);
 		snprintf(md_p, sizeof(md_p), "%s/meta-data", dir);
-		snprintf(sh_p, sizeof(sh_p), "%s/dbrig-setup.sh", dir);
 		char *argv[] = {prog, "-quiet", "-output", iso.buf, "-volid", "cidata", "-joliet", "-rock",
-				ud_p, md_p, sh_p, NULL};
+				ud_p, md_p, NULL};
 		if (!prog) {
 			log_error("%s: genisoimage is not installed (expected it in PATH to make the cloud-init seed; "
 				  "apt-get install genisoimage, or \"cloud_init\": false)", what);
@@ -338,8 +335,8 @@ out:
 	if (vol)
 		virStorageVolFree(vol);
 	if (made) {
-		const char *files[] = {"user-data", "meta-data", "dbrig-setup.sh", "seed.iso"};
-		for (size_t i = 0; i < 4; i++) {
+		const char *files[] = {"user-data", "meta-data", "seed.iso"};
+		for (size_t i = 0; i < 3; i++) {
 			strbuf_reset(&err);
 			strbuf_addf(&err, "%s/%s", dir, files[i]);
 			unlink(err.buf);
@@ -348,7 +345,6 @@ out:
 	}
 	strbuf_release(&ud);
 	strbuf_release(&md);
-	strbuf_release(&sh);
 	strbuf_release(&iso);
 	strbuf_release(&xml);
 	strbuf_release(&err);
@@ -375,17 +371,15 @@ int lv_create_volume(struct target *t, struct target_instance *inst, virStorageP
 		goto out;
 	}
 	if (role == VMD_SEED) {
-		struct strbuf md, sh;
+		struct strbuf md;
 		strbuf_init(&md, 0);
-		strbuf_init(&sh, 0);
-		ret = lv_render_seed(t, inst, true, &xml, &md, &sh);
+		ret = lv_render_seed(t, inst, true, &xml, &md);
 		if (ret == 0) {
-			printf("# %s: seed ISO %s (cidata, made with genisoimage and uploaded), user-data:\n%s", lv->drives[inst->drive].host->uri,
-			       li->vol[VMD_SEED], xml.buf);
-			printf("# meta-data:\n%s# dbrig-setup.sh:\n%s", md.buf, sh.buf);
+			printf("# %s: seed ISO %s (cidata, made with genisoimage and uploaded), user-data:\n%s",
+			       lv->drives[inst->drive].host->uri, li->vol[VMD_SEED], xml.buf);
+			printf("# meta-data:\n%s", md.buf);
 		}
 		strbuf_release(&md);
-		strbuf_release(&sh);
 		goto out;
 	}
 	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(env, role), fmt,
@@ -456,7 +450,7 @@ int lv_remove_pool(struct target *t, size_t d)
 	}
 	n = virStoragePoolNumOfVolumes(pool);
 	if (n > 0) {
-		log_warn("drive %s: pool %s still holds %d volume(s) dbrig did not make; kept", t->env->drives[d].name,
+		log_warn("drive %s: pool %s still holds %d volume(s) that are not this campaign's; kept", t->env->drives[d].name,
 			 ld->pool, n);
 		goto out;
 	}
@@ -491,7 +485,7 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
 
 	lv_what(t, inst, what, sizeof(what));
 	strbuf_init(&xml, 0);
-	if ((ret = lv_delete_vol(t, inst->drive, li->vol[dst_role], what)) < 0)
+	if ((ret = lv_own_vol(t, inst, dst_role)) < 0 || (ret = lv_delete_vol(t, inst->drive, li->vol[dst_role], what)) < 0)
 		goto out;
 	ret = -EIO;
 	pool = virStoragePoolLookupByName(lv_conn(t, inst->drive), lv->drives[inst->drive].pool);

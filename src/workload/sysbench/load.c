@@ -38,7 +38,8 @@
 
 struct chunk {
 	unsigned table;
-	uint64_t first, last; /* ids, inclusive */
+	uint64_t first, last;  /* ids, inclusive; last = 0 for a table without rows */
+	uint64_t rows_in_table;
 };
 
 struct loader {
@@ -49,6 +50,8 @@ struct loader {
 	unsigned nchunks;
 	atomic_uint next_chunk;
 	atomic_uint *chunks_left; /* per table */
+	bool *created;            /* per table, under out_mu: CREATE TABLE done */
+	pthread_cond_t created_cv;
 	atomic_ullong rows;
 	atomic_int failed;
 	atomic_int no_local; /* the server refused LOAD DATA LOCAL: use INSERTs */
@@ -69,30 +72,24 @@ static void say(struct loader *l, const char *fmt, ...)
 	pthread_mutex_unlock(&l->out_mu);
 }
 
-static void report_db_error(struct db_conn *c, const char *what)
+/* A failed statement, in sysbench's two lines (drv_mysql.c, then the Lua
+ * frame's SQL error); statements beyond 4,000 bytes (bulk loads) are cut,
+ * as sysbench's 4 KiB message buffer cuts them. */
+static void report_db_error(struct db_conn *c, const char *test, const char *sql)
 {
-	log_error("%s failed: error %d (%s): %s", what, c->err.native, c->err.sqlstate, c->err.msg);
+	if (c->err.native)
+		log_error("mysql_drv_query() returned error %d (%s) for query '%.4000s%s'", c->err.native, c->err.msg, sql,
+			  strlen(sql) > 4000 ? "..." : "");
+	log_error("`sysbench.cmdline.call_command' function failed: %s: SQL error, errno = %d, state = '%s': %s",
+		  test, c->err.native, c->err.sqlstate, c->err.msg);
 }
 
-/* Run a statement; on failure say what was being done (`what`, or the
- * statement's first line) and the server's error. */
-static int run_sql_as(struct db_conn *c, const char *sql, const char *what)
+static int run_sql(struct db_conn *c, const struct sb_opts *o, const char *sql)
 {
-	char first[96];
-
 	if (c->ops->query(c, sql, strlen(sql), NULL) == 0)
 		return 0;
-	if (!what) {
-		snprintf(first, sizeof(first), "%.*s", (int)strcspn(sql, "\n("), sql);
-		what = first;
-	}
-	report_db_error(c, what);
+	report_db_error(c, sb_test_name(o->test), sql);
 	return -1;
-}
-
-static int run_sql(struct db_conn *c, const char *sql)
-{
-	return run_sql_as(c, sql, NULL);
 }
 
 static uint64_t packet_limit(struct db_conn *c)
@@ -174,7 +171,7 @@ static int load_chunk_stream(struct loader *l, struct db_conn *c, const struct c
 	if (c->ops->load_stream(c, sql, gen_fill, &g, &res) < 0) {
 		if (db_bulk_refused(c))
 			return 1;
-		report_db_error(c, "LOAD DATA");
+		report_db_error(c, sb_test_name(l->o->test), sql);
 		return -1;
 	}
 	if (res.rows != ch->last - ch->first + 1) {
@@ -209,7 +206,7 @@ static int load_chunk_insert(struct loader *l, struct db_conn *c, const struct c
 			    rand_dist_draw(r, &l->o->dist, 1, l->o->table_size), cval, pad);
 		if (sb->len + 256 >= limit || id == ch->last) {
 			if (c->ops->query(c, sb->buf, sb->len, NULL) < 0) {
-				report_db_error(c, "INSERT");
+				report_db_error(c, sb_test_name(l->o->test), sb->buf);
 				return -1;
 			}
 			strbuf_reset(sb);
@@ -225,6 +222,44 @@ struct worker {
 	pthread_t th;
 };
 
+/* The first chunk of a table creates it, as sysbench's create_table() does
+ * before its rows ("Creating table", "Inserting N records"); the other chunks
+ * of that table wait for it; the last one to finish builds the index. With
+ * --threads=1 every table is created, loaded and indexed in turn, so the
+ * lines come out in sysbench's order. */
+static int create_table(struct loader *l, struct db_conn *c, const struct chunk *ch, uint64_t rows)
+{
+	char *sql = sb_create_table_sql(l->o, ch->table);
+	int rc;
+
+	say(l, "Creating table 'sbtest%u'...\n", ch->table);
+	rc = run_sql(c, l->o, sql);
+	free(sql);
+	if (rc == 0 && rows > 0)
+		say(l, "Inserting %llu records into 'sbtest%u'\n", (unsigned long long)rows, ch->table);
+	pthread_mutex_lock(&l->out_mu);
+	l->created[ch->table - 1] = true;
+	pthread_cond_broadcast(&l->created_cv);
+	pthread_mutex_unlock(&l->out_mu);
+	return rc;
+}
+
+static void wait_created(struct loader *l, unsigned table)
+{
+	pthread_mutex_lock(&l->out_mu);
+	while (!l->created[table - 1] && !atomic_load(&l->failed))
+		pthread_cond_wait(&l->created_cv, &l->out_mu);
+	pthread_mutex_unlock(&l->out_mu);
+}
+
+static void fail_load(struct loader *l)
+{
+	pthread_mutex_lock(&l->out_mu);
+	atomic_store(&l->failed, 1);
+	pthread_cond_broadcast(&l->created_cv);
+	pthread_mutex_unlock(&l->out_mu);
+}
+
 static void *load_worker(void *arg)
 {
 	struct worker *w = arg;
@@ -237,8 +272,9 @@ static void *load_worker(void *arg)
 
 	strbuf_init(&sb, 1 << 20);
 	if (l->drv->connect(&c, l->cp) < 0) {
-		report_db_error(&c, "connect");
-		atomic_store(&l->failed, 1);
+		log_error("unable to connect to MySQL server, aborting...");
+		log_error("error %d: %s", c.err.native, c.err.msg);
+		fail_load(l);
 		goto out;
 	}
 	for (;;) {
@@ -247,27 +283,39 @@ static void *load_worker(void *arg)
 		if (i >= l->nchunks || atomic_load(&l->failed))
 			break;
 		const struct chunk *ch = &l->chunks[i];
-		/* Every chunk has its own stream, so the data does not depend
-		 * on how chunks fall to workers. */
-		rng_seed(&r, l->seed ^ (0x9E3779B97F4A7C15ULL * (ch->table * 1000003ULL + ch->first)));
-		if (l->drv->load_stream && !atomic_load(&l->no_local))
-			rc = load_chunk_stream(l, &c, ch, &r);
-		if (rc == 1) {
-			atomic_store(&l->no_local, 1);
-			if (!limit)
-				limit = packet_limit(&c);
-			rng_seed(&r, l->seed ^ (0x9E3779B97F4A7C15ULL * (ch->table * 1000003ULL + ch->first)));
-			rc = load_chunk_insert(l, &c, ch, &r, limit, &sb);
+		if (ch->first == 1) {
+			if (create_table(l, &c, ch, ch->rows_in_table) < 0) {
+				fail_load(l);
+				break;
+			}
+		} else {
+			wait_created(l, ch->table);
+			if (atomic_load(&l->failed))
+				break;
 		}
-		if (rc < 0) {
-			atomic_store(&l->failed, 1);
-			break;
+		if (ch->last >= ch->first) {
+			/* Every chunk has its own stream, so the data does not
+			 * depend on how chunks fall to workers. */
+			rng_seed(&r, l->seed ^ (0x9E3779B97F4A7C15ULL * (ch->table * 1000003ULL + ch->first)));
+			if (l->drv->load_stream && !atomic_load(&l->no_local))
+				rc = load_chunk_stream(l, &c, ch, &r);
+			if (rc == 1) {
+				atomic_store(&l->no_local, 1);
+				if (!limit)
+					limit = packet_limit(&c);
+				rng_seed(&r, l->seed ^ (0x9E3779B97F4A7C15ULL * (ch->table * 1000003ULL + ch->first)));
+				rc = load_chunk_insert(l, &c, ch, &r, limit, &sb);
+			}
+			if (rc < 0) {
+				fail_load(l);
+				break;
+			}
 		}
 		if (atomic_fetch_sub(&l->chunks_left[ch->table - 1], 1) == 1 && l->o->create_secondary) {
 			say(l, "Creating a secondary index on 'sbtest%u'...\n", ch->table);
 			snprintf(sql, sizeof(sql), "CREATE INDEX k_%u ON sbtest%u(k)", ch->table, ch->table);
-			if (run_sql(&c, sql) < 0) {
-				atomic_store(&l->failed, 1);
+			if (run_sql(&c, l->o, sql) < 0) {
+				fail_load(l);
 				break;
 			}
 		}
@@ -282,7 +330,6 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 	       unsigned threads, struct sb_load_stats *st)
 {
 	struct loader l;
-	struct db_conn c = {.ops = drv};
 	struct worker *ws = NULL;
 	uint64_t rows = o->test == SB_INSERT && !o->auto_inc ? 0 : o->table_size;
 	uint64_t per_chunk;
@@ -298,20 +345,7 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 	l.cp = &lcp;
 	l.seed = o->rand_seed ? o->rand_seed : (uint64_t)time(NULL);
 	pthread_mutex_init(&l.out_mu, NULL);
-	if (drv->connect(&c, cp) < 0) {
-		report_db_error(&c, "connect");
-		goto out;
-	}
-	for (unsigned t = 1; t <= o->tables; t++) {
-		char *sql = sb_create_table_sql(o, t);
-		char what[64];
-		say(&l, "Creating table 'sbtest%u'...\n", t);
-		snprintf(what, sizeof(what), "CREATE TABLE sbtest%u", t);
-		int rc = run_sql_as(&c, sql, what);
-		free(sql);
-		if (rc < 0)
-			goto out;
-	}
+	pthread_cond_init(&l.created_cv, NULL);
 	/* Split tables into id ranges so that --threads connections stay busy
 	 * even with fewer tables than threads. */
 	unsigned chunks_per_table = 1;
@@ -331,57 +365,46 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 	}
 	l.chunks = xcalloc((size_t)o->tables * chunks_per_table, sizeof(*l.chunks));
 	l.chunks_left = xcalloc(o->tables, sizeof(*l.chunks_left));
+	l.created = xcalloc(o->tables, sizeof(*l.created));
+	/* Table by table, first chunk first: the chunk that creates a table is
+	 * always taken before the chunks that wait for it. */
 	for (unsigned t = 1; t <= o->tables; t++) {
-		if (rows == 0) {
-			if (o->create_secondary) {
-				char sql[128];
-				say(&l, "Creating a secondary index on 'sbtest%u'...\n", t);
-				snprintf(sql, sizeof(sql), "CREATE INDEX k_%u ON sbtest%u(k)", t, t);
-				if (run_sql(&c, sql) < 0)
-					goto out;
-			}
-			continue;
-		}
-		say(&l, "Inserting %llu records into 'sbtest%u'\n", (unsigned long long)rows, t);
 		atomic_store(&l.chunks_left[t - 1], chunks_per_table);
 		for (unsigned k = 0; k < chunks_per_table; k++) {
 			struct chunk *ch = &l.chunks[l.nchunks++];
 			ch->table = t;
+			ch->rows_in_table = rows;
 			ch->first = 1 + k * per_chunk;
 			ch->last = k + 1 == chunks_per_table ? rows : (k + 1) * per_chunk;
 		}
 	}
-	drv->disconnect(&c);
-	c.priv = NULL;
-	if (l.nchunks) {
-		unsigned nw = threads < l.nchunks ? threads : l.nchunks;
-		ws = xcalloc(nw, sizeof(*ws));
-		for (unsigned i = 0; i < nw; i++) {
-			ws[i].l = &l;
-			ws[i].index = i;
-			if (pthread_create(&ws[i].th, NULL, load_worker, &ws[i]) != 0) {
-				log_error("cannot start loader thread");
-				atomic_store(&l.failed, 1);
-				nw = i;
-				break;
-			}
+	unsigned nw = threads < l.nchunks ? threads : l.nchunks;
+	ws = xcalloc(nw, sizeof(*ws));
+	for (unsigned i = 0; i < nw; i++) {
+		ws[i].l = &l;
+		ws[i].index = i;
+		if (pthread_create(&ws[i].th, NULL, load_worker, &ws[i]) != 0) {
+			log_error("sb_thread_create() for thread #%u failed.", i);
+			fail_load(&l);
+			nw = i;
+			break;
 		}
-		for (unsigned i = 0; i < nw; i++)
-			pthread_join(ws[i].th, NULL);
-		if (atomic_load(&l.failed))
-			goto out;
 	}
+	for (unsigned i = 0; i < nw; i++)
+		pthread_join(ws[i].th, NULL);
+	if (atomic_load(&l.failed))
+		goto out;
 	if (st) {
 		st->rows = atomic_load(&l.rows);
 		st->seconds = (double)(clock_now_ns() - t0) / 1e9;
 	}
 	ret = 0;
 out:
-	if (c.priv)
-		drv->disconnect(&c);
 	free(ws);
 	free(l.chunks);
 	free(l.chunks_left);
+	free(l.created);
+	pthread_cond_destroy(&l.created_cv);
 	pthread_mutex_destroy(&l.out_mu);
 	return ret;
 }
@@ -403,12 +426,13 @@ static void *prewarm_main(void *arg)
 	char sql[256];
 
 	if (w->drv->connect(&c, w->cp) < 0) {
-		report_db_error(&c, "connect");
+		log_error("unable to connect to MySQL server, aborting...");
+		log_error("error %d: %s", c.err.native, c.err.msg);
 		w->failed = 1;
 		goto out;
 	}
-	if (run_sql(&c, "SET tmp_table_size=2*1024*1024*1024") < 0 ||
-	    run_sql(&c, "SET max_heap_table_size=2*1024*1024*1024") < 0) {
+	if (run_sql(&c, w->o, "SET tmp_table_size=2*1024*1024*1024") < 0 ||
+	    run_sql(&c, w->o, "SET max_heap_table_size=2*1024*1024*1024") < 0) {
 		w->failed = 1;
 		goto out;
 	}
@@ -418,15 +442,15 @@ static void *prewarm_main(void *arg)
 		fflush(stdout);
 		pthread_mutex_unlock(w->mu);
 		snprintf(sql, sizeof(sql), "ANALYZE TABLE sbtest%u", t);
-		if (run_sql(&c, sql) < 0)
+		if (run_sql(&c, w->o, sql) < 0)
 			goto fail;
 		snprintf(sql, sizeof(sql), "SELECT AVG(id) FROM (SELECT * FROM sbtest%u FORCE KEY (PRIMARY) LIMIT %u) t",
 			 t, w->o->table_size);
-		if (run_sql(&c, sql) < 0)
+		if (run_sql(&c, w->o, sql) < 0)
 			goto fail;
 		snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM (SELECT * FROM sbtest%u WHERE k LIKE '%%0%%' LIMIT %u) t",
 			 t, w->o->table_size);
-		if (run_sql(&c, sql) < 0)
+		if (run_sql(&c, w->o, sql) < 0)
 			goto fail;
 	}
 	goto out;
@@ -469,14 +493,15 @@ int sb_cleanup(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 	int ret = -1;
 
 	if (drv->connect(&c, cp) < 0) {
-		report_db_error(&c, "connect");
+		log_error("unable to connect to MySQL server, aborting...");
+		log_error("error %d: %s", c.err.native, c.err.msg);
 		goto out;
 	}
 	for (unsigned t = 1; t <= o->tables; t++) {
 		printf("Dropping table 'sbtest%u'...\n", t);
 		fflush(stdout);
 		snprintf(sql, sizeof(sql), "DROP TABLE IF EXISTS sbtest%u", t);
-		if (run_sql(&c, sql) < 0)
+		if (run_sql(&c, o, sql) < 0)
 			goto out;
 	}
 	ret = 0;

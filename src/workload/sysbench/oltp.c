@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *const test_names[SB_TEST_COUNT] = {
 	[SB_READ_WRITE] = "oltp_read_write",
@@ -122,7 +124,7 @@ struct sb_sess {
 	unsigned nsteps, maxsteps, pc;
 	bool need_build;
 	struct strbuf insert_sql; /* oltp_insert's text query */
-	uint32_t unique_ctr;      /* for oltp_insert without auto_inc */
+	_Atomic uint32_t *unique; /* oltp_insert without auto_inc: the run's id sequence */
 	unsigned index;
 };
 
@@ -221,7 +223,7 @@ static int sb_session_open(void *wl, struct db_conn *c, unsigned index, void **o
 	s->steps = xcalloc(s->maxsteps, sizeof(*s->steps));
 	s->stmts = xcalloc((size_t)o->tables * SB_STMT_COUNT, sizeof(*s->stmts));
 	strbuf_init(&s->insert_sql, 256);
-	s->unique_ctr = index;
+	s->unique = &((struct sb_opts *)wl)->unique_next;
 	if (uses_trx(o)) {
 		if (prepare_one(s, "BEGIN", NULL, 0, &s->begin) < 0 || prepare_one(s, "COMMIT", NULL, 0, &s->commit) < 0)
 			goto fail;
@@ -340,8 +342,8 @@ static void build_delete_inserts(struct sb_sess *s, struct rng *r)
 	}
 }
 
-/* A bijection on 32-bit integers, so every connection's counter sequence maps
- * to distinct ids (sysbench's rand.unique, without collisions). */
+/* A bijection on 32-bit integers: consecutive counter values map to distinct,
+ * scattered ids (sysbench's rand.unique, a permutation of 0..2^32-1). */
 static uint32_t mix32(uint32_t x)
 {
 	x ^= x >> 16;
@@ -364,9 +366,11 @@ static void build_insert(struct sb_sess *s, struct rng *r)
 	rand_template(r, PAD_TEMPLATE, pad);
 	c[C_LEN] = pad[PAD_LEN] = '\0';
 	if (!s->o->auto_inc) {
-		/* Connections step through disjoint residues of the counter. */
-		id = (int64_t)mix32(s->unique_ctr) - 2147483648LL;
-		s->unique_ctr += 65536;
+		/* One counter for the run: 2^32 inserts before an id repeats,
+		 * however many connections share it (a per-connection counter
+		 * stepping by 65,536 wrapped after 65,536 inserts). */
+		uint32_t n = atomic_fetch_add_explicit(s->unique, 1, memory_order_relaxed);
+		id = (int64_t)mix32(n) - 2147483648LL;
 	}
 	strbuf_reset(&s->insert_sql);
 	strbuf_addf(&s->insert_sql, "INSERT INTO sbtest%u (id, k, c, pad) VALUES (%lld, %u, '%s', '%s')", t,
@@ -374,6 +378,19 @@ static void build_insert(struct sb_sess *s, struct rng *r)
 	p = add_step(s, NULL);
 	p->w.sql = s->insert_sql.buf;
 	p->w.sql_len = s->insert_sql.len;
+}
+
+void sb_unique_init(struct sb_opts *o)
+{
+	uint64_t seed = o->rand_seed ? o->rand_seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+
+	/* splitmix64's finaliser: nearby seeds start far apart. */
+	seed ^= seed >> 30;
+	seed *= 0xBF58476D1CE4E5B9ULL;
+	seed ^= seed >> 27;
+	seed *= 0x94D049BB133111EBULL;
+	seed ^= seed >> 31;
+	atomic_init(&o->unique_next, (uint32_t)seed);
 }
 
 static void build_txn(struct sb_sess *s, struct rng *r)

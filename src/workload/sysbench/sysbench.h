@@ -9,6 +9,7 @@
 #include "db/db.h"
 #include "workload/workload.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -45,7 +46,16 @@ struct sb_opts {
 	const char *storage_engine; /* --mysql-storage-engine, "innodb" */
 	struct rand_dist dist;      /* --rand-type and its parameters */
 	uint64_t rand_seed;
+	/* oltp_insert --auto-inc=off: the run's id sequence, shared by every
+	 * connection (and kept across reconnects), as sysbench's rand.unique():
+	 * 2^32 distinct ids per run, starting at a point drawn from the seed so
+	 * that a second run into the same tables does not repeat the first. */
+	_Atomic uint32_t unique_next;
 };
+
+/* Start the id sequence of oltp_insert --auto-inc=off (from --rand-seed, or
+ * from the clock when it is 0). */
+void sb_unique_init(struct sb_opts *o);
 
 const char *sb_test_name(enum sb_test t);
 int sb_test_parse(const char *s, enum sb_test *out) __attribute__((warn_unused_result));

@@ -34,6 +34,7 @@ static void test_shipped_configs(void **state)
 	assert_int_equal(cfg->tables, 100);
 	assert_int_equal(cfg->table_size, 10000000);
 	assert_int_equal(cfg->threads, 32);
+	assert_int_equal(cfg->rate, 0); /* closed loop, as the published runs */
 	assert_int_equal(cfg->buffer_pool, UINT64_C(24) << 30);
 	assert_int_equal(cfg->precondition_ns, UINT64_C(7200) * 1000000000);
 	assert_int_equal(cfg->sample_ns, UINT64_C(3600) * 1000000000);

@@ -99,6 +99,8 @@ static void test_workloads(void **state)
 		assert_non_null(d->database);
 		assert_non_null(d->connections_option);
 		assert_non_null(d->scale_option);
+		/* Either an open-loop rate option or a word on how it paces itself (config.c's message). */
+		assert_true((d->rate_option != NULL) != (d->pacing != NULL));
 		assert_non_null(d->prepare);
 		assert_non_null(d->cleanup);
 		assert_non_null(d->check);

@@ -139,7 +139,7 @@ static void test_journal_lines(void **state)
 	snprintf(path, sizeof(path), "%s/j.jsonl", dir);
 	assert_int_equal(journal_open(&j, path, r), 0);
 	fill(&iv, 10, 1000000);
-	struct interval_report ir = {PHASE_SAMPLE, 12.0, 2.0, 2.0, false, 4, &iv};
+	struct interval_report ir = {PHASE_SAMPLE, 12.0, 2.0, 2.0, false, 4, &iv, false, 0, 0};
 	result_add_interval(r, &ir, &l);
 	assert_int_equal(journal_append(j, l), 0);
 	free(l);
@@ -174,7 +174,7 @@ static void test_fault_marks(void **state)
 
 	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
 	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
-		struct interval_report ir = {PHASE_SAMPLE, (double)i + 1, (double)i + 1, 1.0, false, 4, &iv};
+		struct interval_report ir = {PHASE_SAMPLE, (double)i + 1, (double)i + 1, 1.0, false, 4, &iv, false, 0, 0};
 		char *l = NULL;
 		json_t *o;
 

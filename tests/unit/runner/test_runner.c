@@ -1,6 +1,6 @@
 /*
  * Unit tests of the runner (runner.c, loop.c, session.c) on the null driver
- * (db/null.c): closed-loop transactions to an event limit, intervals and
+ * (db/null.c): the dry run's blocking path, closed-loop transactions to an event limit, intervals and
  * phases, retried deadlocks, lost connections that come back, a fatal error,
  * a server that refuses connections, and terminals sharing connections.
  */
@@ -189,7 +189,7 @@ static void test_closed_loop_to_event_limit(void **state)
 	struct seen seen;
 
 	(void)state;
-	base(&cfg, &cp, &seen, NULL);
+	base(&cfg, &cp, &seen, "null:poll;kinds");
 	assert_int_equal(runner_run(&cfg, &out), 0);
 	assert_int_equal(out.status, RUNNER_COMPLETE);
 	assert_true(out.started);
@@ -208,6 +208,31 @@ static void test_closed_loop_to_event_limit(void **state)
 	assert_int_equal(seen.interval_events, 2000);
 }
 
+/*
+ * sysbench's --mysql-dry-run (no connection string): one thread per
+ * connection, every statement "other", as sysbench counts a dry run.
+ */
+static void test_dry_run(void **state)
+{
+	struct runner_config cfg;
+	struct db_conn_params cp;
+	struct runner_outcome out;
+	struct seen seen;
+
+	(void)state;
+	base(&cfg, &cp, &seen, NULL);
+	cp.host = "127.0.0.1";
+	cp.port = 3306;
+	assert_false(db_null_ops.polls(&cp));
+	assert_int_equal(runner_run(&cfg, &out), 0);
+	assert_int_equal(out.status, RUNNER_COMPLETE);
+	assert_int_equal(seen.sample_events, 2000);
+	assert_int_equal(seen.sample_reads, 0);
+	assert_int_equal(seen.sample_others, 6000);
+	assert_int_equal(seen.sample_errors, 0);
+	assert_int_equal(seen.fairness_sum, 2000);
+}
+
 static void test_retries_and_reconnects(void **state)
 {
 	struct runner_config cfg;
@@ -216,7 +241,7 @@ static void test_retries_and_reconnects(void **state)
 	struct seen seen;
 
 	(void)state;
-	base(&cfg, &cp, &seen, "null:retry_every=7;lost_every=101");
+	base(&cfg, &cp, &seen, "null:poll;kinds;retry_every=7;lost_every=101");
 	assert_int_equal(runner_run(&cfg, &out), 0);
 	assert_int_equal(out.status, RUNNER_COMPLETE);
 	assert_int_equal(seen.sample_events, 2000);
@@ -232,10 +257,10 @@ static void test_fatal_error_fails_the_run(void **state)
 	struct seen seen;
 
 	(void)state;
-	base(&cfg, &cp, &seen, "null:fatal_at=50");
+	base(&cfg, &cp, &seen, "null:poll;kinds;fatal_at=50");
 	assert_int_equal(runner_run(&cfg, &out), 0);
 	assert_int_equal(out.status, RUNNER_FAILED);
-	assert_non_null(strstr(out.error, "the null server (null:fatal_at=50): error 1064 (42000)"));
+	assert_non_null(strstr(out.error, "the null server (null:poll;kinds;fatal_at=50): error 1064 (42000)"));
 	assert_false(seen.sample_complete);
 }
 
@@ -247,11 +272,11 @@ static void test_refused_connection(void **state)
 	struct seen seen;
 
 	(void)state;
-	base(&cfg, &cp, &seen, "null:fail_connect");
+	base(&cfg, &cp, &seen, "null:poll;kinds;fail_connect");
 	assert_int_equal(runner_run(&cfg, &out), -1);
 	assert_false(out.started);
 	/* Whichever loop thread connects first reports its connection. */
-	assert_non_null(strstr(out.error, "cannot connect to the null server (null:fail_connect) (connection "));
+	assert_non_null(strstr(out.error, "cannot connect to the null server (null:poll;kinds;fail_connect) (connection "));
 	assert_non_null(strstr(out.error, "): error 2003: the null server refuses connections"));
 	assert_int_equal(seen.starts, 0);
 }
@@ -264,7 +289,7 @@ static void test_terminals_share_connections(void **state)
 	struct seen seen;
 
 	(void)state;
-	base(&cfg, &cp, &seen, NULL);
+	base(&cfg, &cp, &seen, "null:poll;kinds");
 	cfg.terminals = 40;
 	cfg.events = 500;
 	/* Short keying and think times: terminals wait, connections do not. */
@@ -280,6 +305,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_closed_loop_to_event_limit),
+		cmocka_unit_test(test_dry_run),
 		cmocka_unit_test(test_retries_and_reconnects),
 		cmocka_unit_test(test_fatal_error_fails_the_run),
 		cmocka_unit_test(test_refused_connection),

@@ -1,0 +1,93 @@
+/* --rate's arrival scheduler: Poisson arrivals, FIFO, intended start times,
+ * queue length and sysbench's overflow, on a clock the test drives. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <math.h>
+
+#include "runner/rate.h"
+
+#define S 1000000000ULL
+
+/* 100/s for 1,000 simulated seconds: about 100,000 arrivals, gaps with mean
+ * 10 ms and the exponential's standard deviation (= mean). */
+static void test_poisson(void **state)
+{
+	(void)state;
+	struct rate_sched rs;
+	uint64_t t, prev = 0, n = 0;
+	double sum = 0, sum2 = 0;
+
+	assert_int_equal(rate_init(&rs, 100, 42, 0, RATE_QUEUE_CAPACITY), 0);
+	for (uint64_t now = 0; now <= 1000 * S; now += S / 100) {
+		while (rate_take(&rs, now, &t) == RATE_ARRIVAL) {
+			assert_true(t <= now);  /* never before it is due */
+			assert_true(t >= prev); /* oldest first */
+			if (n) {
+				double g = (double)(t - prev) / 1e6;
+				sum += g;
+				sum2 += g * g;
+			}
+			prev = t;
+			n++;
+		}
+	}
+	double mean = sum / (double)(n - 1);
+	double sd = sqrt(sum2 / (double)(n - 1) - mean * mean);
+	assert_true(n > 98000 && n < 102000);
+	assert_true(fabs(mean - 10.0) < 0.2);
+	assert_true(fabs(sd - 10.0) < 0.4);
+	rate_free(&rs);
+}
+
+/* Nothing taken for a while: the arrivals queue up with their own due
+ * times, so the first one taken late still carries its early time. */
+static void test_queue_and_intended_start(void **state)
+{
+	(void)state;
+	struct rate_sched rs;
+	uint64_t t, next;
+	bool of = true;
+
+	assert_int_equal(rate_init(&rs, 1000, 7, 5 * S, RATE_QUEUE_CAPACITY), 0);
+	assert_int_equal(rate_take(&rs, 5 * S, &next), RATE_NONE);
+	assert_true(next > 5 * S);
+	assert_true(rate_next_due(&rs) == next); /* what a parked connection sleeps until */
+	size_t q = rate_queue_len(&rs, 8 * S, &of); /* a 3 s stall: ~3,000 waiting */
+	assert_false(of);
+	assert_true(q > 2800 && q < 3200);
+	assert_int_equal(rate_take(&rs, 8 * S, &t), RATE_ARRIVAL);
+	assert_true(t == next);                     /* the first arrival, 3 s old */
+	assert_int_equal(rate_queue_len(&rs, 8 * S, NULL), q - 1);
+	rate_free(&rs);
+}
+
+/* More arrivals waiting than the ring holds: sysbench's fatal overflow. */
+static void test_overflow(void **state)
+{
+	(void)state;
+	struct rate_sched rs;
+	uint64_t t;
+	bool of = false;
+
+	assert_int_equal(rate_init(&rs, 1000, 1, 0, 100), 0);
+	assert_int_equal(rate_take(&rs, S / 20, &t), RATE_ARRIVAL); /* ~50 due: fine */
+	assert_int_equal(rate_take(&rs, S, &t), RATE_OVERFLOW);     /* ~1,000 due */
+	rate_queue_len(&rs, S, &of);
+	assert_true(of);
+	rate_free(&rs);
+	assert_int_equal(rate_init(&rs, 0, 1, 0, 100), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poisson),
+		cmocka_unit_test(test_queue_and_intended_start),
+		cmocka_unit_test(test_overflow),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
