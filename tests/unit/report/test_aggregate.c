@@ -154,14 +154,14 @@ static void test_fig_three_and_one_without_p99(void **state)
 	runs[3]->sample.has_p99 = false;
 	hist_close(runs[3]->sample.hist);
 	runs[3]->sample.hist = NULL;
-	agg_fig_compute(runs, 3, PHASE_SAMPLE, &f);
+	agg_fig_compute(runs, 3, RESULT_PHASE_SAMPLE, &f);
 	assert_true(fabs(f.tps_sum - 9000) < EPS);
 	assert_true(fabs(f.avg_ms_mean - 30) < 1e-6); /* not the median 20, not (10 + 60) / 2 */
 	assert_true(fabs(f.p99_mean_of_instances_ms -
 			 (runs[0]->sample.p99_ms + runs[1]->sample.p99_ms + runs[2]->sample.p99_ms) / 3) < EPS);
 	assert_int_equal(f.n_p99, 3);
 	agg_fig_release(&f);
-	agg_fig_compute(runs, 4, PHASE_SAMPLE, &f);
+	agg_fig_compute(runs, 4, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.n, 4);
 	assert_int_equal(f.n_p99, 3);
 	assert_true(fabs(f.tps_sum - 9500) < EPS);
