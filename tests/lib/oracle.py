@@ -16,7 +16,8 @@ the check.
       plus 50 ms/seconds in a run's first phase: the loops' wake-up at the start;
       when TPS is low for the latencies, plus 0.4 x the CPU pressure, PSI; when
       high, in a sample after a precondition, max/seconds: its first transactions);
-      TPC-C with think times: terminals = TPS x mean cycle (10%, idem). Intervals add
+      TPC-C with think times: terminals = TPS x mean cycle (10%, idem); --rate:
+      no more transactions than can have arrived (rate x seconds, 4 sigma). Intervals add
       up to the phase (in-flight ones at the deadline at most one per
       connection). With --journal, the journal holds the same interval records.
   oracle.py journal FILE.jsonl [--killed] [--cut-ok]
@@ -206,6 +207,18 @@ def little(where, r, ph, s, no_little):
                 bad(where, "Little's law with think times: terminals %d / mean cycle %.4f s = %.2f TPS, measured %.2f (%+.1f%%)"
                     % (p["terminals"], cycle, pred, tps, 100 * dev))
             return dev
+    elif p.get("rate", 0) > 0:
+        # --rate (open loop): the number in the system is not fixed (arrivals
+        # queue while the connections are busy, and their wait is in the
+        # latency), so no N to hold the law to; but no more transactions can
+        # complete than arrived: rate x seconds, Poisson (4 sigma), in a run's
+        # first phase (a later one may drain what queued before it).
+        rate, n = p["rate"], s["transactions"]
+        most = rate * s["seconds"] + 4 * math.sqrt(rate * s["seconds"])
+        if (ph == "precondition" or r["phases"].get("precondition") is None) and n > most:
+            bad(where, "--rate=%s: %d transactions in %.3f s, more than the %.0f that can have arrived"
+                % (rate, n, s["seconds"], most))
+        return None
     else:
         pred = s["threads"] / s["tps"] * 1000
         dev = (pred - avg) / avg
