@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mutation check of issue 16 (not part of CI: about an hour and a half on 2 cores).
+# The mutation check of issue 16 (not part of CI: about 70 minutes on 2 cores).
 # Every mutant of tests/mutation/*.mut is a small plausible bug, named by a function
 # and a pattern inside it (tests/mutation/apply.py finds them wherever the code has
 # moved). For each one: a scratch copy of this tree gets the mutant, is rebuilt
