@@ -3,7 +3,8 @@
  * over a few event-loop threads when the driver has non-blocking calls (one
  * OS thread per connection otherwise), a precondition phase then a sample
  * phase, statistics drained from every recording thread at each report
- * interval and at each phase boundary.
+ * interval and at each phase boundary. Connections are opened before the
+ * clock starts by at most `connect_concurrency` connects at a time.
  *
  * Latency of a transaction runs from its first attempt's start to its commit
  * (CLOCK_MONOTONIC), retries and reconnects included, as sysbench counts it.
@@ -81,6 +82,8 @@ struct checkpoint_report {
 struct runner_callbacks {
 	void *arg;
 	void (*on_start)(void *arg, unsigned threads);
+	/* Every connection is up (before the clock starts); optional. */
+	void (*on_connected)(void *arg, unsigned sessions, double seconds);
 	void (*on_phase_start)(void *arg, enum phase_kind p, double seconds_planned);
 	void (*on_interval)(void *arg, const struct interval_report *ir);
 	void (*on_phase_end)(void *arg, const struct phase_report *pr);
@@ -122,6 +125,15 @@ struct runner_config {
 	uint64_t keying_ns[RUNNER_MAX_TYPES];
 	uint64_t think_ns[RUNNER_MAX_TYPES];
 	double think_cap;                /* 10 in the spec; 0 = no cap */
+	/* One session per terminal (Benchmark Factory's virtual users): needs
+	 * threads == terminals; session i runs terminal i and its deferred jobs
+	 * only, so the server sees one connection per terminal and no terminal
+	 * waits for another's connection. Event loops park the sessions between
+	 * transactions; a blocking driver gets one OS thread per session. */
+	bool session_per_terminal;
+	/* Connects in flight at once, at the start and on reconnects (the
+	 * server's accept / session start-up is not stampeded); 0 = 16. */
+	unsigned connect_concurrency;
 };
 
 /* A think time: exponential with mean `mean_ns`, at most cap × mean (cap 0 =
