@@ -5,6 +5,7 @@
  */
 #include "cli/cli.h"
 #include "cli/common_opts.h"
+#include "cli/tpcc_conn.h"
 #include "result/record.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -182,6 +183,12 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
 	print_pcts(rc, s->lat, ", ", " ");
 	printf(", max %.2f\n", ms(s->lat->max));
+	{
+		const char *names[TPCC_TYPES];
+		for (unsigned t = 0; t < TPCC_TYPES; t++)
+			names[t] = tpcc_type_name((enum tpcc_type)t);
+		tpcc_conn_print(stdout, pr, names, TPCC_TYPES, false);
+	}
 	printf("    %-19s %10s %7s %10s %10s", "type", "count", "mix %", "avg ms", "p90 ms");
 	for (unsigned i = 0; i < rc->npct; i++) {
 		char label[40];
@@ -217,6 +224,7 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 
 	result_set_phase(rc->rec.res, pr);
 	print_phase(rc, pr);
+	tpcc_conn_warn(pr, rc->cli->connections);
 }
 
 /* Once the outcome is known: the workload's own counters, printed and kept. */

@@ -52,6 +52,10 @@ struct sched {
 	pthread_cond_t cv;  /* blocking connections wait here for a due terminal */
 	struct term **heap;
 	size_t n, cap;
+	/* Queued-time accounting of the pool it serves (runner_queue_credit). */
+	unsigned waiters;   /* blocking connections asleep in sched_take */
+	uint64_t sat_since; /* since when no connection of the pool was free */
+	uint64_t covered;
 };
 
 enum sess_state {
@@ -85,7 +89,12 @@ struct session {
 	uint64_t events[PHASE_COUNT];
 	uint64_t busy_ns[PHASE_COUNT];
 	struct term *term;   /* terminal (or job) whose transaction runs here */
+	uint64_t wait_ns;    /* its wait from the submit to the pickup */
+	uint64_t queued_add; /* its credit of the pool's queued time */
 	bool idle;           /* parked: no terminal due (or, with --rate, no arrival) */
+	bool woken;          /* handed its terminal while parked: the wait was not the pool's */
+	uint64_t freed;      /* when its last transaction ended */
+	uint64_t busy_since, covered; /* bound on an event loop: its own queued-time marks */
 	uint64_t ck_events;  /* events[PHASE_SAMPLE] and busy_ns at the last checkpoint */
 	uint64_t ck_busy_ns;
 	/* session_per_terminal on an event loop: items of this session that came
@@ -172,7 +181,11 @@ void session_run(struct session *s, int ready);
 /* sched.c */
 void sched_push(struct sched *sc, struct term *t);
 uint64_t sched_top_due(struct sched *sc);
-struct term *sched_take(struct runner *r, struct sched *sc, bool wait);
+/* `saturated`: the taker was busy until `freed` and no other connection of
+ * the pool is free (a blocking taker's scheduler also checks its sleepers).
+ * *queued = the pickup's credit of queued time. */
+struct term *sched_take(struct runner *r, struct sched *sc, bool wait, bool saturated, uint64_t freed,
+			uint64_t *queued);
 /* Wake every connection sleeping in sched_take (the run stops). */
 void sched_wake_all(struct runner *r);
 /* Bound sessions on an event loop: hand the loop's due items to their

@@ -71,6 +71,9 @@ static void loop_wake_idle(struct loop *l)
 			break;
 		s = l->idle[--l->nidle];
 		s->idle = false;
+		s->woken = true;
+		if (l->nidle == 0 && l->sched) /* the last free connection is taken */
+			l->sched->sat_since = clock_now_ns();
 		session_run(s, 0);
 	}
 }

@@ -64,6 +64,22 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* Pools of connections the terminals queue for: an event loop's sessions, all
+ * blocking ones, or with one session per terminal, each session. */
+static unsigned pools(const struct runner *r)
+{
+	if (!r->cfg->terminals)
+		return 0;
+	return r->cfg->session_per_terminal ? r->cfg->threads : r->nscheds;
+}
+
+static double queued_share(const struct runner *r, const struct span_stats *s, uint64_t span_ns)
+{
+	unsigned n = pools(r);
+
+	return n && span_ns ? (double)s->queued_ns / ((double)n * (double)span_ns) : 0;
+}
+
 struct phase_acc {
 	struct span_stats total;
 	uint64_t start;
@@ -83,8 +99,11 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 		.s = &pa->total,
 		.session_events = ev,
 		.session_seconds = busy,
+		.pools = pools(r),
+		.queued_share = queued_share(r, &pa->total, now - pa->start),
 	};
 
+	pr.pool_capped = !cfg->session_per_terminal && pr.queued_share > RUNNER_POOL_CAPPED_SHARE;
 	/* Fairness counters are written by the loop threads without a lock; at
 	 * worst one transaction is attributed to the neighbouring phase. */
 	for (unsigned i = 0; i < cfg->threads; i++) {
@@ -111,6 +130,8 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 		.threads = cfg->threads,
 		.s = iv,
 		.open_loop = cfg->rate > 0,
+		.pools = pools(r),
+		.queued_share = queued_share(r, iv, now - iv_start),
 	};
 
 	if (cfg->rate > 0) {
@@ -317,6 +338,7 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 		s->loop = l;
 		s->fd = -1;
 		s->state = S_DONE;
+		s->woken = true; /* every connection is free when the clock starts */
 		rng_seed(&s->rng, seed + 0x9E3779B97F4A7C15ULL * (i + 1));
 		l->sess[l->n++] = s;
 	}

@@ -101,13 +101,32 @@ uint64_t sched_top_due(struct sched *sc)
 	return due;
 }
 
+uint64_t runner_queue_credit(uint64_t due, uint64_t sat_since, uint64_t *covered, uint64_t freed)
+{
+	uint64_t from = due;
+
+	if (sat_since > from)
+		from = sat_since;
+	if (*covered > from)
+		from = *covered;
+	if (freed <= from)
+		return 0;
+	*covered = freed;
+	return freed - from;
+}
+
 /* The oldest due terminal, or NULL. With `wait`, sleep until one is due or
  * the run stops (sched_wake_all). */
-struct term *sched_take(struct runner *r, struct sched *sc, bool wait)
+struct term *sched_take(struct runner *r, struct sched *sc, bool wait, bool saturated, uint64_t freed,
+			uint64_t *queued)
 {
 	struct term *t = NULL;
+	bool slept = false;
 
+	*queued = 0;
 	pthread_mutex_lock(&sc->mu);
+	if (wait)
+		saturated = saturated && sc->waiters == 0;
 	for (;;) {
 		uint64_t now, until;
 		struct timespec ts;
@@ -116,6 +135,10 @@ struct term *sched_take(struct runner *r, struct sched *sc, bool wait)
 		now = clock_now_ns();
 		if (sc->n && sc->heap[0]->due <= now) {
 			t = sched_pop_locked(sc);
+			/* A connection that slept here was free: its terminal waited
+			 * for the loop, not for the pool. */
+			if (saturated && !slept)
+				*queued = runner_queue_credit(t->due, sc->sat_since, &sc->covered, freed);
 			break;
 		}
 		if (!wait)
@@ -127,8 +150,13 @@ struct term *sched_take(struct runner *r, struct sched *sc, bool wait)
 			until = sc->heap[0]->due;
 		ts.tv_sec = (time_t)(until / NS_PER_SEC);
 		ts.tv_nsec = (long)(until % NS_PER_SEC);
+		if (!slept)
+			sc->waiters++;
+		slept = true;
 		pthread_cond_timedwait(&sc->cv, &sc->mu, &ts);
 	}
+	if (slept && --sc->waiters == 0)
+		sc->sat_since = clock_now_ns(); /* the last free connection is taken */
 	/* Another waiter may be able to take the next one right away. */
 	if (t && sc->n && sc->heap[0]->due <= clock_now_ns())
 		pthread_cond_signal(&sc->cv);
@@ -185,6 +213,7 @@ void sched_dispatch_bound(struct loop *l, uint64_t now)
 		backlog_push(s, t);
 		if (s->idle) {
 			s->idle = false;
+			s->woken = true;
 			session_run(s, 0);
 		}
 	}

@@ -139,9 +139,15 @@ static void record_txn(struct session *s, bool rolled_back)
 	if (l->rec->cur.type_lat[type])
 		hist_record(l->rec->cur.type_lat[type], lat);
 	l->rec->cur.type_count[type]++;
+	if (cfg->terminals) {
+		hist_record(l->rec->cur.wait, s->wait_ns);
+		l->rec->cur.type_wait_ns[type] += s->wait_ns;
+		l->rec->cur.queued_ns += s->queued_add;
+	}
 	pthread_mutex_unlock(&l->rec->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;
+	s->freed = now;
 	if (cfg->terminals)
 		term_complete(s, now);
 }
@@ -361,10 +367,17 @@ void session_run(struct session *s, int ready)
 					session_finish(s);
 					return;
 				}
-				if (cfg->session_per_terminal && !s->loop->blocking)
+				uint64_t now = clock_now_ns(), queued = 0;
+				if (cfg->session_per_terminal && !s->loop->blocking) {
 					t = backlog_pop(s);
-				else
-					t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking);
+					if (t && !s->woken)
+						queued = runner_queue_credit(t->due, s->busy_since, &s->covered, s->freed);
+					s->busy_since = now;
+				} else {
+					t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking,
+						       !s->woken && s->loop->nidle == 0, s->freed, &queued);
+				}
+				s->woken = false;
 				if (!t && !s->loop->blocking &&
 				    !atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
 					/* Parked until a terminal is due: any of the loop's
@@ -387,6 +400,8 @@ void session_run(struct session *s, int ready)
 				s->term = t;
 				s->in_txn = true;
 				s->txn_start = t->due; /* the submit: waiting for a connection counts */
+				s->wait_ns = now > t->due ? now - t->due : 0;
+				s->queued_add = queued;
 				last = NULL;
 			} else if (!s->in_txn) {
 				uint64_t start = 0;

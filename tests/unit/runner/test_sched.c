@@ -117,6 +117,13 @@ static int f_query_start(struct db_conn *c, const char *sql, size_t len, struct 
 	return 1;
 }
 
+static int f_execute_start(struct db_conn *c, struct db_stmt *st, const struct db_value *params,
+			   struct db_exec_result *r, int *wait)
+{
+	(void)st, (void)params;
+	return f_query_start(c, "", 0, r, wait);
+}
+
 static int f_cont(struct db_conn *c, int ready, int *wait)
 {
 	uint64_t v;
@@ -148,6 +155,7 @@ static const struct db_driver_ops fake_nb = {
 	.commit = f_ok,
 	.rollback = f_ok,
 	.fd = f_fd,
+	.execute_start = f_execute_start,
 	.query_start = f_query_start,
 	.cont = f_cont,
 };
@@ -232,11 +240,12 @@ static void w_term_init(void *wl, unsigned index, void *term)
 	((struct fterm *)term)->index = index;
 }
 
-/* Every fourth card is deferred (a Delivery-like job). */
+/* Every fourth card is deferred (a Delivery-like job), unless no_jobs. */
+static bool no_jobs;
 static unsigned w_term_next(void *wl, void *term, struct rng *r)
 {
 	(void)wl, (void)r;
-	return ++((struct fterm *)term)->cards % 4 == 0;
+	return !no_jobs && ++((struct fterm *)term)->cards % 4 == 0;
 }
 
 static bool w_deferred(void *wl, unsigned type)
@@ -268,6 +277,33 @@ static const struct workload_ops fake_wl = {
 	.bind_term = w_bind,
 };
 
+/* What the sample phase said about connections. */
+static struct {
+	unsigned pools;
+	double queued_share;
+	bool pool_capped;
+	uint64_t waits, lat_sum, wait_sum;
+} seen;
+
+static void on_phase_end(void *arg, const struct phase_report *pr)
+{
+	(void)arg;
+	if (pr->phase != PHASE_SAMPLE)
+		return;
+	seen.pools = pr->pools;
+	seen.queued_share = pr->queued_share;
+	seen.pool_capped = pr->pool_capped;
+	seen.waits = pr->s->wait->total;
+	seen.lat_sum = (uint64_t)pr->s->lat->sum;
+	seen.wait_sum = (uint64_t)pr->s->wait->sum;
+}
+
+static uint64_t delay_ns = 200 * 1000;
+/* 0: the sample is 3000 transactions; else its length. A sample that ends on
+ * its event count ends when the main thread notices, up to 100 ms later, so
+ * a share of its time is measured over a fixed length instead. */
+static uint64_t sample_ns;
+
 static void run_terminals(const struct db_driver_ops *drv, unsigned sessions, bool bound, unsigned connect_k,
 			  struct runner_outcome *out)
 {
@@ -279,19 +315,22 @@ static void run_terminals(const struct db_driver_ops *drv, unsigned sessions, bo
 		.ntypes = 2,
 		.threads = sessions,
 		.event_loops = 2,
-		.events = 3000,
+		.events = sample_ns ? 0 : 3000,
+		.time_ns = sample_ns,
 		.rand_seed = 5,
 		.reconnect_timeout_ns = NS_PER_SEC,
 		.terminals = NTERM,
 		.think_cap = 10,
 		.session_per_terminal = bound,
 		.connect_concurrency = connect_k,
+		.cb = {.on_phase_end = on_phase_end},
 	};
 
 	memset(&cp, 0, sizeof(cp));
+	memset(&seen, 0, sizeof(seen));
 	for (unsigned k = 0; k < 2; k++) {
-		cfg.keying_ns[k] = 200 * 1000;
-		cfg.think_ns[k] = 300 * 1000;
+		cfg.keying_ns[k] = delay_ns;
+		cfg.think_ns[k] = delay_ns * 3 / 2;
 	}
 	atomic_store(&connects, 0);
 	atomic_store(&max_inflight, 0);
@@ -337,6 +376,68 @@ static void test_pool(void **state)
 	assert_true(atomic_load(&foreign_runs) > 0);
 }
 
+/* The pool's queued time: the part of each pickup's wait after the
+ * saturation began and after what earlier pickups already counted. */
+static void test_queue_credit(void **state)
+{
+	static const struct {
+		uint64_t due, sat, covered, freed, credit, covered_after;
+	} cases[] = {
+		{100, 0, 0, 150, 50, 150},     /* waited from its submit until a connection was free */
+		{100, 120, 0, 150, 30, 150},   /* the pool filled up after the submit */
+		{100, 0, 130, 150, 20, 150},   /* 100..130 counted by an earlier pickup */
+		{100, 0, 160, 150, 0, 160},    /* all of it counted already */
+		{150, 0, 0, 150, 0, 0},        /* due when the connection was already free */
+		{170, 0, 0, 150, 0, 0},        /* ditto, the loop took it later */
+		{100, 200, 0, 150, 0, 0},      /* saturation began after the connection was free */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t cov = cases[i].covered;
+		assert_int_equal(runner_queue_credit(cases[i].due, cases[i].sat, &cov, cases[i].freed), cases[i].credit);
+		assert_int_equal(cov, cases[i].covered_after);
+	}
+	/* Three terminals queued at once behind a full pool: the union, not the sum. */
+	{
+		uint64_t cov = 0, q = 0;
+		q += runner_queue_credit(10, 0, &cov, 40);
+		q += runner_queue_credit(20, 0, &cov, 50);
+		q += runner_queue_credit(30, 0, &cov, 60);
+		assert_int_equal(q, 50); /* 10..60 */
+	}
+}
+
+/* Closed loop (no delays), 40 terminals: over 4 pooled connections they
+ * queue all the time and the pool is flagged; over 40 they do not; with one
+ * session per terminal there is no pool to flag. */
+static void test_pool_capped(void **state)
+{
+	struct runner_outcome out;
+
+	(void)state;
+	delay_ns = 0;
+	sample_ns = 300 * NS_PER_MS;
+	no_jobs = true;
+	run_terminals(&fake_nb, 4, false, 0, &out);
+	assert_int_equal(seen.pools, 2); /* one per event loop */
+	assert_true(seen.pool_capped);
+	assert_true(seen.queued_share > RUNNER_POOL_CAPPED_SHARE);
+	assert_true(seen.waits > 0);
+	assert_true(seen.wait_sum > 0 && seen.wait_sum < seen.lat_sum);
+	run_terminals(&fake_nb, NTERM, false, 0, &out);
+	assert_false(seen.pool_capped);
+	run_terminals(&fake_blocking, 4, false, 0, &out);
+	assert_int_equal(seen.pools, 1); /* the blocking connections share one */
+	assert_true(seen.pool_capped);
+	no_jobs = false;
+	run_terminals(&fake_nb, NTERM, true, 0, &out);
+	assert_int_equal(seen.pools, NTERM);
+	assert_false(seen.pool_capped);
+	delay_ns = 200 * 1000;
+	sample_ns = 0;
+}
+
 /* The configuration must match: one session per terminal needs as many
  * sessions as terminals. */
 static void test_session_per_terminal_mismatch(void **state)
@@ -360,6 +461,8 @@ int main(void)
 		cmocka_unit_test(test_think_times),
 		cmocka_unit_test(test_session_per_terminal),
 		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_queue_credit),
+		cmocka_unit_test(test_pool_capped),
 		cmocka_unit_test(test_session_per_terminal_mismatch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
