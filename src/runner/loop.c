@@ -32,14 +32,14 @@ static uint64_t loop_timeout_ns(struct loop *l)
 
 	if (l->nidle)
 		next = l->rate ? rate_next_due(l->rate) : sched_top_due(l->sched);
-	else if (l->sched && l->r->cfg->session_per_terminal)
-		next = sched_top_due(l->sched);
-	if (!l->timers && next == UINT64_MAX)
-		return tick;
-	now = clock_now_ns();
-	for (unsigned i = 0; i < l->n; i++)
+	else if (l->sched && l->r->cfg->session_per_terminal && !atomic_load_explicit(&l->r->stop, memory_order_relaxed))
+		next = sched_top_due(l->sched); /* bound sessions: their next item (none is handed after a stop) */
+	for (unsigned i = 0; l->timers && i < l->n; i++) /* thousands of sessions: only when one reconnects */
 		if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at < next)
 			next = l->sess[i]->reconnect_at;
+	if (next == UINT64_MAX)
+		return tick;
+	now = clock_now_ns();
 	if (next <= now)
 		return 0;
 	return next - now < tick ? next - now : tick;
@@ -203,11 +203,10 @@ void *loop_main(void *arg)
 		else
 			loop_serve(l);
 	}
-	for (unsigned i = 0; i < l->n; i++) {
+	/* The main thread closes the connections (runner.c: disconnect_all). */
+	for (unsigned i = 0; i < l->n; i++)
 		if (l->sess[i]->state != S_DONE)
 			session_finish(l->sess[i]);
-		session_disconnect(l->sess[i]);
-	}
 	/* The last loop to finish wakes the main thread, so a run that ends by
 	 * its --events is seen to end at once, not at the next poll. */
 	if (atomic_fetch_add(&r->finished, 1) + 1 == r->nloops)
