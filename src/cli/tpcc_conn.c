@@ -8,6 +8,26 @@
 #include <stdint.h>
 #include <string.h>
 
+int tpcc_conn_parse(const char *arg, unsigned *connections, bool *per_terminal)
+{
+	int64_t n;
+
+	*per_terminal = false;
+	if (!strcmp(arg, "terminals")) {
+		*per_terminal = true;
+		*connections = 0;
+		return 0;
+	}
+	if (parse_int64(arg, 1, TPCC_MAX_CONNECTIONS, &n) < 0) {
+		log_error("--connections: \"%s\" is not valid (expected an integer from 1 to %d, or terminals: one session "
+			  "per terminal)",
+			  arg, TPCC_MAX_CONNECTIONS);
+		return -1;
+	}
+	*connections = (unsigned)n;
+	return 0;
+}
+
 static double ms(double ns)
 {
 	return ns / 1e6;

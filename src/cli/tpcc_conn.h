@@ -13,6 +13,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#define TPCC_MAX_CONNECTIONS 100000
+
+/* "terminals", or a number 1..TPCC_MAX_CONNECTIONS. Returns 0, or -1 after
+ * one error line naming --connections. */
+int tpcc_conn_parse(const char *arg, unsigned *connections, bool *per_terminal) __attribute__((warn_unused_result));
+
 /*
  * The phase summary's connection lines, e.g.
  *   connection wait (ms, submit to pickup): avg 3.21, p90 7.90, p99 15.02, max 40.11; service avg 12.40

@@ -671,7 +671,12 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		cfg->cb.on_start(cfg->cb.arg, cfg->threads);
 	start_phase(&r, &rc, cfg->precondition_ns ? PHASE_PRECONDITION : PHASE_SAMPLE, rc.run_start);
 	drive(&r, &rc, &sigs, out);
-	disconnect_all(&r);
+	{
+		uint64_t t0 = clock_now_ns();
+		disconnect_all(&r);
+		if (cfg->cb.on_closed)
+			cfg->cb.on_closed(cfg->cb.arg, cfg->threads, secs(clock_now_ns() - t0));
+	}
 	if (atomic_load(&r.failed)) {
 		out->status = RUNNER_FAILED;
 		snprintf(out->error, sizeof(out->error), "%s", r.error);

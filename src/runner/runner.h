@@ -107,6 +107,9 @@ struct runner_callbacks {
 	void (*on_start)(void *arg, unsigned threads);
 	/* Every connection is up (before the clock starts); optional. */
 	void (*on_connected)(void *arg, unsigned sessions, double seconds);
+	/* After the run, every session closed (the driver's disconnects), and
+	 * how long that took. */
+	void (*on_closed)(void *arg, unsigned sessions, double seconds);
 	void (*on_phase_start)(void *arg, enum phase_kind p, double seconds_planned);
 	void (*on_interval)(void *arg, const struct interval_report *ir);
 	void (*on_phase_end)(void *arg, const struct phase_report *pr);

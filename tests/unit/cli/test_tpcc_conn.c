@@ -11,6 +11,24 @@
 #include "cli/tpcc_conn.h"
 #include "stats/hist.h"
 
+static void test_parse(void **state)
+{
+	unsigned n = 7;
+	bool per = true;
+
+	(void)state;
+	assert_int_equal(tpcc_conn_parse("64", &n, &per), 0);
+	assert_int_equal(n, 64);
+	assert_false(per);
+	assert_int_equal(tpcc_conn_parse("terminals", &n, &per), 0);
+	assert_true(per);
+	assert_int_equal(tpcc_conn_parse("0", &n, &per), -1);
+	assert_int_equal(tpcc_conn_parse("100001", &n, &per), -1);
+	assert_int_equal(tpcc_conn_parse("terminal", &n, &per), -1);
+	assert_int_equal(tpcc_conn_parse("", &n, &per), -1);
+	assert_int_equal(tpcc_conn_parse("8x", &n, &per), -1);
+}
+
 static void test_print(void **state)
 {
 	struct span_stats s;
@@ -49,6 +67,7 @@ static void test_print(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_print),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
