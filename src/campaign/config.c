@@ -550,6 +550,11 @@ static int load_workload(struct ctx *c, json_t *root, struct campaign_config *cf
 				r = fail(c, p.buf, "\"%s\" is not an integer in 1..100000", o->value);
 			else
 				cfg->warehouses = (unsigned)n;
+		} else if (cfg->workload == WORKLOAD_TPCC && !strcmp(o->key, "terminals")) {
+			if (parse_int64(o->value, 0, 1000000, &n) < 0)
+				r = fail(c, p.buf, "\"%s\" is not an integer in 0..1000000", o->value);
+			else
+				cfg->terminals = (unsigned)n;
 		} else if (cfg->workload == WORKLOAD_SYSBENCH && !strcmp(o->key, "tables")) {
 			if (parse_int64(o->value, 1, 1000000, &n) < 0)
 				r = fail(c, p.buf, "\"%s\" is not an integer in 1..1000000", o->value);
@@ -955,11 +960,43 @@ static int load_percentiles(struct ctx *c, json_t *root, struct campaign_config 
 	return ret;
 }
 
+/* "sessions": "pool" (the default: the terminals share `threads`
+ * connections) or "terminals" (one session per terminal, as Benchmark
+ * Factory runs its virtual users: the instance's connections are its
+ * terminals). tpcc only. */
+static int load_sessions(struct ctx *c, json_t *root, struct campaign_config *cfg)
+{
+	const char *s = NULL;
+	int ret;
+
+	if ((ret = get_str(c, root, "", "sessions", false, &s)) < 0 || !s)
+		return ret;
+	if (strcmp(s, "pool") && strcmp(s, "terminals"))
+		return fail_val(c, ".sessions", json_object_get(root, "sessions"),
+				"is not a session mode (expected pool or terminals)");
+	if (!strcmp(s, "pool"))
+		return 0;
+	if (cfg->workload != WORKLOAD_TPCC)
+		return fail_val(c, ".sessions", json_object_get(root, "sessions"),
+				"is for tpcc workloads (sysbench's threads are its sessions)");
+	if (json_object_get(root, "threads"))
+		return fail_val(c, ".threads", json_object_get(root, "threads"),
+				"is set with \"sessions\": \"terminals\" (expected no threads: the connections are the "
+				"terminals, workload.options.terminals or 10 per warehouse)");
+	unsigned long long t = cfg->terminals ? cfg->terminals : 10ULL * cfg->warehouses;
+	if (t > 100000)
+		return fail(c, ".sessions", "\"terminals\" would open %llu sessions per instance (expected at most 100000: "
+			    "fewer terminals or a pool)", t);
+	cfg->threads = (unsigned)t;
+	cfg->sessions_per_terminal = true;
+	return 0;
+}
+
 static int load(struct ctx *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
-		"sample", "repetitions", "threads", "rate", "report_interval", "percentiles", "output",
+		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
 		"verify_restore", "keep", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
@@ -998,6 +1035,8 @@ static int load(struct ctx *c, json_t *root, struct campaign_config *cfg)
 	if ((ret = get_uint(c, root, "", "threads", 1, 100000, &n)) < 0)
 		return ret;
 	cfg->threads = (unsigned)n;
+	if ((ret = load_sessions(c, root, cfg)) < 0)
+		return ret;
 	n = 0;
 	if ((ret = get_uint(c, root, "", "rate", 0, 1000000000, &n)) < 0)
 		return ret;

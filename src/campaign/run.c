@@ -116,8 +116,11 @@ static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t
 			strbuf_addf(args, "--rate=%llu%c", (unsigned long long)cfg->rate, '\0');
 		break;
 	case WORKLOAD_TPCC:
-		/* The terminals share the instance's connections. */
-		strbuf_addf(args, "--connections=%u%c", cfg->threads, '\0');
+		/* The terminals share the instance's connections, or own one each. */
+		if (cfg->sessions_per_terminal)
+			strbuf_addf(args, "--connections=terminals%c", '\0');
+		else
+			strbuf_addf(args, "--connections=%u%c", cfg->threads, '\0');
 		break;
 	}
 	strbuf_adds(args, "--percentile=");
