@@ -168,7 +168,7 @@ void *connector_main(void *arg)
 		s = &r->sessions[i];
 		if (session_connect(s) < 0) {
 			runner_fail(r, "cannot connect to %s (connection %u): error %d: %s",
-				    runner_endpoint(r->cfg->conn, ep, sizeof(ep)), s->index + 1, s->conn.err.native,
+				    runner_endpoint(r->cfg, ep, sizeof(ep)), s->index + 1, s->conn.err.native,
 				    s->conn.err.msg);
 			break;
 		}
