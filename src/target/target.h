@@ -176,8 +176,6 @@ struct target_ops {
 	const char *name;
 	const char *summary;
 	const struct target_option *options; /* terminated by {NULL} */
-	/* build_golden and verify run every workload (the loader's); false: the MySQL-protocol ones only. */
-	bool any_workload;
 
 	int (*init)(struct target *t) __attribute__((warn_unused_result));
 	/* Static checks of the campaign for this backend; messages name the JSON path (target_env_error). */
