@@ -329,13 +329,155 @@ static int phase_parse(struct jread *jr, json_t *v, const char *path, enum phase
 	return 0;
 }
 
-static void add_interval(struct run *r, size_t *cap, enum phase_id ph, double t, double tps)
+/* A fraction 0..1 (utilisation, busy share); absent reads as 0. */
+static double read_frac(struct jread *jr, json_t *o, const char *path, const char *key, int flags)
+{
+	double v = jr_num(jr, o, path, key, flags, 0, 0);
+
+	if (!jr->failed && v > 1.0 + 1e-9)
+		jr_fail(jr, path, key, json_object_get(o, key), "a fraction from 0 to 1");
+	return v;
+}
+
+static void read_tel_dev(struct jread *jr, json_t *d, const char *path, struct tel_dev *out)
+{
+	const char *name = jr_str(jr, d, path, "name", JR_REQUIRED, "");
+
+	out->name = xstrdup(name);
+	out->r_iops = jr_num(jr, d, path, "r_iops", JR_OPTIONAL, 0, 0);
+	out->w_iops = jr_num(jr, d, path, "w_iops", JR_OPTIONAL, 0, 0);
+	out->f_iops = jr_num(jr, d, path, "f_iops", JR_OPTIONAL, 0, 0);
+	out->r_mbps = jr_num(jr, d, path, "r_mbps", JR_OPTIONAL, 0, 0);
+	out->w_mbps = jr_num(jr, d, path, "w_mbps", JR_OPTIONAL, 0, 0);
+	out->r_await_ms = jr_num(jr, d, path, "r_await_ms", JR_OPTIONAL, 0, 0);
+	out->w_await_ms = jr_num(jr, d, path, "w_await_ms", JR_OPTIONAL, 0, 0);
+	out->f_await_ms = jr_num(jr, d, path, "f_await_ms", JR_OPTIONAL, 0, 0);
+	out->await_ms = jr_num(jr, d, path, "await_ms", JR_OPTIONAL, 0, 0);
+	out->queue_depth = jr_num(jr, d, path, "queue_depth", JR_OPTIONAL, 0, 0);
+	out->util = read_frac(jr, d, path, "util", JR_REQUIRED);
+}
+
+/* "devices": [{"name": ..., rates}], the drive's top device first. */
+static void read_tel_devs(struct jread *jr, json_t *o, const char *path, const char *top, struct tel_dev **out,
+			  size_t *n)
+{
+	json_t *arr = jr_arr(jr, o, path, "devices", JR_OPTIONAL | JR_NULLABLE), *d;
+	char dp[192];
+	size_t i;
+
+	if (!arr)
+		return;
+	*out = xcalloc(json_array_size(arr) + 1, sizeof(**out));
+	json_array_foreach(arr, i, d) {
+		snprintf(dp, sizeof(dp), "%s.devices[%zu]", path, i);
+		if (!json_is_object(d)) {
+			jr_fail(jr, dp, NULL, d, "an object");
+			return;
+		}
+		read_tel_dev(jr, d, dp, &(*out)[i]);
+		(*out)[i].top = top && !strcmp((*out)[i].name, top);
+		*n = i + 1;
+		if (jr->failed)
+			return;
+	}
+}
+
+static void read_tel_phase(struct jread *jr, json_t *phases, const char *name, const char *top,
+			   struct tel_phase *t)
+{
+	char path[96], sp[160];
+	json_t *ph = jr_obj(jr, phases, ".telemetry.phases", name, JR_OPTIONAL | JR_NULLABLE), *o;
+
+	if (!ph)
+		return;
+	snprintf(path, sizeof(path), ".telemetry.phases.%s", name);
+	t->present = true;
+	t->seconds = jr_num(jr, ph, path, "seconds", JR_REQUIRED, 0, 0);
+	snprintf(sp, sizeof(sp), "%s.host_cpu", path);
+	if ((o = jr_obj(jr, ph, path, "host_cpu", JR_OPTIONAL | JR_NULLABLE))) {
+		t->has_host = true;
+		t->host_busy = read_frac(jr, o, sp, "busy", JR_REQUIRED);
+		t->host_iowait = read_frac(jr, o, sp, "iowait", JR_OPTIONAL);
+	}
+	read_tel_devs(jr, ph, path, top, &t->devs, &t->ndevs);
+	snprintf(sp, sizeof(sp), "%s.driver", path);
+	if ((o = jr_obj(jr, ph, path, "driver", JR_OPTIONAL | JR_NULLABLE))) {
+		t->has_driver = true;
+		t->driver_cores = jr_num(jr, o, sp, "cores", JR_REQUIRED, 0, 0);
+		t->driver_loops = (unsigned)jr_int(jr, o, sp, "event_loops", JR_REQUIRED, 1, 1);
+		if (jr_has(o, "conn_wait")) {
+			t->has_conn_wait = true;
+			t->conn_wait = read_frac(jr, o, sp, "conn_wait", JR_REQUIRED);
+		}
+	}
+	snprintf(sp, sizeof(sp), "%s.guest", path);
+	if ((o = jr_obj(jr, ph, path, "guest", JR_OPTIONAL | JR_NULLABLE))) {
+		t->has_guest = true;
+		t->guest_busy = read_frac(jr, o, sp, "busy", JR_REQUIRED);
+		t->guest_vcpus = (unsigned)jr_int(jr, o, sp, "vcpus", JR_OPTIONAL, 1, 0);
+	}
+	snprintf(sp, sizeof(sp), "%s.server", path);
+	if ((o = jr_obj(jr, ph, path, "server", JR_OPTIONAL | JR_NULLABLE))) {
+		t->has_server = true;
+		t->server_cores = jr_num(jr, o, sp, "cores", JR_REQUIRED, 0, 0);
+	}
+}
+
+/* "telemetry" of result format 1.1: absent in 1.0 results and in runs without a sampler. */
+static void read_telemetry(struct jread *jr, struct run *r, json_t *root)
+{
+	json_t *t = jr_obj(jr, root, "", "telemetry", JR_OPTIONAL | JR_NULLABLE), *d, *ph;
+	const char *top = NULL;
+
+	if (!t)
+		return;
+	r->has_tel = true;
+	r->host_cpus = (unsigned)jr_int(jr, t, ".telemetry", "host_cpus", JR_OPTIONAL, 1, 0);
+	if ((d = jr_obj(jr, t, ".telemetry", "drive", JR_OPTIONAL | JR_NULLABLE))) {
+		const char *stack = jr_str(jr, d, ".telemetry.drive", "stack", JR_OPTIONAL | JR_NULLABLE, NULL);
+		r->drive_stack = stack ? xstrdup(stack) : NULL;
+		top = jr_str(jr, d, ".telemetry.drive", "top", JR_OPTIONAL | JR_NULLABLE, NULL);
+	}
+	ph = jr_obj(jr, t, ".telemetry", "phases", JR_REQUIRED);
+	read_tel_phase(jr, ph, "precondition", top, &r->tel_pre);
+	read_tel_phase(jr, ph, "sample", top, &r->tel_sample);
+}
+
+/* An interval's "telemetry": host CPU and the busiest device. */
+static void read_interval_tel(struct jread *jr, json_t *v, const char *path, struct interval_pt *pt)
+{
+	json_t *t = jr_obj(jr, v, path, "telemetry", JR_OPTIONAL | JR_NULLABLE);
+	struct tel_dev *devs = NULL;
+	size_t ndevs = 0;
+	char tp[96];
+
+	if (!t)
+		return;
+	snprintf(tp, sizeof(tp), "%s.telemetry", path);
+	pt->has_tel = true;
+	if (jr_has(t, "host_cpu_busy")) {
+		pt->has_host = true;
+		pt->host_busy = read_frac(jr, t, tp, "host_cpu_busy", JR_REQUIRED);
+	}
+	read_tel_devs(jr, t, tp, NULL, &devs, &ndevs);
+	for (size_t i = 0; i < ndevs; i++) {
+		if (!pt->has_dev || devs[i].util > pt->dev_util) {
+			pt->has_dev = true;
+			pt->dev_util = devs[i].util;
+			pt->dev_await_ms = devs[i].await_ms;
+		}
+		free(devs[i].name);
+	}
+	free(devs);
+}
+
+static void add_interval(struct run *r, size_t *cap, enum phase_id ph, double t, double secs, double tps)
 {
 	if (r->nintervals == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
 		r->intervals = xrealloc(r->intervals, *cap * sizeof(*r->intervals));
 	}
-	r->intervals[r->nintervals++] = (struct interval_pt){.phase = ph, .t = t, .tps = tps};
+	r->intervals[r->nintervals++] = (struct interval_pt){.phase = ph, .t = t, .seconds = secs, .tps = tps};
 }
 
 static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
@@ -346,7 +488,7 @@ static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
 
 	json_array_foreach(arr, i, v) {
 		enum phase_id ph;
-		double t, tps;
+		double t, secs, tps;
 
 		snprintf(path, sizeof(path), ".intervals[%zu]", i);
 		if (!json_is_object(v)) {
@@ -357,9 +499,11 @@ static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
 			return;
 		t = jr_num(jr, v, path, "t", JR_REQUIRED, 0, 0);
 		tps = jr_num(jr, v, path, "tps", JR_REQUIRED, 0, 0);
+		secs = jr_num(jr, v, path, "seconds", JR_OPTIONAL, 0, 0);
 		if (jr->failed)
 			return;
-		add_interval(r, &cap, ph, t, tps);
+		add_interval(r, &cap, ph, t, secs, tps);
+		read_interval_tel(jr, v, path, &r->intervals[r->nintervals - 1]);
 	}
 }
 
@@ -436,6 +580,7 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	iv = jr_arr(&jr, root, "", "intervals", JR_OPTIONAL | JR_NULLABLE);
 	if (iv)
 		read_intervals(&jr, r, iv);
+	read_telemetry(&jr, r, root);
 	if (jr.failed)
 		goto out;
 	*out = r;
@@ -567,7 +712,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			}
 			if (jr.failed)
 				goto out;
-			add_interval(r, &cap, ph, t, tps);
+			add_interval(r, &cap, ph, t, secs, tps);
 		} else if (!strcmp(type, "end")) {
 			if (status_parse(&jr, line, path, &r->status) < 0)
 				goto out;

@@ -15,6 +15,19 @@ const char *steady_state_name(enum steady_state s)
 	return "?";
 }
 
+const char *steady_state_key(enum steady_state s)
+{
+	switch (s) {
+	case STEADY_YES:
+		return "steady";
+	case STEADY_NO:
+		return "not-steady";
+	case STEADY_NA:
+		return "n/a";
+	}
+	return "?";
+}
+
 struct steady_result steady_check(const double *y, size_t n)
 {
 	struct steady_result r = {.state = STEADY_NA, .rounds = n};

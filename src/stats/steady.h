@@ -54,5 +54,6 @@ struct steady_result steady_last_window(const double *y, size_t n, size_t window
 long steady_first_window(const double *y, size_t n, size_t window);
 
 const char *steady_state_name(enum steady_state s); /* "steady", "NOT steady", "n/a" */
+const char *steady_state_key(enum steady_state s);  /* "steady", "not-steady", "n/a" (CSV, JSON) */
 
 #endif

@@ -128,8 +128,8 @@ void verdict_explain(const struct verdict_in *in, const struct verdict *v, char 
 	switch (v->bottleneck) {
 	case BOTTLENECK_DRIVER:
 		if (v->driver.cpu)
-			add(&l, "driver %.2f core per event loop (%.2f cores, %u loops; >= %.2f)", v->driver.per_loop,
-			    in->driver_cores, in->driver_loops, VERDICT_DRIVER_LOOP_BUSY);
+			add(&l, "driver %.2f core per event loop (%.2f cores, %u loop%s; >= %.2f)", v->driver.per_loop,
+			    in->driver_cores, in->driver_loops, in->driver_loops == 1 ? "" : "s", VERDICT_DRIVER_LOOP_BUSY);
 		if (v->driver.connections)
 			add(&l, "%sterminals waited %.0f%% of their response time for a connection (>= %.0f%%)",
 			    v->driver.cpu ? "; " : "", 100 * in->conn_wait_share, 100 * VERDICT_CONN_WAIT);
