@@ -217,6 +217,39 @@ void sysstat_cpu_rates(const struct sysstat_cpu *a, const struct sysstat_cpu *b,
 	out->busy_cores = out->busy * (double)(b->ncpu ? b->ncpu : 1);
 }
 
+/* Guest counters are 64-bit and only grow; one that went back (a restart) is no change. */
+static double delta64(uint64_t a, uint64_t b)
+{
+	return b >= a ? (double)(b - a) : 0;
+}
+
+void sysstat_guest_rates(const struct sysstat_guest *a, const struct sysstat_guest *b, double seconds,
+			 struct sysstat_guest_rates *out)
+{
+	double rd = delta64(a->rd_reqs, b->rd_reqs), wr = delta64(a->wr_reqs, b->wr_reqs);
+	double fl = delta64(a->fl_reqs, b->fl_reqs);
+	double rt = delta64(a->rd_times_ns, b->rd_times_ns), wt = delta64(a->wr_times_ns, b->wr_times_ns);
+	double ft = delta64(a->fl_times_ns, b->fl_times_ns);
+
+	memset(out, 0, sizeof(*out));
+	if (!(seconds > 0))
+		return;
+	out->r_iops = rd / seconds;
+	out->w_iops = wr / seconds;
+	out->f_iops = fl / seconds;
+	out->r_mbps = delta64(a->rd_bytes, b->rd_bytes) / 1e6 / seconds;
+	out->w_mbps = delta64(a->wr_bytes, b->wr_bytes) / 1e6 / seconds;
+	out->r_await_ms = per(rt, rd) / 1e6;
+	out->w_await_ms = per(wt, wr) / 1e6;
+	out->f_await_ms = per(ft, fl) / 1e6;
+	out->await_ms = per(rt + wt, rd + wr) / 1e6;
+	out->queue_depth = (rt + wt + ft) / (seconds * 1e9);
+	if (b->vcpus)
+		out->vcpu_busy = delta64(a->cpu_ns, b->cpu_ns) / (seconds * 1e9 * (double)b->vcpus);
+	if (out->vcpu_busy > 1)
+		out->vcpu_busy = 1;
+}
+
 int sysstat_pid_parse(const char *text, long hz, double *cpu_s)
 {
 	/* "pid (comm) state ppid ...": comm may hold spaces and ')', so the

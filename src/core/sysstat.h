@@ -30,6 +30,16 @@
  * Guest time is already inside user and nice; steal counts as busy (the CPU
  * was not ours to use).
  *
+ * A VM (libvirt domain stats, read by the libvirt target) between readings:
+ *   r_iops, w_iops, f_iops  D(requests) / seconds
+ *   r_mbps, w_mbps          D(bytes) / 10^6 / seconds
+ *   *_await_ms              D(total ns spent on them) / D(requests) / 10^6 (the
+ *                           hypervisor's view: queueing in the host included)
+ *   queue_depth             D(ns spent on all requests) / D(wall ns): the mean
+ *                           number in flight (Little's law); there is no
+ *                           utilisation: the hypervisor does not count busy time
+ *   vcpu_busy               D(vCPU ns) / (seconds * 10^9 * vcpus), 0..1
+ *
  * Parsers take text (tests give them literals); readers read the file once.
  */
 #ifndef DBRIG_CORE_SYSSTAT_H
@@ -82,6 +92,27 @@ struct sysstat_cpu_rates {
 int sysstat_cpu_parse(const char *text, struct sysstat_cpu *out) __attribute__((warn_unused_result));
 int sysstat_cpu_read(const char *path, struct sysstat_cpu *out) __attribute__((warn_unused_result));
 void sysstat_cpu_rates(const struct sysstat_cpu *a, const struct sysstat_cpu *b, struct sysstat_cpu_rates *out);
+
+struct sysstat_guest {
+	bool has_block;
+	uint64_t rd_reqs, rd_bytes, rd_times_ns;
+	uint64_t wr_reqs, wr_bytes, wr_times_ns;
+	uint64_t fl_reqs, fl_times_ns;
+	bool has_cpu;
+	uint64_t cpu_ns;       /* the vCPUs' time, summed */
+	unsigned vcpus;
+};
+
+struct sysstat_guest_rates {
+	double r_iops, w_iops, f_iops;
+	double r_mbps, w_mbps;
+	double r_await_ms, w_await_ms, f_await_ms, await_ms;
+	double queue_depth;
+	double vcpu_busy;      /* 0..1 */
+};
+
+void sysstat_guest_rates(const struct sysstat_guest *a, const struct sysstat_guest *b, double seconds,
+			 struct sysstat_guest_rates *out);
 
 /* User + system CPU seconds of a process from its /proc/PID/stat text
  * (fields 14 and 15, in clock ticks of `hz`). */

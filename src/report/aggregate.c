@@ -252,8 +252,9 @@ bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const stru
 	in->driver_loops = t->driver_loops;
 	in->has_conn_wait = t->has_conn_wait;
 	in->conn_wait_share = t->conn_wait;
+	/* The busiest device with a utilisation; without any (a VM's disk), the first for display only. */
 	for (size_t i = 0; i < t->ndevs; i++)
-		if (!best || t->devs[i].util > best->util)
+		if (t->devs[i].has_util && (!best || t->devs[i].util > best->util))
 			best = &t->devs[i];
 	if (best) {
 		in->has_drive = true;
@@ -263,7 +264,7 @@ bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const stru
 		in->drive_device = best->name;
 	}
 	if (dev)
-		*dev = best;
+		*dev = best ? best : t->ndevs ? &t->devs[0] : NULL;
 	return true;
 }
 
@@ -444,7 +445,7 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 
 		if (!agg_verdict_in(&runs[i]->tel_sample, &vin, &dev))
 			continue;
-		if (dev && (!g->dev || dev->util > g->dev->util))
+		if (dev && (!g->dev || (dev->has_util && (!g->dev->has_util || dev->util > g->dev->util))))
 			g->dev = dev;
 		verdict_in_merge(&g->vin, &vin);
 		g->has_verdict = true;

@@ -101,7 +101,7 @@ static void verdict_fields(struct strbuf *sb, bool has, const struct verdict_in 
 	fopt(sb, d != NULL, d ? d->w_mbps : 0);
 	fopt(sb, d != NULL, d ? d->await_ms : 0);
 	fopt(sb, d != NULL, d ? d->queue_depth : 0);
-	fopt(sb, d != NULL, d ? 100 * d->util : 0);
+	fopt(sb, d && d->has_util, d ? 100 * d->util : 0);
 }
 
 static void groups_csv(struct strbuf *sb, const struct report *rep)

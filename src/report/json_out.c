@@ -98,7 +98,7 @@ static json_t *dev_json(const struct tel_dev *d)
 			 "filesystem", d->top, "r_iops", num(d->r_iops), "w_iops", num(d->w_iops), "f_iops", num(d->f_iops),
 			 "r_mbps", num(d->r_mbps), "w_mbps", num(d->w_mbps), "r_await_ms", num(d->r_await_ms),
 			 "w_await_ms", num(d->w_await_ms), "f_await_ms", num(d->f_await_ms), "await_ms", num(d->await_ms),
-			 "queue_depth", num(d->queue_depth), "util", num(d->util));
+			 "queue_depth", num(d->queue_depth), "util", d->has_util ? num(d->util) : json_null());
 }
 
 /* The bottleneck, the rule's explanation and the figures it used. */

@@ -100,7 +100,10 @@ void report_compare_sentence(const struct agg_cmp *c, const struct agg_group *a,
 
 void report_dev_text(const struct tel_dev *d, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s: %.0f r + %.0f w IOPS, %.2f r + %.2f w MB/s, %.2f ms per I/O, queue depth %.1f, "
-		 "%.0f%% utilised", d->name, d->r_iops, d->w_iops, d->r_mbps, d->w_mbps, d->await_ms, d->queue_depth,
-		 100 * d->util);
+	char util[48] = "utilisation not known";
+
+	if (d->has_util)
+		snprintf(util, sizeof(util), "%.0f%% utilised", 100 * d->util);
+	snprintf(buf, n, "%s: %.0f r + %.0f w IOPS, %.2f r + %.2f w MB/s, %.2f ms per I/O, queue depth %.1f, %s",
+		 d->name, d->r_iops, d->w_iops, d->r_mbps, d->w_mbps, d->await_ms, d->queue_depth, util);
 }

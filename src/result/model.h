@@ -67,6 +67,7 @@ struct tel_dev {
 	double r_mbps, w_mbps;
 	double r_await_ms, w_await_ms, f_await_ms, await_ms;
 	double queue_depth;
+	bool has_util;         /* a VM's disk seen by the hypervisor has none */
 	double util;           /* 0..1 */
 };
 

@@ -354,7 +354,8 @@ static void read_tel_dev(struct jread *jr, json_t *d, const char *path, struct t
 	out->f_await_ms = jr_num(jr, d, path, "f_await_ms", JR_OPTIONAL, 0, 0);
 	out->await_ms = jr_num(jr, d, path, "await_ms", JR_OPTIONAL, 0, 0);
 	out->queue_depth = jr_num(jr, d, path, "queue_depth", JR_OPTIONAL, 0, 0);
-	out->util = read_frac(jr, d, path, "util", JR_REQUIRED);
+	out->has_util = jr_has(d, "util");
+	out->util = read_frac(jr, d, path, "util", JR_OPTIONAL | JR_NULLABLE);
 }
 
 /* "devices": [{"name": ..., rates}], the drive's top device first. */
@@ -461,7 +462,7 @@ static void read_interval_tel(struct jread *jr, json_t *v, const char *path, str
 	}
 	read_tel_devs(jr, t, tp, NULL, &devs, &ndevs);
 	for (size_t i = 0; i < ndevs; i++) {
-		if (!pt->has_dev || devs[i].util > pt->dev_util) {
+		if (devs[i].has_util && (!pt->has_dev || devs[i].util > pt->dev_util)) {
 			pt->has_dev = true;
 			pt->dev_util = devs[i].util;
 			pt->dev_await_ms = devs[i].await_ms;

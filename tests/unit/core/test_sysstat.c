@@ -118,6 +118,50 @@ static void cpu_rates(void **state)
 	assert_int_equal(sysstat_cpu_parse("cpu  1 2\n", &a), -EINVAL);
 }
 
+/*
+ * A VM over 4 s: 400 reads of 4 KiB (1,638,400 B) taking 2 s in all, 2,000
+ * writes of 16 KiB (32,768,000 B) taking 6 s, 100 flushes taking 0.4 s; 8 vCPUs
+ * used 16 s of CPU.
+ *   r 100/s, w 500/s, f 25/s; 0.4096 MB/s and 8.192 MB/s
+ *   await r 2 s / 400 = 5 ms, w 3 ms, f 4 ms, r+w 8 s / 2,400 = 3.333 ms
+ *   queue depth (2 + 6 + 0.4) s / 4 s = 2.1; vCPUs 16 / (4 * 8) = 50% busy
+ */
+static void guest_rates(void **state)
+{
+	struct sysstat_guest a = {.has_block = true, .rd_reqs = 1000, .rd_bytes = 1u << 20, .rd_times_ns = 5000000,
+				  .wr_reqs = 10, .wr_bytes = 4096, .wr_times_ns = 1000, .fl_reqs = 3, .fl_times_ns = 7,
+				  .has_cpu = true, .cpu_ns = UINT64_C(100000000000), .vcpus = 8};
+	struct sysstat_guest b = a;
+	struct sysstat_guest_rates r;
+
+	(void)state;
+	b.rd_reqs += 400;
+	b.rd_bytes += 1638400;
+	b.rd_times_ns += UINT64_C(2000000000);
+	b.wr_reqs += 2000;
+	b.wr_bytes += 32768000;
+	b.wr_times_ns += UINT64_C(6000000000);
+	b.fl_reqs += 100;
+	b.fl_times_ns += UINT64_C(400000000);
+	b.cpu_ns += UINT64_C(16000000000);
+	sysstat_guest_rates(&a, &b, 4.0, &r);
+	NEAR(r.r_iops, 100);
+	NEAR(r.w_iops, 500);
+	NEAR(r.f_iops, 25);
+	NEAR(r.r_mbps, 0.4096);
+	NEAR(r.w_mbps, 8.192);
+	NEAR(r.r_await_ms, 5);
+	NEAR(r.w_await_ms, 3);
+	NEAR(r.f_await_ms, 4);
+	NEAR(r.await_ms, 8000.0 / 2400);
+	NEAR(r.queue_depth, 2.1);
+	NEAR(r.vcpu_busy, 0.5);
+	/* A restarted domain's counters went back: no change, not a huge one. */
+	sysstat_guest_rates(&b, &a, 4.0, &r);
+	NEAR(r.w_iops, 0);
+	NEAR(r.vcpu_busy, 0);
+}
+
 /* comm with spaces and parentheses: utime 250 + stime 130 ticks at 100 Hz. */
 static void pid_cpu(void **state)
 {
@@ -140,6 +184,7 @@ int main(void)
 		cmocka_unit_test(disk_read_proc),
 		cmocka_unit_test(cpu_rates),
 		cmocka_unit_test(pid_cpu),
+		cmocka_unit_test(guest_rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
