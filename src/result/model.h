@@ -51,6 +51,8 @@ struct phase_stat {
 	bool has_p99;
 	double p99_ms;         /* this instance's own 99th percentile */
 	bool lat_approx;       /* avg/min/max rebuilt from histogram buckets */
+	bool has_cpu;          /* format 1.1: the driver's own CPU time in the phase */
+	double cpu_s;
 	struct hist *hist;     /* NULL when the file carried none */
 	size_t ntypes;
 	struct type_stat *types;
@@ -115,6 +117,7 @@ struct run {
 	bool open_loop;        /* rate-limited or think-time: Little's law does not apply */
 	char *engine;          /* "driver server_version" */
 	struct phase_stat pre, sample;
+	unsigned driver_loops; /* format 1.1 "driver": its event loops (0: not recorded) */
 	bool has_tel;          /* the result carries telemetry */
 	char *drive_stack;     /* "loop3 (file /x.img) on vda", or NULL */
 	unsigned host_cpus;

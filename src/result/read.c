@@ -303,6 +303,11 @@ static void read_phase(struct jread *jr, json_t *phases, const char *name, struc
 			p->p99_ms = jr_num(jr, pct, pp, "99", JR_REQUIRED, 0, 0);
 		}
 	}
+	snprintf(sp, sizeof(sp), "%s.cpu", path);
+	if ((o = jr_obj(jr, ph, path, "cpu", JR_OPTIONAL | JR_NULLABLE))) {
+		p->has_cpu = true;
+		p->cpu_s = jr_num(jr, o, sp, "seconds", JR_REQUIRED, 0, 0);
+	}
 	read_histogram(jr, ph, path, p);
 	/* An instance p99 for the published mean-of-p99s: the stored one, else from its own histogram. */
 	if (!jr->failed && !p->has_p99 && p->hist && p->hist->total) {
@@ -424,14 +429,33 @@ static void read_tel_phase(struct jread *jr, json_t *phases, const char *name, c
 	}
 }
 
+/* The driver's own CPU (format 1.1) stands in for a sampler's reading of it. */
+static void driver_from_result(const struct run *r, const struct phase_stat *p, struct tel_phase *t)
+{
+	if (t->has_driver || !p->present || !p->has_cpu || !r->driver_loops || !(p->seconds > 0))
+		return;
+	if (!t->present) {
+		t->present = true;
+		t->seconds = p->seconds;
+	}
+	t->has_driver = true;
+	t->driver_cores = p->cpu_s / p->seconds;
+	t->driver_loops = r->driver_loops;
+}
+
 /* "telemetry" of result format 1.1: absent in 1.0 results and in runs without a sampler. */
 static void read_telemetry(struct jread *jr, struct run *r, json_t *root)
 {
 	json_t *t = jr_obj(jr, root, "", "telemetry", JR_OPTIONAL | JR_NULLABLE), *d, *ph;
 	const char *top = NULL;
 
-	if (!t)
+	if ((d = jr_obj(jr, root, "", "driver", JR_OPTIONAL | JR_NULLABLE)))
+		r->driver_loops = (unsigned)jr_int(jr, d, ".driver", "event_loops", JR_OPTIONAL, 1, 0);
+	if (!t) {
+		driver_from_result(r, &r->pre, &r->tel_pre);
+		driver_from_result(r, &r->sample, &r->tel_sample);
 		return;
+	}
 	r->has_tel = true;
 	r->host_cpus = (unsigned)jr_int(jr, t, ".telemetry", "host_cpus", JR_OPTIONAL, 1, 0);
 	if ((d = jr_obj(jr, t, ".telemetry", "drive", JR_OPTIONAL | JR_NULLABLE))) {
@@ -442,6 +466,8 @@ static void read_telemetry(struct jread *jr, struct run *r, json_t *root)
 	ph = jr_obj(jr, t, ".telemetry", "phases", JR_REQUIRED);
 	read_tel_phase(jr, ph, "precondition", top, &r->tel_pre);
 	read_tel_phase(jr, ph, "sample", top, &r->tel_sample);
+	driver_from_result(r, &r->pre, &r->tel_pre);
+	driver_from_result(r, &r->sample, &r->tel_sample);
 }
 
 /* An interval's "telemetry": host CPU and the busiest device. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,7 +259,7 @@ static double pid_cpu(const struct tel_series *s, int pid, uint64_t t0, uint64_t
  * figures the charts need for an interval. NULL when nothing was sampled.
  */
 static json_t *span_json(const struct tel_series *s, const struct tel_instance *in, uint64_t t0, uint64_t t1,
-			 bool full)
+			 bool full, double own_cpu_s, unsigned loops)
 {
 	double secs = (double)(t1 - t0) / 1e9, cpu_s;
 	struct sysstat_cpu ca, cb;
@@ -312,11 +313,12 @@ static json_t *span_json(const struct tel_series *s, const struct tel_instance *
 		any = true;
 	}
 	json_object_set_new(o, "devices", devs);
-	if ((cpu_s = pid_cpu(s, in->driver_pid, t0, t1)) >= 0) {
+	/* The driver's own account of its CPU (rusage, in the result) first, else the sampler's. */
+	if ((cpu_s = own_cpu_s) >= 0 || (cpu_s = pid_cpu(s, in->driver_pid, t0, t1)) >= 0) {
 		if (full)
 			json_object_set_new(o, "driver", json_pack("{s:o, s:o, s:I}", "cpu_s", num(cpu_s), "cores",
 								   num(cpu_s / secs), "event_loops",
-								   (json_int_t)(in->driver_loops ? in->driver_loops : 1)));
+								   (json_int_t)(loops ? loops : 1)));
 		else
 			json_object_set_new(o, "driver_cores", num(cpu_s / secs));
 		any = true;
@@ -337,6 +339,19 @@ static double phase_seconds(json_t *phases, const char *name)
 	return json_is_number(sec) && json_number_value(sec) > 0 ? json_number_value(sec) : 0;
 }
 
+/* A number under obj (NULL-terminated path of keys), or dflt. */
+static double num_at(json_t *obj, double dflt, ...)
+{
+	va_list ap;
+	const char *k;
+
+	va_start(ap, dflt);
+	while (obj && (k = va_arg(ap, const char *)))
+		obj = json_is_object(obj) ? json_object_get(obj, k) : NULL;
+	va_end(ap);
+	return json_is_number(obj) ? json_number_value(obj) : dflt;
+}
+
 static uint64_t at_s(uint64_t start, double s)
 {
 	return start + (uint64_t)llround(s * 1e9);
@@ -347,6 +362,8 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je), *schema, *phases, *tphases, *drive, *v, *t;
 	double pre_s, smp_s;
+	uint64_t start;
+	unsigned loops;
 	char *text = NULL;
 	size_t i;
 	int ret = -EINVAL;
@@ -370,10 +387,20 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 	}
 	pre_s = phase_seconds(phases, "precondition");
 	smp_s = phase_seconds(phases, "sample");
+	/* The driver says when its t = 0 was and how many loops it ran (format 1.1). */
+	start = in->start_ns ? in->start_ns : (uint64_t)num_at(root, 0, "driver", "clock_start_ns", (char *)NULL);
+	loops = in->driver_loops ? in->driver_loops : (unsigned)num_at(root, 0, "driver", "event_loops", (char *)NULL);
+	if (!start) {
+		strbuf_addf(err, "%s: no clock_start_ns in the result (expected a dbrig.result/1.1 driver's result, or the "
+			    "start given)", path);
+		goto out;
+	}
 	tphases = json_object();
-	v = pre_s > 0 ? span_json(s, in, in->start_ns, at_s(in->start_ns, pre_s), true) : NULL;
+	v = pre_s > 0 ? span_json(s, in, start, at_s(start, pre_s), true,
+				  num_at(phases, -1, "precondition", "cpu", "seconds", (char *)NULL), loops) : NULL;
 	json_object_set_new(tphases, "precondition", v ? v : json_null());
-	v = smp_s > 0 ? span_json(s, in, at_s(in->start_ns, pre_s), at_s(in->start_ns, pre_s + smp_s), true) : NULL;
+	v = smp_s > 0 ? span_json(s, in, at_s(start, pre_s), at_s(start, pre_s + smp_s), true,
+				  num_at(phases, -1, "sample", "cpu", "seconds", (char *)NULL), loops) : NULL;
 	json_object_set_new(tphases, "sample", v ? v : json_null());
 	drive = json_object();
 	if (in->drive_path)
@@ -392,7 +419,8 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 			continue;
 		te = json_number_value(jt);
 		ts = json_number_value(js);
-		if ((t = span_json(s, in, at_s(in->start_ns, te - ts), at_s(in->start_ns, te), false)))
+		if ((t = span_json(s, in, at_s(start, te - ts), at_s(start, te), false, num_at(v, -1, "cpu_s", (char *)NULL),
+				   loops)))
 			json_object_set_new(v, "telemetry", t);
 	}
 	json_object_set_new(root, "schema", json_string(TEL_SCHEMA));

@@ -14,7 +14,9 @@
  * tel_attach rewrites one instance's result file (atomically) with the
  * telemetry of its spans: its phases (precondition, sample), as the result's
  * own phase lengths say, and each of its intervals; the schema becomes
- * "dbrig.result/1.1". Not thread-safe: the sampler fills a series, the
+ * "dbrig.result/1.1". The driver's CPU is its own account (rusage, in the
+ * result) when the result has one, the sampler's reading of its process
+ * otherwise. Not thread-safe: the sampler fills a series, the
  * campaign reads it after sampler_stop.
  */
 #ifndef DBRIG_RESULT_TELEMETRY_H
@@ -66,13 +68,13 @@ struct tel_instance {
 	const char *drive_stack;          /* blockdev_chain_describe of the drive; may be NULL */
 	const size_t *devs;               /* the drive's devices, the one its filesystem is on first */
 	size_t ndevs;
-	int driver_pid;                   /* the instance's driver process */
-	unsigned driver_loops;            /* its event loops (its connections when blocking) */
+	int driver_pid;                   /* its driver process, when its result has no CPU of its own */
+	unsigned driver_loops;            /* its event loops; 0: as the result says */
 	int server_pid;                   /* its database server process (local target) */
 	int guest;                        /* its VM (libvirt) */
 	unsigned guest_vcpus;
 	const char *guest_disk;           /* how its under-test disk is named among the devices ("i1:sdc") */
-	uint64_t start_ns;                /* CLOCK_MONOTONIC at the driver's t = 0 */
+	uint64_t start_ns;                /* CLOCK_MONOTONIC at the driver's t = 0; 0: as the result says */
 };
 
 /* Rewrite the result at `path` with the instance's telemetry. 0, or -errno

@@ -51,6 +51,7 @@ struct interval_report {
 	bool open_loop;
 	uint64_t queue_length;
 	uint64_t concurrency;
+	double cpu_s;      /* this process's CPU time (user + system, getrusage) in the interval */
 };
 
 struct phase_report {
@@ -62,6 +63,7 @@ struct phase_report {
 	/* Per connection, for sysbench's "Threads fairness". */
 	const uint64_t *session_events;
 	const double *session_seconds;
+	double cpu_s;      /* this process's CPU time in the phase */
 };
 
 /* --report-checkpoints: the statistics since the previous checkpoint (or the
@@ -139,6 +141,9 @@ struct runner_outcome {
 	int signal;          /* the signal that interrupted the run */
 	char error[768];     /* message when FAILED */
 	bool started;        /* every connection was up and the clock started */
+	uint64_t start_ns;   /* CLOCK_MONOTONIC at t = 0 (machine-wide: a sampler aligns on it) */
+	unsigned loops;      /* event loops run (one per connection when the driver blocks) */
+	bool blocking;
 };
 
 /* Runs to the end; blocks SIGINT/SIGTERM in the calling thread while it runs

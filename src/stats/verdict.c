@@ -146,11 +146,14 @@ void verdict_explain(const struct verdict_in *in, const struct verdict *v, char 
 		add(&l, " (>= %.0f%%)", 100 * VERDICT_DRIVE_UTIL);
 		break;
 	case BOTTLENECK_UNKNOWN:
-		if (!in->has_host_cpu && !in->has_guest_cpu && !in->has_drive && !in->has_driver_cpu) {
+		if (!in->has_host_cpu && !in->has_guest_cpu && !in->has_drive && !in->has_driver_cpu &&
+		    !in->has_conn_wait) {
 			add(&l, "no telemetry");
 			return;
 		}
 		add(&l, "nothing saturated:");
+		if (in->has_driver_cpu && in->driver_loops)
+			add(&l, " driver %.2f core per event loop;", in->driver_cores / in->driver_loops);
 		if (in->has_host_cpu)
 			add(&l, " host CPU %.0f%% busy;", 100 * in->host_cpu_busy);
 		if (in->has_guest_cpu)

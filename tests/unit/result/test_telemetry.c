@@ -193,6 +193,58 @@ static void attach_and_read_back(void **state)
 	strbuf_release(&path);
 }
 
+/*
+ * A 1.1 driver's result: its own CPU (3 s over the 15 s sample: 0.2 core
+ * over its 3 loops) and its clock start (100 s) are used; without telemetry
+ * the report still has the driver's figures.
+ */
+static void driver_own_account(void **state)
+{
+	const size_t devs[1] = {0};
+	struct tel_instance in = {.devs = devs, .ndevs = 1, .driver_pid = 0, .server_pid = -1, .guest = -1};
+	struct tel_series s;
+	struct strbuf err, path, text;
+	struct run *r = NULL;
+	char *back = NULL;
+	const char *cut;
+	size_t len;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	strbuf_init(&path, 0);
+	strbuf_init(&text, 0);
+	/* The sample phase gets its "cpu", the result its "driver". */
+	cut = strstr(result_text, "\"latency_ms\":{\"avg\":800}}},");
+	assert_non_null(cut);
+	strbuf_add(&text, result_text, (size_t)(cut - result_text));
+	strbuf_adds(&text, "\"latency_ms\":{\"avg\":800},\"cpu\":{\"seconds\":3,\"cores\":0.2}}},"
+			   "\"driver\":{\"event_loops\":3,\"blocking\":false,\"clock_start_ns\":100000000000},");
+	strbuf_adds(&text, cut + strlen("\"latency_ms\":{\"avg\":800}}},"));
+	/* Read as the driver wrote it: the report has the driver's figures already. */
+	assert_int_equal(results_parse_result("d.json", text.buf, &r, &err), 0);
+	assert_true(r->tel_sample.present && r->tel_sample.has_driver);
+	NEAR(r->tel_sample.driver_cores, 0.2, 1e-9);
+	assert_int_equal(r->tel_sample.driver_loops, 3);
+	assert_false(r->tel_sample.has_host);
+	run_free(r);
+	r = NULL;
+	strbuf_addf(&path, "%s/d.json", dir);
+	assert_int_equal(atomic_write_file(path.buf, text.buf, text.len), 0);
+	series(&s, 7);
+	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
+	assert_int_equal(read_file(path.buf, &back, &len), 0);
+	assert_int_equal(results_parse_result("d.json", back, &r, &err), 0);
+	NEAR(r->tel_sample.driver_cores, 0.2, 1e-3); /* its own account, not the sampled 0.5 of pid 0 */
+	assert_int_equal(r->tel_sample.driver_loops, 3);
+	NEAR(r->tel_sample.host_busy, 110.0 / 150, 1e-3); /* aligned on the result's clock start */
+	run_free(r);
+	free(back);
+	tel_series_release(&s);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
 static void refusals(void **state)
 {
 	const size_t devs[1] = {0};
@@ -220,6 +272,16 @@ static void refusals(void **state)
 	assert_int_equal(atomic_write_file(path.buf, "{\"schema\":\"dbrig.result/2\"}", 27), 0);
 	assert_int_equal(tel_attach(path.buf, &s, &in, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "not a dbrig.result/1 file"));
+	/* A 1.0 result and no start given: nothing to align on. */
+	tel_series_release(&s);
+	series(&s, 3);
+	strbuf_reset(&err);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/nostart.json", dir);
+	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
+	in.start_ns = 0;
+	assert_int_equal(tel_attach(path.buf, &s, &in, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "no clock_start_ns in the result"));
 	tel_series_release(&s);
 	strbuf_release(&err);
 	strbuf_release(&path);
@@ -230,6 +292,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interpolation),
 		cmocka_unit_test(attach_and_read_back),
+		cmocka_unit_test(driver_own_account),
 		cmocka_unit_test(refusals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
