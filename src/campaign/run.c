@@ -100,6 +100,24 @@ const char *run_driver_file(struct run_driver *dv, const char *suffix)
 	return dv->path.buf;
 }
 
+/*
+ * The drivers of a run share this machine's CPUs (they all run here, whatever
+ * the target): n of them at once divide the CPUs among their event loops
+ * instead of each taking one loop per CPU, unless the config's workload
+ * options set --event-loops.
+ */
+static void driver_loops_arg(const struct campaign_config *cfg, size_t n, struct strbuf *args)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (size_t i = 0; i < cfg->nwl_options; i++)
+		if (!strcmp(cfg->wl_options[i].key, "event-loops"))
+			return;
+	if (n == 0)
+		n = 1;
+	strbuf_addf(args, "--event-loops=%lu%c", ncpu > (long)n ? (unsigned long)ncpu / n : 1UL, '\0');
+}
+
 static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t inst, const struct target_endpoint *ep,
 			const char *base, struct strbuf *args, char **argv, size_t max)
 {
@@ -132,6 +150,7 @@ static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t
 	strbuf_addf(args, "--run-vm-count=%u%c--run-repetition=%u%c", cfg->groups[r->group].instances, '\0', r->rep,
 		    '\0');
 	driver_workload_args(cfg, args);
+	driver_loops_arg(cfg, r->ninsts, args);
 	if (cfg->workload == WORKLOAD_SYSBENCH)
 		strbuf_addf(args, "%s%c", cfg->test, '\0');
 	strbuf_addf(args, "run%c", '\0');

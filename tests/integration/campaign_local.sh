@@ -70,6 +70,11 @@ for g, insts in expect.items():
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["queries"]["write"] <= 0: err.append(p + " wrote nothing, the restore check proves little")
         if not os.path.exists(p + "l"): err.append("missing journal " + p + "l")
+        # The run's drivers divide this machine's CPUs among their event loops
+        # (at least one each, at most one per connection).
+        want = min(2, max(1, os.sysconf("SC_NPROCESSORS_ONLN") // len(insts)))
+        if r.get("driver", {}).get("event_loops") != want:
+            err.append("%s: %s event loops for %d instance(s) (expected %d)" % (p, r.get("driver"), len(insts), want))
         tot += s["tps"]
     sums[g] = tot
 # The summary's group TPS is the sum of its instances' sample TPS.
