@@ -16,10 +16,11 @@ set -uo pipefail
 # On a failure, what the servers and their set-up said.
 on_fail() {
 	local f
-	for f in $(find "$T/drives" \( -name install.log -o -name error.log \) 2>/dev/null); do
+	for f in $(find "$T/drives" "$T/out" \( -name install.log -o -name error.log -o -name report.log \) 2>/dev/null); do
 		echo "== $f" >&2
 		tail -n 40 "$f" >&2
 	done
+	if [ "${KEEP_TMP:-0}" = 1 ]; then cp -a "$T/out" "/tmp/campaign_local-out.$$" && echo "kept /tmp/campaign_local-out.$$" >&2; fi
 }
 need_mariadb
 base=$(free_port_block 8) || exit 1

@@ -634,6 +634,17 @@ static void local_cleanup(struct target *t)
 	t->priv = NULL;
 }
 
+/* The sampler reads the data directory's block devices and the server's CPU. */
+static int local_telemetry(struct target *t, struct target_instance *inst, struct target_telemetry *out)
+{
+	struct local_inst *li;
+
+	local_inst_paths(t, inst);
+	li = inst->priv;
+	*out = (struct target_telemetry){.drive_path = li->data, .server_pid = li->pid > 0 ? li->pid : 0};
+	return 0;
+}
+
 static void local_release(struct target *t, struct target_instance *inst)
 {
 	(void)t;
@@ -657,6 +668,7 @@ const struct target_ops target_local_ops = {
 	.verify = local_verify,
 	.stop = local_stop,
 	.destroy = local_destroy,
+	.telemetry = local_telemetry,
 	.release = local_release,
 	.cleanup = local_cleanup,
 };
