@@ -960,7 +960,7 @@ static int load(struct ctx *c, json_t *root, struct campaign_config *cfg)
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
 		"sample", "repetitions", "threads", "rate", "report_interval", "percentiles", "output",
-		"verify_restore", "keep", NULL,
+		"verify_restore", "keep", "telemetry", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
 	uint64_t n;
@@ -1010,8 +1010,10 @@ static int load(struct ctx *c, json_t *root, struct campaign_config *cfg)
 	cfg->output = xstrdup("results");
 	if ((ret = get_path(c, root, "", "output", &cfg->output)) < 0)
 		return ret;
+	cfg->telemetry = true;
 	if ((ret = get_bool(c, root, "", "verify_restore", &cfg->verify_restore)) < 0 ||
-	    (ret = get_bool(c, root, "", "keep", &cfg->keep)) < 0)
+	    (ret = get_bool(c, root, "", "keep", &cfg->keep)) < 0 ||
+	    (ret = get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0)
 		return ret;
 	return cfg->target->validate(cfg);
 }

@@ -86,6 +86,7 @@ struct campaign_config {
 	char *output;                      /* results folder; the campaign writes <output>/<name>/ */
 	bool verify_restore;               /* compare each restored instance with the golden copy */
 	bool keep;                         /* leave instances in place at the end */
+	bool telemetry;                    /* sample every run (campaign/runtel.h); false: no sampler */
 };
 
 int campaign_config_load(const char *file, struct campaign_config **out) __attribute__((warn_unused_result));

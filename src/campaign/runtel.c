@@ -183,7 +183,7 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 	struct runtel *rt;
 	int ret;
 
-	if (!ops->telemetry)
+	if (!c->cfg->telemetry || !ops->telemetry)
 		return NULL;
 	rt = xcalloc(1, sizeof(*rt));
 	rt->c = c;
