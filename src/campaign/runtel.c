@@ -44,7 +44,7 @@ static int read_guests(void *arg, struct sysstat_guest *out, size_t n)
 {
 	struct runtel *rt = arg;
 
-	return rt->c->tgt.ops->guest_read(&rt->c->tgt, rt->guests, n, out);
+	return rt->c->steps.tgt.ops->guest_read(&rt->c->steps.tgt, rt->guests, n, out);
 }
 
 /* The device's index in the run's list, added when new; -1 when the list is full. */
@@ -179,7 +179,7 @@ static void open_journal(struct runtel *rt, const struct plan_run *r)
 
 struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 {
-	const struct target_ops *ops = c->tgt.ops;
+	const struct target_ops *ops = c->steps.tgt.ops;
 	struct runtel *rt;
 	int ret;
 
@@ -199,7 +199,7 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 		ri->inst = &c->plan->insts[r->insts[i]];
 		ri->server = ri->guest = -1;
 		snprintf(what, sizeof(what), "%s/%s", c->cfg->drives[ri->inst->drive].name, ri->inst->name);
-		if ((ret = ops->telemetry(&c->tgt, ri->inst, &tt)) < 0) {
+		if ((ret = ops->telemetry(&c->steps.tgt, ri->inst, &tt)) < 0) {
 			log_warn("%s: no telemetry for this run (%s)", what, strerror(-ret));
 			continue;
 		}

@@ -67,12 +67,12 @@ static bool is_new_order(const char *name)
 	return *want == '\0';
 }
 
-static const struct phase_stat *phase_of(const struct run *r, enum phase_id ph)
+static const struct phase_stat *phase_of(const struct run *r, enum result_phase ph)
 {
 	switch (ph) {
-	case PHASE_PRECONDITION:
+	case RESULT_PHASE_PRECONDITION:
 		return &r->pre;
-	case PHASE_SAMPLE:
+	case RESULT_PHASE_SAMPLE:
 		return &r->sample;
 	}
 	return NULL;
@@ -89,7 +89,7 @@ static struct agg_type *type_slot(struct agg_fig *f, const char *name)
 	return &f->types[f->ntypes++];
 }
 
-void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, struct agg_fig *out)
+void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase, struct agg_fig *out)
 {
 	double lat_sum = 0, avg_sum = 0, p99_sum = 0;
 	uint64_t lat_n = 0;
@@ -180,7 +180,7 @@ void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, str
  * covers the same time). A round shorter than half the run's longest one is
  * the cut-off end of a phase and is left out.
  */
-void agg_steady(struct run *const *runs, size_t n, enum phase_id ph, size_t window, struct steady_result *out)
+void agg_steady(struct run *const *runs, size_t n, enum result_phase ph, size_t window, struct steady_result *out)
 {
 	double *sum = NULL;
 	size_t len = 0;
@@ -212,22 +212,22 @@ void agg_steady(struct run *const *runs, size_t n, enum phase_id ph, size_t wind
 		first = false;
 	}
 	switch (ph) {
-	case PHASE_PRECONDITION:
+	case RESULT_PHASE_PRECONDITION:
 		*out = steady_last_window(sum, len, window);
 		break;
-	case PHASE_SAMPLE:
+	case RESULT_PHASE_SAMPLE:
 		*out = len >= window ? steady_check(sum, len) : steady_last_window(sum, len, window);
 		break;
 	}
 	free(sum);
 }
 
-const struct steady_result *agg_group_steady(const struct agg_group *g, enum phase_id ph)
+const struct steady_result *agg_group_steady(const struct agg_group *g, enum result_phase ph)
 {
-	enum steady_state want = ph == PHASE_SAMPLE ? g->sample_steady : g->pre_steady;
+	enum steady_state want = ph == RESULT_PHASE_SAMPLE ? g->sample_steady : g->pre_steady;
 
 	for (size_t k = 0; k < g->nreps; k++) {
-		const struct steady_result *r = ph == PHASE_SAMPLE ? &g->reps[k].sample_steady : &g->reps[k].pre_steady;
+		const struct steady_result *r = ph == RESULT_PHASE_SAMPLE ? &g->reps[k].sample_steady : &g->reps[k].pre_steady;
 		if (r->state == want)
 			return r;
 	}
@@ -416,10 +416,10 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	for (i = 0; i < g->nreps; i++) {
 		struct agg_rep *rp = &g->reps[i];
 
-		agg_fig_compute(rp->runs, rp->n, PHASE_SAMPLE, &rp->sample);
-		agg_fig_compute(rp->runs, rp->n, PHASE_PRECONDITION, &rp->pre);
-		agg_steady(rp->runs, rp->n, PHASE_PRECONDITION, rep->steady_window, &rp->pre_steady);
-		agg_steady(rp->runs, rp->n, PHASE_SAMPLE, rep->steady_window, &rp->sample_steady);
+		agg_fig_compute(rp->runs, rp->n, RESULT_PHASE_SAMPLE, &rp->sample);
+		agg_fig_compute(rp->runs, rp->n, RESULT_PHASE_PRECONDITION, &rp->pre);
+		agg_steady(rp->runs, rp->n, RESULT_PHASE_PRECONDITION, rep->steady_window, &rp->pre_steady);
+		agg_steady(rp->runs, rp->n, RESULT_PHASE_SAMPLE, rep->steady_window, &rp->sample_steady);
 		g->pre_steady = steady_worse(g->pre_steady, rp->pre_steady.state);
 		g->sample_steady = steady_worse(g->sample_steady, rp->sample_steady.state);
 		if (rp->sample.little == LITTLE_NA || g->little == LITTLE_NA)
@@ -685,8 +685,8 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 		struct run *r = rep->view.runs[i];
 		struct run_verdict *v = &rep->rv[i];
 
-		agg_steady(&r, 1, PHASE_PRECONDITION, rep->steady_window, &v->pre);
-		agg_steady(&r, 1, PHASE_SAMPLE, rep->steady_window, &v->sample);
+		agg_steady(&r, 1, RESULT_PHASE_PRECONDITION, rep->steady_window, &v->pre);
+		agg_steady(&r, 1, RESULT_PHASE_SAMPLE, rep->steady_window, &v->sample);
 		v->has_verdict = agg_verdict_in(&r->tel_sample, &v->vin, &v->dev);
 		if (v->has_verdict)
 			v->verdict = verdict_decide(&v->vin);

@@ -186,7 +186,7 @@ enum little_state little_check(double threads, double tps, double avg_ms, bool o
 const char *little_state_name(enum little_state s);
 
 /* Figures of one phase over `n` concurrent instances. */
-void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, struct agg_fig *out);
+void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase, struct agg_fig *out);
 void agg_fig_release(struct agg_fig *f);
 
 /* Mean, min, max, sd and CI of n values (all 0 when n == 0). */
@@ -200,11 +200,11 @@ bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const stru
 bool agg_same_run_group(const struct agg_group *a, const struct agg_group *b);
 
 /* Steady state of phase `ph` over runs[0..n) (TPS summed per round). */
-void agg_steady(struct run *const *runs, size_t n, enum phase_id ph, size_t window, struct steady_result *out);
+void agg_steady(struct run *const *runs, size_t n, enum result_phase ph, size_t window, struct steady_result *out);
 
 /* The figures of the repetition that gave the group its steady state (the
  * first one with the group's state), or NULL without repetitions. */
-const struct steady_result *agg_group_steady(const struct agg_group *g, enum phase_id ph);
+const struct steady_result *agg_group_steady(const struct agg_group *g, enum result_phase ph);
 
 /* Group, aggregate, match published references. `pub` may be NULL, `opts`
  * NULL for the defaults. -ENOENT: opts->drive names no run's drive. */

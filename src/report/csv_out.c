@@ -196,8 +196,8 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 		ci_fields(sb, &g->avg_ms_mean);
 		ci_fields(sb, &g->p99_mean);
 		fint(sb, (long long)g->rank);
-		steady_fields(sb, g->pre_steady, agg_group_steady(g, PHASE_PRECONDITION));
-		steady_fields(sb, g->sample_steady, agg_group_steady(g, PHASE_SAMPLE));
+		steady_fields(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		steady_fields(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		verdict_fields(sb, g->has_verdict, &g->vin, &g->verdict, g->dev);
 		strbuf_addc(sb, '\n');
 	}
@@ -229,7 +229,7 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 		field(sb, r->test, false);
 		field(sb, r->params, false);
 		field(sb, run_is_complete(r) ? "complete" :
-			  r->status == RUN_COMPLETE ? "sample-incomplete" : run_status_name(r->status), false);
+			  r->status == RESULT_RUN_COMPLETE ? "sample-incomplete" : run_status_name(r->status), false);
 		field(sb, r->from_journal ? "yes" : "no", false);
 		if (p->present) {
 			st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);

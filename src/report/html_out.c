@@ -253,7 +253,7 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 			for (size_t t = 0; t < r->nintervals; t++) {
 				const struct interval_pt *pt = &r->intervals[t];
 				line_series_add(s, pt->t, pt->tps);
-				if (pt->phase == PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
+				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
 					c.has_marker = true;
 					c.marker_x = pt->t;
 				}
@@ -309,7 +309,7 @@ static void telemetry_over_time(struct strbuf *sb, int *chart_id, const struct a
 					line_series_add(dev, pt->t, 100 * pt->dev_util);
 				if (pt->has_host)
 					line_series_add(cpu, pt->t, 100 * pt->host_busy);
-				if (pt->phase == PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
+				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
 					c.has_marker = true;
 					c.marker_x = pt->t;
 				}
@@ -537,8 +537,8 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 
 		strbuf_adds(sb, "<tr>");
 		td(sb, g->label);
-		td_steady(sb, g->pre_steady, agg_group_steady(g, PHASE_PRECONDITION));
-		td_steady(sb, g->sample_steady, agg_group_steady(g, PHASE_SAMPLE));
+		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
 		td_dev(sb, g->dev);
 		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
@@ -604,7 +604,7 @@ static void instances(struct strbuf *sb, const struct report *rep)
 			td(sb, "complete");
 		else
 			strbuf_addf(sb, "<td class=\"warn\">%s%s</td>",
-				    r->status == RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
+				    r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
 				    r->from_journal ? " (from journal)" : "");
 		if (r->sample.present) {
 			tdn(sb, r->sample.tps, 2);
@@ -729,8 +729,8 @@ static void drive_section(struct strbuf *sb, int *chart_id, const struct report 
 			strbuf_addf(sb, "<td class=\"n\">%zu</td>", g->rank);
 		else
 			td(sb, "–");
-		td_steady(sb, g->pre_steady, agg_group_steady(g, PHASE_PRECONDITION));
-		td_steady(sb, g->sample_steady, agg_group_steady(g, PHASE_SAMPLE));
+		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
 		td_dev(sb, g->dev);
 		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);

@@ -145,8 +145,8 @@ static json_t *group_json(const struct agg_group *g)
 	json_object_set_new(o, "slice", json_boolean(g->slice));
 	json_object_set_new(o, "rank", g->rank ? json_integer((json_int_t)g->rank) : json_null());
 	json_object_set_new(o, "steady_state", json_pack("{s:o, s:o}",
-		"precondition", steady_json(g->pre_steady, agg_group_steady(g, PHASE_PRECONDITION)),
-		"sample", steady_json(g->sample_steady, agg_group_steady(g, PHASE_SAMPLE))));
+		"precondition", steady_json(g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION)),
+		"sample", steady_json(g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE))));
 	json_object_set_new(o, "verdict", verdict_json(g->has_verdict, &g->vin, &g->verdict, g->dev));
 	json_object_set_new(o, "drives", json_integer((json_int_t)g->ndrives));
 	json_object_set_new(o, "runs", json_integer((json_int_t)g->n_runs));

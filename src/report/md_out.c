@@ -369,8 +369,8 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		cell(sb, g->label);
-		steady_cell(sb, g->pre_steady, agg_group_steady(g, PHASE_PRECONDITION));
-		steady_cell(sb, g->sample_steady, agg_group_steady(g, PHASE_SAMPLE));
+		steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
 		dev_cell(sb, g->dev);
 		pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
@@ -458,8 +458,8 @@ static void per_drive(struct strbuf *sb, const struct report *rep)
 				cellf(sb, "%zu", g->rank);
 			else
 				cell(sb, "–");
-			steady_cell(sb, g->pre_steady, agg_group_steady(g, PHASE_PRECONDITION));
-			steady_cell(sb, g->sample_steady, agg_group_steady(g, PHASE_SAMPLE));
+			steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+			steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 			bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
 			dev_cell(sb, g->dev);
 			pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
@@ -578,7 +578,7 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		if (run_is_complete(r))
 			cell(sb, "complete");
 		else
-			cellf(sb, "**%s**%s", r->status == RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
+			cellf(sb, "**%s**%s", r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
 			      r->from_journal ? " (from journal)" : "");
 		if (!p->present) {
 			for (int c = 0; c < 10; c++)

@@ -39,7 +39,7 @@ static struct run *mkrun(const char *drive, int64_t rep, double tps, int64_t thr
 	r->engine = xstrdup("");
 	r->vm_count = 2;
 	r->repetition = rep;
-	r->status = RUN_COMPLETE;
+	r->status = RESULT_RUN_COMPLETE;
 	p->present = p->complete = true;
 	p->seconds = 60;
 	p->threads = threads;
@@ -102,7 +102,7 @@ static void test_fig_formulas(void **state)
 	(void)state;
 	runs[0] = mkrun("d1", 1, 2000, 32, a, 10, 1000);
 	runs[1] = mkrun("d1", 1, 1000, 32, b, 1, 3000);
-	agg_fig_compute(runs, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(runs, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.n, 2);
 	assert_true(fabs(f.tps_sum - 3000) < EPS);         /* sum over instances */
 	assert_true(f.tps_min == 1000 && f.tps_max == 2000);
@@ -128,7 +128,7 @@ static void test_fig_formulas(void **state)
 	assert_true(fabs(f.little_pred_ms - 64.0 / 3000 * 1000) < 1e-9);
 	/* The precondition is aggregated apart: these runs have none. */
 	agg_fig_release(&f);
-	agg_fig_compute(runs, 2, PHASE_PRECONDITION, &f);
+	agg_fig_compute(runs, 2, RESULT_PHASE_PRECONDITION, &f);
 	assert_int_equal(f.n, 0);
 	assert_true(f.tps_sum == 0);
 	agg_fig_release(&f);
@@ -147,12 +147,12 @@ static void test_little_consistent_and_open_loop(void **state)
 	/* 2 x 32 threads at 2000 TPS each: 64 / 4000 = 16 ms, exactly the latency. */
 	r[0] = mkrun("d1", 1, 2000, 32, lat, 1, 100);
 	r[1] = mkrun("d1", 1, 2000, 32, lat, 1, 100);
-	agg_fig_compute(r, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(r, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.little, LITTLE_OK);
 	assert_true(fabs(f.little_dev) < 0.01);
 	agg_fig_release(&f);
 	r[1]->open_loop = true;
-	agg_fig_compute(r, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(r, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.little, LITTLE_NA);
 	agg_fig_release(&f);
 	run_free(r[0]);
@@ -177,7 +177,7 @@ static void test_tpcc_tpmc_and_types(void **state)
 		r[i]->sample.types[1] = (struct type_stat){.name = xstrdup("payment"), .count = 100, .avg_ms = 5,
 							   .p99_ms = 9, .max_ms = 12.0 + i};
 	}
-	agg_fig_compute(r, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(r, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_true(f.has_tpmc);
 	/* New-Orders per minute over 60 s samples: 1200 + 1800. */
 	assert_true(fabs(f.tpmc - 3000) < 1e-9);
@@ -209,7 +209,7 @@ static void test_report_repetitions_and_keys(void **state)
 	free(v[4]->params);
 	v[4]->params = xstrdup("threads=16");
 	v[4]->vm_count = 1;
-	v[3]->status = RUN_INTERRUPTED;
+	v[3]->status = RESULT_RUN_INTERRUPTED;
 	rs.n = 5;
 	rs.runs = v;
 	assert_int_equal(report_build(&rs, NULL, &rep), 0);
@@ -232,7 +232,7 @@ static void test_report_repetitions_and_keys(void **state)
 }
 
 /* A run with intervals of `tps` (n rounds of 10 s, the last `cut` s long when cut > 0). */
-static void add_rounds(struct run *r, enum phase_id ph, const double *tps, size_t n, double cut)
+static void add_rounds(struct run *r, enum result_phase ph, const double *tps, size_t n, double cut)
 {
 	r->intervals = xrealloc(r->intervals, (r->nintervals + n + 1) * sizeof(*r->intervals));
 	for (size_t i = 0; i < n; i++)
@@ -259,21 +259,21 @@ static void test_agg_steady(void **state)
 	(void)state;
 	r[0] = mkrun("d1", 1, 500, 8, lat, 1, 10);
 	r[1] = mkrun("d1", 1, 500, 8, lat, 1, 10);
-	add_rounds(r[0], PHASE_PRECONDITION, warm, 7, 0);
-	add_rounds(r[1], PHASE_PRECONDITION, warm, 7, 0);
-	add_rounds(r[0], PHASE_SAMPLE, a, 5, 2);
-	add_rounds(r[1], PHASE_SAMPLE, b, 6, 0);
-	agg_steady(r, 2, PHASE_SAMPLE, 5, &s);
+	add_rounds(r[0], RESULT_PHASE_PRECONDITION, warm, 7, 0);
+	add_rounds(r[1], RESULT_PHASE_PRECONDITION, warm, 7, 0);
+	add_rounds(r[0], RESULT_PHASE_SAMPLE, a, 5, 2);
+	add_rounds(r[1], RESULT_PHASE_SAMPLE, b, 6, 0);
+	agg_steady(r, 2, RESULT_PHASE_SAMPLE, 5, &s);
 	assert_int_equal(s.state, STEADY_YES);
 	assert_int_equal(s.rounds, 5);
 	assert_true(fabs(s.mean - 100.8) < EPS);
 	assert_true(fabs(s.excursion - 6 / 100.8) < EPS);
 	/* The warm-up: last 5 rounds 30..70 climb 10 per round, 40 of 50 across: not steady. */
-	agg_steady(r, 2, PHASE_PRECONDITION, 5, &s);
+	agg_steady(r, 2, RESULT_PHASE_PRECONDITION, 5, &s);
 	assert_int_equal(s.state, STEADY_NO);
 	assert_true(fabs(s.slope - 20) < EPS);
 	/* A window longer than the sample: not assessed. */
-	agg_steady(r, 1, PHASE_SAMPLE, 6, &s);
+	agg_steady(r, 1, RESULT_PHASE_SAMPLE, 6, &s);
 	assert_int_equal(s.state, STEADY_NA);
 	run_free(r[0]);
 	run_free(r[1]);
