@@ -352,6 +352,22 @@ static double num_at(json_t *obj, double dflt, ...)
 	return json_is_number(obj) ? json_number_value(obj) : dflt;
 }
 
+/*
+ * TPC-C terminals: the share of the phase's response time spent waiting for a
+ * free connection (the result's conn_wait.avg_ms over latency_ms.avg, which
+ * includes it) goes beside the driver's CPU, for the driver-saturation rule.
+ */
+static void add_conn_wait(json_t *span, json_t *phases, const char *phase)
+{
+	json_t *drv = span ? json_object_get(span, "driver") : NULL;
+	double w = num_at(phases, -1, phase, "conn_wait", "avg_ms", (char *)NULL);
+	double l = num_at(phases, -1, phase, "latency_ms", "avg", (char *)NULL);
+
+	if (!json_is_object(drv) || w < 0 || !(l > 0))
+		return;
+	json_object_set_new(drv, "conn_wait", num(w / l > 1 ? 1 : w / l));
+}
+
 static uint64_t at_s(uint64_t start, double s)
 {
 	return start + (uint64_t)llround(s * 1e9);
@@ -398,9 +414,11 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 	tphases = json_object();
 	v = pre_s > 0 ? span_json(s, in, start, at_s(start, pre_s), true,
 				  num_at(phases, -1, "precondition", "cpu", "seconds", (char *)NULL), loops) : NULL;
+	add_conn_wait(v, phases, "precondition");
 	json_object_set_new(tphases, "precondition", v ? v : json_null());
 	v = smp_s > 0 ? span_json(s, in, at_s(start, pre_s), at_s(start, pre_s + smp_s), true,
 				  num_at(phases, -1, "sample", "cpu", "seconds", (char *)NULL), loops) : NULL;
+	add_conn_wait(v, phases, "sample");
 	json_object_set_new(tphases, "sample", v ? v : json_null());
 	drive = json_object();
 	if (in->drive_path)

@@ -217,7 +217,8 @@ static void driver_own_account(void **state)
 	cut = strstr(result_text, "\"latency_ms\":{\"avg\":800}}},");
 	assert_non_null(cut);
 	strbuf_add(&text, result_text, (size_t)(cut - result_text));
-	strbuf_adds(&text, "\"latency_ms\":{\"avg\":800},\"cpu\":{\"seconds\":3,\"cores\":0.2}}},"
+	strbuf_adds(&text, "\"latency_ms\":{\"avg\":800},\"cpu\":{\"seconds\":3,\"cores\":0.2},"
+			   "\"conn_wait\":{\"avg_ms\":200,\"service_avg_ms\":600}}},"
 			   "\"driver\":{\"event_loops\":3,\"blocking\":false,\"clock_start_ns\":100000000000},");
 	strbuf_adds(&text, cut + strlen("\"latency_ms\":{\"avg\":800}}},"));
 	/* Read as the driver wrote it: the report has the driver's figures already. */
@@ -235,6 +236,9 @@ static void driver_own_account(void **state)
 	assert_int_equal(read_file(path.buf, &back, &len), 0);
 	assert_int_equal(results_parse_result("d.json", back, &r, &err), 0);
 	NEAR(r->tel_sample.driver_cores, 0.2, 1e-3); /* its own account, not the sampled 0.5 of pid 0 */
+	/* Terminals waited 200 of their 800 ms for a connection. */
+	assert_true(r->tel_sample.has_conn_wait);
+	NEAR(r->tel_sample.conn_wait, 0.25, 1e-9);
 	assert_int_equal(r->tel_sample.driver_loops, 3);
 	NEAR(r->tel_sample.host_busy, 110.0 / 150, 1e-3); /* aligned on the result's clock start */
 	run_free(r);
