@@ -597,7 +597,7 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
 		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
-		"verify_restore", "keep", NULL,
+		"verify_restore", "keep", "telemetry", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
 	uint64_t n;
@@ -659,8 +659,10 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	cfg->output = xstrdup("results");
 	if ((ret = jsonr_get_path(c, root, "", "output", &cfg->output)) < 0)
 		return ret;
+	cfg->telemetry = true;
 	if ((ret = jsonr_get_bool(c, root, "", "verify_restore", &cfg->verify_restore)) < 0 ||
-	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0)
+	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0 ||
+	    (ret = jsonr_get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0)
 		return ret;
 	fill_env(cfg);
 	return cfg->target->validate(&cfg->env);

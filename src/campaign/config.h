@@ -71,6 +71,7 @@ struct campaign_config {
 	char *output;                      /* results folder; the campaign writes <output>/<name>/ */
 	bool verify_restore;               /* compare each restored instance with the golden copy */
 	bool keep;                         /* leave instances in place at the end */
+	bool telemetry;                    /* sample every run (campaign/runtel.h); false: no sampler */
 
 	struct target_env env;             /* what the target sees of this campaign (no loader) */
 	char *log_dir;                     /* <output>/<name> */

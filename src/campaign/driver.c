@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 void driver_cmd_init(struct driver_cmd *dc)
 {
@@ -92,6 +93,24 @@ static void workload_options(struct driver_cmd *dc, const struct campaign_config
 		arg(dc, "--%s=%s", cfg->wl_options[i].key, cfg->wl_options[i].value);
 }
 
+/*
+ * The drivers of a run share this machine's CPUs (they all run here, whatever
+ * the target): n of them at once divide the CPUs among their event loops
+ * instead of each taking one loop per CPU, unless the config's workload
+ * options set --event-loops.
+ */
+static void event_loops(struct driver_cmd *dc, const struct campaign_config *cfg, unsigned n)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	for (size_t i = 0; i < cfg->nwl_options; i++)
+		if (!strcmp(cfg->wl_options[i].key, "event-loops"))
+			return;
+	if (n == 0)
+		n = 1;
+	arg(dc, "--event-loops=%lu", ncpu > (long)n ? (unsigned long)ncpu / n : 1UL);
+}
+
 static void finish(struct driver_cmd *dc)
 {
 	size_t n = 0;
@@ -129,6 +148,7 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--run-vm-count=%u", id->vm_count);
 	arg(dc, "--run-repetition=%u", id->repetition);
 	workload_options(dc, cfg);
+	event_loops(dc, cfg, id->vm_count);
 	if (cfg->workload->tests)
 		arg(dc, "%s", cfg->test);
 	arg(dc, "run");

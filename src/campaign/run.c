@@ -8,6 +8,7 @@
 #include "campaign/run.h"
 
 #include "campaign/driver.h"
+#include "campaign/runtel.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -342,6 +343,7 @@ int run_one(struct campaign_ctx *c, size_t ri)
 	const struct plan_run *r = &c->plan->runs[ri];
 	struct state_run *sr = &c->st->runs[ri];
 	struct run_driver *dv = xcalloc(r->ninsts, sizeof(*dv));
+	struct runtel *rt = NULL;
 	struct strbuf msg;
 	int ret = 0;
 
@@ -371,12 +373,18 @@ int run_one(struct campaign_ctx *c, size_t ri)
 	}
 	if ((ret = make_result_dirs(r, dv, &msg)) < 0)
 		goto fail;
+	/* The sampler runs from before the drivers start until they all exited. */
+	rt = runtel_start(c, r);
 	ret = watch_drivers(c, r, ri, dv, spawn_drivers(c, r, sr, dv), &msg);
 	if (*c->stop_signal && ret == 0) {
 		ret = -EINTR;
 		goto out;
 	}
 	if (ret < 0 || (ret = collect_results(r, dv, &msg)) < 0)
+		goto fail;
+	ret = runtel_finish(rt, dv, &msg);
+	rt = NULL;
+	if (ret < 0)
 		goto fail;
 	sr->status = STATE_RUN_DONE;
 	free(sr->pids);
@@ -396,6 +404,7 @@ fail:
 	if (ret == 0 || ret == -EINTR)
 		ret = -EIO;
 out:
+	runtel_abort(rt);
 	for (size_t i = 0; i < r->ninsts; i++) {
 		strbuf_release(&dv[i].base);
 		strbuf_release(&dv[i].path);

@@ -1,5 +1,6 @@
 /*
  * dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]
+ *              [--drive NAME] [--steady-window N]
  *
  * Reads every result and journal under RESULTS_DIR, aggregates per drive x run
  * group (src/report/aggregate.h), puts the published references beside them
@@ -15,6 +16,7 @@
 #include "report/published.h"
 #include "result/read.h"
 #include "report/writer.h"
+#include "stats/steady.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -29,6 +31,8 @@ struct report_cfg {
 	const char *out;
 	const char *compare;
 	const char *format;
+	const char *drive;
+	unsigned steady_window;
 	bool help;
 };
 
@@ -41,6 +45,13 @@ static const struct opt_def report_opts[] = {
 	 .group = "Report options"},
 	{.name = "format", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, format), .def = "md,html,csv,json",
 	 .help = "comma-separated formats: md, html, csv, json", .group = "Report options"},
+	{.name = "drive", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, drive),
+	 .help = "report one drive alone: its results over every run group (VM count), verdicts and charts",
+	 .group = "Report options"},
+	{.name = "steady-window", .kind = OPT_UINT, .offset = offsetof(struct report_cfg, steady_window), .def = "5",
+	 .min = STEADY_MIN_WINDOW, .max = 1000000,
+	 .help = "rounds (report intervals) of the precondition's last window for the steady-state verdict "
+		 "(SNIA PTS: at least 5)", .group = "Report options"},
 	{.name = "help", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, help),
 	 .help = "show this help", .group = "Report options"},
 };
@@ -48,7 +59,8 @@ static const struct opt_def report_opts[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n\n"
+	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n"
+		   "                    [--drive NAME] [--steady-window N]\n\n"
 		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\" and *.jsonl journals,\n"
 		   "found recursively under RESULTS_DIR) per drive x run group and write the report.\n"
 		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
@@ -159,6 +171,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (parse_formats(cfg.format, writers, sizeof(writers) / sizeof(writers[0])) < 0)
 		goto out;
+	if (cfg.drive && !*cfg.drive) {
+		log_error("report: --drive: empty (expected the name of a drive of the results)");
+		goto out;
+	}
 	if (stat(pos[0], &st) < 0 || !S_ISDIR(st.st_mode)) {
 		log_error("report: %s: %s (expected a folder of results)", pos[0],
 			  errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
@@ -180,7 +196,25 @@ int cmd_report(int argc, char **argv)
 			  pos[0]);
 		goto out;
 	}
-	if (report_build(runs, pub, &rep) < 0) {
+	rc = report_build_with(runs, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive},
+			       &rep);
+	if (rc == -ENOENT) {
+		struct strbuf names;
+		strbuf_init(&names, 0);
+		for (size_t i = 0; i < runs->n; i++) {
+			bool seen = false;
+			for (size_t k = 0; k < i; k++)
+				seen |= !strcmp(runs->runs[k]->drive, runs->runs[i]->drive);
+			if (!seen)
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "", runs->runs[i]->drive);
+		}
+		log_error("--drive: \"%s\" is not a drive of the results in %s (expected one of: %s)", cfg.drive, pos[0],
+			  names.buf);
+		strbuf_release(&names);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (rc < 0) {
 		log_error("report: aggregation failed");
 		goto out;
 	}

@@ -52,7 +52,7 @@ struct cli_run_opts {
 
 #define CLI_RUN_RECORD_ROWS(type, m, group)                                                                            \
 	{"result", NULL, OPT_STRING, offsetof(type, m.result), NULL,                                                   \
-	 "write the result (dbrig.result/1 JSON) to this file, atomically", 0, 0, group, 0},                           \
+	 "write the result (dbrig.result/1.1 JSON) to this file, atomically", 0, 0, group, 0},                           \
 	{"journal", NULL, OPT_STRING, offsetof(type, m.journal), NULL,                                                 \
 	 "append one JSON line per report interval to this file, flushed as it happens", 0, 0, group, 0},              \
 	{"event-loops", NULL, OPT_UINT, offsetof(type, m.event_loops), "0",                                            \

@@ -4,6 +4,7 @@
 #include "stats/hist.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ enum little_state little_check(double threads, double tps, double avg_ms, bool o
 
 struct spread spread_of(const double *v, size_t n)
 {
-	struct spread s = {0, 0, 0};
+	struct spread s = {.ci = ci_summarize(v, n)};
 
 	for (size_t i = 0; i < n; i++) {
 		s.mean += v[i];
@@ -173,6 +174,110 @@ void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase,
 				   &out->little_pred_ms, &out->little_dev);
 }
 
+/*
+ * The TPS of each full round of phase `ph`, summed over runs[0..n) round by
+ * round (instances of one repetition start together, so round k of each
+ * covers the same time). A round shorter than half the run's longest one is
+ * the cut-off end of a phase and is left out.
+ */
+void agg_steady(struct run *const *runs, size_t n, enum result_phase ph, size_t window, struct steady_result *out)
+{
+	double *sum = NULL;
+	size_t len = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct run *r = runs[i];
+		double longest = 0;
+		size_t k = 0;
+
+		for (size_t t = 0; t < r->nintervals; t++)
+			if (r->intervals[t].phase == ph && r->intervals[t].seconds > longest)
+				longest = r->intervals[t].seconds;
+		for (size_t t = 0; t < r->nintervals; t++) {
+			const struct interval_pt *pt = &r->intervals[t];
+			if (pt->phase != ph || (longest > 0 && pt->seconds < longest / 2))
+				continue;
+			if (first) {
+				sum = xrealloc(sum, (k + 1) * sizeof(*sum));
+				sum[k] = 0;
+				len = k + 1;
+			}
+			if (k < len)
+				sum[k] += pt->tps;
+			k++;
+		}
+		if (!first && k < len)
+			len = k; /* only rounds every instance has */
+		first = false;
+	}
+	switch (ph) {
+	case RESULT_PHASE_PRECONDITION:
+		*out = steady_last_window(sum, len, window);
+		break;
+	case RESULT_PHASE_SAMPLE:
+		*out = len >= window ? steady_check(sum, len) : steady_last_window(sum, len, window);
+		break;
+	}
+	free(sum);
+}
+
+const struct steady_result *agg_group_steady(const struct agg_group *g, enum result_phase ph)
+{
+	enum steady_state want = ph == RESULT_PHASE_SAMPLE ? g->sample_steady : g->pre_steady;
+
+	for (size_t k = 0; k < g->nreps; k++) {
+		const struct steady_result *r = ph == RESULT_PHASE_SAMPLE ? &g->reps[k].sample_steady : &g->reps[k].pre_steady;
+		if (r->state == want)
+			return r;
+	}
+	return NULL;
+}
+
+bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const struct tel_dev **dev)
+{
+	const struct tel_dev *best = NULL;
+
+	memset(in, 0, sizeof(*in));
+	if (dev)
+		*dev = NULL;
+	if (!t->present)
+		return false;
+	in->has_host_cpu = t->has_host;
+	in->host_cpu_busy = t->host_busy;
+	in->has_guest_cpu = t->has_guest;
+	in->guest_cpu_busy = t->guest_busy;
+	in->has_driver_cpu = t->has_driver;
+	in->driver_cores = t->driver_cores;
+	in->driver_loops = t->driver_loops;
+	in->has_conn_wait = t->has_conn_wait;
+	in->conn_wait_share = t->conn_wait;
+	/* The busiest device with a utilisation; without any (a VM's disk), the first for display only. */
+	for (size_t i = 0; i < t->ndevs; i++)
+		if (t->devs[i].has_util && (!best || t->devs[i].util > best->util))
+			best = &t->devs[i];
+	if (best) {
+		in->has_drive = true;
+		in->drive_util = best->util;
+		in->drive_await_ms = best->await_ms;
+		in->drive_queue_depth = best->queue_depth;
+		in->drive_device = best->name;
+	}
+	if (dev)
+		*dev = best ? best : t->ndevs ? &t->devs[0] : NULL;
+	return true;
+}
+
+/* NOT steady beats steady beats n/a. */
+static enum steady_state steady_worse(enum steady_state a, enum steady_state b)
+{
+	if (a == STEADY_NO || b == STEADY_NO)
+		return STEADY_NO;
+	if (a == STEADY_YES || b == STEADY_YES)
+		return STEADY_YES;
+	return STEADY_NA;
+}
+
 void agg_fig_release(struct agg_fig *f)
 {
 	for (size_t i = 0; i < f->ntypes; i++)
@@ -245,7 +350,8 @@ static const char *or_none(const char *s, const char *none)
 }
 
 /* Build one group from runs[0..n) (same key, sorted by repetition). */
-static void group_build(struct report *rep, struct agg_group *g, struct run **runs, size_t n, bool all_drives)
+static void group_build(struct report *rep, struct agg_group *g, struct run **runs, size_t n, bool all_drives,
+			bool slice)
 {
 	const struct run *r0 = runs[0];
 	double *v = xcalloc(n + 1, sizeof(*v));
@@ -261,6 +367,7 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	g->params = xstrdup(r0->params);
 	g->vm_count = r0->vm_count;
 	g->all_drives = all_drives;
+	g->slice = slice;
 	for (i = 0; i < n; i++) {
 		bool seen = false;
 		for (j = 0; j < i; j++)
@@ -305,11 +412,16 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	}
 	g->incomplete = g->n_complete != g->n_runs;
 	g->little = LITTLE_OK;
+	g->pre_steady = g->sample_steady = STEADY_NA;
 	for (i = 0; i < g->nreps; i++) {
 		struct agg_rep *rp = &g->reps[i];
 
 		agg_fig_compute(rp->runs, rp->n, RESULT_PHASE_SAMPLE, &rp->sample);
 		agg_fig_compute(rp->runs, rp->n, RESULT_PHASE_PRECONDITION, &rp->pre);
+		agg_steady(rp->runs, rp->n, RESULT_PHASE_PRECONDITION, rep->steady_window, &rp->pre_steady);
+		agg_steady(rp->runs, rp->n, RESULT_PHASE_SAMPLE, rep->steady_window, &rp->sample_steady);
+		g->pre_steady = steady_worse(g->pre_steady, rp->pre_steady.state);
+		g->sample_steady = steady_worse(g->sample_steady, rp->sample_steady.state);
 		if (rp->sample.little == LITTLE_NA || g->little == LITTLE_NA)
 			g->little = LITTLE_NA;
 		else if (rp->sample.little == LITTLE_WARN)
@@ -326,6 +438,26 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	}
 	if (g->nreps == 0)
 		g->little = LITTLE_NA;
+	/* Bottleneck over every run: the busiest of each resource. */
+	for (i = 0; i < n; i++) {
+		struct verdict_in vin;
+		const struct tel_dev *dev;
+
+		if (!agg_verdict_in(&runs[i]->tel_sample, &vin, &dev))
+			continue;
+		if (dev && (!g->dev || (dev->has_util && (!g->dev->has_util || dev->util > g->dev->util))))
+			g->dev = dev;
+		verdict_in_merge(&g->vin, &vin);
+		g->has_verdict = true;
+	}
+	if (g->has_verdict) {
+		g->verdict = verdict_decide(&g->vin);
+		if (g->verdict.bottleneck != BOTTLENECK_DRIVE && g->verdict.bottleneck != BOTTLENECK_UNKNOWN) {
+			char why[300];
+			verdict_explain(&g->vin, &g->verdict, why, sizeof(why));
+			add_warning(rep, "bottleneck %s in %s: %s", bottleneck_name(g->verdict.bottleneck), g->label, why);
+		}
+	}
 #define SPREAD(field, expr) do { \
 		for (i = 0; i < g->nreps; i++) \
 			v[i] = g->reps[i].sample.expr; \
@@ -449,8 +581,8 @@ static void match_published(struct report *rep)
 
 			for (size_t gi = 0; gi < rep->ngroups; gi++) {
 				struct agg_group *g = &rep->groups[gi];
-				if (strcmp(g->kind, pr->kind) || g->vm_count != pr->vm_count ||
-				    (int64_t)g->ndrives != pr->drives)
+				if (g->slice || strcmp(g->kind, pr->kind) || strcmp(g->test, pr->test) ||
+				    g->vm_count != pr->vm_count || (int64_t)g->ndrives != pr->drives)
 					continue;
 				g->refs = xrealloc(g->refs, (g->nrefs + 1) * sizeof(*g->refs));
 				g->refs[g->nrefs++] = pr;
@@ -464,19 +596,108 @@ static void match_published(struct report *rep)
 	}
 }
 
-int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)
+bool agg_same_run_group(const struct agg_group *a, const struct agg_group *b)
 {
-	struct report *rep = xcalloc(1, sizeof(*rep));
-	struct run **sorted = xcalloc(rs->n + 1, sizeof(*sorted));
+	return !strcmp(a->campaign, b->campaign) && !strcmp(a->run_group, b->run_group) &&
+	       !strcmp(a->kind, b->kind) && !strcmp(a->test, b->test) && !strcmp(a->params, b->params) &&
+	       a->vm_count == b->vm_count;
+}
+
+static struct ci_summary tps_summary(const struct agg_group *g)
+{
+	double *v = xcalloc(g->nreps + 1, sizeof(*v));
+	struct ci_summary s;
+
+	for (size_t i = 0; i < g->nreps; i++)
+		v[i] = g->reps[i].sample.tps_sum;
+	s = ci_summarize(v, g->nreps);
+	free(v);
+	return s;
+}
+
+/* Rank each run group's drives by mean TPS; compare neighbours. */
+static void rank_drives(struct report *rep)
+{
+	size_t *idx = xcalloc(rep->ngroups + 1, sizeof(*idx));
+	bool *done = xcalloc(rep->ngroups + 1, sizeof(*done));
+
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		size_t n = 0;
+
+		if (done[i] || rep->groups[i].all_drives)
+			continue;
+		for (size_t j = i; j < rep->ngroups; j++) {
+			if (rep->groups[j].all_drives || !agg_same_run_group(&rep->groups[i], &rep->groups[j]))
+				continue;
+			done[j] = true;
+			/* Insertion by TPS, highest first; ties keep report order. */
+			size_t k = n++;
+			while (k > 0 && rep->groups[idx[k - 1]].tps.mean < rep->groups[j].tps.mean) {
+				idx[k] = idx[k - 1];
+				k--;
+			}
+			idx[k] = j;
+		}
+		if (n < 2)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			rep->groups[idx[k]].rank = k + 1;
+		for (size_t k = 0; k + 1 < n; k++) {
+			struct agg_group *a = &rep->groups[idx[k]], *b = &rep->groups[idx[k + 1]];
+			struct ci_summary sa = tps_summary(a), sb = tps_summary(b);
+			struct agg_cmp *c;
+
+			rep->cmps = xrealloc(rep->cmps, (rep->ncmps + 1) * sizeof(*rep->cmps));
+			c = &rep->cmps[rep->ncmps++];
+			c->faster = idx[k];
+			c->slower = idx[k + 1];
+			c->ratio = ci_ratio_of_means(&sa, &sb);
+			c->welch = ci_welch_test(&sa, &sb);
+		}
+	}
+	free(idx);
+	free(done);
+}
+
+int report_build_with(const struct run_set *rs, const struct pub_set *pub, const struct report_opts *opts,
+		      struct report **out)
+{
+	const char *only = opts && opts->drive ? opts->drive : NULL;
+	struct report *rep;
+	struct run **sorted;
 	size_t i, j;
 
-	rep->runs = rs;
+	*out = NULL;
+	if (only) {
+		bool found = false;
+		for (i = 0; i < rs->n && !found; i++)
+			found = !strcmp(rs->runs[i]->drive, only);
+		if (!found)
+			return -ENOENT;
+	}
+	rep = xcalloc(1, sizeof(*rep));
+	sorted = xcalloc(rs->n + 1, sizeof(*sorted));
 	rep->pub = pub;
+	rep->drive = only;
+	rep->steady_window = opts && opts->steady_window ? opts->steady_window : STEADY_DEFAULT_WINDOW;
+	rep->view.runs = xcalloc(rs->n + 1, sizeof(*rep->view.runs));
+	for (i = 0; i < rs->n; i++)
+		if (!only || !strcmp(rs->runs[i]->drive, only))
+			rep->view.runs[rep->view.n++] = rs->runs[i];
+	rep->runs = &rep->view;
 	memcpy(sorted, rs->runs, rs->n * sizeof(*sorted));
 	qsort(sorted, rs->n, sizeof(*sorted), run_cmp);
 
-	for (i = 0; i < rs->n; i++) {
-		const struct run *r = rs->runs[i];
+	rep->rv = xcalloc(rep->view.n + 1, sizeof(*rep->rv));
+	for (i = 0; i < rep->view.n; i++) {
+		struct run *r = rep->view.runs[i];
+		struct run_verdict *v = &rep->rv[i];
+
+		agg_steady(&r, 1, RESULT_PHASE_PRECONDITION, rep->steady_window, &v->pre);
+		agg_steady(&r, 1, RESULT_PHASE_SAMPLE, rep->steady_window, &v->sample);
+		v->has_verdict = agg_verdict_in(&r->tel_sample, &v->vin, &v->dev);
+		if (v->has_verdict)
+			v->verdict = verdict_decide(&v->vin);
 		if (!run_is_complete(r))
 			add_warning(rep, "incomplete run: %s: status %s%s%s%s", r->path, run_status_name(r->status),
 				    r->error ? " (" : "", r->error ? r->error : "", r->error ? ")" : "");
@@ -488,23 +709,29 @@ int report_build(const struct run_set *rs, const struct pub_set *pub, struct rep
 
 		for (j = i + 1; j < rs->n && !key_cmp(sorted[i], sorted[j], false); j++)
 			ndrives += strcmp(sorted[j - 1]->drive, sorted[j]->drive) != 0;
-		for (size_t a = i, b; a < j; a = b) {
-			for (b = a + 1; b < j && !strcmp(sorted[a]->drive, sorted[b]->drive); b++)
-				;
-			group_build(rep, new_group(rep), sorted + a, b - a, false);
-		}
 		/*
 		 * A run group whose drives each hold fewer than vm_count instances
 		 * spreads its VMs over the drives ("8 VMs on 8 drives"): its total
-		 * over the drives is the figure to compare. Otherwise each drive ran
-		 * the whole run group on its own and a total would mean nothing.
+		 * over the drives is the figure to compare, and each drive's group
+		 * is a slice of it. Otherwise each drive ran the whole run group on
+		 * its own and a total would mean nothing.
 		 */
-		bool spread = true;
-		for (size_t a = i; a < j; a++)
+		bool spread = true, mine = !only;
+		for (size_t a = i; a < j; a++) {
 			if ((int64_t)count_like(sorted, i, j, sorted[a], true) >= sorted[a]->vm_count)
 				spread = false;
-		if (ndrives > 1 && spread)
-			group_build(rep, new_group(rep), sorted + i, j - i, true);
+			mine |= only && !strcmp(sorted[a]->drive, only);
+		}
+		if (!mine)
+			continue; /* --drive: a run group without that drive */
+		for (size_t a = i, b; a < j; a = b) {
+			for (b = a + 1; b < j && !strcmp(sorted[a]->drive, sorted[b]->drive); b++)
+				;
+			if (!only || !strcmp(sorted[a]->drive, only))
+				group_build(rep, new_group(rep), sorted + a, b - a, false, ndrives > 1 && spread);
+		}
+		if (ndrives > 1 && spread && !only)
+			group_build(rep, new_group(rep), sorted + i, j - i, true, false);
 		/* Every repetition should have vm_count instances (per drive, or over the drives). */
 		for (size_t a = i; a < j; a++) {
 			size_t cnt = count_like(sorted, i, j, sorted[a], !spread);
@@ -515,6 +742,8 @@ int report_build(const struct run_set *rs, const struct pub_set *pub, struct rep
 				    (spread || !strcmp(sorted[b]->drive, sorted[a]->drive)))
 					first = false;
 			if (!first || (int64_t)cnt == sorted[a]->vm_count)
+				continue;
+			if (only && !spread && strcmp(sorted[a]->drive, only))
 				continue;
 			add_warning(rep, "instances missing: run group \"%s\"%s%s%s, repetition %lld: %zu result(s) for %lld VMs",
 				    sorted[a]->run_group, spread ? "" : ", drive \"", spread ? "" : sorted[a]->drive,
@@ -542,9 +771,15 @@ int report_build(const struct run_set *rs, const struct pub_set *pub, struct rep
 	}
 	disambiguate_labels(rep);
 	match_published(rep);
+	rank_drives(rep);
 	free(sorted);
 	*out = rep;
 	return 0;
+}
+
+int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)
+{
+	return report_build_with(rs, pub, NULL, out);
 }
 
 void report_free(struct report *r)
@@ -558,5 +793,8 @@ void report_free(struct report *r)
 		free(r->warnings[i]);
 	free(r->warnings);
 	free(r->unmatched);
+	free(r->cmps);
+	free(r->rv);
+	free(r->view.runs);
 	free(r);
 }

@@ -1,4 +1,5 @@
-/* CSV: report-groups.csv (one row per drive x run group) and report-instances.csv. */
+/* CSV: report-groups.csv (one row per drive x run group), report-instances.csv and
+ * report-compare.csv (neighbouring drives of a run group). */
 #include "report/writer.h"
 
 #include <stdio.h>
@@ -52,6 +53,57 @@ static const char *little_csv(enum little_state s)
 	return "?";
 }
 
+/* sd and 95% CI over repetitions; empty with one repetition. */
+static void ci_fields(struct strbuf *sb, const struct spread *s)
+{
+	if (!s->ci.has_ci) {
+		strbuf_adds(sb, ",,,");
+		return;
+	}
+	fnum(sb, s->ci.sd, 3);
+	fnum(sb, s->ci.lo, 3);
+	fnum(sb, s->ci.hi, 3);
+}
+
+static void steady_fields(struct strbuf *sb, enum steady_state st, const struct steady_result *r)
+{
+	field(sb, steady_state_key(st), false);
+	fint(sb, r ? (long long)r->rounds : 0);
+	if (r && r->state != STEADY_NA) {
+		fnum(sb, 100 * r->excursion, 2);
+		fnum(sb, 100 * r->slope_excursion, 2);
+	} else {
+		strbuf_adds(sb, ",,");
+	}
+}
+
+#define VERDICT_COLS "bottleneck,host_cpu_busy_pct,guest_cpu_busy_pct,driver_cores_per_loop,driver_saturated," \
+	"device,device_r_iops,device_w_iops,device_r_mbps,device_w_mbps,device_await_ms,device_queue_depth," \
+	"device_util_pct"
+
+/* The sample telemetry behind the bottleneck; empty without telemetry. */
+static void verdict_fields(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v,
+			   const struct tel_dev *d)
+{
+	if (!has) {
+		strbuf_adds(sb, ",,,,,,,,,,,,,");
+		return;
+	}
+	field(sb, bottleneck_name(v->bottleneck), false);
+	fopt(sb, in->has_host_cpu, 100 * in->host_cpu_busy);
+	fopt(sb, in->has_guest_cpu, 100 * in->guest_cpu_busy);
+	fopt(sb, in->has_driver_cpu, v->driver.per_loop);
+	field(sb, !in->has_driver_cpu && !in->has_conn_wait ? "" : v->driver.saturated ? "yes" : "no", false);
+	field(sb, d ? d->name : "", false);
+	fopt(sb, d != NULL, d ? d->r_iops : 0);
+	fopt(sb, d != NULL, d ? d->w_iops : 0);
+	fopt(sb, d != NULL, d ? d->r_mbps : 0);
+	fopt(sb, d != NULL, d ? d->w_mbps : 0);
+	fopt(sb, d != NULL, d ? d->await_ms : 0);
+	fopt(sb, d != NULL, d ? d->queue_depth : 0);
+	fopt(sb, d && d->has_util, d ? 100 * d->util : 0);
+}
+
 static void groups_csv(struct strbuf *sb, const struct report *rep)
 {
 	strbuf_adds(sb, "campaign,run_group,drive,all_drives,drives,workload,test,vm_count,params,repetitions,"
@@ -60,7 +112,12 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 			"p99_ms_mean_of_instance_p99s,p99_ms_pooled,max_latency_ms,transactions,retried,reconnects,fatal,"
 			"threads_sum,little_predicted_ms,little_deviation_pct,little_check,tpmc,"
 			"pre_tps_sum,pre_avg_latency_ms_mean_of_instances,pre_p99_ms_mean_of_instance_p99s,"
-			"published_matches\n");
+			"published_matches,slice,tps_sum_sd,tps_sum_ci95_lo,tps_sum_ci95_hi,"
+			"avg_latency_ms_mean_of_instances_sd,avg_latency_ms_mean_of_instances_ci95_lo,"
+			"avg_latency_ms_mean_of_instances_ci95_hi,p99_ms_mean_of_instance_p99s_sd,"
+			"p99_ms_mean_of_instance_p99s_ci95_lo,p99_ms_mean_of_instance_p99s_ci95_hi,rank,"
+			"pre_steady,pre_steady_rounds,pre_excursion_pct,pre_slope_pct,"
+			"sample_steady,sample_steady_rounds,sample_excursion_pct,sample_slope_pct," VERDICT_COLS "\n");
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		double tmin = 0, tmax = 0, maxms = 0, pre_tps = 0, pre_avg = 0, pre_p99 = 0, tpmc = 0;
@@ -138,6 +195,14 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 			strbuf_addf(&refs, "%s%s:%s", k ? ";" : "", g->refs[k]->review->file, g->refs[k]->label);
 		field(sb, refs.buf, false);
 		strbuf_release(&refs);
+		field(sb, g->slice ? "yes" : "no", false);
+		ci_fields(sb, &g->tps);
+		ci_fields(sb, &g->avg_ms_mean);
+		ci_fields(sb, &g->p99_mean);
+		fint(sb, (long long)g->rank);
+		steady_fields(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		steady_fields(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		verdict_fields(sb, g->has_verdict, &g->vin, &g->verdict, g->dev);
 		strbuf_addc(sb, '\n');
 	}
 }
@@ -147,7 +212,9 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 	strbuf_adds(sb, "path,journal,campaign,run_group,drive,instance,vm_count,repetition,workload,test,params,"
 			"status,from_journal,sample_seconds,threads,transactions,tps,avg_latency_ms,p99_ms,max_latency_ms,"
 			"retried,reconnects,fatal,little_predicted_ms,little_deviation_pct,little_check,"
-			"pre_seconds,pre_tps,pre_avg_latency_ms,pre_p99_ms\n");
+			"pre_seconds,pre_tps,pre_avg_latency_ms,pre_p99_ms,"
+			"pre_steady,pre_steady_rounds,pre_excursion_pct,pre_slope_pct,"
+			"sample_steady,sample_steady_rounds,sample_excursion_pct,sample_slope_pct," VERDICT_COLS "\n");
 	for (size_t i = 0; i < rep->runs->n; i++) {
 		const struct run *r = rep->runs->runs[i];
 		const struct phase_stat *p = &r->sample, *q = &r->pre;
@@ -194,6 +261,46 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 		} else {
 			strbuf_adds(sb, ",,,,");
 		}
+		steady_fields(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
+		steady_fields(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
+		verdict_fields(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict, rep->rv[i].dev);
+		strbuf_addc(sb, '\n');
+	}
+}
+
+static void compare_csv(struct strbuf *sb, const struct report *rep)
+{
+	strbuf_adds(sb, "campaign,run_group,workload,test,vm_count,params,faster,faster_rank,faster_tps_sum,"
+			"faster_repetitions,slower,slower_rank,slower_tps_sum,slower_repetitions,tps_ratio,"
+			"tps_ratio_ci95_lo,tps_ratio_ci95_hi,welch_t,welch_df,welch_p,significant\n");
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *c = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
+
+		field(sb, a->campaign, true);
+		field(sb, a->run_group, false);
+		field(sb, a->kind, false);
+		field(sb, a->test, false);
+		fint(sb, (long long)a->vm_count);
+		field(sb, a->params, false);
+		field(sb, a->drive, false);
+		fint(sb, (long long)a->rank);
+		fnum(sb, a->tps.mean, 3);
+		fint(sb, (long long)a->nreps);
+		field(sb, b->drive, false);
+		fint(sb, (long long)b->rank);
+		fnum(sb, b->tps.mean, 3);
+		fint(sb, (long long)b->nreps);
+		fnum(sb, c->ratio.ratio, 4);
+		fopt(sb, c->ratio.valid, c->ratio.lo);
+		fopt(sb, c->ratio.valid, c->ratio.hi);
+		fopt(sb, c->welch.valid, c->welch.t);
+		fopt(sb, c->welch.valid, c->welch.df);
+		if (c->welch.valid)
+			strbuf_addf(sb, ",%.6g", c->welch.p);
+		else
+			strbuf_addc(sb, ',');
+		field(sb, !c->welch.valid ? "n/a" : c->welch.significant ? "yes" : "no", false);
 		strbuf_addc(sb, '\n');
 	}
 }
@@ -202,11 +309,12 @@ static int csv_render(const struct report *rep, struct report_files *out)
 {
 	groups_csv(report_files_add(out, "report-groups.csv"), rep);
 	instances_csv(report_files_add(out, "report-instances.csv"), rep);
+	compare_csv(report_files_add(out, "report-compare.csv"), rep);
 	return 0;
 }
 
 const struct report_writer_ops report_csv_ops = {
 	.name = "csv",
-	.summary = "report-groups.csv (drive x run group) and report-instances.csv (instance)",
+	.summary = "report-groups.csv (drive x run group), report-instances.csv (instance), report-compare.csv (drives)",
 	.render = csv_render,
 };

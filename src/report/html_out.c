@@ -1,7 +1,13 @@
 /*
  * One self-contained HTML file: inline CSS and SVG, no scripts, nothing
- * fetched from anywhere. Charts: TPS, average latency, p99 (measured beside
- * published), TPS over time per drive x run group, latency percentile curve.
+ * fetched from anywhere. A table of contents, then the results, the verdicts
+ * (steady state, bottleneck), the drive comparison, the charts beside the published
+ * figures that match, the published references on their own, TPS over time
+ * per drive x run group, the latency percentile curve, one section per drive
+ * and the instances.
+ *
+ * Every chart scales to the page (svg.h); wide tables scroll inside their
+ * own box, so the page itself is never wider than the window.
  */
 #include "report/writer.h"
 
@@ -10,6 +16,7 @@
 #include "report/svg.h"
 #include "stats/hist.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +28,50 @@ enum metric {
 	METRIC_P99,
 };
 
-/* Same run group: every key but the drive. */
-static bool same_run_group(const struct agg_group *a, const struct agg_group *b)
+static void esc(struct strbuf *sb, const char *s)
 {
-	return !strcmp(a->campaign, b->campaign) && !strcmp(a->run_group, b->run_group) &&
-	       !strcmp(a->kind, b->kind) && !strcmp(a->test, b->test) && !strcmp(a->params, b->params) &&
-	       a->vm_count == b->vm_count;
+	escape_html(sb, s);
+}
+
+/* One colour per drive name, the same in every chart. */
+static int drive_color(const struct report *rep, const char *drive)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		bool seen = false;
+		if (!strcmp(rep->groups[i].drive, drive))
+			return n;
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(rep->groups[j].drive, rep->groups[i].drive);
+		n += !seen;
+	}
+	return n;
+}
+
+/* "drive-3-pm1743-a": an id for the drive's section, unique in the page. */
+static void drive_anchor(struct strbuf *sb, const char *drive, size_t nth)
+{
+	strbuf_addf(sb, "drive-%zu-", nth);
+	for (const char *p = drive; *p; p++)
+		strbuf_addc(sb, isalnum((unsigned char)*p) ? (char)tolower((unsigned char)*p) : '-');
+}
+
+/* The distinct drives of the per-drive groups, in report order. */
+static size_t drive_list(const struct report *rep, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		bool seen = false;
+		if (rep->groups[i].all_drives)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			seen |= !strcmp(out[k], rep->groups[i].drive);
+		if (!seen)
+			out[n++] = rep->groups[i].drive;
+	}
+	return n;
 }
 
 static void pub_bar(struct bar_cat *cat, const struct pub_result *p, enum metric m)
@@ -48,10 +93,52 @@ static void pub_bar(struct bar_cat *cat, const struct pub_result *p, enum metric
 	}
 }
 
+static struct bar_cat *new_cat(struct bar_chart *c, const char *label)
+{
+	struct bar_cat *cat;
+
+	c->cats = xrealloc(c->cats, (c->ncats + 1) * sizeof(*c->cats));
+	cat = &c->cats[c->ncats++];
+	memset(cat, 0, sizeof(*cat));
+	cat->label = xstrdup(label);
+	return cat;
+}
+
+static void measured_bar(struct bar_cat *cat, struct bar_chart *c, const struct agg_group *h, enum metric m, int col)
+{
+	const struct spread *s = NULL;
+	char label[256];
+
+	snprintf(label, sizeof(label), "%s%s", h->drive, h->incomplete ? " (incomplete)" : "");
+	switch (m) {
+	case METRIC_TPS:
+		s = &h->tps;
+		break;
+	case METRIC_AVG:
+		s = &h->avg_ms_mean;
+		break;
+	case METRIC_P99:
+		s = &h->p99_mean;
+		break;
+	}
+	/* A group without any instance p99 has no p99 bar (only the pooled one, if merged). */
+	if (m != METRIC_P99 || h->has_p99_mean) {
+		bar_cat_add(cat, label, s->mean, BAR_MEASURED, col);
+		if (s->ci.has_ci)
+			bar_cat_set_err(cat, s->ci.lo, s->ci.hi);
+	}
+	if (m == METRIC_P99 && h->merged) {
+		snprintf(label, sizeof(label), "%s pooled", h->drive);
+		bar_cat_add(cat, label, h->p99_pooled.mean, BAR_MEASURED_POOLED, col);
+		if (h->p99_pooled.ci.has_ci)
+			bar_cat_set_err(cat, h->p99_pooled.ci.lo, h->p99_pooled.ci.hi);
+		c->uses_pooled = true;
+	}
+}
+
+/* One category per run group: its drives, its total, then the references that match one of its groups. */
 static void build_bars(const struct report *rep, enum metric m, struct bar_chart *c)
 {
-	int drive_color = 0;
-
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		struct bar_cat *cat;
@@ -59,67 +146,41 @@ static void build_bars(const struct report *rep, enum metric m, struct bar_chart
 		char label[256];
 
 		for (size_t j = 0; j < i; j++)
-			first &= !same_run_group(&rep->groups[j], g);
+			first &= !agg_same_run_group(&rep->groups[j], g);
 		if (!first)
 			continue;
-		c->cats = xrealloc(c->cats, (c->ncats + 1) * sizeof(*c->cats));
-		cat = &c->cats[c->ncats++];
-		memset(cat, 0, sizeof(*cat));
-		snprintf(label, sizeof(label), "%s (%s, %lld VMs)", *g->run_group ? g->run_group : "(no run group)",
-			 report_kind_title(g->kind), (long long)g->vm_count);
-		cat->label = xstrdup(label);
-		/* Measured bars: every drive of the run group, then its total. */
+		/* Groups that differ only in params carry the difference in their label: "[threads=16]". */
+		snprintf(label, sizeof(label), "%s (%s, %lld VMs)%s%s", *g->run_group ? g->run_group : "(no run group)",
+			 report_kind_title(g->kind), (long long)g->vm_count, strchr(g->label, '[') ? " " : "",
+			 strchr(g->label, '[') ? strchr(g->label, '[') : "");
+		cat = new_cat(c, label);
+		for (size_t j = i; j < rep->ngroups; j++)
+			if (agg_same_run_group(&rep->groups[j], g))
+				measured_bar(cat, c, &rep->groups[j], m, drive_color(rep, rep->groups[j].drive));
 		for (size_t j = i; j < rep->ngroups; j++) {
 			const struct agg_group *h = &rep->groups[j];
-			if (!same_run_group(h, g))
-				continue;
-			snprintf(label, sizeof(label), "%s%s", h->drive, h->incomplete ? " (incomplete)" : "");
-			switch (m) {
-			case METRIC_TPS:
-				bar_cat_add(cat, label, h->tps.mean, BAR_MEASURED, drive_color);
-				break;
-			case METRIC_AVG:
-				bar_cat_add(cat, label, h->avg_ms_mean.mean, BAR_MEASURED, drive_color);
-				break;
-			case METRIC_P99:
-				if (h->has_p99_mean)
-					bar_cat_add(cat, label, h->p99_mean.mean, BAR_MEASURED, drive_color);
-				if (h->merged) {
-					snprintf(label, sizeof(label), "%s pooled", h->drive);
-					bar_cat_add(cat, label, h->p99_pooled.mean, BAR_MEASURED_POOLED, drive_color);
-					c->uses_pooled = true;
-				}
-				break;
-			}
-			drive_color++;
-		}
-		/* Published bars that match a group of this run group, once each. */
-		for (size_t j = i; j < rep->ngroups; j++) {
-			const struct agg_group *h = &rep->groups[j];
-			if (!same_run_group(h, g))
+			if (!agg_same_run_group(h, g))
 				continue;
 			for (size_t k = 0; k < h->nrefs; k++) {
 				bool dup = false;
 				for (size_t q = i; q < j; q++)
 					for (size_t r = 0; r < rep->groups[q].nrefs; r++)
-						dup |= same_run_group(&rep->groups[q], g) && rep->groups[q].refs[r] == h->refs[k];
+						dup |= agg_same_run_group(&rep->groups[q], g) && rep->groups[q].refs[r] == h->refs[k];
 				if (!dup)
 					pub_bar(cat, h->refs[k], m);
 			}
 		}
 	}
-	/* References no measured group matches still appear, in categories of their own. */
-	for (size_t i = 0; i < rep->nunmatched; i++) {
-		const struct pub_result *p = rep->unmatched[i];
-		char label[256];
-		struct bar_cat *cat;
+}
 
-		snprintf(label, sizeof(label), "published only: %s, %s", report_kind_title(p->kind), p->label);
-		c->cats = xrealloc(c->cats, (c->ncats + 1) * sizeof(*c->cats));
-		cat = &c->cats[c->ncats++];
-		memset(cat, 0, sizeof(*cat));
-		cat->label = xstrdup(label);
-		pub_bar(cat, p, m);
+static void figure_open(struct strbuf *sb, const char *id)
+{
+	if (id) {
+		strbuf_adds(sb, "<figure id=\"");
+		esc(sb, id);
+		strbuf_adds(sb, "\">\n");
+	} else {
+		strbuf_adds(sb, "<figure>\n");
 	}
 }
 
@@ -129,22 +190,52 @@ static void bars(struct strbuf *sb, int *chart_id, const struct report *rep, enu
 	struct bar_chart c = {.title = title, .y_label = ylabel};
 
 	build_bars(rep, m, &c);
-	strbuf_adds(sb, "<figure>\n");
+	figure_open(sb, NULL);
 	svg_bar_chart(sb, &c, (*chart_id)++);
 	strbuf_addf(sb, "<figcaption>%s</figcaption>\n</figure>\n", caption);
 	bar_chart_release(&c);
 }
 
-static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_group *g)
+/* Every reference, by workload and configuration: the published figures on their own. */
+static void published_chart(struct strbuf *sb, int *chart_id, const struct report *rep)
+{
+	struct bar_chart c = {.title = "Published references: TPS summed over the VMs", .y_label = "TPS (transactions/s)"};
+	char label[256];
+
+	for (size_t i = 0; i < rep->pub->n; i++) {
+		const struct pub_review *rv = &rep->pub->reviews[i];
+		for (size_t k = 0; k < rv->nresults; k++) {
+			const struct pub_result *p = &rv->results[k];
+			struct bar_cat *cat = NULL;
+
+			snprintf(label, sizeof(label), "%s %s, %s", report_kind_title(p->kind), p->test, p->label);
+			for (size_t q = 0; q < c.ncats; q++)
+				if (!strcmp(c.cats[q].label, label))
+					cat = &c.cats[q];
+			if (!cat)
+				cat = new_cat(&c, label);
+			pub_bar(cat, p, METRIC_TPS);
+		}
+	}
+	figure_open(sb, NULL);
+	svg_bar_chart(sb, &c, (*chart_id)++);
+	strbuf_adds(sb, "<figcaption>Every loaded reference, grouped by workload and configuration (VMs, drives); "
+			"platforms differ between reviews.</figcaption>\n</figure>\n");
+	bar_chart_release(&c);
+}
+
+static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_group *g, size_t gi)
 {
 	struct line_chart c = {.x_label = "time since run start (s)", .y_label = "TPS (transactions/s)",
 			       .marker_label = "precondition | sample",
 			       .empty_note = "no interval data in the results or journals"};
-	struct strbuf title;
+	struct strbuf title, id;
 
 	strbuf_init(&title, 0);
+	strbuf_init(&id, 0);
 	strbuf_adds(&title, "TPS over time: ");
 	strbuf_adds(&title, g->label);
+	strbuf_addf(&id, "tps-%zu", gi);
 	c.title = title.buf;
 	for (size_t k = 0; k < g->nreps; k++) {
 		for (size_t i = 0; i < g->reps[k].n; i++) {
@@ -155,8 +246,8 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 			c.series = xrealloc(c.series, (c.nseries + 1) * sizeof(*c.series));
 			s = &c.series[c.nseries++];
 			memset(s, 0, sizeof(*s));
-			snprintf(name, sizeof(name), "%s%s%s", *r->instance ? r->instance : r->path,
-				 run_is_complete(r) ? "" : " (incomplete)", "");
+			snprintf(name, sizeof(name), "%s%s", *r->instance ? r->instance : r->path,
+				 run_is_complete(r) ? "" : " (incomplete)");
 			if (g->nreps > 1) {
 				size_t len = strlen(name);
 				snprintf(name + len, sizeof(name) - len, " rep %lld", (long long)r->repetition);
@@ -172,10 +263,65 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 			}
 		}
 	}
-	strbuf_adds(sb, "<figure>\n");
+	figure_open(sb, id.buf);
 	svg_line_chart(sb, &c, (*chart_id)++);
-	strbuf_adds(sb, "<figcaption>One line per instance; the dashed red line marks the end of the precondition "
-			"(left) and the start of the measured sample (right).</figcaption>\n</figure>\n");
+	strbuf_adds(sb, "</figure>\n");
+	line_chart_release(&c);
+	strbuf_release(&title);
+	strbuf_release(&id);
+}
+
+/* Host CPU and the busiest device's utilisation per interval, one pair of lines per instance. */
+static void telemetry_over_time(struct strbuf *sb, int *chart_id, const struct agg_group *g)
+{
+	struct line_chart c = {.x_label = "time since run start (s)", .y_label = "busy / utilised (%)", .ymax = 100,
+			       .marker_label = "precondition | sample", .empty_note = "no telemetry in the intervals"};
+	struct strbuf title;
+
+	strbuf_init(&title, 0);
+	strbuf_adds(&title, "Drive utilisation and host CPU: ");
+	strbuf_adds(&title, g->label);
+	c.title = title.buf;
+	for (size_t k = 0; k < g->nreps; k++) {
+		for (size_t i = 0; i < g->reps[k].n; i++) {
+			const struct run *r = g->reps[k].runs[i];
+			struct line_series *dev, *cpu;
+			char base[160], name[200];
+
+			c.series = xrealloc(c.series, (c.nseries + 2) * sizeof(*c.series));
+			dev = &c.series[c.nseries];
+			cpu = &c.series[c.nseries + 1];
+			c.nseries += 2;
+			memset(dev, 0, 2 * sizeof(*dev));
+			snprintf(base, sizeof(base), "%s", *r->instance ? r->instance : r->path);
+			if (g->nreps > 1) {
+				size_t len = strlen(base);
+				snprintf(base + len, sizeof(base) - len, " rep %lld", (long long)r->repetition);
+			}
+			snprintf(name, sizeof(name), "%s drive util", base);
+			dev->name = xstrdup(name);
+			snprintf(name, sizeof(name), "%s host CPU", base);
+			cpu->name = xstrdup(name);
+			cpu->dashed = true;
+			/* One colour per instance: solid drive, dashed CPU. */
+			dev->has_color = cpu->has_color = true;
+			dev->color = cpu->color = (int)(c.nseries / 2 - 1);
+			for (size_t t = 0; t < r->nintervals; t++) {
+				const struct interval_pt *pt = &r->intervals[t];
+				if (pt->has_dev)
+					line_series_add(dev, pt->t, 100 * pt->dev_util);
+				if (pt->has_host)
+					line_series_add(cpu, pt->t, 100 * pt->host_busy);
+				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
+					c.has_marker = true;
+					c.marker_x = pt->t;
+				}
+			}
+		}
+	}
+	figure_open(sb, NULL);
+	svg_line_chart(sb, &c, (*chart_id)++);
+	strbuf_adds(sb, "</figure>\n");
 	line_chart_release(&c);
 	strbuf_release(&title);
 }
@@ -207,7 +353,7 @@ static void percentile_curve(struct strbuf *sb, int *chart_id, const struct repo
 			line_series_add(s, x, (double)hist_value_at_percentile(g->merged, p) / 1e6);
 		}
 	}
-	strbuf_adds(sb, "<figure>\n");
+	figure_open(sb, NULL);
 	svg_line_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "<figcaption>Every transaction of the sample, per drive × run group, from the merged "
 			"histograms (≤ 1% error). A flat curve that rises late means a short tail.</figcaption>\n</figure>\n");
@@ -217,7 +363,7 @@ static void percentile_curve(struct strbuf *sb, int *chart_id, const struct repo
 static void td(struct strbuf *sb, const char *s)
 {
 	strbuf_adds(sb, "<td>");
-	escape_html(sb, s);
+	esc(sb, s);
 	strbuf_adds(sb, "</td>");
 }
 
@@ -229,12 +375,110 @@ static void tdn(struct strbuf *sb, double v, int dec)
 	strbuf_addf(sb, "<td class=\"n\">%s</td>", b);
 }
 
+/* A figure over repetitions: the mean, and below it "± half-width (95% CI, n)". */
+static void td_spread(struct strbuf *sb, const struct spread *s, bool has)
+{
+	char b[64], h[64];
+
+	if (!has) {
+		strbuf_adds(sb, "<td class=\"n\">–</td>");
+		return;
+	}
+	report_fmt_num(b, sizeof(b), s->mean, 2);
+	if (!s->ci.has_ci) {
+		strbuf_addf(sb, "<td class=\"n\">%s</td>", b);
+		return;
+	}
+	report_fmt_num(h, sizeof(h), s->ci.half, 2);
+	strbuf_addf(sb, "<td class=\"n\">%s<small>± %s, sd ", b, h);
+	report_fmt_num(h, sizeof(h), s->ci.sd, 2);
+	strbuf_addf(sb, "%s, n %zu</small></td>", h, s->ci.n);
+}
+
+static void td_steady(struct strbuf *sb, enum steady_state st, const struct steady_result *r)
+{
+	switch (st) {
+	case STEADY_YES:
+		strbuf_adds(sb, "<td>steady");
+		break;
+	case STEADY_NO:
+		strbuf_adds(sb, "<td class=\"warn\">NOT steady");
+		break;
+	case STEADY_NA:
+		strbuf_addf(sb, "<td>n/a<small>%zu round%s, need %d</small></td>", r ? r->rounds : 0,
+			    r && r->rounds == 1 ? "" : "s", STEADY_MIN_WINDOW);
+		return;
+	}
+	if (r && r->state != STEADY_NA)
+		strbuf_addf(sb, "<small>%zu rounds: excursion %.1f%%%s, slope %.1f%%%s</small>", r->rounds,
+			    100 * r->excursion, r->excursion_ok ? "" : " &gt; 20%", 100 * r->slope_excursion,
+			    r->slope_ok ? "" : " &gt; 10%");
+	strbuf_adds(sb, "</td>");
+}
+
+/* The bottleneck, and the rule's figures below it; "–" without telemetry. */
+static void td_bottleneck(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v)
+{
+	char why[300];
+
+	if (!has) {
+		strbuf_adds(sb, "<td>–<small>no telemetry</small></td>");
+		return;
+	}
+	verdict_explain(in, v, why, sizeof(why));
+	strbuf_addf(sb, "<td%s><b>%s</b><small>", v->bottleneck == BOTTLENECK_DRIVE ? "" : " class=\"warn\"",
+		    bottleneck_name(v->bottleneck));
+	esc(sb, why);
+	strbuf_adds(sb, "</small></td>");
+}
+
+static void td_dev(struct strbuf *sb, const struct tel_dev *d)
+{
+	char b[300];
+
+	if (!d) {
+		strbuf_adds(sb, "<td>–</td>");
+		return;
+	}
+	report_dev_text(d, b, sizeof(b));
+	td(sb, b);
+}
+
+static void td_pct(struct strbuf *sb, bool has, double frac)
+{
+	if (has)
+		strbuf_addf(sb, "<td class=\"n\">%.0f%%</td>", 100 * frac);
+	else
+		strbuf_adds(sb, "<td class=\"n\">–</td>");
+}
+
+static void td_driver(struct strbuf *sb, const struct verdict_in *in, const struct verdict *v)
+{
+	if (!in->has_driver_cpu) {
+		strbuf_adds(sb, "<td>–</td>");
+		return;
+	}
+	strbuf_addf(sb, "<td class=\"n%s\">%.2f<small>core per loop (%u loop%s)%s</small></td>",
+		    v->driver.saturated ? " warn" : "", v->driver.per_loop, in->driver_loops,
+		    in->driver_loops == 1 ? "" : "s", v->driver.saturated ? ": SATURATED" : "");
+}
+
+static void table_open(struct strbuf *sb, const char *header)
+{
+	strbuf_addf(sb, "<div class=\"scroll\"><table>\n<tr>%s</tr>\n", header);
+}
+
+static void table_close(struct strbuf *sb)
+{
+	strbuf_adds(sb, "</table></div>\n");
+}
+
 static void summary(struct strbuf *sb, const struct report *rep)
 {
-	strbuf_adds(sb, "<table>\n<tr><th>drive × run group</th><th>workload</th><th>VMs</th><th>TPS (sum)</th>"
-			"<th>avg latency ms<br>(mean of instances)</th><th>avg latency ms<br>(pooled)</th>"
-			"<th>p99 ms<br>(mean of instance p99s)</th><th>p99 ms<br>(pooled)</th><th>retried</th>"
-			"<th>reconnects</th><th>fatal</th><th>Little's law</th><th>status</th></tr>\n");
+	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>TPS (sum)</th>"
+		       "<th>avg latency ms<br>(mean of instances)</th><th>avg latency ms<br>(pooled)</th>"
+		       "<th>p99 ms<br>(mean of instance p99s)</th><th>p99 ms<br>(pooled)</th><th>retried</th>"
+		       "<th>reconnects</th><th>fatal</th><th>Little's law</th><th>status</th><th>bottleneck</th>");
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		unsigned long long retried = 0, reconn = 0, fatal = 0;
@@ -250,17 +494,11 @@ static void summary(struct strbuf *sb, const struct report *rep)
 		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
 		td(sb, b);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)g->vm_count);
-		tdn(sb, g->tps.mean, 2);
-		tdn(sb, g->avg_ms_mean.mean, 2);
-		tdn(sb, g->avg_ms_pooled.mean, 2);
-		if (g->has_p99_mean)
-			tdn(sb, g->p99_mean.mean, 2);
-		else
-			td(sb, "–");
-		if (g->merged)
-			tdn(sb, g->p99_pooled.mean, 2);
-		else
-			td(sb, "–");
+		td_spread(sb, &g->tps, true);
+		td_spread(sb, &g->avg_ms_mean, true);
+		td_spread(sb, &g->avg_ms_pooled, true);
+		td_spread(sb, &g->p99_mean, g->has_p99_mean);
+		td_spread(sb, &g->p99_pooled, g->merged != NULL);
 		strbuf_addf(sb, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
 			    retried, reconn, fatal);
 		switch (g->little) {
@@ -279,15 +517,85 @@ static void summary(struct strbuf *sb, const struct report *rep)
 				    g->n_runs);
 		else
 			strbuf_adds(sb, "<td>complete</td>");
+		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
 		strbuf_adds(sb, "</tr>\n");
 	}
-	strbuf_adds(sb, "</table>\n");
+	table_close(sb);
+}
+
+static void verdicts(struct strbuf *sb, const struct report *rep)
+{
+	strbuf_addf(sb, "<p><b>Steady state</b> by the SNIA PTS rule on the TPS of each report interval (summed over "
+			"the instances that ran together): over a window of rounds, max − min within 20%% of the "
+			"window's mean and the least-squares line moving at most 10%% of it. Precondition: its last %zu "
+			"rounds; sample: all its rounds. A group shows its worst repetition. <b>Bottleneck</b> from the "
+			"sample's telemetry, first rule that holds: driver saturated (≥ 0.90 core per event loop, or "
+			"terminals waiting ≥ 10%% of their response time for a connection), host CPU ≥ 90%% busy, guest "
+			"vCPUs ≥ 90%% busy, the drive's busiest device ≥ 80%% utilised, else unknown. A group takes the "
+			"busiest of each resource over its runs.</p>\n", rep->steady_window);
+	table_open(sb, "<th>drive × run group</th><th>precondition (last window)</th><th>sample</th><th>bottleneck</th>"
+		       "<th>drive (busiest device, sample)</th><th>host CPU</th><th>guest vCPUs</th><th>driver CPU</th>");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+
+		strbuf_adds(sb, "<tr>");
+		td(sb, g->label);
+		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
+		td_dev(sb, g->dev);
+		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		td_pct(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
+		td_driver(sb, &g->vin, &g->verdict);
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+}
+
+static void comparison(struct strbuf *sb, const struct report *rep)
+{
+	char line[512];
+
+	if (!rep->ncmps) {
+		strbuf_adds(sb, "<p>No run group ran on more than one drive.</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "<p>The drives of each run group ranked by mean TPS. Each neighbouring pair: the ratio of "
+			"mean TPS with its 95% confidence interval (delta method on the log ratio) and Welch's "
+			"t-test over the repetitions' TPS; the difference is significant when p &lt; 0.05. With "
+			"one repetition there is no interval and no test.</p>\n");
+	table_open(sb, "<th>run group</th><th>faster</th><th>TPS</th><th>slower</th><th>TPS</th><th>comparison</th>"
+		       "<th>Welch's t-test</th>");
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *c = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
+
+		strbuf_adds(sb, "<tr>");
+		snprintf(line, sizeof(line), "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind),
+			 (long long)a->vm_count);
+		td(sb, line);
+		td(sb, a->drive);
+		td_spread(sb, &a->tps, true);
+		td(sb, b->drive);
+		td_spread(sb, &b->tps, true);
+		report_compare_sentence(c, a, b, line, sizeof(line));
+		td(sb, line);
+		if (c->welch.valid)
+			strbuf_addf(sb, "<td%s>t = %.2f, df = %.1f, p = %.3g: %s</td>", c->welch.significant ? "" :
+				    " class=\"warn\"", c->welch.t, c->welch.df, c->welch.p,
+				    c->welch.significant ? "significant" : "NOT significant");
+		else
+			strbuf_adds(sb, "<td>n/a (needs 2 repetitions on both drives)</td>");
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
 }
 
 static void instances(struct strbuf *sb, const struct report *rep)
 {
-	strbuf_adds(sb, "<table>\n<tr><th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th>"
-			"<th>TPS</th><th>avg ms</th><th>p99 ms</th><th>retried</th><th>reconnects</th><th>fatal</th></tr>\n");
+	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
+		       "<th>avg ms</th><th>p99 ms</th><th>retried</th><th>reconnects</th><th>fatal</th>"
+		       "<th>precondition</th><th>sample</th><th>bottleneck</th>");
 	for (size_t i = 0; i < rep->runs->n; i++) {
 		const struct run *r = rep->runs->runs[i];
 		strbuf_adds(sb, "<tr>");
@@ -314,33 +622,47 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		} else {
 			strbuf_adds(sb, "<td colspan=\"6\">no sample phase</td>");
 		}
+		td_steady(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
+		td_steady(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
+		td_bottleneck(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
 		strbuf_adds(sb, "</tr>\n");
 	}
-	strbuf_adds(sb, "</table>\n");
+	table_close(sb);
 }
 
-/* Every published row with its Little's law check (docs/reading-reports.md). */
-static void published_rows(struct strbuf *sb, const struct report *rep)
+static void published_section(struct strbuf *sb, int *chart_id, const struct report *rep)
 {
 	struct strbuf t;
 
-	if (!rep->pub || !rep->pub->n)
+	if (!rep->pub || !rep->pub->n) {
+		strbuf_adds(sb, "<p>None loaded (<code>--compare none</code>, or an empty folder).</p>\n");
 		return;
+	}
 	strbuf_init(&t, 0);
-	strbuf_adds(sb, "<table>\n<tr><th>drive</th><th>configuration</th><th>workload</th><th>VMs</th>"
-			"<th>drives</th><th>TPS</th><th>avg ms</th><th>p99 ms</th><th>Little's law</th>"
-			"<th>arithmetic</th></tr>\n");
+	strbuf_adds(sb, "<p>Every reference loaded, with its Little's law check. Each appears in the charts above "
+			"only beside the run groups it matches: same workload and test, same number of VMs and of "
+			"drives.</p>\n");
+	table_open(sb, "<th>drive</th><th>configuration</th><th>workload</th><th>VMs</th><th>drives</th><th>TPS</th>"
+		       "<th>avg latency ms</th><th>p99 ms<br>(mean of VM p99s)</th><th>Little's law</th><th>arithmetic</th>"
+		       "<th>beside</th><th>platform</th><th>source</th>");
 	for (size_t i = 0; i < rep->pub->n; i++) {
 		const struct pub_review *rv = &rep->pub->reviews[i];
 		for (size_t k = 0; k < rv->nresults; k++) {
 			const struct pub_result *p = &rv->results[k];
 			struct pub_little l;
+			struct strbuf beside;
+			char b[200];
 
-			pub_little(p, &l);
+			strbuf_init(&beside, 0);
+			for (size_t g = 0; g < rep->ngroups; g++)
+				for (size_t r = 0; r < rep->groups[g].nrefs; r++)
+					if (rep->groups[g].refs[r] == p)
+						strbuf_addf(&beside, "%s%s", beside.len ? "; " : "", rep->groups[g].label);
 			strbuf_adds(sb, "<tr>");
 			td(sb, rv->drive);
 			td(sb, p->label);
-			td(sb, p->kind);
+			snprintf(b, sizeof(b), "%s %s", report_kind_title(p->kind), p->test);
+			td(sb, b);
 			strbuf_addf(sb, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td>", (long long)p->vm_count,
 				    (long long)p->drives);
 			tdn(sb, p->tps, 2);
@@ -349,11 +671,12 @@ static void published_rows(struct strbuf *sb, const struct report *rep)
 				tdn(sb, p->p99_ms, 2);
 			else
 				td(sb, "–");
+			pub_little(p, &l);
 			strbuf_reset(&t);
 			pub_little_cell(p, &l, &t);
 			if (l.check == PUB_LITTLE_OFF) {
 				strbuf_adds(sb, "<td class=\"warn\">");
-				escape_html(sb, t.buf);
+				esc(sb, t.buf);
 				strbuf_adds(sb, "</td>");
 			} else {
 				td(sb, t.buf);
@@ -361,57 +684,200 @@ static void published_rows(struct strbuf *sb, const struct report *rep)
 			strbuf_reset(&t);
 			pub_little_explain(p, &l, &t);
 			td(sb, t.buf);
+			td(sb, beside.len ? beside.buf : "no measured group");
+			td(sb, rv->platform);
+			snprintf(b, sizeof(b), "%s: %s", rv->publisher, rv->title);
+			td(sb, b);
 			strbuf_adds(sb, "</tr>\n");
+			strbuf_release(&beside);
 		}
 	}
-	strbuf_adds(sb, "</table>\n");
+	table_close(sb);
 	strbuf_release(&t);
+	published_chart(sb, chart_id, rep);
+}
+
+/* One drive over every run group (VM count): its figures, verdicts and charts. */
+static void drive_section(struct strbuf *sb, int *chart_id, const struct report *rep, const char *drive, size_t nth)
+{
+	struct strbuf id;
+
+	strbuf_init(&id, 0);
+	drive_anchor(&id, drive, nth);
+	strbuf_adds(sb, "<section class=\"drive\" id=\"");
+	esc(sb, id.buf);
+	strbuf_adds(sb, "\">\n<h3>Drive ");
+	esc(sb, drive);
+	strbuf_adds(sb, "</h3>\n");
+	table_open(sb, "<th>run group</th><th>workload</th><th>VMs</th><th>repetitions</th><th>TPS (sum)</th>"
+		       "<th>avg latency ms<br>(mean of instances)</th><th>p99 ms<br>(mean of instance p99s)</th>"
+		       "<th>rank in run group</th><th>precondition</th><th>sample</th><th>bottleneck</th>"
+		       "<th>drive (busiest device)</th><th>host CPU</th><th>status</th>");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		char b[128];
+
+		if (g->all_drives || strcmp(g->drive, drive))
+			continue;
+		strbuf_addf(sb, "<tr><td><a href=\"#tps-%zu\">", i);
+		esc(sb, *g->run_group ? g->run_group : "(no run group)");
+		strbuf_adds(sb, "</a></td>");
+		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
+		td(sb, b);
+		strbuf_addf(sb, "<td class=\"n\">%lld</td><td class=\"n\">%zu</td>", (long long)g->vm_count, g->nreps);
+		td_spread(sb, &g->tps, true);
+		td_spread(sb, &g->avg_ms_mean, true);
+		td_spread(sb, &g->p99_mean, true);
+		if (g->rank)
+			strbuf_addf(sb, "<td class=\"n\">%zu</td>", g->rank);
+		else
+			td(sb, "–");
+		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
+		td_dev(sb, g->dev);
+		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		td(sb, g->incomplete ? "INCOMPLETE" : "complete");
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+	/* Where its I/O goes, as the sampler resolved it. */
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		if (strcmp(r->drive, drive) || !r->drive_stack)
+			continue;
+		strbuf_adds(sb, "<p>Block devices: ");
+		esc(sb, r->drive_stack);
+		strbuf_adds(sb, "</p>\n");
+		break;
+	}
+	strbuf_adds(sb, "<div class=\"grid\">\n");
+	for (size_t i = 0; i < rep->ngroups; i++)
+		if (!rep->groups[i].all_drives && !strcmp(rep->groups[i].drive, drive) && rep->groups[i].has_verdict)
+			telemetry_over_time(sb, chart_id, &rep->groups[i]);
+	strbuf_adds(sb, "</div>\n</section>\n");
+	strbuf_release(&id);
+}
+
+static void toc(struct strbuf *sb, const struct report *rep, const char **drives, size_t ndrives)
+{
+	strbuf_adds(sb, "<nav class=\"toc\"><h2>Contents</h2>\n<ol>\n");
+	if (rep->nwarnings)
+		strbuf_addf(sb, "<li><a href=\"#warnings\">Warnings (%zu)</a></li>\n", rep->nwarnings);
+	strbuf_adds(sb, "<li><a href=\"#results\">Results per drive × run group</a></li>\n"
+			"<li><a href=\"#steady\">Verdicts: steady state and bottleneck</a></li>\n"
+			"<li><a href=\"#compare\">Drive comparison</a></li>\n"
+			"<li><a href=\"#beside\">Beside published figures</a></li>\n"
+			"<li><a href=\"#published\">Published references</a></li>\n"
+			"<li><a href=\"#over-time\">TPS over time</a></li>\n"
+			"<li><a href=\"#percentiles\">Latency percentiles</a></li>\n"
+			"<li><a href=\"#drives\">Per drive</a><ol>\n");
+	for (size_t i = 0; i < ndrives; i++) {
+		struct strbuf id;
+		strbuf_init(&id, 0);
+		drive_anchor(&id, drives[i], i);
+		strbuf_adds(sb, "<li><a href=\"#");
+		esc(sb, id.buf);
+		strbuf_adds(sb, "\">");
+		esc(sb, drives[i]);
+		strbuf_adds(sb, "</a></li>\n");
+		strbuf_release(&id);
+	}
+	strbuf_adds(sb, "</ol></li>\n<li><a href=\"#instances\">Instances</a></li>\n</ol></nav>\n");
 }
 
 static int html_render(const struct report *rep, struct report_files *out)
 {
 	struct strbuf *sb = report_files_add(out, "report.html");
+	const char **drives = xcalloc(rep->ngroups + 1, sizeof(*drives));
+	size_t ndrives = drive_list(rep, drives), complete = 0;
 	int chart_id = 0; /* makes SVG pattern ids unique in the page */
 
+	for (size_t i = 0; i < rep->runs->n; i++)
+		complete += run_is_complete(rep->runs->runs[i]);
 	strbuf_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			"<title>dbrig report</title>\n<style>\n"
-			"body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}\n"
-			"table{border-collapse:collapse;margin:8px 0 24px}\n"
-			"td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}\n"
-			"th{background:#f3f3f3}\ntd.n{text-align:right}\n.warn{color:#b00;font-weight:bold}\n"
-			"figure{margin:16px 0 32px;overflow-x:auto}\nfigcaption{font-size:13px;color:#555}\n"
-			"</style>\n</head>\n<body>\n<h1>dbrig report</h1>\n");
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>dbrig report");
+	if (rep->drive) {
+		strbuf_adds(sb, ": ");
+		esc(sb, rep->drive);
+	}
+	strbuf_adds(sb, "</title>\n<style>\n"
+			"html{box-sizing:border-box}*,*::before,*::after{box-sizing:inherit}\n"
+			"body{font-family:sans-serif;margin:0 auto;padding:16px 24px;color:#222;max-width:1400px}\n"
+			"h1,h2,h3{overflow-wrap:anywhere}\np,li{overflow-wrap:anywhere;max-width:110ch}\n"
+			".scroll{overflow-x:auto;max-width:100%;margin:8px 0 24px}\n"
+			"table{border-collapse:collapse}\n"
+			"td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;vertical-align:top}\n"
+			"th{background:#f3f3f3}\ntd.n{text-align:right}\ntd small{display:block;color:#555;font-size:11px}\n"
+			".warn{color:#b00;font-weight:bold}\ntd.warn small{font-weight:normal}\n"
+			"figure{margin:16px 0 32px;max-width:100%}\nfigcaption{font-size:13px;color:#555}\n"
+			"svg.chart{display:block;width:100%;height:auto}\n"
+			".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,540px),1fr));"
+			"gap:0 24px}\n.grid figure{margin:8px 0 24px}\n"
+			"nav.toc{background:#f7f7f7;border:1px solid #ddd;padding:4px 16px;margin:8px 0 24px}\n"
+			"nav.toc ol ol{columns:14em;margin:4px 0}\n"
+			"</style>\n</head>\n<body>\n<h1>dbrig report");
+	if (rep->drive) {
+		strbuf_adds(sb, ": drive ");
+		esc(sb, rep->drive);
+	}
+	strbuf_addf(sb, "</h1>\n<p>%zu result%s (%zu complete), %zu group%s, %zu published reference file%s.",
+		    rep->runs->n, rep->runs->n == 1 ? "" : "s", complete, rep->ngroups, rep->ngroups == 1 ? "" : "s",
+		    rep->pub ? rep->pub->n : 0, rep->pub && rep->pub->n == 1 ? "" : "s");
+	if (rep->drive)
+		strbuf_adds(sb, " Only this drive's runs (<code>report --drive</code>).");
+	strbuf_adds(sb, "</p>\n");
+	toc(sb, rep, drives, ndrives);
 	if (rep->nwarnings) {
-		strbuf_adds(sb, "<h2>Warnings</h2>\n<ul class=\"warnings\">\n");
+		strbuf_adds(sb, "<h2 id=\"warnings\">Warnings</h2>\n<ul class=\"warnings\">\n");
 		for (size_t i = 0; i < rep->nwarnings; i++) {
 			strbuf_adds(sb, "<li class=\"warn\">");
-			escape_html(sb, rep->warnings[i]);
+			esc(sb, rep->warnings[i]);
 			strbuf_adds(sb, "</li>\n");
 		}
 		strbuf_adds(sb, "</ul>\n");
 	}
-	strbuf_adds(sb, "<h2>Results per drive × run group (sample phase)</h2>\n");
+	strbuf_adds(sb, "<h2 id=\"results\">Results per drive × run group (sample phase)</h2>\n"
+			"<p>With several repetitions each figure is their mean, and below it \"± half-width of its 95% "
+			"confidence interval (Student's t), sd standard deviation, n repetitions\".</p>\n");
 	summary(sb, rep);
-	strbuf_adds(sb, "<h2>Beside published figures</h2>\n");
+	strbuf_adds(sb, "<h2 id=\"steady\">Verdicts: steady state and bottleneck</h2>\n");
+	verdicts(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"compare\">Drive comparison</h2>\n");
+	comparison(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"beside\">Beside published figures</h2>\n");
 	bars(sb, &chart_id, rep, METRIC_TPS, "Throughput: TPS summed over the VMs of a run group", "TPS (transactions/s)",
-	     "Solid: measured (sum over instances). Hatched grey: published review figure with the same workload, "
-	     "VM count and number of drives.");
+	     "Solid: measured (sum over instances; whiskers: 95% CI over repetitions). Hatched grey: a published "
+	     "review figure with the same workload, VM count and number of drives.");
 	bars(sb, &chart_id, rep, METRIC_AVG, "Average latency: mean of the VMs' averages", "average latency (ms)",
 	     "Measured with the published method: the mean of the instances' average latencies.");
 	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
 	     "Solid: mean of the instances' p99s (the published \"average 99th percentile\", an average of "
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
-	published_rows(sb, rep);
-	strbuf_adds(sb, "<h2>TPS over time</h2>\n");
+	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
+	published_section(sb, &chart_id, rep);
+	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group, one line per "
+			"instance; the dashed red line marks the end of the precondition (left) and the start of the "
+			"measured sample (right). A dip or a slow decline after it means the drive had not reached "
+			"steady state (see <a href=\"#steady\">Steady state</a>).</p>\n<div class=\"grid\">\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		if (!rep->groups[i].all_drives)
-			tps_over_time(sb, &chart_id, &rep->groups[i]);
-	strbuf_adds(sb, "<h2>Latency percentiles</h2>\n");
+			tps_over_time(sb, &chart_id, &rep->groups[i], i);
+	strbuf_adds(sb, "</div>\n<h2 id=\"percentiles\">Latency percentiles</h2>\n<div class=\"grid\">\n");
 	percentile_curve(sb, &chart_id, rep);
-	strbuf_adds(sb, "<h2>Instances</h2>\n");
+	strbuf_adds(sb, "</div>\n");
+	strbuf_adds(sb, "<h2 id=\"drives\">Per drive</h2>\n<p>One drive's results over every run group (VM count) "
+			"with its verdicts and telemetry; the run group links to its TPS-over-time chart. Where the "
+			"results carry telemetry, a chart per run group shows the drive's busiest device's utilisation "
+			"(solid) and the host CPU (dashed) per interval. <code>dbrig report --drive NAME</code> writes a "
+			"report of one drive alone.</p>\n");
+	for (size_t i = 0; i < ndrives; i++)
+		drive_section(sb, &chart_id, rep, drives[i], i);
+	strbuf_adds(sb, "<h2 id=\"instances\">Instances</h2>\n");
 	instances(sb, rep);
 	strbuf_adds(sb, "<p>Tables with every figure: report.md, report-groups.csv, report-instances.csv, report.json."
 			"</p>\n</body>\n</html>\n");
+	free(drives);
 	return 0;
 }
 

@@ -72,7 +72,65 @@ static json_t *fig_json(const struct agg_fig *f, bool with_little)
 
 static json_t *spread_json(const struct spread *s)
 {
-	return json_pack("{s:o, s:o, s:o}", "mean", num(s->mean), "min", num(s->min), "max", num(s->max));
+	json_t *o = json_pack("{s:o, s:o, s:o}", "mean", num(s->mean), "min", num(s->min), "max", num(s->max));
+
+	/* From two repetitions on: sample sd and the 95% CI of the mean (Student's t). */
+	json_object_set_new(o, "sd", s->ci.has_ci ? num(s->ci.sd) : json_null());
+	json_object_set_new(o, "ci95", s->ci.has_ci ? json_pack("[o, o]", num(s->ci.lo), num(s->ci.hi)) : json_null());
+	return o;
+}
+
+static json_t *steady_json(enum steady_state st, const struct steady_result *r)
+{
+	json_t *o = json_pack("{s:s, s:I}", "state", steady_state_key(st), "rounds", (json_int_t)(r ? r->rounds : 0));
+
+	if (r && r->state != STEADY_NA) {
+		json_object_set_new(o, "mean_tps", num(r->mean));
+		json_object_set_new(o, "excursion", num(r->excursion));
+		json_object_set_new(o, "slope_excursion", num(r->slope_excursion));
+	}
+	return o;
+}
+
+static json_t *dev_json(const struct tel_dev *d)
+{
+	return json_pack("{s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", d->name,
+			 "filesystem", d->top, "r_iops", num(d->r_iops), "w_iops", num(d->w_iops), "f_iops", num(d->f_iops),
+			 "r_mbps", num(d->r_mbps), "w_mbps", num(d->w_mbps), "r_await_ms", num(d->r_await_ms),
+			 "w_await_ms", num(d->w_await_ms), "f_await_ms", num(d->f_await_ms), "await_ms", num(d->await_ms),
+			 "queue_depth", num(d->queue_depth), "util", d->has_util ? num(d->util) : json_null());
+}
+
+/* The bottleneck, the rule's explanation and the figures it used. */
+static json_t *verdict_json(bool has, const struct verdict_in *in, const struct verdict *v, const struct tel_dev *d)
+{
+	char why[300];
+
+	if (!has)
+		return json_null();
+	verdict_explain(in, v, why, sizeof(why));
+	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "bottleneck", bottleneck_name(v->bottleneck),
+			 "why", why, "driver_saturated", v->driver.saturated,
+			 "host_cpu_busy", in->has_host_cpu ? num(in->host_cpu_busy) : json_null(),
+			 "guest_cpu_busy", in->has_guest_cpu ? num(in->guest_cpu_busy) : json_null(),
+			 "driver_cores_per_loop", in->has_driver_cpu ? num(v->driver.per_loop) : json_null(),
+			 "conn_wait", in->has_conn_wait ? num(in->conn_wait_share) : json_null(),
+			 "device", d ? dev_json(d) : json_null());
+}
+
+static json_t *cmp_json(const struct report *rep, const struct agg_cmp *c)
+{
+	const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I}", "run_group", a->run_group, "faster", a->drive,
+			      "slower", b->drive, "faster_rank", (json_int_t)a->rank, "slower_rank", (json_int_t)b->rank);
+
+	json_object_set_new(o, "tps_ratio", num(c->ratio.ratio));
+	json_object_set_new(o, "tps_ratio_ci95", c->ratio.valid ? json_pack("[o, o]", num(c->ratio.lo),
+									    num(c->ratio.hi)) : json_null());
+	json_object_set_new(o, "welch", c->welch.valid ? json_pack("{s:o, s:o, s:f, s:b}", "t", num(c->welch.t),
+								   "df", num(c->welch.df), "p", c->welch.p,
+								   "significant", c->welch.significant) : json_null());
+	return o;
 }
 
 static json_t *group_json(const struct agg_group *g)
@@ -88,6 +146,12 @@ static json_t *group_json(const struct agg_group *g)
 						"test", g->test, "vm_count", (json_int_t)g->vm_count, "params", g->params));
 	json_object_set_new(o, "label", json_string(g->label));
 	json_object_set_new(o, "all_drives", json_boolean(g->all_drives));
+	json_object_set_new(o, "slice", json_boolean(g->slice));
+	json_object_set_new(o, "rank", g->rank ? json_integer((json_int_t)g->rank) : json_null());
+	json_object_set_new(o, "steady_state", json_pack("{s:o, s:o}",
+		"precondition", steady_json(g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION)),
+		"sample", steady_json(g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE))));
+	json_object_set_new(o, "verdict", verdict_json(g->has_verdict, &g->vin, &g->verdict, g->dev));
 	json_object_set_new(o, "drives", json_integer((json_int_t)g->ndrives));
 	json_object_set_new(o, "runs", json_integer((json_int_t)g->n_runs));
 	json_object_set_new(o, "complete_runs", json_integer((json_int_t)g->n_complete));
@@ -130,15 +194,20 @@ static json_t *phase_json(const struct phase_stat *p)
 			 "fatal", (json_int_t)p->err_fatal);
 }
 
-static json_t *run_json(const struct run *r)
+static json_t *run_json(const struct run *r, const struct run_verdict *st)
 {
-	return json_pack("{s:s, s:o, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:o, s:o, s:o, "
+			 "s:o, s:o}",
 			 "path", r->path, "journal", r->journal ? json_string(r->journal) : json_null(),
 			 "status", run_status_name(r->status), "error", r->error ? r->error : "",
 			 "complete", run_is_complete(r), "campaign", r->campaign, "run_group", r->run_group,
 			 "drive", r->drive, "instance", r->instance, "vm_count", (json_int_t)r->vm_count,
 			 "repetition", (json_int_t)r->repetition, "workload", r->kind, "test", r->test,
-			 "params", r->params, "sample", phase_json(&r->sample), "precondition", phase_json(&r->pre));
+			 "params", r->params, "sample", phase_json(&r->sample), "precondition", phase_json(&r->pre),
+			 "steady_state", json_pack("{s:o, s:o}", "precondition", steady_json(st->pre.state, &st->pre),
+						   "sample", steady_json(st->sample.state, &st->sample)),
+			 "verdict", verdict_json(st->has_verdict, &st->vin, &st->verdict, st->dev),
+			 "block_devices", r->drive_stack ? json_string(r->drive_stack) : json_null());
 }
 
 static json_t *pub_little_json(const struct pub_result *p)
@@ -187,14 +256,20 @@ static int json_render(const struct report *rep, struct report_files *out)
 	int ret = -ENOMEM;
 
 	json_object_set_new(root, "schema", json_string("dbrig.report/1"));
+	json_object_set_new(root, "drive", rep->drive ? json_string(rep->drive) : json_null());
+	json_object_set_new(root, "steady_window", json_integer((json_int_t)rep->steady_window));
 	a = json_array();
 	for (size_t i = 0; i < rep->ngroups; i++)
 		json_array_append_new(a, group_json(&rep->groups[i]));
 	json_object_set_new(root, "groups", a);
 	a = json_array();
 	for (size_t i = 0; i < rep->runs->n; i++)
-		json_array_append_new(a, run_json(rep->runs->runs[i]));
+		json_array_append_new(a, run_json(rep->runs->runs[i], &rep->rv[i]));
 	json_object_set_new(root, "instances", a);
+	a = json_array();
+	for (size_t i = 0; i < rep->ncmps; i++)
+		json_array_append_new(a, cmp_json(rep, &rep->cmps[i]));
+	json_object_set_new(root, "comparisons", a);
 	a = json_array();
 	for (size_t i = 0; rep->pub && i < rep->pub->n; i++)
 		json_array_append_new(a, pub_json(&rep->pub->reviews[i]));

@@ -85,16 +85,91 @@ static void opt_ms(struct strbuf *sb, bool has, double v)
 		cell(sb, "–");
 }
 
+/* "14,077.29", or "14,077.29 ± 830.99" (95% CI half-width) over repetitions. */
+static void spread_cell(struct strbuf *sb, const struct spread *s)
+{
+	char a[32], b[32];
+
+	report_fmt_num(a, sizeof(a), s->mean, 2);
+	if (!s->ci.has_ci) {
+		cell(sb, a);
+		return;
+	}
+	report_fmt_num(b, sizeof(b), s->ci.half, 2);
+	cellf(sb, "%s ± %s", a, b);
+}
+
+static void steady_cell(struct strbuf *sb, enum steady_state st, const struct steady_result *r)
+{
+	switch (st) {
+	case STEADY_YES:
+	case STEADY_NO:
+		if (r && r->state != STEADY_NA)
+			cellf(sb, "%s%s%s (%zu rounds: excursion %.1f%%%s, slope %.1f%%%s)", st == STEADY_NO ? "**" : "",
+			      steady_state_name(st), st == STEADY_NO ? "**" : "", r->rounds, 100 * r->excursion,
+			      r->excursion_ok ? "" : " > 20%", 100 * r->slope_excursion, r->slope_ok ? "" : " > 10%");
+		else
+			cell(sb, steady_state_name(st));
+		break;
+	case STEADY_NA:
+		cellf(sb, "n/a (%zu round%s, need %d)", r ? r->rounds : 0, r && r->rounds == 1 ? "" : "s",
+		      STEADY_MIN_WINDOW);
+		break;
+	}
+}
+
+static void bottleneck_cell(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v)
+{
+	char why[300];
+
+	if (!has) {
+		cell(sb, "– (no telemetry)");
+		return;
+	}
+	verdict_explain(in, v, why, sizeof(why));
+	cellf(sb, "**%s**: %s", bottleneck_name(v->bottleneck), why);
+}
+
+static void dev_cell(struct strbuf *sb, const struct tel_dev *d)
+{
+	char b[300];
+
+	if (!d) {
+		cell(sb, "–");
+		return;
+	}
+	report_dev_text(d, b, sizeof(b));
+	cell(sb, b);
+}
+
+static void pct_cell(struct strbuf *sb, bool has, double frac)
+{
+	if (has)
+		cellf(sb, "%.0f%%", 100 * frac);
+	else
+		cell(sb, "–");
+}
+
+static void range_cell(struct strbuf *sb, double lo, double hi)
+{
+	char a[32], b[32];
+
+	report_fmt_num(a, sizeof(a), lo, 2);
+	report_fmt_num(b, sizeof(b), hi, 2);
+	cellf(sb, "%s – %s", a, b);
+}
+
 static void summary_table(struct strbuf *sb, const struct report *rep)
 {
 	static const char *const cols[] = {"drive × run group", "workload", "VMs", "instances", "TPS (sum)",
 		"TPS per instance min–max", "avg latency ms (mean of instances)", "avg latency ms (pooled)",
 		"p99 ms (mean of instance p99s)", "p99 ms (pooled)", "retried", "reconnects", "fatal",
-		"Little's law", "status", NULL};
+		"Little's law", "status", "bottleneck", NULL};
 
 	strbuf_adds(sb, "## Results per drive × run group (sample phase)\n\n"
 			"TPS is the sum over the instances that ran together; with several repetitions each figure "
-			"is the mean over repetitions (see *Repetitions*). \"mean of instance p99s\" is the published "
+			"is the mean over repetitions, TPS with ± the half-width of its 95% confidence interval "
+			"(see *Repetitions*). \"mean of instance p99s\" is the published "
 			"\"average 99th percentile\" (an average of percentiles, not a percentile); \"pooled\" p99 comes "
 			"from the merged histograms of every transaction.\n\n");
 	header(sb, cols);
@@ -123,13 +198,8 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 			cellf(sb, "%zu (%zu reps)", ninst, g->nreps);
 		else
 			cellf(sb, "%zu", ninst);
-		celln(sb, g->tps.mean, 2);
-		{
-			char a[32], b[32];
-			report_fmt_num(a, sizeof(a), tmin, 2);
-			report_fmt_num(b, sizeof(b), tmax, 2);
-			cellf(sb, "%s – %s", a, b);
-		}
+		spread_cell(sb, &g->tps);
+		range_cell(sb, tmin, tmax);
 		celln(sb, g->avg_ms_mean.mean, 2);
 		celln(sb, g->avg_ms_pooled.mean, 2);
 		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
@@ -142,6 +212,7 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 			cellf(sb, "**INCOMPLETE** (%zu of %zu runs complete)", g->n_complete, g->n_runs);
 		else
 			cell(sb, "complete");
+		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
@@ -243,19 +314,28 @@ static void little_table(struct strbuf *sb, const struct report *rep)
 	strbuf_addc(sb, '\n');
 }
 
+static void ci_cells(struct strbuf *sb, const struct spread *s)
+{
+	celln(sb, s->mean, 2);
+	celln(sb, s->ci.sd, 2);
+	range_cell(sb, s->ci.lo, s->ci.hi);
+	range_cell(sb, s->min, s->max);
+}
+
 static void repetitions(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"drive × run group", "repetitions", "TPS mean", "TPS min–max",
-		"avg latency ms (mean of instances) mean", "min–max", "p99 ms (mean of instance p99s) mean",
-		"min–max", NULL};
+	static const char *const cols[] = {"drive × run group", "repetitions", "TPS mean", "sd", "95% CI",
+		"min–max", "avg latency ms (mean of instances) mean", "sd", "95% CI", "min–max",
+		"p99 ms (mean of instance p99s) mean", "sd", "95% CI", "min–max", NULL};
 	bool any = false;
 
 	for (size_t i = 0; i < rep->ngroups; i++)
 		any |= rep->groups[i].nreps > 1;
 	if (!any)
 		return;
-	strbuf_adds(sb, "## Repetitions\n\nEach repetition is aggregated on its own; the mean and spread are taken "
-			"over the repetitions' figures.\n\n");
+	strbuf_adds(sb, "## Repetitions\n\nEach repetition is aggregated on its own; mean, sample standard deviation "
+			"(sd), the 95% confidence interval of the mean (Student's t with n − 1 degrees of freedom) and "
+			"the spread are taken over the repetitions' figures.\n\n");
 	header(sb, cols);
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
@@ -263,18 +343,141 @@ static void repetitions(struct strbuf *sb, const struct report *rep)
 			continue;
 		cell(sb, g->label);
 		cellf(sb, "%zu", g->nreps);
-		celln(sb, g->tps.mean, 2);
-		cellf(sb, "%.2f – %.2f", g->tps.min, g->tps.max);
-		celln(sb, g->avg_ms_mean.mean, 2);
-		cellf(sb, "%.2f – %.2f", g->avg_ms_mean.min, g->avg_ms_mean.max);
-		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
+		ci_cells(sb, &g->tps);
+		ci_cells(sb, &g->avg_ms_mean);
 		if (g->has_p99_mean)
-			cellf(sb, "%.2f – %.2f", g->p99_mean.min, g->p99_mean.max);
+			ci_cells(sb, &g->p99_mean);
+		else
+			for (int k = 0; k < 4; k++)
+				cell(sb, "–");
+		endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void verdicts(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"drive × run group", "precondition (last window)", "sample", "bottleneck",
+		"drive (busiest device, sample)", "host CPU", "guest vCPUs", "driver CPU per event loop", NULL};
+
+	strbuf_addf(sb, "## Verdicts: steady state and bottleneck\n\n"
+		    "**Steady state**: SNIA PTS rule on the TPS of each report interval (a round), summed over the "
+		    "instances that ran together: over a window of rounds, max − min within 20%% of the window's mean "
+		    "(excursion) and the least-squares line moving at most 10%% of the mean across the window (slope). "
+		    "Precondition: its last %zu rounds; sample: all its rounds. A group shows its worst repetition.\n\n"
+		    "**Bottleneck** from the sample's telemetry, first rule that holds: driver saturated (>= 0.90 core "
+		    "per event loop, or terminals waiting >= 10%% of their response time for a connection), host CPU "
+		    ">= 90%% busy, guest vCPUs >= 90%% busy, the drive's busiest device >= 80%% utilised, else unknown. "
+		    "A group takes the busiest of each resource over its runs.\n\n", rep->steady_window);
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		cell(sb, g->label);
+		steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
+		dev_cell(sb, g->dev);
+		pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		pct_cell(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
+		if (g->vin.has_driver_cpu)
+			cellf(sb, "%.2f (%u loop%s)%s", g->verdict.driver.per_loop, g->vin.driver_loops,
+			      g->vin.driver_loops == 1 ? "" : "s", g->verdict.driver.saturated ? " **SATURATED**" : "");
 		else
 			cell(sb, "–");
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
+}
+
+static void comparison(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"run group", "rank", "faster", "TPS", "slower", "TPS", "comparison",
+		"Welch's t-test", NULL};
+	char line[512];
+
+	strbuf_adds(sb, "## Drive comparison\n\n");
+	if (!rep->ncmps) {
+		strbuf_adds(sb, "No run group ran on more than one drive.\n\n");
+		return;
+	}
+	strbuf_adds(sb, "The drives of each run group ranked by mean TPS. For each neighbouring pair: the ratio of "
+			"mean TPS with its 95% confidence interval (delta method on the log ratio, Welch-Satterthwaite "
+			"degrees of freedom) and Welch's t-test over the repetitions' TPS; the difference is significant "
+			"when p < 0.05. With one repetition there is no interval and no test.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *c = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
+
+		cellf(sb, "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind), (long long)a->vm_count);
+		cellf(sb, "%zu–%zu", a->rank, b->rank);
+		cell(sb, a->drive);
+		spread_cell(sb, &a->tps);
+		cell(sb, b->drive);
+		spread_cell(sb, &b->tps);
+		report_compare_sentence(c, a, b, line, sizeof(line));
+		cell(sb, line);
+		if (c->welch.valid)
+			cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch.t, c->welch.df, c->welch.p,
+			      c->welch.significant ? "significant" : "**NOT significant**");
+		else
+			cell(sb, "n/a (needs 2 repetitions on both drives)");
+		endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+/* One drive over every run group (VM count). */
+static void per_drive(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"run group", "workload", "VMs", "repetitions", "TPS (sum)",
+		"avg latency ms (mean of instances)", "p99 ms (mean of instance p99s)", "rank in run group",
+		"precondition", "sample", "bottleneck", "drive (busiest device)", "host CPU", "status", NULL};
+
+	strbuf_adds(sb, "## Per drive\n\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *d = &rep->groups[i];
+		bool first = true;
+
+		if (d->all_drives)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			first &= rep->groups[j].all_drives || strcmp(rep->groups[j].drive, d->drive);
+		if (!first)
+			continue;
+		strbuf_addf(sb, "### Drive %s\n\n", d->drive);
+		header(sb, cols);
+		for (size_t j = i; j < rep->ngroups; j++) {
+			const struct agg_group *g = &rep->groups[j];
+			if (g->all_drives || strcmp(g->drive, d->drive))
+				continue;
+			cell(sb, *g->run_group ? g->run_group : "(no run group)");
+			cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
+			cellf(sb, "%lld", (long long)g->vm_count);
+			cellf(sb, "%zu", g->nreps);
+			spread_cell(sb, &g->tps);
+			spread_cell(sb, &g->avg_ms_mean);
+			spread_cell(sb, &g->p99_mean);
+			if (g->rank)
+				cellf(sb, "%zu", g->rank);
+			else
+				cell(sb, "–");
+			steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+			steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+			bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
+			dev_cell(sb, g->dev);
+			pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+			cell(sb, g->incomplete ? "**INCOMPLETE**" : "complete");
+			endrow(sb);
+		}
+		strbuf_addc(sb, '\n');
+		for (size_t r = 0; r < rep->runs->n; r++) {
+			if (!strcmp(rep->runs->runs[r]->drive, d->drive) && rep->runs->runs[r]->drive_stack) {
+				strbuf_addf(sb, "Block devices: %s\n\n", rep->runs->runs[r]->drive_stack);
+				break;
+			}
+		}
+	}
 }
 
 static void tpcc(struct strbuf *sb, const struct report *rep)
@@ -361,7 +564,7 @@ static void instances(struct strbuf *sb, const struct report *rep)
 {
 	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status",
 		"sample s", "threads", "TPS", "avg ms", "p99 ms", "max ms", "retried", "reconnects", "fatal",
-		"Little's law", NULL};
+		"Little's law", "precondition", "sample", "bottleneck", NULL};
 
 	strbuf_adds(sb, "## Instances (sample phase)\n\n");
 	header(sb, cols);
@@ -384,6 +587,9 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		if (!p->present) {
 			for (int c = 0; c < 10; c++)
 				cell(sb, "–");
+			steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
+			steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
+			bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
 			endrow(sb);
 			continue;
 		}
@@ -398,6 +604,9 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		cellf(sb, "%llu", (unsigned long long)p->err_fatal);
 		st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
 		little_cell(sb, st, dev);
+		steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
+		steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
+		bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
 		endrow(sb);
 	}
 	strbuf_adds(sb, "\n≈: rebuilt from journal histogram buckets (no result file).\n\n");
@@ -481,7 +690,10 @@ static int md_render(const struct report *rep, struct report_files *out)
 
 	for (size_t i = 0; i < rep->runs->n; i++)
 		complete += run_is_complete(rep->runs->runs[i]);
-	strbuf_adds(sb, "# dbrig report\n\n");
+	if (rep->drive)
+		strbuf_addf(sb, "# dbrig report: drive %s\n\nOnly this drive's runs (`report --drive`).\n\n", rep->drive);
+	else
+		strbuf_adds(sb, "# dbrig report\n\n");
 	strbuf_addf(sb, "%zu result%s (%zu complete), %zu group%s, %zu published reference file%s.\n\n",
 		    rep->runs->n, rep->runs->n == 1 ? "" : "s", complete, rep->ngroups, rep->ngroups == 1 ? "" : "s",
 		    rep->pub ? rep->pub->n : 0, rep->pub && rep->pub->n == 1 ? "" : "s");
@@ -492,11 +704,14 @@ static int md_render(const struct report *rep, struct report_files *out)
 		strbuf_addc(sb, '\n');
 	}
 	summary_table(sb, rep);
+	verdicts(sb, rep);
+	comparison(sb, rep);
 	published_beside(sb, rep);
 	little_table(sb, rep);
 	repetitions(sb, rep);
 	tpcc(sb, rep);
 	precondition(sb, rep);
+	per_drive(sb, rep);
 	instances(sb, rep);
 	keys(sb, rep);
 	references(sb, rep);

@@ -12,15 +12,29 @@ static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7"
 				      "#D55E00", "#F0E442", "#000000"};
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
-static const char *color(int i)
+const char *svg_color(int i)
 {
 	return palette[(size_t)(i < 0 ? 0 : i) % NPALETTE];
+}
+
+static void esc(struct strbuf *sb, const char *s)
+{
+	escape_html(sb, s);
 }
 
 void bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int col)
 {
 	c->bars = xrealloc(c->bars, (c->n + 1) * sizeof(*c->bars));
 	c->bars[c->n++] = (struct bar){.label = xstrdup(label), .value = value, .style = st, .color = col};
+}
+
+void bar_cat_set_err(struct bar_cat *c, double lo, double hi)
+{
+	if (!c->n)
+		return;
+	c->bars[c->n - 1].has_err = true;
+	c->bars[c->n - 1].err_lo = lo;
+	c->bars[c->n - 1].err_hi = hi;
 }
 
 void bar_chart_release(struct bar_chart *c)
@@ -57,6 +71,52 @@ void line_chart_release(struct line_chart *c)
 	c->nseries = 0;
 }
 
+/* Characters of UTF-8 text (continuation bytes do not count). */
+static size_t u8len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static double text_w(const char *s, double font)
+{
+	return (double)u8len(s) * font * SVG_CHAR_EM;
+}
+
+/*
+ * <text> with `s`, cut to fit `maxw` (an ellipsis, and the full text as a
+ * tooltip). `attrs` are the element's attributes.
+ */
+static void fit_text(struct strbuf *sb, const char *attrs, const char *s, double font, double maxw)
+{
+	size_t fit = maxw > 0 ? (size_t)(maxw / (font * SVG_CHAR_EM)) : 0;
+
+	strbuf_addf(sb, "<text %s font-size=\"%.0f\">", attrs, font);
+	if (u8len(s) <= fit || fit < 2) {
+		esc(sb, s);
+	} else {
+		struct strbuf cut;
+		size_t chars = 0;
+		const char *p = s;
+
+		strbuf_init(&cut, 0);
+		for (; *p; p++) {
+			if (((unsigned char)*p & 0xC0) != 0x80 && ++chars > fit - 1)
+				break;
+			strbuf_addc(&cut, *p);
+		}
+		esc(sb, cut.buf);
+		strbuf_adds(sb, "…<title>");
+		esc(sb, s);
+		strbuf_adds(sb, "</title>");
+		strbuf_release(&cut);
+	}
+	strbuf_adds(sb, "</text>\n");
+}
+
 /* A "nice" step (1, 2 or 5 x 10^k) giving about 5 ticks up to max. */
 static double nice_step(double max)
 {
@@ -88,42 +148,81 @@ static void fmt_value(char *b, size_t n, double v)
 		snprintf(b, n, "%.2f", v);
 }
 
-static void title(struct strbuf *sb, const char *t, double x)
+static void svg_open(struct strbuf *sb, double w, double h, const char *title)
 {
-	strbuf_addf(sb, "<text x=\"%.1f\" y=\"20\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\">", x);
-	escape_html(sb, t);
-	strbuf_adds(sb, "</text>\n");
+	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"100%%\" "
+		    "viewBox=\"0 0 %.0f %.0f\" preserveAspectRatio=\"xMinYMin meet\" role=\"img\" aria-label=\"", w, h);
+	esc(sb, title);
+	strbuf_adds(sb, "\" font-family=\"sans-serif\">\n");
 }
 
-static void y_axis(struct strbuf *sb, double x0, double y0, double h, double w, double ymax, double step,
-		   const char *label)
+static void title(struct strbuf *sb, const char *t, double w)
 {
-	char b[32];
+	char attrs[96];
 
-	for (double v = 0; v <= ymax + step * 1e-9; v += step) {
-		double y = y0 - v / ymax * h;
-		fmt_tick(b, sizeof(b), v);
-		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n",
-			    x0, y, x0 + w, y, x0 - 6, y + 4, b);
+	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\"", w / 2);
+	fit_text(sb, attrs, t, 15, w - 20);
+}
+
+/* Legend entries laid out left to right, wrapping inside [x0, x1]. */
+struct legend {
+	struct strbuf *sb;
+	double x0, x1, x, y;
+	int rows;
+};
+
+static void legend_start(struct legend *l, struct strbuf *sb, double x0, double x1, double y)
+{
+	*l = (struct legend){.sb = sb, .x0 = x0, .x1 = x1, .x = x0, .y = y, .rows = 1};
+}
+
+/* Room for an entry of text `t` with a 14-unit swatch; returns the swatch x. */
+static double legend_place(struct legend *l, const char *t)
+{
+	double w = 18 + text_w(t, 11) + 18, x;
+
+	if (l->x > l->x0 && l->x + w > l->x1) {
+		l->x = l->x0;
+		l->y += 18;
+		l->rows++;
 	}
-	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x0, y0, x0, y0 - h);
-	strbuf_addf(sb, "<text transform=\"translate(16,%.1f) rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">",
-		    y0 - h / 2);
-	escape_html(sb, label);
-	strbuf_adds(sb, "</text>\n");
+	x = l->x;
+	l->x += w;
+	return x;
+}
+
+static void legend_text(struct legend *l, double x, const char *t)
+{
+	char attrs[64];
+
+	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\"", x + 18, l->y + 9);
+	fit_text(l->sb, attrs, t, 11, l->x1 - x - 18);
+}
+
+/* Rows a legend of these texts needs inside a width. */
+static int legend_rows(const char *const *texts, size_t n, double width)
+{
+	struct legend l;
+	struct strbuf none;
+
+	strbuf_init(&none, 0);
+	legend_start(&l, &none, 0, width, 0);
+	for (size_t i = 0; i < n; i++)
+		legend_place(&l, texts[i]);
+	strbuf_release(&none);
+	return l.rows;
 }
 
 static void bar_rect(struct strbuf *sb, const struct bar *b, double x, double y, double w, double h, int id)
 {
 	switch (b->style) {
 	case BAR_MEASURED:
-		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-			    x, y, w, h, color(b->color));
+		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", x, y, w, h,
+			    svg_color(b->color));
 		break;
 	case BAR_MEASURED_POOLED:
 		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-			    "fill-opacity=\"0.4\" stroke=\"%s\"/>\n", x, y, w, h, color(b->color), color(b->color));
+			    "fill-opacity=\"0.4\" stroke=\"%s\"/>\n", x, y, w, h, svg_color(b->color), svg_color(b->color));
 		break;
 	case BAR_PUBLISHED:
 		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#hatch%d)\" "
@@ -132,103 +231,145 @@ static void bar_rect(struct strbuf *sb, const struct bar *b, double x, double y,
 	}
 }
 
-/* Extra width so a category's label (about 6.5 px per character) never overlaps the next one. */
-static double cat_pad(const struct bar_cat *cat, double per_bar)
-{
-	double need = 6.5 * (double)strlen(cat->label), have = (double)cat->n * per_bar + 30;
-
-	return need > have ? need - have : 0;
-}
+#define CAT_H 22.0
+#define ROW_H 18.0
+#define CAT_GAP 8.0
 
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 {
-	const double bw = 28, gap = 6, catgap = 36, left = 80, top = 40, ph = 260, below = 150;
-	double ymax = 0, step, width, x, catw_extra = 0;
-	size_t nbars = 0;
-	char b[32];
+	const double w = SVG_BAR_WIDTH, y0 = 60;
+	const char *legend_texts[3];
+	double lw = 120, x0, x1, ymax = 0, step, y, yend, h;
+	bool any_pub = false, any_measured = false;
+	size_t nleg = 0;
+	char b[32], attrs[128];
 
 	for (size_t i = 0; i < c->ncats; i++) {
-		nbars += c->cats[i].n;
-		catw_extra += cat_pad(&c->cats[i], bw + gap);
-		for (size_t k = 0; k < c->cats[i].n; k++)
-			if (c->cats[i].bars[k].value > ymax)
-				ymax = c->cats[i].bars[k].value;
+		for (size_t k = 0; k < c->cats[i].n; k++) {
+			const struct bar *br = &c->cats[i].bars[k];
+			double v = br->has_err && br->err_hi > br->value ? br->err_hi : br->value;
+			if (v > ymax)
+				ymax = v;
+			if (text_w(br->label, 11) + 24 > lw)
+				lw = text_w(br->label, 11) + 24;
+			any_pub |= br->style == BAR_PUBLISHED;
+			any_measured |= br->style != BAR_PUBLISHED;
+		}
 	}
-	step = nice_step(ymax * 1.1);
-	ymax = ymax > 0 ? ceil(ymax * 1.1 / step) * step : 1;
-	width = left + (double)nbars * (bw + gap) + (double)c->ncats * catgap + catw_extra + 20;
-	if (width < 560)
-		width = 560;
-	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		    "viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", width, top + ph + below + 30, width,
-		    top + ph + below + 30);
-	escape_html(sb, c->title);
-	strbuf_addf(sb, "\" font-family=\"sans-serif\">\n<defs><pattern id=\"hatch%d\" width=\"6\" height=\"6\" "
-		    "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
-		    "fill=\"#eee\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777\" stroke-width=\"3\"/>"
-		    "</pattern></defs>\n", id);
-	title(sb, c->title, width / 2);
-	y_axis(sb, left, top + ph, ph, width - left - 10, ymax, step, c->y_label);
-	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", left, top + ph,
-		    width - 10, top + ph);
-	x = left + catgap / 2;
+	if (lw > 360)
+		lw = 360;
+	x0 = lw + 8;
+	x1 = w - 70;
+	step = nice_step(ymax);
+	ymax = ymax > 0 ? ceil(ymax / step) * step : 1;
+	if (ymax <= 0)
+		ymax = 1;
+	if (any_measured)
+		legend_texts[nleg++] = "measured (one colour per drive)";
+	if (c->uses_pooled)
+		legend_texts[nleg++] = "measured, pooled (merged histograms)";
+	if (any_pub)
+		legend_texts[nleg++] = "published review (hatched)";
+	yend = y0;
+	for (size_t i = 0; i < c->ncats; i++)
+		yend += CAT_H + ROW_H * (double)c->cats[i].n + CAT_GAP;
+	h = yend + 40 + 18.0 * legend_rows(legend_texts, nleg, w - 16) + 6;
+
+	svg_open(sb, w, h, c->title);
+	strbuf_addf(sb, "<defs><pattern id=\"hatch%d\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+		    "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#eee\"/><line x1=\"0\" y1=\"0\" "
+		    "x2=\"0\" y2=\"6\" stroke=\"#777\" stroke-width=\"3\"/></pattern></defs>\n", id);
+	title(sb, c->title, w);
+#define XP(v) (x0 + (v) / ymax * (x1 - x0))
+	/* Value axis: grid lines with their ticks above and below. */
+	for (double v = 0; v <= ymax + step * 1e-9; v += step) {
+		fmt_tick(b, sizeof(b), v);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
+			    XP(v), y0 - 2, XP(v), yend, XP(v), y0 - 8, b, XP(v), yend + 14, b);
+	}
+	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"38\" text-anchor=\"middle\"", (x0 + x1) / 2);
+	fit_text(sb, attrs, c->y_label, 12, w - 40);
+	y = y0;
 	for (size_t i = 0; i < c->ncats; i++) {
 		const struct bar_cat *cat = &c->cats[i];
-		double pad = cat_pad(cat, bw + gap), cx0;
 
-		x += pad / 2;
-		cx0 = x;
-
+		snprintf(attrs, sizeof(attrs), "x=\"8\" y=\"%.1f\" font-weight=\"bold\"", y + 15);
+		fit_text(sb, attrs, cat->label, 12, w - 16);
+		y += CAT_H;
 		for (size_t k = 0; k < cat->n; k++) {
 			const struct bar *br = &cat->bars[k];
-			double h = br->value / ymax * ph;
+			double bw = XP(br->value) - x0;
 
-			bar_rect(sb, br, x, top + ph - h, bw, h, id);
+			snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"", x0 - 6, y + 12.5);
+			fit_text(sb, attrs, br->label, 11, lw - 16);
+			bar_rect(sb, br, x0, y + 2, bw > 0 ? bw : 0, ROW_H - 5, id);
+			if (br->has_err) {
+				double cy = y + 2 + (ROW_H - 5) / 2;
+				strbuf_addf(sb, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"#222\" "
+					    "stroke-width=\"1.2\" fill=\"none\"/>\n", XP(br->err_lo), cy, XP(br->err_hi),
+					    XP(br->err_lo), cy - 4, cy + 4, XP(br->err_hi), cy - 4, cy + 4);
+			}
 			fmt_value(b, sizeof(b), br->value);
-			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%s</text>\n",
-				    x + bw / 2, top + ph - h - 3, b);
-			strbuf_addf(sb, "<text transform=\"translate(%.1f,%.1f) rotate(-40)\" text-anchor=\"end\" "
-				    "font-size=\"10\">", x + bw / 2 + 3, top + ph + 12);
-			escape_html(sb, br->label);
-			strbuf_adds(sb, "</text>\n");
-			x += bw + gap;
+			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n",
+				    (br->has_err && br->err_hi > br->value ? XP(br->err_hi) : x0 + (bw > 0 ? bw : 0)) + 4,
+				    y + 12, b);
+			y += ROW_H;
 		}
-		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\">",
-			    (cx0 + x - gap) / 2, top + ph + below - 8);
-		escape_html(sb, cat->label);
-		strbuf_adds(sb, "</text>\n");
-		x += catgap + pad / 2;
+		y += CAT_GAP;
 	}
-	/* Legend: what the bar styles mean. */
+#undef XP
+	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x0, y0 - 2, x0, yend);
 	{
-		double ly = top + ph + below + 8, lx = left;
-		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">measured (colour per drive)</text>\n",
-			    lx, ly, color(0), lx + 18, ly + 9);
-		lx += 190;
-		if (c->uses_pooled) {
-			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.4\" "
-				    "stroke=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">measured, pooled "
-				    "(merged histograms)</text>\n", lx, ly, color(0), color(0), lx + 18, ly + 9);
-			lx += 230;
+		struct legend l;
+		legend_start(&l, sb, 8, w - 8, yend + 30);
+		for (size_t i = 0; i < nleg; i++) {
+			double lx = legend_place(&l, legend_texts[i]);
+			if (!strncmp(legend_texts[i], "published", 9))
+				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"url(#hatch%d)\" "
+					    "stroke=\"#555\" stroke-dasharray=\"4 2\"/>", lx, l.y, id);
+			else if (strstr(legend_texts[i], "pooled"))
+				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\" "
+					    "fill-opacity=\"0.4\" stroke=\"%s\"/>", lx, l.y, svg_color(0), svg_color(0));
+			else
+				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>", lx,
+					    l.y, svg_color(0));
+			legend_text(&l, lx, legend_texts[i]);
 		}
-		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"url(#hatch%d)\" "
-			    "stroke=\"#555\" stroke-dasharray=\"4 2\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
-			    "published review (hatched)</text>\n", lx, ly, id, lx + 18, ly + 9);
 	}
 	strbuf_adds(sb, "</svg>\n");
 }
 
+/* A tick label centred on x, shifted inward when it would reach past the chart's edges. */
+static void x_tick(struct strbuf *sb, double x, double y, const char *label, double w)
+{
+	double half = text_w(label, 11) / 2;
+	const char *anchor = "middle";
+
+	if (x + half > w - 2) {
+		x = w - 2;
+		anchor = "end";
+	} else if (x - half < 2) {
+		x = 2;
+		anchor = "start";
+	}
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"11\">", x, y, anchor);
+	esc(sb, label);
+	strbuf_adds(sb, "</text>\n");
+}
+
 void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 {
-	const double left = 80, top = 40, pw = 640, ph = 260, width = 760;
-	double xmin = 0, xmax = 0, ymax = 0, ystep, xstep;
+	const double w = SVG_LINE_WIDTH, left = 64, top = 36, ph = 240, pw = w - left - 16;
+	double xmin = 0, xmax = 0, ymax = 0, ystep, xstep, h;
+	const char **names = xcalloc(c->nseries + 1, sizeof(*names));
 	bool any = false;
-	size_t npts = 0;
-	char b[32];
+	char b[32], attrs[128];
 
 	(void)id;
 	for (size_t i = 0; i < c->nseries; i++) {
+		names[i] = c->series[i].name;
 		for (size_t k = 0; k < c->series[i].n; k++) {
 			double xv = c->series[i].x[k], yv = c->series[i].y[k];
 			if (!any || xv < xmin)
@@ -238,7 +379,6 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 			if (yv > ymax)
 				ymax = yv;
 			any = true;
-			npts++;
 		}
 	}
 	if (c->has_marker && c->marker_x > xmax)
@@ -251,69 +391,83 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 		xmin = 0;
 	if (xmax <= xmin)
 		xmax = xmin + 1;
-	ystep = nice_step(ymax * 1.1);
-	ymax = ymax > 0 ? ceil(ymax * 1.1 / ystep) * ystep : 1;
-	size_t legend_rows = (c->nseries + 2) / 3;
-	double height = top + ph + 50 + 18.0 * (double)(legend_rows ? legend_rows : 1) + 10;
+	if (c->ymax > 0) {
+		ymax = c->ymax;
+		ystep = nice_step(ymax);
+	} else {
+		ystep = nice_step(ymax * 1.1);
+		ymax = ymax > 0 ? ceil(ymax * 1.1 / ystep) * ystep : 1;
+	}
+	h = top + ph + 52 + 18.0 * legend_rows(names, c->nseries, pw) + 6;
 
-	strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		    "role=\"img\" aria-label=\"", width, height, width, height);
-	escape_html(sb, c->title);
-	strbuf_adds(sb, "\" font-family=\"sans-serif\">\n");
-	title(sb, c->title, width / 2);
-	y_axis(sb, left, top + ph, ph, pw, ymax, ystep, c->y_label);
+	svg_open(sb, w, h, c->title);
+	title(sb, c->title, w);
+	for (double v = 0; v <= ymax + ystep * 1e-9; v += ystep) {
+		double y = top + ph - v / ymax * ph;
+		fmt_tick(b, sizeof(b), v);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n",
+			    left, y, left + pw, y, left - 6, y + 4, b);
+	}
+	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", left, top + ph,
+		    left, top);
+	snprintf(attrs, sizeof(attrs), "transform=\"translate(14,%.1f) rotate(-90)\" text-anchor=\"middle\"",
+		 top + ph / 2);
+	fit_text(sb, attrs, c->y_label, 12, ph);
 	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", left, top + ph,
 		    left + pw, top + ph);
 #define XP(v) (left + ((v) - xmin) / (xmax - xmin) * pw)
-#define YP(v) (top + ph - (v) / ymax * ph)
+#define YP(v) (top + ph - ((v) > ymax ? ymax : (v)) / ymax * ph)
 	if (c->nxticks) {
-		for (size_t i = 0; i < c->nxticks; i++)
-			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-				    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
-				    XP(c->xticks[i]), top, XP(c->xticks[i]), top + ph, XP(c->xticks[i]), top + ph + 16,
-				    c->xtick_labels[i]);
+		for (size_t i = 0; i < c->nxticks; i++) {
+			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>",
+				    XP(c->xticks[i]), top, XP(c->xticks[i]), top + ph);
+			x_tick(sb, XP(c->xticks[i]), top + ph + 16, c->xtick_labels[i], w);
+		}
 	} else {
 		xstep = nice_step(xmax - xmin);
 		for (double v = ceil(xmin / xstep) * xstep; v <= xmax + xstep * 1e-9; v += xstep) {
 			fmt_tick(b, sizeof(b), v);
-			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
-				    XP(v), top + ph + 16, b);
+			x_tick(sb, XP(v), top + ph + 16, b, w);
 		}
 	}
-	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">", left + pw / 2,
-		    top + ph + 36);
-	escape_html(sb, c->x_label);
-	strbuf_adds(sb, "</text>\n");
+	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\"", left + pw / 2, top + ph + 34);
+	fit_text(sb, attrs, c->x_label, 12, pw);
 	if (!any && c->empty_note) {
-		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" fill=\"#a00\">",
-			    left + pw / 2, top + ph / 2);
-		escape_html(sb, c->empty_note);
-		strbuf_adds(sb, "</text>\n");
+		snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#a00\"", left + pw / 2,
+			 top + ph / 2);
+		fit_text(sb, attrs, c->empty_note, 13, pw);
 	}
 	if (c->has_marker) {
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
-			    "stroke-dasharray=\"6 3\" stroke-width=\"1.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
-			    "fill=\"#c00\">", XP(c->marker_x), top, XP(c->marker_x), top + ph, XP(c->marker_x) + 4, top + 12);
-		escape_html(sb, c->marker_label ? c->marker_label : "");
-		strbuf_adds(sb, "</text>\n");
+			    "stroke-dasharray=\"6 3\" stroke-width=\"1.5\"/>\n", XP(c->marker_x), top, XP(c->marker_x),
+			    top + ph);
+		snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" fill=\"#c00\"", XP(c->marker_x) + 4, top + 12);
+		fit_text(sb, attrs, c->marker_label ? c->marker_label : "", 11, left + pw - XP(c->marker_x) - 6);
 	}
-	for (size_t i = 0; i < c->nseries; i++) {
-		const struct line_series *s = &c->series[i];
-		double lx = left + (double)(i % 3) * 220, ly = top + ph + 50 + 18.0 * (double)(i / 3);
+	{
+		struct legend l;
+		legend_start(&l, sb, left, left + pw, top + ph + 48);
+		for (size_t i = 0; i < c->nseries; i++) {
+			const struct line_series *s = &c->series[i];
+			const char *col = svg_color(s->has_color ? s->color : (int)i);
+			double lx;
 
-		if (s->n) {
-			strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color((int)i));
-			for (size_t k = 0; k < s->n; k++)
-				strbuf_addf(sb, "%s%.1f,%.1f", k ? " " : "", XP(s->x[k]), YP(s->y[k]));
-			strbuf_adds(sb, "\"/>\n");
+			if (s->n) {
+				strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"", col,
+					    s->dashed ? " stroke-dasharray=\"5 3\"" : "");
+				for (size_t k = 0; k < s->n; k++)
+					strbuf_addf(sb, "%s%.1f,%.1f", k ? " " : "", XP(s->x[k]), YP(s->y[k]));
+				strbuf_adds(sb, "\"/>\n");
+			}
+			lx = legend_place(&l, s->name);
+			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>",
+				    lx, l.y + 5, lx + 14, l.y + 5, col, s->dashed ? " stroke-dasharray=\"4 2\"" : "");
+			legend_text(&l, lx, s->name);
 		}
-		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", lx, ly, lx + 18, ly, color((int)i), lx + 22, ly + 4);
-		escape_html(sb, s->name);
-		strbuf_adds(sb, "</text>\n");
 	}
 #undef XP
 #undef YP
-	(void)npts;
+	free(names);
 	strbuf_adds(sb, "</svg>\n");
 }

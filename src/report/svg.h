@@ -1,6 +1,15 @@
 /*
  * Inline SVG charts for the HTML report: no scripts, no fonts or files from
  * the network. Every chart has a title, axis labels with units and a legend.
+ *
+ * Layout: each chart has a fixed coordinate system (viewBox) and is drawn at
+ * width="100%", so it scales to the width of whatever holds it and never
+ * makes the page wider. Bar charts are horizontal (one row per bar, grouped
+ * by category), so their width does not grow with the number of drives, only
+ * their height; legends wrap onto as many rows as they need inside the
+ * viewBox. Text widths are estimated (SVG_CHAR_EM of the font size per
+ * character, generous for sans-serif), labels longer than their column are
+ * cut with an ellipsis and keep their full text in a <title> tooltip.
  */
 #ifndef DBRIG_REPORT_SVG_H
 #define DBRIG_REPORT_SVG_H
@@ -10,6 +19,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define SVG_BAR_WIDTH 960.0   /* viewBox width of bar charts */
+#define SVG_LINE_WIDTH 760.0  /* viewBox width of line charts */
+#define SVG_CHAR_EM 0.58      /* estimated width of a character, in font sizes */
+
 enum bar_style {
 	BAR_MEASURED,         /* solid, colour of the drive */
 	BAR_MEASURED_POOLED,  /* same colour, lighter: pooled figure */
@@ -17,10 +30,12 @@ enum bar_style {
 };
 
 struct bar {
-	char *label;          /* under the bar */
+	char *label;          /* left of the bar */
 	double value;
 	enum bar_style style;
 	int color;            /* palette index for measured bars */
+	bool has_err;         /* a whisker: the 95% confidence interval */
+	double err_lo, err_hi;
 };
 
 struct bar_cat {
@@ -31,7 +46,7 @@ struct bar_cat {
 
 struct bar_chart {
 	const char *title;
-	const char *y_label;  /* with unit, e.g. "TPS (transactions/s)" */
+	const char *y_label;  /* the value axis, with unit, e.g. "TPS (transactions/s)" */
 	size_t ncats;
 	struct bar_cat *cats;
 	bool uses_pooled;     /* show the pooled style in the legend */
@@ -41,6 +56,9 @@ struct line_series {
 	char *name;
 	size_t n;
 	double *x, *y;
+	bool dashed;
+	bool has_color;       /* use `color`, else the series' index picks the palette colour */
+	int color;
 };
 
 struct line_chart {
@@ -55,10 +73,13 @@ struct line_chart {
 	size_t nxticks;
 	const double *xticks;
 	const char *const *xtick_labels;
+	double ymax;          /* > 0: fixed top of the y axis (e.g. 100 for a percentage) */
 	const char *empty_note; /* shown when there is no data */
 };
 
 void bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int color);
+/* The last bar added gets a whisker from lo to hi. */
+void bar_cat_set_err(struct bar_cat *c, double lo, double hi);
 void bar_chart_release(struct bar_chart *c);
 void line_series_add(struct line_series *s, double x, double y);
 void line_chart_release(struct line_chart *c);
@@ -66,5 +87,8 @@ void line_chart_release(struct line_chart *c);
 /* Append one <svg> element. `id` makes pattern ids unique in the page. */
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id);
 void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id);
+
+/* The palette colour of index i ("#0072B2"), for HTML legends beside charts. */
+const char *svg_color(int i);
 
 #endif

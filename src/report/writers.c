@@ -76,3 +76,34 @@ void report_fmt_num(char *buf, size_t n, double v, int decimals)
 	}
 	buf[o] = '\0';
 }
+
+/* Ratios below 10 with two decimals ("1.74x"), above with one ("11.6x"). */
+static int ratio_decimals(double r)
+{
+	return r >= 10 ? 1 : 2;
+}
+
+void report_compare_sentence(const struct agg_cmp *c, const struct agg_group *a, const struct agg_group *b,
+			     char *buf, size_t n)
+{
+	int d = ratio_decimals(c->ratio.ratio);
+
+	if (c->ratio.valid)
+		snprintf(buf, n, "%s > %s by %.*fx (95%% CI %.*f–%.*f)", a->drive, b->drive, d, c->ratio.ratio, d,
+			 c->ratio.lo, d, c->ratio.hi);
+	else if (b->tps.mean > 0)
+		snprintf(buf, n, "%s > %s by %.*fx (no CI: needs 2 repetitions on both)", a->drive, b->drive, d,
+			 c->ratio.ratio);
+	else
+		snprintf(buf, n, "%s > %s (no TPS on %s)", a->drive, b->drive, b->drive);
+}
+
+void report_dev_text(const struct tel_dev *d, char *buf, size_t n)
+{
+	char util[48] = "utilisation not known";
+
+	if (d->has_util)
+		snprintf(util, sizeof(util), "%.0f%% utilised", 100 * d->util);
+	snprintf(buf, n, "%s: %.0f r + %.0f w IOPS, %.2f r + %.2f w MB/s, %.2f ms per I/O, queue depth %.1f, %s",
+		 d->name, d->r_iops, d->w_iops, d->r_mbps, d->w_mbps, d->await_ms, d->queue_depth, util);
+}

@@ -37,6 +37,15 @@ void phase_stat_release(struct phase_stat *p)
 	p->ntypes = 0;
 }
 
+void tel_phase_release(struct tel_phase *t)
+{
+	for (size_t i = 0; i < t->ndevs; i++)
+		free(t->devs[i].name);
+	free(t->devs);
+	t->devs = NULL;
+	t->ndevs = 0;
+}
+
 void run_free(struct run *r)
 {
 	if (!r)
@@ -54,6 +63,9 @@ void run_free(struct run *r)
 	free(r->engine);
 	phase_stat_release(&r->pre);
 	phase_stat_release(&r->sample);
+	tel_phase_release(&r->tel_pre);
+	tel_phase_release(&r->tel_sample);
+	free(r->drive_stack);
 	free(r->intervals);
 	free(r);
 }

@@ -52,15 +52,57 @@ struct phase_stat {
 	bool p99_from_hist;    /* p99_ms computed from the histogram: 99 was not among the stored percentiles */
 	double p99_ms;         /* this instance's own 99th percentile */
 	bool lat_approx;       /* avg/min/max rebuilt from histogram buckets */
+	bool has_cpu;          /* format 1.1: the driver's own CPU time in the phase */
+	double cpu_s;
 	struct hist *hist;     /* NULL when the file carried none */
 	size_t ntypes;
 	struct type_stat *types;
 };
 
+/*
+ * Telemetry (result format 1.1, docs/result-format.md): what the campaign's
+ * sampler saw while the run went on. Rates are core/sysstat.h's.
+ */
+struct tel_dev {
+	char *name;            /* kernel name, "loop3", "nvme0n1" */
+	bool top;              /* the device the drive's filesystem is on; else one beneath it */
+	double r_iops, w_iops, f_iops;
+	double r_mbps, w_mbps;
+	double r_await_ms, w_await_ms, f_await_ms, await_ms;
+	double queue_depth;
+	bool has_util;         /* a VM's disk seen by the hypervisor has none */
+	double util;           /* 0..1 */
+};
+
+struct tel_phase {
+	bool present;
+	double seconds;
+	bool has_host;
+	double host_busy, host_iowait;   /* 0..1 of all host CPUs */
+	size_t ndevs;
+	struct tel_dev *devs;
+	bool has_driver;
+	double driver_cores;             /* the driver's CPU seconds / wall seconds */
+	unsigned driver_loops;
+	bool has_conn_wait;
+	double conn_wait;                /* terminals' wait for a connection / response time */
+	bool has_guest;
+	double guest_busy;               /* 0..1 of the VM's vCPUs */
+	unsigned guest_vcpus;
+	bool has_server;
+	double server_cores;             /* the database server process (local target) */
+};
+
 struct interval_pt {
 	enum result_phase phase;
 	double t;              /* seconds since the run started */
+	double seconds;        /* length of the interval (the last of a phase may be shorter) */
 	double tps;
+	bool has_tel;          /* telemetry of the interval */
+	bool has_host, has_dev;
+	double host_busy;      /* 0..1 */
+	double dev_util;       /* the busiest device of the drive, 0..1 */
+	double dev_await_ms;   /* of that device */
 };
 
 struct run {
@@ -76,6 +118,11 @@ struct run {
 	bool open_loop;        /* rate-limited or think-time: Little's law does not apply */
 	char *engine;          /* "driver server_version" */
 	struct phase_stat pre, sample;
+	unsigned driver_loops; /* format 1.1 "driver": its event loops (0: not recorded) */
+	bool has_tel;          /* the result carries telemetry */
+	char *drive_stack;     /* "loop3 (file /x.img) on vda", or NULL */
+	unsigned host_cpus;
+	struct tel_phase tel_pre, tel_sample;
 	size_t nintervals;
 	struct interval_pt *intervals;
 };
@@ -90,5 +137,6 @@ bool run_is_complete(const struct run *r);
 void run_free(struct run *r);          /* accepts NULL */
 void run_set_free(struct run_set *s);  /* accepts NULL */
 void phase_stat_release(struct phase_stat *p);
+void tel_phase_release(struct tel_phase *t);
 
 #endif

@@ -61,6 +61,8 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 			break;
 		}
 	}
+	if (out.started)
+		result_set_driver(rr->res, out.loops, out.blocking, out.start_ns);
 	if (report)
 		report(arg, status, ran);
 	if (rr->result_path) {

@@ -12,8 +12,9 @@
 struct interval_report;
 struct phase_report;
 
-#define RESULT_SCHEMA "dbrig.result/1"
-#define JOURNAL_SCHEMA "dbrig.journal/1"
+/* 1.1: the driver's own CPU (phases, intervals, "driver") and the campaign's telemetry. */
+#define RESULT_SCHEMA "dbrig.result/1.1"
+#define JOURNAL_SCHEMA "dbrig.journal/1.1"
 
 /* Percentiles a run records (--percentile, a campaign's .percentiles). */
 #define RESULT_MAX_PERCENTILES 8
@@ -41,6 +42,9 @@ void result_set_types(struct result *r, const char *const *names, unsigned n);
  * with its histogram when `line` is not NULL; free with free()). */
 void result_add_interval(struct result *r, const struct interval_report *ir, char **line);
 void result_set_phase(struct result *r, const struct phase_report *pr);
+/* The driver itself: its event loops (connections, when they block) and the
+ * CLOCK_MONOTONIC instant of t = 0, which a campaign's sampler aligns on. */
+void result_set_driver(struct result *r, unsigned loops, bool blocking, uint64_t start_ns);
 
 /* Write atomically. status: "complete", "interrupted" or "failed". Returns 0 or -errno. */
 int result_write(struct result *r, const char *path, const char *status, const char *error)

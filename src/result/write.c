@@ -127,6 +127,12 @@ void result_set_engine(struct result *r, const char *driver, const char *server_
 				      "endpoint", endpoint, "database", database));
 }
 
+void result_set_driver(struct result *r, unsigned loops, bool blocking, uint64_t start_ns)
+{
+	json_object_set_new(r->root, "driver", json_pack("{s:I, s:b, s:I}", "event_loops", (json_int_t)loops, "blocking",
+							 blocking, "clock_start_ns", (json_int_t)start_ns));
+}
+
 void result_set_percentiles(struct result *r, const double *p, unsigned n)
 {
 	json_t *a = json_array();
@@ -188,6 +194,7 @@ void result_add_interval(struct result *r, const struct interval_report *ir, cha
 
 	json_object_set_new(o, "errors", json_integer((json_int_t)c->errors));
 	json_object_set_new(o, "reconnects", json_integer((json_int_t)c->reconnects));
+	json_object_set_new(o, "cpu_s", num3(ir->cpu_s));
 	/* An interval is marked when a transaction attempt failed in it (retried
 	 * error or lost connection), and so is every following interval that
 	 * committed nothing: the outage while the server was away. */
@@ -266,6 +273,8 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 				      num3(ms(hist_mean(h))), "max", num3(ms((double)h->max)), "sum",
 				      num3(ms((double)h->sum)), "percentiles", percentiles_json(r, h)));
 	json_object_set_new(o, "histogram", hist_json(h, true));
+	json_object_set_new(o, "cpu", json_pack("{s:o, s:o}", "seconds", num3(pr->cpu_s), "cores",
+						num3(pr->cpu_s / sec)));
 	json_object_set_new(o, "fairness",
 			    json_pack("{s:o, s:o, s:o, s:o}", "events_avg", num3(mean_of(ev, pr->threads)),
 				      "events_stddev", num3(stddev_of(ev, pr->threads)), "time_avg_s",

@@ -64,6 +64,17 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
+/* This process's CPU time so far, user + system: what the driver itself costs. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 /* Pools of connections the terminals queue for: an event loop's sessions, all
  * blocking ones, or with one session per terminal, each session. */
 static unsigned pools(const struct runner *r)
@@ -83,6 +94,7 @@ static double queued_share(const struct runner *r, const struct span_stats *s, u
 struct phase_acc {
 	struct span_stats total;
 	uint64_t start;
+	double cpu0;       /* self_cpu_s() at its start */
 	bool active;
 };
 
@@ -99,6 +111,7 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 		.s = &pa->total,
 		.session_events = ev,
 		.session_seconds = busy,
+		.cpu_s = self_cpu_s() - pa->cpu0,
 		.pools = pools(r),
 		.queued_share = queued_share(r, &pa->total, now - pa->start),
 	};
@@ -118,9 +131,11 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 }
 
 static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_kind ph, uint64_t run_start,
-			  uint64_t phase_start, uint64_t iv_start, uint64_t now, uint64_t stamp, bool partial)
+			  uint64_t phase_start, uint64_t iv_start, uint64_t now, uint64_t stamp, bool partial,
+			  double *iv_cpu)
 {
 	const struct runner_config *cfg = r->cfg;
+	double cpu = self_cpu_s();
 	struct interval_report ir = {
 		.phase = ph,
 		.t = secs(stamp - run_start),
@@ -130,9 +145,12 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 		.threads = cfg->threads,
 		.s = iv,
 		.open_loop = cfg->rate > 0,
+		.cpu_s = cpu - *iv_cpu,
 		.pools = pools(r),
 		.queued_share = queued_share(r, iv, now - iv_start),
 	};
+
+	*iv_cpu = cpu;
 
 	if (cfg->rate > 0) {
 		for (unsigned i = 0; i < r->nrates; i++)
@@ -149,6 +167,7 @@ struct run_clock {
 	struct span_stats iv;
 	enum phase_kind ph;
 	uint64_t run_start, phase_start, phase_len, iv_start, next_tick;
+	double iv_cpu;          /* self_cpu_s() at the interval's start */
 	/* --report-checkpoints, in the sample phase */
 	struct span_stats ck;   /* since the previous checkpoint */
 	uint64_t ck_start;      /* when that was */
@@ -355,6 +374,7 @@ static void start_phase(struct runner *r, struct run_clock *rc, enum phase_kind 
 	rc->iv_start = now;
 	rc->next_tick = cfg->report_interval_ns ? now + cfg->report_interval_ns : UINT64_MAX;
 	rc->pa[ph].start = now;
+	rc->pa[ph].cpu0 = rc->iv_cpu = self_cpu_s();
 	rc->pa[ph].active = true;
 	rc->ck_start = now;
 	rc->ck_next = 0;
@@ -423,7 +443,8 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			join_loops(r);
 			now = atomic_load(&r->failed) ? clock_now_ns() : phase_end_time(r, rc->iv_start);
 			drain_all(r, rc);
-			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
+			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true,
+				      &rc->iv_cpu);
 			bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
 					(rc->phase_len == 0 || now >= phase_end ||
 					 (ph == PHASE_SAMPLE && cfg->events && atomic_load(&r->events_left) <= 0));
@@ -456,7 +477,7 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			 * multiples of the interval); rates use the real length.
 			 * The phase's last, shorter interval is marked partial. */
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now,
-				      tick_due ? rc->next_tick : now, !tick_due);
+				      tick_due ? rc->next_tick : now, !tick_due, &rc->iv_cpu);
 			span_reset(&rc->iv);
 			rc->iv_start = now;
 			/* A late wake-up skips the missed ticks instead of
@@ -680,6 +701,9 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		goto out_free;
 	}
 	out->started = true;
+	out->start_ns = rc.run_start;
+	out->loops = r.nloops;
+	out->blocking = r.nloops && r.loops[0].blocking;
 	ret = 0;
 	if (cfg->cb.on_start)
 		cfg->cb.on_start(cfg->cb.arg, cfg->threads);

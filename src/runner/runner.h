@@ -60,6 +60,7 @@ struct interval_report {
 	bool open_loop;
 	uint64_t queue_length;
 	uint64_t concurrency;
+	double cpu_s;      /* this process's CPU time (user + system, getrusage) in the interval */
 	/* Terminals: the pools of connections they queue for (0 = no terminals)
 	 * and the share of the time a pool had a due terminal and no free
 	 * connection: s->queued_ns / (pools x seconds). */
@@ -76,6 +77,7 @@ struct phase_report {
 	/* Per connection, for sysbench's "Threads fairness". */
 	const uint64_t *session_events;
 	const double *session_seconds;
+	double cpu_s;      /* this process's CPU time in the phase */
 	unsigned pools;      /* as in interval_report */
 	double queued_share;
 	/* A pool (not one session per terminal) queued terminals for more than
@@ -189,6 +191,9 @@ struct runner_outcome {
 	int signal;          /* the signal that interrupted the run */
 	char error[768];     /* message when FAILED */
 	bool started;        /* every connection was up and the clock started */
+	uint64_t start_ns;   /* CLOCK_MONOTONIC at t = 0 (machine-wide: a sampler aligns on it) */
+	unsigned loops;      /* event loops run (one per connection when the driver blocks) */
+	bool blocking;
 };
 
 /* Runs to the end; blocks SIGINT/SIGTERM in the calling thread while it runs

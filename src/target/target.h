@@ -43,11 +43,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct db_engine;
 struct jsonr;
 struct json_t;
 struct strbuf;
+struct sysstat_guest;
 
 enum target_opt_type {
 	TOPT_STRING,   /* JSON string */
@@ -98,6 +100,20 @@ struct target_endpoint {
 	/* Further connection-string attributes the target's settings give, e.g.
 	 * "Encrypt=strict;TrustServerCertificate=no" (validated values), or NULL. */
 	const char *odbc_options;
+};
+
+/*
+ * What the campaign's sampler (campaign/sampler.h) reads for a running
+ * instance, from the optional op `telemetry`. Strings are owned by the
+ * instance and stay valid until it is released.
+ */
+struct target_telemetry {
+	const char *drive_path;  /* a folder on this machine on the instance's drive: its block devices are
+				    sampled (local: the data directory; libvirt: the pool's folder when the
+				    pool is on this machine); NULL: none */
+	pid_t server_pid;        /* the database server's process on this machine; 0: none */
+	bool guest;              /* guest_read gives the instance's VM counters */
+	const char *guest_disk;  /* the VM's under-test disk ("sdc"), with guest */
 };
 
 /* A drive of the campaign. */
@@ -208,6 +224,17 @@ struct target_ops {
 	 */
 	int (*status)(struct target *t, struct target_instance *inst, struct strbuf *line) __attribute__((warn_unused_result));
 	int (*rollback)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
+	/*
+	 * Optional, for the campaign's sampler: what to sample for a started
+	 * instance (0 or -errno), and the counters of the VMs of instances with
+	 * `guest` (out[i] for insts[i]; a VM that does not answer leaves out[i]
+	 * zeroed; 0 or -errno). guest_read runs in the sampler's thread while the
+	 * campaign's thread only waits for the drivers.
+	 */
+	int (*telemetry)(struct target *t, struct target_instance *inst, struct target_telemetry *out)
+		__attribute__((warn_unused_result));
+	int (*guest_read)(struct target *t, struct target_instance *const *insts, size_t n, struct sysstat_guest *out)
+		__attribute__((warn_unused_result));
 	/* Free inst->priv; changes nothing outside this process. */
 	void (*release)(struct target *t, struct target_instance *inst);
 	void (*cleanup)(struct target *t);

@@ -7,7 +7,8 @@
 #   provision --dry-run (changes nothing) -> provision -> status -> campaign (golden copy
 #   via `dbrig sysbench prepare`, restore, precondition + sample with both VMs in
 #   parallel) -> status -> restore -> data check of the restored guests -> guest checks
-#   -> teardown; throttled drive slower; nothing left.
+#   -> teardown; throttled drive slower; nothing left; each result carries its VM's disk
+#   (libvirt block stats) and vCPU telemetry and the throttled disk waits longer per request.
 # Both drives' golden copies are loaded with the same --rand-seed, so they hold the same
 # rows; the two VMs then ran different numbers of transactions (one drive is throttled):
 # after `dbrig restore` both must hold the golden rows again (row count, CHECKSUM TABLE
@@ -185,6 +186,36 @@ for d in fast slow; do
 	check "$d: the run wrote (the restore check below proves something)" \
 		[ "$(json_get "$res/$d/vm1.json" "r['phases']['sample']['queries']['write'] > 0")" = True ]
 done
+# Telemetry (issue 15): each result has its VM's under-test disk from libvirt's block stats
+# (requests and the time spent on them, no utilisation), its vCPU time, and the host devices
+# under the drive's pool folder; the throttled VM's disk waits longer per request.
+check "each result has its VM's disk, vCPU and host-device telemetry; the throttled disk's await is higher" \
+	python3 - "$res" <<'PY'
+import json, sys
+err, aw = [], {}
+for d in ("fast", "slow"):
+    r = json.load(open("%s/%s/vm1.json" % (sys.argv[1], d)))
+    t = r.get("telemetry") or {}
+    s = (t.get("phases") or {}).get("sample") or {}
+    devs = {x["name"]: x for x in s.get("devices", [])}
+    vm, g = devs.get("vm1:sdc"), s.get("guest") or {}
+    print("%s: %s; guest %s; host devices %s" % (d, vm, g, [n for n in devs if n != "vm1:sdc"]))
+    if not vm or vm["w_iops"] <= 0 or vm["await_ms"] <= 0 or "util" in vm:
+        err.append("%s: the VM's disk %s" % (d, vm))
+        continue
+    if g.get("vcpus") != 1 or not 0 < g.get("busy", 0) <= 1:
+        err.append("%s: the VM's vCPUs %s" % (d, g))
+    if (t.get("drive") or {}).get("top") not in devs:
+        err.append("%s: no host device for the pool folder: %s" % (d, t.get("drive")))
+    aw[d] = vm["await_ms"]
+if len(aw) == 2 and not aw["slow"] > aw["fast"]:
+    err.append("await slow %.2f ms <= fast %.2f ms" % (aw["slow"], aw["fast"]))
+for e in err:
+    print("FAIL:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+check "the report judges each drive's bottleneck from the VMs' telemetry" \
+	python3 -c "import json,sys; g=json.load(open('out/$NAME/report/report.json'))['groups']; sys.exit(0 if g and all(x['verdict']['bottleneck'] in ('driver','host CPU','guest CPU','drive','unknown') and x['verdict']['host_cpu_busy'] is not None for x in g) else 1)"
 check "the password is in no file of the campaign but its credentials" \
 	bash -c "[ \"\$(grep -rlF -- '$PW' out camp.out camp.err)\" = 'out/$NAME/.libvirt-credentials' ]"
 

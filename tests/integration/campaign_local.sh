@@ -14,18 +14,52 @@
 # nothing; scripts/demo.sh again (it passes --fresh) moves the first run's
 # folder to local-quick.<UTC time of its state.json>/ byte for byte untouched
 # and writes a second complete campaign and report.
+# Telemetry (issue 15): the two drives are loop devices (tests/lib/loopdrive.sh),
+# drive-b throttled to 50 requests/s with cgroup v1 blkio while the first
+# campaign's drivers use it, and a fourth run group runs drive-b alone. Every result carries the sampler's telemetry (result 1.1: the
+# drive's device stack, per-phase and per-interval device, host CPU, server and
+# driver figures; the run's raw readings journal), the report gives every group
+# its drive I/O, a bottleneck verdict that follows the rules of
+# docs/reading-reports.md from the figures it shows, and a steady-state verdict
+# of the sample (5 rounds); the throttled drive's device is >= 80% utilised
+# with >= 5 times the fast drive's await, and is the bottleneck unless the host
+# CPU was >= 90% busy. The second campaign has 2 repetitions: every group
+# figure has its sd and 95% CI and the drives are compared (Welch's t-test).
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
+. "$(dirname "$0")/../lib/loopdrive.sh"
+on_exit() { loopdrive_cleanup; }
 # On a failure, what the servers and their set-up said.
 on_fail() {
 	local f
-	for f in $(find "$T/drives" \( -name install.log -o -name error.log \) 2>/dev/null); do
+	for f in $(find "$T/drive-a" "$T/drive-b" "$T/out" \( -name install.log -o -name error.log -o -name report.log \) 2>/dev/null); do
 		echo "== $f" >&2
 		tail -n 40 "$f" >&2
 	done
+	if [ "${KEEP_TMP:-0}" = 1 ]; then cp -a "$T/out" "/tmp/campaign_local-out.$$" && echo "kept /tmp/campaign_local-out.$$" >&2; fi
 }
 need_mariadb
 base=$(free_port_block 8) || exit 1
+loopdrive_fast drive-a 384M
+loopdrive_slow drive-b 384M 0
+# throttle_drive_b PID: drive-b at 50 requests/s only while a run's drivers use it, from its
+# instance's "restore verified" line to that run's drive-b result (a golden copy or a restore
+# at 50 requests/s takes minutes, and they are not what is measured). Fails when it never did.
+throttle_drive_b() {
+	local on=0 seen=0 done=0 k n
+	while kill -0 "$1" 2>/dev/null; do
+		k=$(grep -c "drive-b/vm1: restore verified" err.txt)
+		n=$(find "$D" -path "*/drive-b/vm1*.json" -name "*.json" 2>/dev/null | wc -l)
+		if [ $on = 0 ] && [ "$k" -gt $seen ]; then
+			loopdrive_limit iops 50; on=1; seen=$k; done=$n
+		elif [ $on = 1 ] && [ "$n" -gt $done ]; then
+			loopdrive_limit iops 0; on=0
+		fi
+		sleep 0.1
+	done
+	loopdrive_limit iops 0
+	[ $seen -gt 0 ]
+}
 
 # The demo's own config, shortened: only sizes, durations, the port and threads change.
 python3 - "$DBRIG_SOURCE_DIR/configs/local-quick.json" "$T/c.json" "$base" <<'PY' || fail "cannot derive the config"
@@ -35,35 +69,45 @@ c["workload"]["options"]["table-size"] = 2000
 c["engine"]["buffer_pool"] = "32M"
 c["engine"]["server_options"]["innodb_log_file_size"] = "16M"
 c["target"]["base_port"] = int(sys.argv[3])
-c.update({"precondition": "1s", "sample": "3s", "threads": 2, "report_interval": "1s"})
+# drive-b alone: the throttled drive's verdict is its own.
+c["run_groups"].append({"name": "1 instance on drive-b", "placement": {"drive-b": 1}})
+c.update({"precondition": "1s", "sample": "5s", "threads": 2, "report_interval": "1s"})
 json.dump(c, open(sys.argv[2], "w"), indent=1)
+# The second campaign (same name): 2 repetitions.
+c["repetitions"] = 2
+json.dump(c, open(sys.argv[2].replace("c.json", "c2.json"), "w"), indent=1)
 PY
-export DBRIG_DEMO_CONFIG=$T/c.json DBRIG_QUICK_DIR=$T/drives DBRIG_QUICK_OUTPUT=$T/out DBRIG_SKIP_DEPS=1
+export DBRIG_DEMO_CONFIG=$T/c.json DBRIG_QUICK_DIR=$T DBRIG_QUICK_OUTPUT=$T/out DBRIG_SKIP_DEPS=1
 D=$T/out/local-quick
 demo() { "$DBRIG_SOURCE_DIR/scripts/demo.sh" "$@"; }
 cd "$T" || exit 1
 demo --plan > plan.txt || fail "scripts/demo.sh --plan failed"
 grep -q '2 instances, 2 drives' plan.txt || fail "--plan does not list the run groups"
 [ -e "$D" ] && fail "--plan created $D"
-demo > out.txt 2> err.txt
+demo > out.txt 2> err.txt &
+dpid=$!
+throttle_drive_b $dpid || fail "drive-b was never throttled (no 'drive-b/vm1: restore verified' line)"
+wait $dpid
 rc=$?
 cat out.txt err.txt
 [ $rc -eq 0 ] || fail "the first scripts/demo.sh exited $rc"
 
-# check_campaign DIR: complete results, summary = sum of instances, verified restores, a complete report.
+# check_campaign DIR REPS: complete results, summary = sum of instances, verified restores, a complete report.
 check_campaign() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "$2" <<'PY'
 import json, os, sys
-d = sys.argv[1]
+d, reps = sys.argv[1], int(sys.argv[2])
+suffix = lambda rep: "-rep%d" % rep if reps > 1 else ""
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
 expect = {"1-instance-1-drive": ["drive-a/vm1"], "2-instances-1-drive": ["drive-a/vm1", "drive-a/vm2"],
-          "2-instances-2-drives": ["drive-a/vm1", "drive-b/vm1"]}
+          "2-instances-2-drives": ["drive-a/vm1", "drive-b/vm1"], "1-instance-on-drive-b": ["drive-b/vm1"]}
 sums = {}
 for g, insts in expect.items():
+  for rep in range(1, reps + 1):
     tot = 0.0
     for i in insts:
-        p = os.path.join(d, g, i + ".json")
+        p = os.path.join(d, g, i + suffix(rep) + ".json")
         if not os.path.exists(p):
             err.append("missing result " + p); continue
         r = json.load(open(p))
@@ -73,15 +117,20 @@ for g, insts in expect.items():
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["queries"]["write"] <= 0: err.append(p + " wrote nothing, the restore check proves little")
         if not os.path.exists(p + "l"): err.append("missing journal " + p + "l")
+        # The run's drivers divide this machine's CPUs among their event loops
+        # (at least one each, at most one per connection).
+        want = min(2, max(1, os.sysconf("SC_NPROCESSORS_ONLN") // len(insts)))
+        if r.get("driver", {}).get("event_loops") != want:
+            err.append("%s: %s event loops for %d instance(s) (expected %d)" % (p, r.get("driver"), len(insts), want))
         tot += s["tps"]
-    sums[g] = tot
+    sums[g] = sums.get(g, 0.0) + tot / reps
 # The summary's group TPS is the sum of its instances' sample TPS.
 rows = {}
 for line in open(os.path.join(d, "summary.txt")):
     # fixed columns: run group (28), drive (14), then instances, TPS, avg, p99
     name, drive, rest = line[:28].strip(), line[29:43].strip(), line[44:].split()
     key = {"1 instance, 1 drive": "1-instance-1-drive", "2 instances, 1 drive": "2-instances-1-drive",
-           "2 instances, 2 drives": "2-instances-2-drives"}.get(name)
+           "2 instances, 2 drives": "2-instances-2-drives", "1 instance on drive-b": "1-instance-on-drive-b"}.get(name)
     if key and (drive == "(all drives)" or key != "2-instances-2-drives"):
         rows[key] = float(rest[1])
 for g, tot in sums.items():
@@ -94,16 +143,17 @@ for r in st["runs"]:
 for k in ("drive-a", "drive-b"):
     g = st["golden"].get(k, "")
     if "rows=4000" not in g or "sbtest1.rows=2000" not in g or "checksum=" not in g: err.append("golden %s: %s" % (k, g))
-# A complete report: every file, five groups (four drive x run group rows and the all-drives total)
-# and five instance runs, all complete, read from this campaign's own folder.
+# A complete report: every file, six groups (five drive x run group rows and the all-drives total)
+# and six instance runs per repetition, all complete, read from this campaign's own folder.
 rd = os.path.join(d, "report")
 for f in ("report.html", "report.md", "report.json", "report-groups.csv", "report-instances.csv"):
     if not os.path.getsize(os.path.join(rd, f)): err.append("empty report file " + f)
 rep = json.load(open(os.path.join(rd, "report.json")))
-if len(rep["groups"]) != 5 or any(g["status"] != "complete" for g in rep["groups"]):
+if len(rep["groups"]) != 6 or any(g["status"] != "complete" for g in rep["groups"]):
     err.append("report groups: " + str([(g["label"], g["status"]) for g in rep["groups"]]))
 paths = sorted(i["path"] for i in rep["instances"])
-want = sorted("%s/%s.json" % (g, i) for g, insts in expect.items() for i in insts)
+want = sorted("%s/%s%s.json" % (g, i, suffix(rep)) for g, insts in expect.items() for i in insts
+              for rep in range(1, reps + 1))
 if paths != want or not all(i["complete"] for i in rep["instances"]): err.append("report instances: %s" % paths)
 # Every result and journal, every column of summary.txt and the report's group
 # figures (tpmC among them), from the result files: tests/lib/oracle.py.
@@ -112,19 +162,109 @@ for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY
 }
-check_campaign "$D" || fail "the first campaign"
+# check_telemetry DIR REPS [throttled]: every result's telemetry, the run journals, the report's
+# verdicts; with "throttled", drive-b's against drive-a's.
+check_telemetry() {
+	python3 - "$1" "$2" "${3:-}" <<'PY'
+import json, os, sys
+d, reps, throttled = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "throttled"
+err = []
+groups = {"1-instance-1-drive": ["drive-a/vm1"], "2-instances-1-drive": ["drive-a/vm1", "drive-a/vm2"],
+          "2-instances-2-drives": ["drive-a/vm1", "drive-b/vm1"], "1-instance-on-drive-b": ["drive-b/vm1"]}
+for g, insts in groups.items():
+    for rep in range(1, reps + 1):
+        j = os.path.join(d, g, ".telemetry-rep%d.jsonl" % rep)
+        lines = [json.loads(l) for l in open(j)] if os.path.exists(j) else []
+        # A 1 s interval over a 6 s run: a reading at the start, every second, one at the end.
+        if len(lines) < 4 or any("cpu" not in l or "disks" not in l or "pid_cpu_s" not in l for l in lines):
+            err.append("%s: %d readings %s" % (j, len(lines), lines[:1]))
+        for i in insts:
+            p = os.path.join(d, g, i + ("-rep%d" % rep if reps > 1 else "") + ".json")
+            r = json.load(open(p))
+            t = r.get("telemetry")
+            if r["schema"] != "dbrig.result/1.1" or not t:
+                err.append(p + ": no telemetry (" + r["schema"] + ")")
+                continue
+            # drive-a: ext4 on a loop over a file; drive-b: on a loop over a file on another loop.
+            want = 1 if i.startswith("drive-a/") else 2
+            if t["drive"]["stack"].count("(file ") != want or not t["drive"]["path"].endswith("/" + i.split("/")[1] + "/data"):
+                err.append("%s: drive %s" % (p, t["drive"]))
+            for ph in ("precondition", "sample"):
+                x = t["phases"][ph]
+                if not x or not 0 <= x["host_cpu"]["busy"] <= 1 or not x["devices"] or x["devices"][0]["name"] != t["drive"]["top"]:
+                    err.append("%s: %s telemetry %s" % (p, ph, x))
+                    continue
+                if x["server"]["cores"] <= 0 or x["driver"]["cores"] <= 0 or x["driver"]["event_loops"] != r["driver"]["event_loops"]:
+                    err.append("%s: %s server/driver CPU %s %s" % (p, ph, x.get("server"), x.get("driver")))
+            top = t["phases"]["sample"]["devices"][0]
+            if top["w_iops"] <= 0 or top["w_mbps"] <= 0 or top["await_ms"] <= 0 or top["queue_depth"] <= 0:
+                err.append("%s: the drive did no writes? %s" % (p, top))
+            iv = [x for x in r["intervals"] if x.get("type") == "interval"]
+            if not iv or any("telemetry" not in x or x["telemetry"]["devices"][0]["name"] != t["drive"]["top"] for x in iv):
+                err.append("%s: intervals without telemetry" % p)
+# The report: drive I/O, the bottleneck by the documented rules from the figures it gives, steady state.
+rep = json.load(open(os.path.join(d, "report", "report.json")))
+def rule(v):
+    if v["driver_saturated"]: return "driver"
+    if v["host_cpu_busy"] >= 0.9: return "host CPU"
+    if v["guest_cpu_busy"] is not None and v["guest_cpu_busy"] >= 0.9: return "guest CPU"
+    if v["device"].get("util", 0) >= 0.8: return "drive"
+    return "unknown"
+by = {}
+for g in rep["groups"]:
+    v, k, ss = g["verdict"], g["key"], g["steady_state"]
+    by[(k["run_group"], k["drive"])] = v
+    if not v.get("device") or v["device"]["w_iops"] <= 0 or v["host_cpu_busy"] is None:
+        err.append("group %s: no drive I/O or host CPU in its verdict: %s" % (g["label"], v))
+        continue
+    if v["bottleneck"] != rule(v):
+        err.append("group %s: bottleneck %s, the rules give %s from %s" % (g["label"], v["bottleneck"], rule(v), v))
+    if ss["sample"]["state"] not in ("steady", "not-steady") or ss["sample"]["rounds"] != 5 or ss["precondition"]["state"] != "n/a":
+        err.append("group %s: steady state %s" % (g["label"], ss))
+    print("%-40s %-9s host CPU %.2f  %s await %.2f ms util %.2f  sample %s" % (g["label"], v["bottleneck"],
+          v["host_cpu_busy"], v["device"]["name"], v["device"]["await_ms"], v["device"].get("util", -1), ss["sample"]["state"]))
+fast, slow = by.get(("1 instance, 1 drive", "drive-a")), by.get(("1 instance on drive-b", "drive-b"))
+if not fast or not slow or not fast.get("device") or not slow.get("device"):
+    err.append("no verdict for drive-a alone or drive-b alone")
+elif throttled:
+    if slow["device"]["util"] < 0.8 or slow["device"]["await_ms"] < 5 * fast["device"]["await_ms"]:
+        err.append("the throttled drive: %s, the fast one: %s" % (slow["device"], fast["device"]))
+    if slow["bottleneck"] != "drive" and not (slow["host_cpu_busy"] >= 0.9 or slow["driver_saturated"]):
+        err.append("the throttled drive is not the bottleneck: %s" % slow)
+md = open(os.path.join(d, "report", "report.md")).read()
+for w in ("ms per I/O", "utilised", "**Steady state**", "**Bottleneck**"):
+    if w not in md:
+        err.append("report.md lacks " + repr(w))
+if reps > 1:
+    # Confidence: every group figure has its sd and 95% CI; the drives of the 2-drive group are compared.
+    for g in rep["groups"]:
+        o = g["over_repetitions"]["tps_sum"]
+        if o.get("sd") is None or len(o.get("ci95") or []) != 2:
+            err.append("group %s: no sd/CI %s" % (g["label"], o))
+    c2 = [c for c in rep["comparisons"] if c["run_group"] == "2 instances, 2 drives"]
+    if len(c2) != 1 or "p" not in c2[0]["welch"] or len(c2[0]["tps_ratio_ci95"]) != 2:
+        err.append("comparisons: %s" % rep["comparisons"])
+    if " ± " not in md or "95% CI" not in md:
+        err.append("report.md shows no ± or 95% CI")
+for e in err:
+    print("FAIL:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+}
+check_campaign "$D" 1 || fail "the first campaign"
+check_telemetry "$D" 1 throttled || fail "the first campaign's telemetry"
 # Each restored instance matched the golden copy of its drive, also after vm1 had run a workload.
 n=$(grep -c "restore verified" err.txt)
-[ "$n" -eq 5 ] || fail "expected 5 verified restores, saw $n"
+[ "$n" -eq 6 ] || fail "expected 6 verified restores, saw $n"
 for k in drive-a drive-b; do
 	g=$(python3 -c "import json;print(json.load(open('$D/state.json'))['golden']['$k'])")
 	grep "$k/vm" err.txt | grep "restore verified" | grep -vqF "($g)" && fail "a restore on $k differs from its golden copy"
 done
 grep -qx "report: $D/report/" out.txt || fail "no 'report: $D/report/' line"
 # keep is false: the instances and golden copies are gone, the drive folders stay.
-[ -d "$T/drives/drive-a" ] && [ -d "$T/drives/drive-b" ] || fail "a drive folder was removed"
-[ -e "$T/drives/drive-a/dbrig-local-quick" ] && fail "the campaign folder on drive-a was left behind"
-[ -e "$T/drives/drive-b/dbrig-local-quick" ] && fail "the campaign folder on drive-b was left behind"
+[ -d "$T/drive-a" ] && [ -d "$T/drive-b" ] || fail "a drive folder was removed"
+[ -e "$T/drive-a/dbrig-local-quick" ] && fail "the campaign folder on drive-a was left behind"
+[ -e "$T/drive-b/dbrig-local-quick" ] && fail "the campaign folder on drive-b was left behind"
 # No server of this campaign is left running.
 pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
 
@@ -138,12 +278,12 @@ aside=$T/out/local-quick.$(date -u -r "$D/state.json" +%Y%m%dT%H%M%SZ)
 rc=$?
 [ $rc -eq 1 ] || fail "a finished campaign started again exited $rc (expected 1): $(cat again.err)"
 [ "$(wc -l < again.err)" -eq 1 ] && [ ! -s again.out ] || fail "expected one line, got: $(cat again.out again.err)"
-grep -qF "dbrig: $D: campaign local-quick already finished (3 of 3 runs done), its report is $D/report/report.html (expected --fresh to run it again, which keeps these results as $aside/)" again.err ||
+grep -qF "dbrig: $D: campaign local-quick already finished (4 of 4 runs done), its report is $D/report/report.html (expected --fresh to run it again, which keeps these results as $aside/)" again.err ||
 	fail "not the finished campaign's line: $(cat again.err)"
 [ "$sums1" = "$(tree_sums "$D")" ] || fail "refusing the finished campaign changed its files"
 
-# The demo again: --fresh keeps the first campaign as $aside and runs a second one.
-demo > out2.txt 2> err2.txt
+# The demo again: --fresh keeps the first campaign as $aside and runs a second one, with 2 repetitions.
+DBRIG_DEMO_CONFIG=$T/c2.json demo > out2.txt 2> err2.txt
 rc=$?
 cat out2.txt err2.txt
 [ $rc -eq 0 ] || fail "the second scripts/demo.sh exited $rc"
@@ -151,8 +291,9 @@ cat out2.txt err2.txt
 [ "$(ls "$T/out" | wc -l)" -eq 2 ] || fail "expected local-quick and $(basename "$aside") in out/: $(ls "$T/out")"
 grep -qF "the earlier results ($D) are now $aside/" err2.txt || fail "the move was not announced"
 [ "$sums1" = "$(tree_sums "$aside")" ] || fail "the first campaign's files changed when they were moved aside"
-check_campaign "$aside" || fail "the first campaign, moved aside"
-check_campaign "$D" || fail "the second campaign"
+check_campaign "$aside" 1 || fail "the first campaign, moved aside"
+check_campaign "$D" 2 || fail "the second campaign"
+check_telemetry "$D" 2 || fail "the second campaign's telemetry"
 grep -qx "report: $D/report/" out2.txt || fail "no 'report: $D/report/' line after the second run"
 cmp -s "$aside/state.json" "$D/state.json" && fail "the second campaign did not write its own state"
 pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"

@@ -19,7 +19,7 @@ check() { # name, condition message
 
 (cd "$FIX" && "$DBRIG_BIN" report results --out "$WORK/out" --compare "$PUB" --format md,csv,json) \
 	2>"$WORK/stderr" || check "report exited $?: $(cat "$WORK/stderr")"
-for f in report.md report-groups.csv report-instances.csv report.json; do
+for f in report.md report-groups.csv report-instances.csv report-compare.csv report.json; do
 	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
 		cp "$WORK/out/$f" "$GOLD/$f"
 		continue
@@ -155,6 +155,33 @@ assert any(l.startswith("  drive:    " + sys.argv[2] + ": HPE") for l in lines),
 assert "  file:     a-review-file-with-a-rather-long-name-too.json" in lines
 assert any(l.startswith("  method (4 VMs on 1 drive, 32 threads each, 2 h precondition, sysbench):") for l in lines)
 PY
+expect 2 '^dbrig: --drive: "nope" is not a drive of the results in .*/lab-c \(expected one of: fast, slow\)$' -- \
+	"$DBRIG_BIN" report "$FIX/results/lab-c" --out "$WORK/x" --drive nope
+expect 2 '^dbrig: --steady-window: "4" is not valid \(expected an integer from 5 to' -- \
+	"$DBRIG_BIN" report "$FIX/results" --out "$WORK/x" --steady-window 4
+# One drive's report: only its runs, all its run groups, the comparison from
+# the whole run group (its rank), no warnings about other drives.
+"$DBRIG_BIN" report "$FIX/results" --out "$WORK/slow" --drive slow --format md,csv 2>"$WORK/slow.err" ||
+	check "report --drive slow exited $?: $(cat "$WORK/slow.err")"
+head -1 "$WORK/slow/report.md" | grep -qx '# dbrig report: drive slow' || check "--drive slow: report.md title"
+[ "$(tail -n +2 "$WORK/slow/report-instances.csv" | wc -l)" = 3 ] || check "--drive slow: not its 3 instances"
+tail -n +2 "$WORK/slow/report-instances.csv" | cut -d, -f5 | sort -u | grep -qvx slow && check "--drive slow: another drive's run"
+grep -q 'bottleneck' "$WORK/slow.err" && check "--drive slow warns about another drive: $(cat "$WORK/slow.err")"
+grep -q '| 1 VM on 1 drive | sysbench OLTP oltp_read_write | 1 | 3 | 99.36 ± 4.16 |' "$WORK/slow/report.md" ||
+	check "--drive slow: its run group row (TPS with CI) is missing"
+grep -q '^lab-c,1 VM on 1 drive,.*,fast,1,.*,slow,2,.*,11\.6491,11\.087,12\.240,.*,yes$' "$WORK/out/report-compare.csv" ||
+	check "report-compare.csv lacks fast > slow by 11.6x (CI 11.087-12.240), significant"
+grep -q 'fast > slow by 11.6x (95% CI 11.1–12.2)' "$WORK/out/report.md" || check "report.md lacks the comparison sentence"
+grep -q "bottleneck host CPU in 1 VM on 1 drive · fast: host CPU 97% busy" "$WORK/stderr" ||
+	check "no host-CPU bottleneck warning for the fast drive"
+grep -q "bottleneck driver in 1 VM, 1 event loop · fast: driver 0.96 core per event loop" "$WORK/stderr" ||
+	check "no driver-saturation warning"
+grep -q '| 1 VM on 1 drive · slow | .* | \*\*drive\*\*: drive loop4 100% utilised, 60.41 ms per I/O' "$WORK/out/report.md" ||
+	check "report.md: the slow drive is not the bottleneck with its device latency"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); r["telemetry"]["phases"]["precondition"]["devices"][0]["util"] = 1.5; json.dump(r, open(sys.argv[2], "w"))' \
+	"$FIX/results/lab-c/1 VM on 1 drive/slow/i1-rep1.json" "$WORK/type/i1.json"
+expect 1 '^dbrig: i1\.json: \.telemetry\.phases\.precondition\.devices\[0\]\.util: 1\.5 \(expected a fraction from 0 to 1\)$' -- \
+	"$DBRIG_BIN" report "$WORK/type" --out "$WORK/bad" --compare none
 "$DBRIG_BIN" report --help | grep -q -- '--compare' || check "report --help lacks --compare"
 
 [ $fail = 0 ] && echo "report_golden: ok"

@@ -45,12 +45,25 @@ print(c)")
 	fi
 	check "$t interval line" grep -Eq '^\[ 1s \] thds: 4 tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/[0-9.]+/[0-9.]+\) lat \(ms,50%\): [0-9.]+ err/s: [0-9.]+ reconn/s: [0-9.]+$' "$out.run"
 	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
-	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1 ]
+	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1.1 ]
+	# The driver's own CPU (rusage) per phase and interval, its event loops and its clock start.
+	check "$t driver cpu" [ "$(json_get "$out.json" "r['phases']['sample']['cpu']['seconds'] > 0 and r['phases']['sample']['cpu']['cores'] > 0 and all(i['cpu_s'] >= 0 for i in r['intervals']) and r['driver']['event_loops'] >= 1 and r['driver']['clock_start_ns'] > 0")" = True ]
 	check "$t transactions > 0" [ "$(json_get "$out.json" "r['phases']['sample']['transactions'] > 0")" = True ]
 	# (two 1 s intervals, or one when a starved main thread woke after both ticks: it merges missed ticks)
 	check "$t journal: interval lines" [ "$(grep -c '"type":"interval"' "$out.jsonl")" -ge 1 ]
 	# Percentiles 50/95/99 from the buckets, Little's law, journal = result intervals.
 	check "$t oracle" oracle result "$out.json" --journal "$out.jsonl"
+	check "$t percentiles 50,95,99" [ "$(json_get "$out.json" "sorted(r['phases']['sample']['latency_ms']['percentiles'])")" = "['50', '95', '99']" ]
+	check "$t histogram total = transactions" [ "$(json_get "$out.json" "r['phases']['sample']['histogram']['total'] == r['phases']['sample']['transactions']")" = True ]
+	check "$t journal ends" python3 - "$out.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert lines[0]["type"] == "header" and lines[0]["schema"] == "dbrig.journal/1.1"
+assert lines[-1]["type"] == "end" and lines[-1]["status"] == "complete"
+ivs = [l for l in lines if l["type"] == "interval"]
+assert len(ivs) >= 1, len(ivs)
+assert sum(i["transactions"] for i in ivs) > 0
+PY
 	check "$t cleanup" "$DBRIG_BIN" sysbench $C --tables=2 $t cleanup >"$out.cleanup" 2>&1
 	left=$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest'")
 	check "$t cleanup drops tables (left $left)" [ "$left" = 0 ]

@@ -43,6 +43,10 @@ import os
 import sys
 from fractions import Fraction
 
+# Format 1.1 (telemetry, driver CPU) only adds fields: the oracle reads 1 and 1.1 alike.
+RESULT_SCHEMAS = ("dbrig.result/1", "dbrig.result/1.1")
+JOURNAL_SCHEMAS = ("dbrig.journal/1", "dbrig.journal/1.1")
+
 ERR = []
 
 
@@ -345,8 +349,8 @@ def read_journal(path, killed=False, allow_cut=False):
         except ValueError:
             bad(where, "line %d is not whole JSON" % k)
             return None, [], None
-    if not recs or recs[0].get("type") != "header" or recs[0].get("schema") != "dbrig.journal/1":
-        bad(where, "line 1 is not a dbrig.journal/1 header")
+    if not recs or recs[0].get("type") != "header" or recs[0].get("schema") not in JOURNAL_SCHEMAS:
+        bad(where, "line 1 is not a dbrig.journal/1 or /1.1 header")
         return None, [], None
     ivs = [x for x in recs[1:] if x.get("type") == "interval"]
     ends = [x for x in recs[1:] if x.get("type") == "end"]
@@ -366,7 +370,7 @@ def read_journal(path, killed=False, allow_cut=False):
 def check_result(path, journal=None, no_little=None):
     where = os.path.basename(path)
     r = json.load(open(path))
-    if r.get("schema") != "dbrig.result/1":
+    if r.get("schema") not in RESULT_SCHEMAS:
         bad(where, "schema %r" % r.get("schema"))
         return
     devs = []
@@ -474,7 +478,7 @@ def groups(results_dir, groups_csv):
     for base, p in sorted(runs.items()):
         if p.endswith(".jsonl") and os.path.exists(base + ".json"):
             p = base + ".json"
-        if p.endswith(".json") and json.load(open(p)).get("schema") != "dbrig.result/1":
+        if p.endswith(".json") and json.load(open(p)).get("schema") not in RESULT_SCHEMAS:
             continue
         fig, r = run_figures(p)
         if r is None or fig is None:

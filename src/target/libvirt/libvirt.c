@@ -31,6 +31,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "core/proc.h"
+#include "core/sysstat.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -723,6 +724,97 @@ out:
 	return ret < 0 ? ret : ready ? 0 : 1;
 }
 
+/* The under-test disk, as every template names it (vmxml.h: boot sda, prebuilt sdb, under-test sdc). */
+#define LV_UNDERTEST_DEV "sdc"
+
+/*
+ * The sampler reads the VM's under-test disk and vCPUs (guest_read), and the
+ * drive's block devices through the pool's folder when the host is this
+ * machine (a URI without a host: qemu:///system, test:///default).
+ */
+static int libvirt_telemetry(struct target *t, struct target_instance *inst, struct target_telemetry *out)
+{
+	struct lv *lv = t->priv;
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	const struct lv_host *h = lv->drives[inst->drive].host;
+	virDomainPtr dom;
+	int ret;
+
+	*out = (struct target_telemetry){.guest = true, .guest_disk = LV_UNDERTEST_DEV};
+	if (h && h->uri && strstr(h->uri, ":///"))
+		out->drive_path = t->env->drives[inst->drive].path;
+	if ((ret = lv_get_dom(t, inst, &dom)) < 0)
+		return ret;
+	if (li->tel_dom)
+		virDomainFree(li->tel_dom);
+	li->tel_dom = dom;
+	return 0;
+}
+
+static void read_guest(virDomainPtr dom, struct sysstat_guest *g)
+{
+	virTypedParameterPtr params = NULL;
+	int n = 0;
+	virDomainInfo info;
+
+	memset(g, 0, sizeof(*g));
+	/* Requests, bytes and the time spent on them; the test driver has only BlockStats (no times). */
+	if (virDomainBlockStatsFlags(dom, LV_UNDERTEST_DEV, NULL, &n, 0) == 0 && n > 0) {
+		params = calloc((size_t)n, sizeof(*params));
+		if (params && virDomainBlockStatsFlags(dom, LV_UNDERTEST_DEV, params, &n, 0) == 0) {
+			unsigned long long v;
+			g->has_block = true;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_READ_REQ, &v) == 1)
+				g->rd_reqs = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_READ_BYTES, &v) == 1)
+				g->rd_bytes = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_READ_TOTAL_TIMES, &v) == 1)
+				g->rd_times_ns = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_REQ, &v) == 1)
+				g->wr_reqs = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_BYTES, &v) == 1)
+				g->wr_bytes = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_TOTAL_TIMES, &v) == 1)
+				g->wr_times_ns = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_FLUSH_REQ, &v) == 1)
+				g->fl_reqs = v;
+			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_FLUSH_TOTAL_TIMES, &v) == 1)
+				g->fl_times_ns = v;
+		}
+		virTypedParamsFree(params, n);
+	} else {
+		virDomainBlockStatsStruct st;
+		if (virDomainBlockStats(dom, LV_UNDERTEST_DEV, &st, sizeof(st)) == 0) {
+			g->has_block = true;
+			g->rd_reqs = st.rd_req > 0 ? (uint64_t)st.rd_req : 0;
+			g->rd_bytes = st.rd_bytes > 0 ? (uint64_t)st.rd_bytes : 0;
+			g->wr_reqs = st.wr_req > 0 ? (uint64_t)st.wr_req : 0;
+			g->wr_bytes = st.wr_bytes > 0 ? (uint64_t)st.wr_bytes : 0;
+		}
+	}
+	/* The vCPUs' time, summed, in ns (virDomainGetInfo's cpuTime). */
+	if (virDomainGetInfo(dom, &info) == 0 && info.nrVirtCpu > 0) {
+		g->has_cpu = true;
+		g->cpu_ns = info.cpuTime;
+		g->vcpus = info.nrVirtCpu;
+	}
+	virResetLastError();
+}
+
+static int libvirt_guest_read(struct target *t, struct target_instance *const *insts, size_t n,
+			      struct sysstat_guest *out)
+{
+	(void)t;
+	for (size_t i = 0; i < n; i++) {
+		struct lv_inst *li = insts[i]->priv;
+		if (li && li->tel_dom)
+			read_guest(li->tel_dom, &out[i]);
+		else
+			memset(&out[i], 0, sizeof(out[i]));
+	}
+	return 0;
+}
+
 static void libvirt_release(struct target *t, struct target_instance *inst)
 {
 	struct lv_inst *li = inst->priv;
@@ -730,6 +822,8 @@ static void libvirt_release(struct target *t, struct target_instance *inst)
 	(void)t;
 	if (!li)
 		return;
+	if (li->tel_dom)
+		virDomainFree(li->tel_dom);
 	free(li->dom);
 	for (int d = 0; d < VM_DISKS; d++)
 		free(li->vol[d]);
@@ -774,6 +868,8 @@ const struct target_ops target_libvirt_ops = {
 	.destroy = libvirt_destroy,
 	.status = libvirt_status,
 	.rollback = libvirt_rollback,
+	.telemetry = libvirt_telemetry,
+	.guest_read = libvirt_guest_read,
 	.release = libvirt_release,
 	.cleanup = libvirt_cleanup,
 };

@@ -57,6 +57,7 @@ struct lv_inst {
 	char addr[INET6_ADDRSTRLEN];
 	const char *why; /* why the domain with this name is not this campaign's (lv_lookup_dom) */
 	char odbc_options[80]; /* SQL Server: Encrypt= / TrustServerCertificate= as configured, or "" */
+	virDomainPtr tel_dom;  /* the domain the sampler reads (telemetry op), or NULL */
 };
 
 struct lv {

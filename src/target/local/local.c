@@ -499,6 +499,17 @@ static void local_cleanup(struct target *t)
 	t->priv = NULL;
 }
 
+/* The sampler reads the data directory's block devices and the server's CPU. */
+static int local_telemetry(struct target *t, struct target_instance *inst, struct target_telemetry *out)
+{
+	struct local_inst *li;
+
+	local_inst_paths(t, inst);
+	li = inst->priv;
+	*out = (struct target_telemetry){.drive_path = li->data, .server_pid = li->pid > 0 ? li->pid : 0};
+	return 0;
+}
+
 /* A provision that failed half-way: remove the folders this process created, newest first. */
 static int local_rollback(struct target *t, struct target_instance *insts, size_t n)
 {
@@ -551,6 +562,7 @@ const struct target_ops target_local_ops = {
 	.stop = local_stop,
 	.destroy = local_destroy,
 	.rollback = local_rollback,
+	.telemetry = local_telemetry,
 	.release = local_release,
 	.cleanup = local_cleanup,
 };

@@ -268,6 +268,228 @@ static void test_report_repetitions_and_keys(void **state)
 		run_free(v[i]);
 }
 
+/* A run with intervals of `tps` (n rounds of 10 s, the last `cut` s long when cut > 0). */
+static void add_rounds(struct run *r, enum result_phase ph, const double *tps, size_t n, double cut)
+{
+	r->intervals = xrealloc(r->intervals, (r->nintervals + n + 1) * sizeof(*r->intervals));
+	for (size_t i = 0; i < n; i++)
+		r->intervals[r->nintervals++] = (struct interval_pt){.phase = ph, .t = 10.0 * (double)(i + 1),
+								     .seconds = 10, .tps = tps[i]};
+	if (cut > 0)
+		r->intervals[r->nintervals++] = (struct interval_pt){.phase = ph, .seconds = cut, .tps = 1};
+}
+
+/*
+ * Two instances' rounds are summed round by round; a cut-off last round (2 s
+ * of 10) is left out; the sample is one window, the precondition its last 5.
+ *   a: 50 52 49 51 50 + cut; b: 50 52 49 51 50 54 (one more round)
+ *   summed over the 5 rounds both have: 100 104 98 102 100: excursion 6/100.8
+ */
+static void test_agg_steady(void **state)
+{
+	const double a[] = {50, 52, 49, 51, 50}, b[] = {50, 52, 49, 51, 50, 54};
+	const double warm[] = {10, 20, 30, 40, 50, 60, 70};
+	const double lat[] = {10};
+	struct run *r[2];
+	struct steady_result s;
+
+	(void)state;
+	r[0] = mkrun("d1", 1, 500, 8, lat, 1, 10);
+	r[1] = mkrun("d1", 1, 500, 8, lat, 1, 10);
+	add_rounds(r[0], RESULT_PHASE_PRECONDITION, warm, 7, 0);
+	add_rounds(r[1], RESULT_PHASE_PRECONDITION, warm, 7, 0);
+	add_rounds(r[0], RESULT_PHASE_SAMPLE, a, 5, 2);
+	add_rounds(r[1], RESULT_PHASE_SAMPLE, b, 6, 0);
+	agg_steady(r, 2, RESULT_PHASE_SAMPLE, 5, &s);
+	assert_int_equal(s.state, STEADY_YES);
+	assert_int_equal(s.rounds, 5);
+	assert_true(fabs(s.mean - 100.8) < EPS);
+	assert_true(fabs(s.excursion - 6 / 100.8) < EPS);
+	/* The warm-up: last 5 rounds 30..70 climb 10 per round, 40 of 50 across: not steady. */
+	agg_steady(r, 2, RESULT_PHASE_PRECONDITION, 5, &s);
+	assert_int_equal(s.state, STEADY_NO);
+	assert_true(fabs(s.slope - 20) < EPS);
+	/* A window longer than the sample: not assessed. */
+	agg_steady(r, 1, RESULT_PHASE_SAMPLE, 6, &s);
+	assert_int_equal(s.state, STEADY_NA);
+	run_free(r[0]);
+	run_free(r[1]);
+}
+
+/*
+ * Drives of one run group ranked by TPS over 3 repetitions, with the
+ * comparison of stats/ci.h: fast 1160 1200 1240 (mean 1200, sd 40), slow
+ * 100 100 100 plus one run of drive "mid": one repetition, no interval.
+ * A reference "1 VM, 1 drive" goes beside each drive's group, none beside the
+ * slices of a run group spread over drives. --drive keeps one drive.
+ */
+static void test_report_rank_compare_published(void **state)
+{
+	const double lat[] = {8};
+	const double tf[] = {1160, 1200, 1240}, ts[] = {100, 99, 101};
+	struct run *v[9];
+	struct run_set rs = {.runs = v};
+	struct report *rep = NULL;
+	struct pub_set pub = {0};
+	struct pub_review rv;
+	struct strbuf err;
+	const struct agg_group *fast = NULL, *slow = NULL, *mid = NULL;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	assert_int_equal(published_parse("ref.json",
+		"{\"schema\":\"dbrig.published/1\",\"source\":{\"publisher\":\"P\",\"title\":\"T\"},"
+		"\"drive\":{\"name\":\"D\"},\"platform\":\"X\",\"results\":[{\"label\":\"1 VM\",\"workload\":\"sysbench\","
+		"\"test\":\"oltp_read_write\",\"vm_count\":1,\"drives\":1,\"method\":\"m\",\"tps\":1000,"
+		"\"avg_latency_ms\":8}]}", &rv, &err), 0);
+	pub.n = 1;
+	pub.reviews = &rv;
+	for (int i = 0; i < 3; i++) {
+		v[rs.n++] = mkrun("fast", i + 1, tf[i], 8, lat, 1, 10);
+		v[rs.n++] = mkrun("slow", i + 1, ts[i], 8, lat, 1, 10);
+	}
+	v[rs.n++] = mkrun("mid", 1, 500, 8, lat, 1, 10);
+	/* A run group spread over two drives: one VM each of two. */
+	for (int i = 0; i < 2; i++) {
+		v[rs.n] = mkrun(i ? "d2" : "d1", 1, 300, 8, lat, 1, 10);
+		free(v[rs.n]->run_group);
+		v[rs.n]->run_group = xstrdup("spread");
+		v[rs.n]->vm_count = 2;
+		rs.n++;
+	}
+	for (size_t i = 0; i < 7; i++)
+		v[i]->vm_count = 1;
+	assert_int_equal(report_build(&rs, &pub, &rep), 0);
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		if (!strcmp(g->drive, "fast"))
+			fast = g;
+		else if (!strcmp(g->drive, "slow"))
+			slow = g;
+		else if (!strcmp(g->drive, "mid"))
+			mid = g;
+		else if (!strcmp(g->run_group, "spread"))
+			assert_true(g->all_drives ? !g->slice && g->nrefs == 0 : g->slice && g->nrefs == 0);
+	}
+	assert_non_null(fast);
+	assert_non_null(slow);
+	assert_non_null(mid);
+	assert_true(fabs(fast->tps.ci.sd - 40) < EPS && fast->tps.ci.has_ci);
+	assert_int_equal(fast->rank, 1);
+	assert_int_equal(mid->rank, 2);
+	assert_int_equal(slow->rank, 3);
+	assert_int_equal(fast->nrefs, 1);
+	assert_int_equal(slow->nrefs, 1);
+	/* Comparisons: fast > mid (mid has one repetition: no CI, no test), mid > slow, and d1/d2. */
+	assert_int_equal(rep->ncmps, 3);
+	assert_ptr_equal(&rep->groups[rep->cmps[0].faster], fast);
+	assert_ptr_equal(&rep->groups[rep->cmps[0].slower], mid);
+	assert_false(rep->cmps[0].ratio.valid);
+	assert_true(fabs(rep->cmps[0].ratio.ratio - 2.4) < EPS);
+	assert_false(rep->cmps[0].welch.valid);
+	report_free(rep);
+	/* One drive alone: its group only, its verdicts; an unknown drive is -ENOENT. */
+	assert_int_equal(report_build_with(&rs, &pub, &(struct report_opts){.drive = "slow"}, &rep), 0);
+	assert_int_equal(rep->ngroups, 1);
+	assert_int_equal(rep->runs->n, 3);
+	assert_int_equal(rep->ncmps, 0);
+	report_free(rep);
+	assert_int_equal(report_build_with(&rs, &pub, &(struct report_opts){.drive = "nope"}, &rep), -ENOENT);
+	assert_null(rep);
+	for (size_t i = 0; i < rs.n; i++)
+		run_free(v[i]);
+	pub_review_release(&rv);
+	strbuf_release(&err);
+}
+
+static const char *const good_pub =
+	"{\"schema\":\"dbrig.published/1\",\"source\":{\"publisher\":\"P\",\"title\":\"T\"},"
+	"\"drive\":{\"name\":\"D\"},\"platform\":\"X\",\"results\":[{\"label\":\"4 VMs\",\"workload\":\"sysbench\","
+	"\"test\":\"oltp_read_write\",\"vm_count\":4,\"drives\":1,\"method\":\"m\",\"tps\":7869.21,"
+	"\"avg_latency_ms\":16.26,\"p99_latency_ms\":28.9}]}";
+
+static void expect_pub_error(const char *from, const char *to, const char *msg)
+{
+	struct strbuf text, err;
+	struct pub_review rv;
+	char *p;
+
+	strbuf_init(&text, 0);
+	strbuf_init(&err, 0);
+	p = strstr(good_pub, from);
+	assert_non_null(p);
+	strbuf_add(&text, good_pub, (size_t)(p - good_pub));
+	strbuf_adds(&text, to);
+	strbuf_adds(&text, p + strlen(from));
+	assert_int_equal(published_parse("ref.json", text.buf, &rv, &err), -EINVAL);
+	if (!strstr(err.buf, msg))
+		fail_msg("message \"%s\" lacks \"%s\"", err.buf, msg);
+	pub_review_release(&rv);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+
+static void test_published_validator(void **state)
+{
+	struct strbuf err;
+	struct pub_review rv;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	assert_int_equal(published_parse("ref.json", good_pub, &rv, &err), 0);
+	assert_int_equal(rv.nresults, 1);
+	assert_true(rv.results[0].has_p99 && rv.results[0].p99_ms == 28.9);
+	assert_ptr_equal(rv.results[0].review, &rv);
+	pub_review_release(&rv);
+	expect_pub_error("dbrig.published/1", "dbrig.published/2",
+			 "ref.json: .schema: \"dbrig.published/2\" (expected \"dbrig.published/1\")");
+	expect_pub_error("\"tps\":7869.21", "\"tps\":\"fast\"", "ref.json: .results[0].tps: \"fast\" (expected a number >= 0)");
+	expect_pub_error("\"tps\":7869.21", "\"tpz\":1", "ref.json: .results[0].tpz: 1 (expected no such key");
+	expect_pub_error("\"p99_latency_ms\":28.9", "\"p99_latency_ms\":1", ".results[0].p99_latency_ms: 1 (expected a number >= avg_latency_ms)");
+	expect_pub_error("\"workload\":\"sysbench\"", "\"workload\":\"fio\"", ".results[0].workload: \"fio\" (expected \"sysbench\" or \"tpcc\")");
+	expect_pub_error("\"drives\":1", "\"drives\":9", ".results[0].drives: 9 (expected a number <= vm_count)");
+	expect_pub_error("\"platform\":\"X\",", "", "ref.json: .platform: missing (expected a string)");
+	expect_pub_error("{\"label\"", "[", "expected valid JSON");
+	strbuf_release(&err);
+}
+
+static void test_result_schema(void **state)
+{
+	struct strbuf err;
+	struct run *r = NULL;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	assert_int_equal(results_parse_result("a.json", "{\"schema\":\"dbrig.result/2\"}", &r, &err), -EINVAL);
+	assert_null(r);
+	assert_non_null(strstr(err.buf, "a.json: .schema: \"dbrig.result/2\" (expected \"dbrig.result/1\""));
+	strbuf_reset(&err);
+	/* Other JSON (a report, a campaign file) is not a result: skipped, not an error. */
+	assert_int_equal(results_parse_result("b.json", "{\"schema\":\"dbrig.report/1\"}", &r, &err), 1);
+	assert_int_equal(results_parse_result("b.json", "[1]", &r, &err), 1);
+	assert_int_equal(results_parse_result("c.json",
+		"{\"schema\":\"dbrig.result/1\",\"status\":\"done\"}", &r, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "c.json: .status: \"done\" (expected \"complete\", \"interrupted\" or \"failed\")"));
+	strbuf_release(&err);
+}
+
+static void test_writer_registry(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct report_writer_ops *const *w = report_writers; *w; w++, n++) {
+		assert_non_null((*w)->name);
+		assert_non_null((*w)->summary);
+		assert_non_null((*w)->render);
+		assert_ptr_equal(report_writer_find((*w)->name), *w);
+		for (const struct report_writer_ops *const *o = w + 1; *o; o++)
+			assert_string_not_equal((*w)->name, (*o)->name);
+	}
+	assert_int_equal(n, 4);
+	assert_null(report_writer_find("pdf"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +500,11 @@ int main(void)
 		cmocka_unit_test(test_little_consistent_and_open_loop),
 		cmocka_unit_test(test_tpcc_tpmc_and_types),
 		cmocka_unit_test(test_report_repetitions_and_keys),
+		cmocka_unit_test(test_agg_steady),
+		cmocka_unit_test(test_report_rank_compare_published),
+		cmocka_unit_test(test_published_validator),
+		cmocka_unit_test(test_result_schema),
+		cmocka_unit_test(test_writer_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,17 +67,26 @@ static void test_write_and_read_back(void **state)
 	result_param_int(r, "tables", 4);
 	fill(&pre, 50, 2000000);
 	fill(&sam, 100, 5000000);
-	struct phase_report pp = {.phase = PHASE_PRECONDITION, .complete = true, .seconds = 5.0, .threads = 2, .s = &pre, .session_events = ev, .session_seconds = busy};
-	struct phase_report sp = {.phase = PHASE_SAMPLE, .complete = true, .seconds = 10.0, .threads = 2, .s = &sam, .session_events = ev, .session_seconds = busy};
+	struct phase_report pp = {.phase = PHASE_PRECONDITION, .complete = true, .seconds = 5.0, .threads = 2, .s = &pre, .session_events = ev, .session_seconds = busy, .cpu_s = 1.0};
+	struct phase_report sp = {.phase = PHASE_SAMPLE, .complete = true, .seconds = 10.0, .threads = 2, .s = &sam, .session_events = ev, .session_seconds = busy, .cpu_s = 2.5};
 	result_set_phase(r, &pp);
 	result_set_phase(r, &sp);
+	result_set_driver(r, 2, false, UINT64_C(123456789012345));
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	assert_int_equal(result_write(r, path, "complete", NULL), 0);
 	result_free(r);
 
 	json_t *root = json_load_file(path, 0, &err);
 	assert_non_null(root);
-	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1");
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.1");
+	/* The driver's own CPU: 2.5 s over the 10 s sample is 0.25 core; its loops and clock. */
+	json_t *cpu = json_object_get(json_object_get(json_object_get(root, "phases"), "sample"), "cpu");
+	assert_true(json_real_value(json_object_get(cpu, "seconds")) == 2.5);
+	assert_true(json_real_value(json_object_get(cpu, "cores")) == 0.25);
+	json_t *drv = json_object_get(root, "driver");
+	assert_int_equal(json_integer_value(json_object_get(drv, "event_loops")), 2);
+	assert_false(json_is_true(json_object_get(drv, "blocking")));
+	assert_int_equal(json_integer_value(json_object_get(drv, "clock_start_ns")), 123456789012345);
 	assert_string_equal(json_string_value(json_object_get(root, "status")), "complete");
 	json_t *s = json_object_get(json_object_get(root, "phases"), "sample");
 	json_t *p = json_object_get(json_object_get(root, "phases"), "precondition");
@@ -226,7 +235,7 @@ static void test_journal_lines(void **state)
 	snprintf(path, sizeof(path), "%s/j.jsonl", dir);
 	assert_int_equal(journal_open(&j, path, r), 0);
 	fill(&iv, 10, 1000000);
-	struct interval_report ir = {.phase = PHASE_SAMPLE, .t = 12.0, .phase_t = 2.0, .seconds = 2.0, .threads = 4, .s = &iv};
+	struct interval_report ir = {.phase = PHASE_SAMPLE, .t = 12.0, .phase_t = 2.0, .seconds = 2.0, .threads = 4, .s = &iv, .cpu_s = 0.75};
 	result_add_interval(r, &ir, &l);
 	assert_int_equal(journal_append(j, l), 0);
 	free(l);
@@ -234,7 +243,7 @@ static void test_journal_lines(void **state)
 	hist_close(iv.lat);
 
 	FILE *f = fopen(path, "r");
-	const char *want[] = {"\"type\":\"header\"", "\"type\":\"interval\"", "\"type\":\"end\""};
+	const char *want[] = {"\"schema\":\"dbrig.journal/1.1\"", "\"cpu_s\":0.75", "\"type\":\"end\""};
 	for (int k = 0; k < 3; k++) {
 		assert_non_null(fgets(line, sizeof(line), f));
 		assert_non_null(strstr(line, want[k]));
@@ -261,7 +270,7 @@ static void test_fault_marks(void **state)
 
 	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
 	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
-		struct interval_report ir = {.phase = PHASE_SAMPLE, .t = (double)i + 1, .phase_t = (double)i + 1, .seconds = 1.0, .threads = 4, .s = &iv};
+		struct interval_report ir = {.phase = PHASE_SAMPLE, .t = (double)i + 1, .phase_t = (double)i + 1, .seconds = 1.0, .threads = 4, .s = &iv, .cpu_s = 0.1};
 		char *l = NULL;
 		json_t *o;
 

@@ -24,6 +24,7 @@
 #include "campaign/plan.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "core/sysstat.h"
 #include "target/target.h"
 #include "target/libvirt/vmxml.h"
 
@@ -190,6 +191,45 @@ static void vol_exists(virConnectPtr c, const char *pool, const char *vol, bool 
 	virStoragePoolFree(p);
 }
 
+/*
+ * What the campaign's sampler reads of a running VM: its under-test disk's
+ * block counters (the test driver has virDomainBlockStats only: requests and
+ * bytes) and its vCPU time, the VM's 2 vCPUs; the drive's path on this machine
+ * (test:///default has no host name). A stopped VM answers no block stats.
+ */
+static void check_telemetry(struct rig *r, struct target_instance *in)
+{
+	struct target_telemetry tt;
+	struct sysstat_guest g[2];
+	struct target_instance *one[1] = {in};
+
+	assert_int_equal(r->t.ops->telemetry(&r->t, in, &tt), 0);
+	assert_true(tt.guest);
+	assert_string_equal(tt.guest_disk, "sdc");
+	assert_string_equal(tt.drive_path, r->cfg->drives[in->drive].path);
+	assert_int_equal(tt.server_pid, 0);
+	assert_int_equal(r->t.ops->guest_read(&r->t, one, 1, &g[0]), 0);
+	usleep(2000);
+	assert_int_equal(r->t.ops->guest_read(&r->t, one, 1, &g[1]), 0);
+	for (int k = 0; k < 2; k++) {
+		assert_true(g[k].has_block);
+		assert_true(g[k].has_cpu);
+		assert_int_equal(g[k].vcpus, 2);
+	}
+	assert_true(g[0].rd_reqs + g[0].wr_reqs + g[0].rd_bytes + g[0].wr_bytes > 0);
+	assert_true(g[1].cpu_ns >= g[0].cpu_ns && g[1].cpu_ns > 0);
+	assert_true(g[1].rd_reqs >= g[0].rd_reqs && g[1].wr_bytes >= g[0].wr_bytes);
+}
+
+static void check_stopped_telemetry(struct rig *r, struct target_instance *in)
+{
+	struct sysstat_guest g;
+	struct target_instance *one[1] = {in};
+
+	assert_int_equal(r->t.ops->guest_read(&r->t, one, 1, &g), 0);
+	assert_false(g.has_block);
+}
+
 /* The under-test volume of an instance is deleted, as if a run had ruined it,
  * through `c` (the test's own connection to test:///default, which the backend
  * shares; NULL for test:///<file> hosts, whose state is per connection): the
@@ -238,7 +278,9 @@ static void restore_cycle(struct rig *r, bool forward, virConnectPtr c)
 		strbuf_reset(&line);
 		assert_int_equal(r->t.ops->status(&r->t, in, &line), 0);
 		assert_non_null(strstr(line.buf, "running; volumes boot ok prebuilt ok undertest ok"));
+		check_telemetry(r, in);
 		assert_int_equal(r->t.ops->stop(&r->t, in), 0);
+		check_stopped_telemetry(r, in);
 	}
 	strbuf_release(&line);
 }

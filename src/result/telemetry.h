@@ -1,0 +1,90 @@
+/*
+ * The telemetry of one campaign run, from the sampler's readings to the
+ * "telemetry" of result format 1.1 (docs/result-format.md).
+ *
+ * A series holds the readings of one run, each stamped with CLOCK_MONOTONIC
+ * (which every process of the machine shares, so a driver's clock and the
+ * sampler's line up): the host CPU counters, the counters of every block device
+ * sampled, the CPU time of every process sampled (drivers, local database
+ * servers) and the counters of every VM (libvirt). Counters between two
+ * readings are interpolated linearly, so the rates over any span (a phase, a
+ * driver's report interval) come from the counters at its two ends, never
+ * from whole sampler ticks that straddle it.
+ *
+ * tel_attach rewrites one instance's result file (atomically) with the
+ * telemetry of its spans: its phases (precondition, sample), as the result's
+ * own phase lengths say, and each of its intervals; the schema becomes
+ * "dbrig.result/1.1". The driver's CPU is its own account (rusage, in the
+ * result) when the result has one, the sampler's reading of its process
+ * otherwise. Not thread-safe: the sampler fills a series, the
+ * campaign reads it after sampler_stop.
+ */
+#ifndef DBRIG_RESULT_TELEMETRY_H
+#define DBRIG_RESULT_TELEMETRY_H
+
+#include "core/blockdev.h"
+#include "core/sysstat.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TEL_SCHEMA "dbrig.result/1.1"
+
+struct strbuf;
+
+struct tel_reading {
+	uint64_t mono_ns;
+	bool has_cpu;
+	struct sysstat_cpu cpu;           /* the host */
+	struct sysstat_disk *disks;       /* [series.ndevs]; has_disks false: unreadable this time */
+	bool has_disks;
+	double *pid_cpu_s;                /* [series.npids]; < 0: the process was gone or unreadable */
+	struct sysstat_guest *guests;     /* [series.nguests] */
+};
+
+struct tel_series {
+	size_t ndevs;
+	struct blockdev *devs;
+	size_t npids;
+	pid_t *pids;
+	size_t nguests;
+	unsigned host_cpus;
+	size_t n, cap;
+	struct tel_reading *v;
+};
+
+/* An empty series for these sources (copied). */
+void tel_series_init(struct tel_series *s, const struct blockdev *devs, size_t ndevs, const pid_t *pids,
+		     size_t npids, size_t nguests);
+/* A new reading at the end, zeroed but for its arrays; valid until the next call. */
+struct tel_reading *tel_series_add(struct tel_series *s, uint64_t mono_ns);
+void tel_series_release(struct tel_series *s);
+
+/* What belongs to one instance, as indices into the series (-1: none). */
+struct tel_instance {
+	const char *drive_path;           /* for the record; may be NULL */
+	const char *drive_stack;          /* blockdev_chain_describe of the drive; may be NULL */
+	const size_t *devs;               /* the drive's devices, the one its filesystem is on first */
+	size_t ndevs;
+	int driver_pid;                   /* its driver process, when its result has no CPU of its own */
+	unsigned driver_loops;            /* its event loops; 0: as the result says */
+	int server_pid;                   /* its database server process (local target) */
+	int guest;                        /* its VM (libvirt) */
+	unsigned guest_vcpus;
+	const char *guest_disk;           /* how its under-test disk is named among the devices ("i1:sdc") */
+	uint64_t start_ns;                /* CLOCK_MONOTONIC at the driver's t = 0; 0: as the result says */
+};
+
+/* Rewrite the result at `path` with the instance's telemetry. 0, or -errno
+ * with one line in err (an unreadable result, no readings over its spans). */
+int tel_attach(const char *path, const struct tel_series *s, const struct tel_instance *in, struct strbuf *err)
+	__attribute__((warn_unused_result));
+
+/* Counters at time t, interpolated between the readings around it (clamped to
+ * the first and last). False when the series has no reading. Exposed for tests. */
+bool tel_disk_at(const struct tel_series *s, size_t dev, uint64_t t, struct sysstat_disk *out);
+bool tel_cpu_at(const struct tel_series *s, uint64_t t, struct sysstat_cpu *out);
+
+#endif

@@ -1,0 +1,132 @@
+/* Bottleneck and driver-saturation rules, one row per case, each at and
+ * beside the limits the rule names. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats/verdict.h"
+
+#define HOST(b) .has_host_cpu = true, .host_cpu_busy = (b)
+#define GUEST(b) .has_guest_cpu = true, .guest_cpu_busy = (b)
+#define DRIVER(c, l) .has_driver_cpu = true, .driver_cores = (c), .driver_loops = (l)
+#define CONNWAIT(s) .has_conn_wait = true, .conn_wait_share = (s)
+#define DRIVE(u, ms, q) .has_drive = true, .drive_util = (u), .drive_await_ms = (ms), .drive_queue_depth = (q), \
+	.drive_device = "loop1"
+
+struct row {
+	const char *what;
+	struct verdict_in in;
+	enum bottleneck want;
+	const char *explain; /* a part of the explanation */
+};
+
+static const struct row rows[] = {
+	{"no telemetry", {0}, BOTTLENECK_UNKNOWN, "no telemetry"},
+	/* The throttled drive: CPU idle, device always busy, 62 ms per I/O. */
+	{"throttled drive", {HOST(0.12), DRIVER(0.05, 2), DRIVE(1.0, 62.3, 31.0)}, BOTTLENECK_DRIVE,
+	 "drive loop1 100% utilised, 62.30 ms per I/O, queue depth 31.0 (>= 80%)"},
+	{"drive exactly at 80%", {HOST(0.5), DRIVE(0.80, 2, 1)}, BOTTLENECK_DRIVE, "80% utilised"},
+	{"drive just under 80%", {HOST(0.5), DRIVE(0.79, 2, 1)}, BOTTLENECK_UNKNOWN, "nothing saturated"},
+	/* The fast drive on 2 CPUs: both CPUs busy; fsync keeps the device
+	 * 95% utilised too, but the CPU rule comes first. */
+	{"CPU-bound fast drive", {HOST(0.97), DRIVER(0.6, 2), DRIVE(0.95, 0.2, 1.1)}, BOTTLENECK_HOST_CPU,
+	 "host CPU 97% busy (>= 90%): drive differences are understated; drive loop1 also 95% utilised"},
+	{"host CPU exactly 90%", {HOST(0.90)}, BOTTLENECK_HOST_CPU, "90% busy"},
+	{"host CPU 89%", {HOST(0.89)}, BOTTLENECK_UNKNOWN, "host CPU 89% busy"},
+	{"guest vCPUs busy", {HOST(0.6), GUEST(0.93), DRIVE(0.5, 1, 1)}, BOTTLENECK_GUEST_CPU, "guest vCPUs 93% busy"},
+	{"host before guest", {HOST(0.95), GUEST(0.99)}, BOTTLENECK_HOST_CPU, "guest vCPUs also 99% busy"},
+	/* 1.9 cores over 2 loops is 0.95 per loop: saturated. */
+	{"driver loops saturated", {HOST(0.99), DRIVER(1.9, 2)}, BOTTLENECK_DRIVER,
+	 "driver 0.95 core per event loop (1.90 cores, 2 loops; >= 0.90); host CPU also 99% busy"},
+	/* 1.9 cores over 4 loops is 0.475: not the driver. */
+	{"driver with spare loops", {HOST(0.99), DRIVER(1.9, 4)}, BOTTLENECK_HOST_CPU, "host CPU 99%"},
+	{"driver at 0.90 per loop", {DRIVER(0.9, 1)}, BOTTLENECK_DRIVER, "0.90 core per event loop"},
+	{"terminals wait for connections", {HOST(0.3), CONNWAIT(0.25), DRIVE(0.9, 3, 2)}, BOTTLENECK_DRIVER,
+	 "terminals waited 25% of their response time for a connection (>= 10%); drive loop1 also 90% utilised"},
+	{"connection wait 9%", {HOST(0.3), CONNWAIT(0.09)}, BOTTLENECK_UNKNOWN, "nothing saturated: host CPU 30% busy"},
+	{"driver cpu, loops unknown", {DRIVER(5, 0)}, BOTTLENECK_UNKNOWN, "nothing saturated"},
+};
+
+static void table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct verdict v = verdict_decide(&rows[i].in);
+		char why[300];
+
+		verdict_explain(&rows[i].in, &v, why, sizeof(why));
+		if (v.bottleneck != rows[i].want || !strstr(why, rows[i].explain)) {
+			fprintf(stderr, "%s: got %s \"%s\", expected %s \"...%s...\"\n", rows[i].what,
+				bottleneck_name(v.bottleneck), why, bottleneck_name(rows[i].want), rows[i].explain);
+			fail();
+		}
+	}
+}
+
+static void saturation_flags(void **state)
+{
+	struct verdict_in in = {DRIVER(1.9, 2), CONNWAIT(0.5)};
+	struct verdict_driver d = verdict_driver_saturation(&in);
+
+	(void)state;
+	assert_true(d.saturated && d.cpu && d.connections);
+	assert_true(d.per_loop > 0.949 && d.per_loop < 0.951);
+	in.driver_loops = 8;
+	in.conn_wait_share = 0;
+	d = verdict_driver_saturation(&in);
+	assert_false(d.saturated);
+}
+
+/* A group: the busiest of each resource, the busiest device with its own
+ * latency, the driver with the most CPU per loop. */
+static void merge(void **state)
+{
+	struct verdict_in acc = {0};
+	const struct verdict_in a = {HOST(0.4), DRIVER(0.5, 1), .has_drive = true, .drive_util = 0.3,
+				     .drive_await_ms = 9, .drive_device = "vda"};
+	const struct verdict_in b = {HOST(0.7), DRIVER(1.2, 4), .has_drive = true, .drive_util = 0.9,
+				     .drive_await_ms = 2, .drive_device = "loop3"};
+	const struct verdict_in c = {GUEST(0.2)};
+
+	(void)state;
+	verdict_in_merge(&acc, &a);
+	verdict_in_merge(&acc, &b);
+	verdict_in_merge(&acc, &c);
+	assert_true(acc.has_host_cpu && acc.host_cpu_busy == 0.7);
+	assert_true(acc.has_guest_cpu && acc.guest_cpu_busy == 0.2);
+	assert_true(acc.driver_cores == 0.5 && acc.driver_loops == 1); /* 0.5 per loop beats 0.3 */
+	assert_true(acc.drive_util == 0.9 && acc.drive_await_ms == 2);
+	assert_string_equal(acc.drive_device, "loop3");
+	assert_false(acc.has_conn_wait);
+	assert_int_equal(verdict_decide(&acc).bottleneck, BOTTLENECK_DRIVE);
+	assert_string_equal(bottleneck_name(BOTTLENECK_GUEST_CPU), "guest CPU");
+}
+
+/* A short buffer truncates, never overruns. */
+static void explain_short_buffer(void **state)
+{
+	const struct verdict_in in = {HOST(0.97), DRIVE(0.95, 0.2, 1.1)};
+	struct verdict v = verdict_decide(&in);
+	char small[12];
+
+	(void)state;
+	memset(small, 'x', sizeof(small));
+	verdict_explain(&in, &v, small, sizeof(small));
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_memory_equal(small, "host CPU 97", 11);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table),
+		cmocka_unit_test(saturation_flags),
+		cmocka_unit_test(merge),
+		cmocka_unit_test(explain_short_buffer),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
