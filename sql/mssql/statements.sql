@@ -54,8 +54,10 @@ SELECT TOP 1 o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND 
 SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
 
 -- === Delivery (one district per step group, ten per transaction) ===
+-- The oldest new order is read with a lock (as HammerDB and go-tpc do), so concurrent Deliveries
+-- of one warehouse queue on it instead of both reading it and one finding it gone.
 -- name: dl_oldest_new_order
-SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?;
+SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id;
 -- name: dl_del_new_order
 DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
 -- name: dl_order

@@ -185,7 +185,7 @@ SELECT o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id
 -- os_lines
 SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
 -- dl_oldest_new_order
-SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?;
+SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1 FOR UPDATE;
 -- dl_del_new_order
 DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
 -- dl_order
