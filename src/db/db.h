@@ -87,8 +87,12 @@ enum db_query_kind {
 struct db_exec_result {
 	enum db_query_kind kind;
 	uint64_t rows;     /* rows in a stored result set (0 when it was drained:
-			    * no result columns bound), or affected rows */
+			    * no result columns bound), or affected rows, or
+			    * DB_ROWS_UNKNOWN */
 };
+/* Affected rows the server did not report: ODBC's SQLRowCount gives -1 (SQL
+ * Server with NOCOUNT on, e.g. sp_configure 'user options' 512). */
+#define DB_ROWS_UNKNOWN UINT64_MAX
 
 /* Readiness the caller must wait for before calling *_cont (a bit mask). */
 #define DB_WAIT_READ 1

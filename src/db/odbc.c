@@ -434,10 +434,15 @@ static int drain_result(struct db_conn *c, SQLHSTMT h, struct db_exec_result *r)
 			r->rows = rows;
 		}
 	} else if (r) {
-		if (!ok(SQLRowCount(h, &affected)) || affected < 0)
-			affected = 0;
-		r->rows = (uint64_t)affected;
-		r->kind = affected > 0 ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+		/* -1 is "not known" (NOCOUNT on), not "nothing": callers that
+		 * depend on the count (Delivery's DELETE) must not read it as 0. */
+		if (!ok(SQLRowCount(h, &affected)) || affected < 0) {
+			r->rows = DB_ROWS_UNKNOWN;
+			r->kind = DB_QUERY_OTHER;
+		} else {
+			r->rows = (uint64_t)affected;
+			r->kind = affected > 0 ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+		}
 	}
 	/* Further result sets (a batch of several statements) are skipped. */
 	while ((rc = SQLMoreResults(h)) != SQL_NO_DATA)

@@ -1,7 +1,8 @@
 # The TPC-C integration suite, shared by the three driver paths. Source after
 # common.sh; call tpcc_suite NAME ARGS... where ARGS are the connection options.
 # prepare 2 warehouses, check, run closed loop, run with delays, check again,
-# and the mix and counts within the spec's bounds.
+# and the mix and counts within the spec's bounds; a script that defines
+# tpcc_extra NAME ARGS... gets the loaded database before the cleanup.
 
 tpcc_mix_ok() { # tpcc_mix_ok RESULT.json [SLACK]
 	# Each terminal draws its transaction types from its own shuffled 23-card deck
@@ -60,5 +61,7 @@ sys.exit(0 if 40 < tps < 140 else 1)" "$out.spec.json"
 import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['precondition']['transactions'] > 0 else 1)" "$out.spec.json"
 	check "$name: password not in the result" bash -c '! grep -q "${TPCC_SECRET:-no-secret-here}" "$0"' "$out.spec.json"
 	check "$name: check after the runs" "$DBRIG_BIN" tpcc "$@" check
+	# A script's own checks on the loaded database (tpcc_extra NAME ARGS...).
+	if declare -F tpcc_extra >/dev/null; then tpcc_extra "$name" "$@"; fi
 	check "$name: cleanup" "$DBRIG_BIN" tpcc "$@" cleanup
 }

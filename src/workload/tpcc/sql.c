@@ -229,6 +229,9 @@ void tpcc_sql_free(struct tpcc_sql *s)
 		free(s->indexes[i]);
 	for (unsigned i = 0; i < s->ndrop; i++)
 		free(s->drop[i]);
+	for (unsigned i = 0; i < s->nsession; i++)
+		free(s->session[i]);
+	free(s->session);
 	free(s->schema);
 	free(s->indexes);
 	free(s->drop);
@@ -246,7 +249,8 @@ int tpcc_sql_load(enum tpcc_dialect d, struct tpcc_sql **out, char *err, size_t 
 	s->dialect = d;
 	if (load_list(d, "schema.sql", &s->schema, &s->nschema, err, errlen) < 0 ||
 	    load_list(d, "indexes.sql", &s->indexes, &s->nindexes, err, errlen) < 0 ||
-	    load_list(d, "drop.sql", &s->drop, &s->ndrop, err, errlen) < 0)
+	    load_list(d, "drop.sql", &s->drop, &s->ndrop, err, errlen) < 0 ||
+	    load_list(d, "session.sql", &s->session, &s->nsession, err, errlen) < 0)
 		goto out;
 	if (!text || split(text, &p, &np) < 0) {
 		snprintf(err, errlen, "sql/%s/statements.sql: %s", dialect_names[d],
@@ -300,6 +304,9 @@ void tpcc_sql_print(FILE *f, const struct tpcc_sql *s)
 	fprintf(f, "-- after the load (sql/%s/indexes.sql)\n\n", d);
 	for (unsigned i = 0; i < s->nindexes; i++)
 		fprintf(f, "%s;\n", s->indexes[i]);
+	fprintf(f, "\n-- on every run connection (sql/%s/session.sql)\n\n", d);
+	for (unsigned i = 0; i < s->nsession; i++)
+		fprintf(f, "%s;\n", s->session[i]);
 	fprintf(f, "\n-- statements (sql/%s/statements.sql)\n\n", d);
 	for (unsigned k = 0; k < TS_COUNT; k++)
 		fprintf(f, "-- %s\n%s;\n", defs[k].name, s->stmt[k]);

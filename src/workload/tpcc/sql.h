@@ -1,6 +1,7 @@
 /*
  * TPC-C SQL per dialect. The text lives in sql/<dialect>/{schema,indexes,
- * statements,drop}.sql (compiled in by cmake/embed_sql.cmake); this module
+ * statements,drop,session}.sql (session.sql: settings sent once on every
+ * run connection) (compiled in by cmake/embed_sql.cmake); this module
  * parses it and fixes every statement's parameter and column types, which are
  * the same for all dialects.
  *
@@ -95,8 +96,8 @@ const struct tpcc_stmt_def *tpcc_stmt_def(enum tpcc_stmt s);
 struct tpcc_sql {
 	enum tpcc_dialect dialect;
 	char *stmt[TS_COUNT];
-	char **schema, **indexes, **drop;
-	unsigned nschema, nindexes, ndrop;
+	char **schema, **indexes, **drop, **session;
+	unsigned nschema, nindexes, ndrop, nsession;
 };
 
 const char *tpcc_dialect_name(enum tpcc_dialect d);

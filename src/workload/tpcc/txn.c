@@ -212,13 +212,22 @@ static bool middle_customer(struct tpcc_sess *s)
 	return true;
 }
 
-static int wl_error(struct tpcc_sess *s, const char *what)
+/* A workload-level failure that ends the run, with the message as given. */
+static int wl_fatal(struct tpcc_sess *s, const char *msg)
 {
 	memset(&s->c->err, 0, sizeof(s->c->err));
 	s->c->err.cls = DB_ERR_FATAL;
 	snprintf(s->c->err.sqlstate, sizeof(s->c->err.sqlstate), "HY000");
-	snprintf(s->c->err.msg, sizeof(s->c->err.msg), "%s (is the database loaded by dbrig tpcc prepare?)", what);
+	snprintf(s->c->err.msg, sizeof(s->c->err.msg), "%s", msg);
 	return -1;
+}
+
+static int wl_error(struct tpcc_sess *s, const char *what)
+{
+	char msg[300];
+
+	snprintf(msg, sizeof(msg), "%s (is the database loaded by dbrig tpcc prepare?)", what);
+	return wl_fatal(s, msg);
 }
 
 static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, const struct wl_step **out)
@@ -489,6 +498,10 @@ static int delivery(struct tpcc_sess *s, const struct db_exec_result *last, cons
 			*out = stmt(s, TS_DL_DEL_NEW_ORDER);
 			return WL_STEP;
 		case 2:
+			if (last && last->rows == DB_ROWS_UNKNOWN)
+				return wl_fatal(s, "Delivery: the server did not say how many rows the DELETE of the oldest "
+						   "new order removed (SQLRowCount -1: NOCOUNT on, e.g. SQL Server's "
+						   "'user options' 512); dbrig needs that count: turn NOCOUNT off");
 			if (!last || last->rows == 0) {
 				/* A concurrent Delivery took it after our (snapshot) read:
 				 * roll back and run again with a fresh snapshot. */
@@ -647,6 +660,12 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 		if (c->ops->query(c, "SET autocommit=0", 16, NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
 			goto fail;
 	}
+	/* The dialect's session settings (SQL Server: SET NOCOUNT OFF, so that
+	 * Delivery's DELETE reports its row count whatever the server's
+	 * 'user options' say). */
+	for (unsigned i = 0; i < x->sql->nsession; i++)
+		if (c->ops->query(c, x->sql->session[i], strlen(x->sql->session[i]), NULL) < 0)
+			goto fail;
 	for (unsigned k = 0; k < TS_FIRST_LOAD; k++) {
 		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);
 		if (c->ops->prepare(c, x->sql->stmt[k], d->params, d->nparams, d->cols, d->ncols, &s->st[k]) < 0)

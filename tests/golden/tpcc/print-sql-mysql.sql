@@ -138,6 +138,9 @@ CREATE TABLE tpcc_meta (
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
 
+-- on every run connection (sql/mysql/session.sql)
+
+
 -- statements (sql/mysql/statements.sql)
 
 -- no_cust_wh

@@ -138,6 +138,9 @@ ALTER TABLE tpcc_meta ADD PRIMARY KEY (m_name);
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
 
+-- on every run connection (sql/postgresql/session.sql)
+
+
 -- statements (sql/postgresql/statements.sql)
 
 -- no_cust_wh
