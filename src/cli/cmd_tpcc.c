@@ -31,7 +31,8 @@ struct tp_cli {
 	struct cli_mysql_opts my;
 	unsigned warehouses, threads, terminals, connections, verbosity;
 	const char *delays, *weights, *percentile;
-	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed;
+	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
+	unsigned max_retries;
 	bool print_sql;
 	struct cli_run_opts run;
 };
@@ -63,6 +64,8 @@ static const struct opt_def tp_opts[] = {
 	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "print (and journal) statistics every interval; 0 disables", 0, 0, GEN, 0},
 	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "random seed; 0 = from the clock", 0, INT64_MAX, GEN, 0},
 	CLI_RUN_RECORD_ROWS(struct tp_cli, run, GEN),
+	{"max-retries", NULL, OPT_UINT, O(max_retries), "20", "run: retries of one transaction (deadlock, lock wait timeout) before the run ends with an error", 1, 1000000, GEN, 0},
+	{"retry-backoff", NULL, OPT_DURATION, O(retry_backoff_ns), "1ms", "run: the first retry waits up to this long, each next one twice as long (at most 64x)", 0, 0, GEN, 0},
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
 	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
@@ -177,8 +180,13 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 	printf("\n%s phase (%.1fs%s):\n", phase_name(pr->phase), pr->seconds, pr->complete ? "" : ", cut short");
 	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (committed New-Orders per minute)\n",
 	       (unsigned long long)s->c.events, (double)s->c.events / sec, (double)s->type_count[TT_NEW_ORDER] * 60.0 / sec);
-	printf("    intended rollbacks: %llu, retried errors: %llu, reconnects: %llu\n",
-	       (unsigned long long)s->c.rollbacks, (unsigned long long)s->c.errors, (unsigned long long)s->c.reconnects);
+	printf("    intended rollbacks: %llu, retried errors: %llu", (unsigned long long)s->c.rollbacks,
+	       (unsigned long long)s->c.errors);
+	for (unsigned k = 0, n = 0; k < DB_RETRY_KINDS; k++)
+		if (s->retry_kind[k])
+			printf("%s%s %llu", n++ ? ", " : " (", db_retry_kind_name((enum db_retry_kind)k),
+			       (unsigned long long)s->retry_kind[k]);
+	printf("%s, reconnects: %llu\n", s->c.errors ? ")" : "", (unsigned long long)s->c.reconnects);
 	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
 	print_pcts(rc, s->lat, ", ", " ");
 	printf(", max %.2f\n", ms(s->lat->max));
@@ -191,7 +199,7 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 		snprintf(label, sizeof(label), "p%s ms", key);
 		printf(" %10s", label);
 	}
-	printf(" %10s  %s\n", "max ms", "p90 limit");
+	printf(" %10s %8s  %s\n", "max ms", "retries", "p90 limit");
 	for (unsigned t = 0; t < TPCC_TYPES; t++) {
 		const struct hist *h = s->type_lat[t];
 		uint64_t n = s->type_count[t];
@@ -206,7 +214,7 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 		for (unsigned i = 0; i < rc->npct; i++)
 			if (rc->pct[i] != 90)
 				printf(" %10.2f", h ? ms(hist_value_at_percentile(h, rc->pct[i])) : 0);
-		printf(" %10.2f  %s\n", h && n ? ms(h->max) : 0, limit);
+		printf(" %10.2f %8llu  %s\n", h && n ? ms(h->max) : 0, (unsigned long long)s->type_retries[t], limit);
 	}
 	fflush(stdout);
 }
@@ -253,6 +261,8 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		.report_interval_ns = c->report_interval_ns,
 		.rand_seed = c->rand_seed,
 		.reconnect_timeout_ns = c->run.reconnect_timeout_ns,
+		.max_retries = c->max_retries,
+		.retry_backoff_ns = c->retry_backoff_ns,
 		.terminals = c->terminals ? c->terminals : 10 * x->warehouses,
 		.think_cap = 10,
 		.cb = {.arg = &rc, .on_phase_start = on_phase_start, .on_interval = on_interval, .on_phase_end = on_phase_end},
@@ -264,6 +274,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	cli_run_identity(&c->run, &id);
 	for (unsigned t = 0; t < TPCC_TYPES; t++)
 		names[t] = tpcc_type_name((enum tpcc_type)t);
+	cfg.type_names = names;
 	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
 		cfg.keying_ns[t] = (uint64_t)(tpcc_spec_keying_s[t] * factor * 1e9);
 		cfg.think_ns[t] = (uint64_t)(tpcc_spec_think_s[t] * factor * 1e9);
@@ -399,6 +410,7 @@ int cmd_tpcc(int argc, char **argv)
 	cp.retry_codes = codes;
 	cp.n_retry_codes = ncodes;
 	cp.retry_all = all;
+	cp.retry_deadlocks = true;
 	cp.connect_timeout_s = 10;
 	if (!strcmp(drv->name, "odbc")) {
 		if (!c.odbc_connect) {

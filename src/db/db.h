@@ -27,8 +27,21 @@ enum db_err_class {
 	DB_ERR_FATAL,     /* stop the run */
 };
 
+/* Why a RETRY error is retried, for the per-class counts of a result. */
+enum db_retry_kind {
+	DB_RETRY_DEADLOCK = 0,  /* deadlock victim: 40001 with SQL Server 1205 or MariaDB 1213,
+				 * 40P01, 42000 with native 1205 (SQL Server through FreeTDS) */
+	DB_RETRY_LOCK_TIMEOUT,  /* lock wait timeout: MariaDB 1205, PostgreSQL 55P03 */
+	DB_RETRY_SERIALIZATION, /* any other 40001 (PostgreSQL serialization failure) */
+	DB_RETRY_CONFLICT,      /* the workload found a row it read taken by another transaction */
+	DB_RETRY_LISTED,        /* a native code in the caller's retry list */
+};
+#define DB_RETRY_KINDS 5
+const char *db_retry_kind_name(enum db_retry_kind k);
+
 struct db_error {
 	enum db_err_class cls;
+	enum db_retry_kind retry; /* when cls is DB_ERR_RETRY */
 	int native;        /* server/client error number, 0 if none */
 	char sqlstate[6];  /* five characters + NUL, "" if none */
 	char msg[512];
@@ -66,6 +79,9 @@ struct db_conn_params {
 	const int *retry_codes;
 	size_t n_retry_codes;
 	bool retry_all; /* --mysql-ignore-errors=all */
+	/* Deadlock victims (SQLSTATE 40001, MariaDB 1213) are retried whatever
+	 * the list says (TPC-C; sysbench leaves it to --mysql-ignore-errors). */
+	bool retry_deadlocks;
 	bool local_infile; /* allow load_stream (MySQL LOCAL INFILE) on this connection */
 	/* Transaction isolation for backends that set it per connection (ODBC:
 	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's. */

@@ -101,8 +101,14 @@ static void set_error(struct db_conn *c, unsigned code, const char *state, const
 	c->err.native = (int)code;
 	snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "%s", state ? state : "");
 	snprintf(c->err.msg, sizeof(c->err.msg), "%s", msg ? msg : "unknown error");
+	c->err.retry = code == ER_LOCK_DEADLOCK ? DB_RETRY_DEADLOCK
+		       : code == ER_LOCK_WAIT_TIMEOUT ? DB_RETRY_LOCK_TIMEOUT
+		       : !strcmp(c->err.sqlstate, "40001") ? DB_RETRY_SERIALIZATION
+							 : DB_RETRY_LISTED;
 	if (is_reconnect_code(code))
 		c->err.cls = DB_ERR_RECONNECT;
+	else if (p && p->retry_deadlocks && (code == ER_LOCK_DEADLOCK || !strcmp(c->err.sqlstate, "40001")))
+		c->err.cls = DB_ERR_RETRY;
 	else if (p && (p->retry_all || db_code_in_list((int)code, p->retry_codes, p->n_retry_codes)))
 		c->err.cls = DB_ERR_RETRY;
 	else

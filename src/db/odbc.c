@@ -93,19 +93,36 @@ static bool state_is(const char *s, const char *want)
 	return !strcmp(s, want);
 }
 
-enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p)
+static enum db_err_class retry(enum db_retry_kind *why, enum db_retry_kind k)
+{
+	if (why)
+		*why = k;
+	return DB_ERR_RETRY;
+}
+
+enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p,
+				enum db_retry_kind *why)
 {
 	const char *s = sqlstate ? sqlstate : "";
 
 	if (!strncmp(s, "08", 2) || state_is(s, "57P01") || state_is(s, "57P02") || state_is(s, "57P03"))
 		return DB_ERR_RECONNECT;
-	if (state_is(s, "40001") || state_is(s, "40P01") || state_is(s, "55P03"))
-		return DB_ERR_RETRY;
+	if (state_is(s, "40001"))
+		return retry(why, native == 1205 || native == 1213 ? DB_RETRY_DEADLOCK : DB_RETRY_SERIALIZATION);
+	if (state_is(s, "40P01"))
+		return retry(why, DB_RETRY_DEADLOCK);
+	if (state_is(s, "55P03"))
+		return retry(why, DB_RETRY_LOCK_TIMEOUT);
+	/* FreeTDS maps SQL Server's 1205 to no SQLSTATE of its own: severity 13
+	 * becomes 42000 (msodbcsql says 40001). */
+	if (state_is(s, "42000") && native == 1205)
+		return retry(why, DB_RETRY_DEADLOCK);
 	if (state_is(s, "HY000")) {
 		switch (native) {
 		case 1213: /* MariaDB ER_LOCK_DEADLOCK */
+			return retry(why, DB_RETRY_DEADLOCK);
 		case 1205: /* MariaDB ER_LOCK_WAIT_TIMEOUT */
-			return DB_ERR_RETRY;
+			return retry(why, DB_RETRY_LOCK_TIMEOUT);
 		case 2002: /* CR_CONNECTION_ERROR */
 		case 2003: /* CR_CONN_HOST_ERROR */
 		case 2006: /* CR_SERVER_GONE_ERROR */
@@ -118,7 +135,7 @@ enum db_err_class odbc_classify(const char *sqlstate, int native, const struct d
 		}
 	}
 	if (p && native && (p->retry_all || db_code_in_list(native, p->retry_codes, p->n_retry_codes)))
-		return DB_ERR_RETRY;
+		return retry(why, DB_RETRY_LISTED);
 	return DB_ERR_FATAL;
 }
 
@@ -245,7 +262,7 @@ static int diag(struct db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *wh
 		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
 		snprintf(c->err.msg, sizeof(c->err.msg), "%s failed without a diagnostic record", what);
 	}
-	c->err.cls = odbc_classify(c->err.sqlstate, c->err.native, c->params);
+	c->err.cls = odbc_classify(c->err.sqlstate, c->err.native, c->params, &c->err.retry);
 	if (c->err.cls == DB_ERR_FATAL && o && o->connected) {
 		SQLUINTEGER dead = SQL_CD_FALSE;
 		if (ok(SQLGetConnectAttr(o->dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL)) && dead == SQL_CD_TRUE)

@@ -243,6 +243,14 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 		      (json_int_t)c->writes, "other", (json_int_t)c->others, "total", (json_int_t)q, "qps",
 		      num3((double)q / sec), "errors", "ignored", (json_int_t)c->errors, "reconnects",
 		      (json_int_t)c->reconnects, "fatal", 0);
+	{
+		json_t *errs = json_object_get(o, "errors"), *by = json_object();
+		for (unsigned k = 0; k < DB_RETRY_KINDS; k++)
+			json_object_set_new(by, db_retry_kind_name((enum db_retry_kind)k),
+					    json_integer((json_int_t)s->retry_kind[k]));
+		json_object_set_new(errs, "retried", json_integer((json_int_t)c->errors));
+		json_object_set_new(errs, "retried_by_class", by);
+	}
 	json_object_set_new(o, "latency_ms",
 			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "min", num3(ms(h->total ? (double)h->min : 0)), "avg",
 				      num3(ms(hist_mean(h))), "max", num3(ms((double)h->max)), "sum",
@@ -259,11 +267,12 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 		if (!th)
 			continue;
 		json_object_set_new(types, name,
-				    json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)th->total, "avg_ms",
+				    json_pack("{s:I, s:o, s:o, s:o, s:o, s:I}", "count", (json_int_t)th->total, "avg_ms",
 					      num3(ms(hist_mean(th))), "p90_ms",
 					      num3(ms((double)hist_value_at_percentile(th, 90))), "p99_ms",
 					      num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms",
-					      num3(ms((double)th->max))));
+					      num3(ms((double)th->max)), "retries",
+					      (json_int_t)(r->ntypes > 1 ? s->type_retries[t] : c->errors)));
 	}
 	json_object_set_new(o, "types", types);
 	json_object_set_new(r->phases, phase_name(pr->phase), o);

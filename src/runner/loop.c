@@ -34,9 +34,12 @@ static uint64_t loop_timeout_ns(struct loop *l)
 	if (!l->timers && next == UINT64_MAX)
 		return tick;
 	now = clock_now_ns();
-	for (unsigned i = 0; i < l->n; i++)
+	for (unsigned i = 0; i < l->n; i++) {
 		if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at < next)
 			next = l->sess[i]->reconnect_at;
+		if (l->sess[i]->state == S_BACKOFF && l->sess[i]->retry_at < next)
+			next = l->sess[i]->retry_at;
+	}
 	if (next <= now)
 		return 0;
 	return next - now < tick ? next - now : tick;
@@ -97,14 +100,16 @@ static void loop_serve(struct loop *l)
 		if (l->timers) {
 			uint64_t now = clock_now_ns();
 			for (unsigned i = 0; i < l->n; i++)
-				if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at <= now)
+				if ((l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at <= now) ||
+				    (l->sess[i]->state == S_BACKOFF && l->sess[i]->retry_at <= now))
 					session_run(l->sess[i], 0);
 		}
 		loop_wake_idle(l);
-		/* A stop request ends sessions parked in reconnect right away. */
+		/* A stop request ends sessions parked in reconnect (or in a
+		 * retry's backoff) right away. */
 		if (atomic_load_explicit(&l->r->stop, memory_order_relaxed) && l->timers)
 			for (unsigned i = 0; i < l->n; i++)
-				if (l->sess[i]->state == S_RECONNECT)
+				if (l->sess[i]->state == S_RECONNECT || l->sess[i]->state == S_BACKOFF)
 					session_finish(l->sess[i]);
 	}
 }
@@ -123,6 +128,8 @@ static void loop_serve_blocking(struct loop *l)
 			if (s->reconnect_at > now)
 				clock_sleep_until(s->reconnect_at);
 		}
+		if (s->state == S_BACKOFF && s->retry_at > clock_now_ns())
+			clock_sleep_until(s->retry_at);
 		session_run(s, 0);
 	}
 }

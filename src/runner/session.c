@@ -157,7 +157,7 @@ void session_finish(struct session *s)
 {
 	if (s->state == S_DONE)
 		return;
-	if (s->state == S_RECONNECT)
+	if (s->state == S_RECONNECT || s->state == S_BACKOFF)
 		s->loop->timers--;
 	flush_pending(s);
 	s->state = S_DONE;
@@ -216,6 +216,21 @@ static void begin_reconnect(struct session *s)
 	s->reconnect_at = now + s->backoff;
 }
 
+/* The transaction was rolled back: run it again now, or after a backoff. */
+static void retry_later(struct session *s)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	uint64_t b;
+
+	s->state = S_START; /* in_txn stays set: the retry keeps txn_start */
+	if (!cfg->retry_backoff_ns || s->attempts == 0)
+		return;
+	b = cfg->retry_backoff_ns << (s->attempts - 1 < 6 ? s->attempts - 1 : 6);
+	s->retry_at = clock_now_ns() + b / 2 + (uint64_t)(rng_double(&s->rng) * (double)(b / 2));
+	s->state = S_BACKOFF;
+	s->loop->timers++;
+}
+
 /* Called for a failed step: decide between retry, reconnect and stop. */
 static void handle_error(struct session *s)
 {
@@ -227,7 +242,27 @@ static void handle_error(struct session *s)
 	case DB_ERR_RETRY: {
 		int wait = 0;
 		int rc;
+		unsigned type = cfg->ntypes > 1 ? cfg->wl->txn_type(s->wsess) : 0;
+		if (type >= cfg->ntypes)
+			type = 0;
 		s->pending.errors++;
+		s->attempts++;
+		pthread_mutex_lock(&s->loop->mu);
+		s->loop->cur.type_retries[type]++;
+		if ((unsigned)s->conn.err.retry < DB_RETRY_KINDS)
+			s->loop->cur.retry_kind[s->conn.err.retry]++;
+		pthread_mutex_unlock(&s->loop->mu);
+		if (cfg->max_retries && s->attempts > cfg->max_retries) {
+			runner_fail(r, "%s: a %s transaction failed %u times in a row (--max-retries=%u); the last error %d (%s): %s",
+				 runner_endpoint(cfg->conn, ep, sizeof(ep)), cfg->type_names ? cfg->type_names[type] : "workload's",
+				 s->attempts, cfg->max_retries, s->conn.err.native, s->conn.err.sqlstate, s->conn.err.msg);
+			session_finish(s);
+			return;
+		}
+		if (cfg->max_retries && atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			session_finish(s); /* the run is over: not run again */
+			return;
+		}
 		cfg->wl->restart(s->wsess);
 		if (s->loop->blocking || !cfg->drv->query_start) {
 			rc = cfg->drv->rollback(&s->conn);
@@ -243,7 +278,7 @@ static void handle_error(struct session *s)
 			handle_error(s);
 			return;
 		}
-		s->state = S_START; /* in_txn stays set: the retry keeps txn_start */
+		retry_later(s);
 		return;
 	}
 	case DB_ERR_RECONNECT:
@@ -327,7 +362,16 @@ void session_run(struct session *s, int ready)
 					return;
 				continue;
 			}
+			retry_later(s);
+			if (s->state != S_START)
+				return;
+			continue;
+		case S_BACKOFF:
+			if (clock_now_ns() < s->retry_at)
+				return;
+			s->loop->timers--;
 			s->state = S_START;
+			last = NULL;
 			continue;
 		case S_WAIT_EXEC:
 			rc = drv->cont(&s->conn, ready, &wait);
@@ -367,6 +411,7 @@ void session_run(struct session *s, int ready)
 					return;
 				}
 				s->term = t;
+				s->attempts = 0;
 				s->in_txn = true;
 				s->txn_start = t->due; /* the submit: waiting for a connection counts */
 				last = NULL;
@@ -401,6 +446,7 @@ void session_run(struct session *s, int ready)
 					session_finish(s);
 					return;
 				}
+				s->attempts = 0;
 				s->in_txn = true;
 				s->txn_start = cfg->rate > 0 ? start : clock_now_ns();
 				last = NULL;

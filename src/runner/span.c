@@ -41,7 +41,9 @@ void span_reset(struct span_stats *s)
 		if (s->type_lat[i])
 			hist_reset(s->type_lat[i]);
 		s->type_count[i] = 0;
+		s->type_retries[i] = 0;
 	}
+	memset(s->retry_kind, 0, sizeof(s->retry_kind));
 }
 
 void span_add(struct span_stats *d, const struct span_stats *s)
@@ -52,5 +54,8 @@ void span_add(struct span_stats *d, const struct span_stats *s)
 		if (d->type_lat[i] && s->type_lat[i])
 			hist_add(d->type_lat[i], s->type_lat[i]);
 		d->type_count[i] += s->type_count[i];
+		d->type_retries[i] += s->type_retries[i];
 	}
+	for (unsigned k = 0; k < DB_RETRY_KINDS; k++)
+		d->retry_kind[k] += s->retry_kind[k];
 }

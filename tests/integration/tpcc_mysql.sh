@@ -64,7 +64,7 @@ assert all(sorted(i['lat_ms']) == ['50', '95', '99.9'] for i in r['intervals']),
 " "$TEST_TMP/pct.json"
 check "percentile: summary line" grep -Eq "latency \(ms, from the terminal's submit\): avg [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99.9 [0-9.]+, max" "$TEST_TMP/pct.out"
 check "percentile: interval lines" grep -Eq "lat \(ms\) avg: [0-9.]+ p50: [0-9.]+ p95: [0-9.]+ p99.9: [0-9.]+ rollbacks" "$TEST_TMP/pct.out"
-check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +p90 limit" "$TEST_TMP/pct.out"
+check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +retries +p90 limit" "$TEST_TMP/pct.out"
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=2 \
 	--result="$TEST_TMP/pct95.json" run >"$TEST_TMP/pct95.out" 2>&1 || fail "run with the default --percentile"
 check "percentile: default 95" python3 -c "
@@ -83,4 +83,44 @@ check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
 	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
+
+# Retries: another session holds warehouse 1's districts (lock waits time out
+# after 1 s, MariaDB 1205). Held 3 s: the terminals of warehouse 1 retry with
+# backoff, the run completes and the result counts the retries per type and
+# per class. Held 12 s with --max-retries=2: the third failure of one
+# transaction ends the run with one line, exit 1, within seconds.
+hold_districts() { # hold_districts SECONDS: lock until then, in the background
+	mariadb --no-defaults -uroot --protocol=tcp -h127.0.0.1 -P"$MARIADB_PORT" tpcc -e \
+		"BEGIN; SELECT d_id FROM district WHERE d_w_id = 1 FOR UPDATE; SELECT SLEEP($1);" >/dev/null 2>&1 &
+	HOLD_PID=$!
+	sleep 0.3
+}
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL innodb_lock_wait_timeout = 1"
+hold_districts 3
+rc=0; "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=10 --connections=4 --time=6 \
+	--result="$TEST_TMP/retry.json" run >"$TEST_TMP/retry.out" 2>&1 || rc=$?
+wait "$HOLD_PID" || true
+check "retry: lock wait timeouts are retried, the run completes (exit $rc)" [ "$rc" = 0 ]
+check "retry: per class and per type in the result" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['phases']['sample']
+e = s['errors']; by = e['retried_by_class']
+assert e['retried'] > 0 and e['retried'] == e['ignored'], e
+assert by['lock_timeout'] == e['retried'] and sum(by.values()) == e['retried'], by
+assert sum(t['retries'] for t in s['types'].values()) == e['retried'], s['types']
+assert s['types']['new_order']['retries'] + s['types']['payment']['retries'] > 0, s['types']
+" "$TEST_TMP/retry.json"
+check "retry: the summary names the class" grep -Eq "retried errors: [1-9][0-9]* \(lock_timeout [1-9][0-9]*\)" "$TEST_TMP/retry.out"
+hold_districts 12
+rc=0; timeout -s KILL 60 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=10 --connections=4 --time=20 \
+	--max-retries=2 --result="$TEST_TMP/maxretry.json" run >"$TEST_TMP/maxretry.out" 2>"$TEST_TMP/maxretry.err" || rc=$?
+kill "$HOLD_PID" 2>/dev/null; wait "$HOLD_PID" 2>/dev/null || true
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL innodb_lock_wait_timeout = 50"
+check "retry: --max-retries=2 ends the run (exit $rc)" [ "$rc" = 1 ]
+check "retry: one line naming the limit and the last error" bash -c '[ "$(wc -l <"$0")" = 1 ] &&
+	grep -Eq "a (new_order|payment|order_status|stock_level|delivery) transaction failed 3 times in a row \(--max-retries=2\); the last error 1205 \(HY000\): Lock wait timeout" "$0"' \
+	"$TEST_TMP/maxretry.err"
+check "retry: the result says failed" python3 -c "
+import json, sys; r = json.load(open(sys.argv[1])); assert r['status'] == 'failed' and 'max-retries' in r['error'], r['status']
+" "$TEST_TMP/maxretry.json"
 finish

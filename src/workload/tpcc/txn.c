@@ -507,6 +507,7 @@ static int delivery(struct tpcc_sess *s, const struct db_exec_result *last, cons
 				 * roll back and run again with a fresh snapshot. */
 				wl_error(s, "Delivery: the oldest new order was delivered concurrently");
 				s->c->err.cls = DB_ERR_RETRY;
+				s->c->err.retry = DB_RETRY_CONFLICT;
 				snprintf(s->c->err.sqlstate, sizeof(s->c->err.sqlstate), "40001");
 				snprintf(s->c->err.msg, sizeof(s->c->err.msg), "Delivery: new order delivered concurrently");
 				return -1;
