@@ -100,16 +100,36 @@ INSERT INTO tpcc_meta (m_name, m_value) VALUES (?, ?);
 -- name: meta_get
 SELECT m_name, m_value FROM tpcc_meta;
 
--- === Consistency conditions (TPC-C 3.3.2.1-4): each counts the violating rows ===
+-- === Consistency conditions of clause 3.3.2, over every row ===
+-- Each returns the rows that break the condition and the rows it looked at (then, for
+-- condition 2, the districts without new orders: the NEW-ORDER half does not apply to them).
+-- Conditions over the same rows share one pass: 5, 6 and 7 (orders, with their new order and
+-- their lines' counts: bad 5, bad 6, orders, bad lines for 7, lines), 10 and 12 (customers:
+-- bad 10, bad 12, customers).
 -- name: chk_1
-SELECT COUNT(*) FROM warehouse w, (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d WHERE w.w_id = d.d_w_id AND w.w_ytd <> d.s;
--- name: chk_2_orders
-SELECT COUNT(*) FROM district d, (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o WHERE d.d_w_id = o.o_w_id AND d.d_id = o.o_d_id AND d.d_next_o_id - 1 <> o.m;
--- name: chk_2_new_order
-SELECT COUNT(*) FROM district d, (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n WHERE d.d_w_id = n.no_w_id AND d.d_id = n.no_d_id AND d.d_next_o_id - 1 <> n.m;
+SELECT COUNT(CASE WHEN d.s IS NULL OR w.w_ytd <> d.s THEN 1 END), COUNT(*) FROM warehouse w LEFT JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d ON d.d_w_id = w.w_id;
+-- name: chk_2
+SELECT COUNT(CASE WHEN o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND d.d_next_o_id - 1 <> n.m) THEN 1 END), COUNT(*), COUNT(CASE WHEN n.m IS NULL THEN 1 END) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id;
 -- name: chk_3
-SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*)) x;
+SELECT COUNT(CASE WHEN x.hi - x.lo + 1 <> x.c THEN 1 END), COUNT(*) FROM (SELECT MAX(no_o_id) AS hi, MIN(no_o_id) AS lo, COUNT(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) x;
 -- name: chk_4
-SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o, (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l WHERE o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.s <> l.c;
+SELECT COUNT(CASE WHEN (SELECT COALESCE(SUM(o_ol_cnt), 0) FROM orders WHERE o_w_id = d.d_w_id AND o_d_id = d.d_id) <> (SELECT COUNT(*) FROM order_line WHERE ol_w_id = d.d_w_id AND ol_d_id = d.d_id) THEN 1 END), COUNT(*) FROM district d;
+-- name: chk_5_7
+SELECT COUNT(CASE WHEN (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL) THEN 1 END), COUNT(CASE WHEN l.c IS NULL OR l.c <> o.o_ol_cnt THEN 1 END), COUNT(*), COALESCE(SUM(CASE WHEN o.o_carrier_id IS NULL THEN l.c - l.nd ELSE l.nd END), 0), COALESCE(SUM(l.c), 0) FROM orders o LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT(*) AS c, COUNT(CASE WHEN ol_delivery_d IS NULL THEN 1 END) AS nd FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id;
+-- name: chk_8
+SELECT COUNT(CASE WHEN h.s IS NULL OR w.w_ytd <> h.s THEN 1 END), COUNT(*) FROM warehouse w LEFT JOIN (SELECT h_w_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id) h ON h.h_w_id = w.w_id;
+-- name: chk_9
+SELECT COUNT(CASE WHEN h.s IS NULL OR d.d_ytd <> h.s THEN 1 END), COUNT(*) FROM district d LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id, h_d_id) h ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id;
+-- name: chk_10_12
+SELECT COUNT(CASE WHEN c.c_balance <> COALESCE(a.s, 0) - COALESCE(h.s, 0) THEN 1 END), COUNT(CASE WHEN c.c_balance + c.c_ytd_payment <> COALESCE(a.s, 0) THEN 1 END), COUNT(*) FROM customer c LEFT JOIN (SELECT o.o_w_id AS w, o.o_d_id AS d, o.o_c_id AS cid, SUM(l.ol_amount) AS s FROM orders o, order_line l WHERE l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id AND l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) a ON a.w = c.c_w_id AND a.d = c.c_d_id AND a.cid = c.c_id LEFT JOIN (SELECT h_c_w_id AS w, h_c_d_id AS d, h_c_id AS cid, SUM(h_amount) AS s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h ON h.w = c.c_w_id AND h.d = c.c_d_id AND h.cid = c.c_id;
+-- name: chk_11
+SELECT COUNT(CASE WHEN COALESCE(o.c, 0) - COALESCE(n.c, 0) <> 2100 THEN 1 END), COUNT(*) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, COUNT(*) AS c FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, COUNT(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id;
+-- Condition 11 holds only until a Delivery runs: the load leaves every order after 2100 undelivered,
+-- and Delivery takes the oldest new order (2101 first).
+-- name: chk_delivered
+SELECT COUNT(*) FROM orders WHERE o_id > 2100 AND o_carrier_id IS NOT NULL;
+-- Rows per table (prepare compares them with the scale; check prints them).
 -- name: chk_rows
-SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock);
+SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock), (SELECT COUNT(*) FROM history), (SELECT COUNT(*) FROM order_line), (SELECT COUNT(*) FROM tpcc_meta);
+-- name: chk_ol_cnt
+SELECT COALESCE(SUM(o_ol_cnt), 0) FROM orders;

@@ -483,8 +483,9 @@ static bool reserved_option(enum workload_kind wl, const char *k)
 	for (const char *const *e = exact; *e; e++)
 		if (!strcmp(*e, k))
 			return true;
-	/* tpcc: the campaign's threads are the connections the terminals share. */
-	if (wl == WORKLOAD_TPCC && !strcmp(k, "connections"))
+	/* tpcc: the campaign's threads are the connections the terminals share,
+	 * and every run is checked for consistency afterwards. */
+	if (wl == WORKLOAD_TPCC && (!strcmp(k, "connections") || !strcmp(k, "check")))
 		return true;
 	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
 	       !strncmp(k, "odbc-", 5);

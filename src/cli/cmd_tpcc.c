@@ -30,7 +30,7 @@ struct tp_cli {
 	const char *db_driver, *odbc_connect, *odbc_password_file, *dialect, *isolation, *retry_errors;
 	struct cli_mysql_opts my;
 	unsigned warehouses, threads, terminals, connections, verbosity;
-	const char *delays, *weights, *percentile;
+	const char *delays, *weights, *percentile, *check;
 	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
 	unsigned max_retries;
 	bool print_sql;
@@ -66,6 +66,7 @@ static const struct opt_def tp_opts[] = {
 	CLI_RUN_RECORD_ROWS(struct tp_cli, run, GEN),
 	{"max-retries", NULL, OPT_UINT, O(max_retries), "20", "run: retries of one transaction (deadlock, lock wait timeout) before the run ends with an error", 1, 1000000, GEN, 0},
 	{"retry-backoff", NULL, OPT_DURATION, O(retry_backoff_ns), "1ms", "run: the first retry waits up to this long, each next one twice as long (at most 64x)", 0, 0, GEN, 0},
+	{"check", NULL, OPT_STRING, O(check), "none", "run: check the 12 consistency conditions before the run, after it, both or none; the outcome goes into the result, a failed check exits 1", 0, 0, LOAD, 0},
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
 	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
@@ -125,6 +126,9 @@ struct run_ctx {
 	unsigned npct;
 	struct run_record rec;
 	struct tpcc_ctx *x;
+	const struct db_driver_ops *drv;
+	const struct db_conn_params *cp;
+	bool check_failed; /* --check found a condition broken (or could not run) */
 	const struct phase_report *last_sample;
 	struct span_stats sample; /* copy of what is printed at the end */
 	bool have_sample;
@@ -227,6 +231,39 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 	print_phase(rc, pr);
 }
 
+/* --check: the 12 conditions, printed and stored in the result as `when`. */
+static void run_check(struct run_ctx *rc, const char *when)
+{
+	struct tpcc_check_report rep;
+	struct result_check_cond conds[TPCC_CONDITIONS];
+	const char *tables[TPCC_TABLES];
+	long long rows[TPCC_TABLES];
+
+	printf("\nConsistency %s the run (clause 3.3.2):\n", when);
+	fflush(stdout);
+	if (tpcc_check_run(rc->x->sql, rc->drv, rc->cp, &rep) < 0) {
+		log_error("--check=%s: the consistency check could not run", rc->cli->check);
+		rc->check_failed = true;
+		return;
+	}
+	tpcc_check_print(stdout, &rep);
+	fflush(stdout);
+	for (unsigned n = 1; n <= TPCC_CONDITIONS; n++) {
+		const struct tpcc_cond *k = &rep.cond[n - 1];
+		conds[n - 1] = (struct result_check_cond){n, k->applies, (long long)k->bad, (long long)k->checked,
+							  tpcc_cond_text(n), tpcc_cond_unit(n)};
+	}
+	for (unsigned i = 0; i < TPCC_TABLES; i++) {
+		tables[i] = tpcc_table_name((enum tpcc_table)i);
+		rows[i] = (long long)rep.rows[i];
+	}
+	result_set_consistency(rc->rec.res, when, conds, TPCC_CONDITIONS, tables, rows, TPCC_TABLES);
+	if (rep.failed) {
+		log_error("consistency check %s the run failed: %u condition(s) broken", when, rep.failed);
+		rc->check_failed = true;
+	}
+}
+
 /* Once the outcome is known: the workload's own counters, printed and kept. */
 static void report_counts(void *arg, const char *status, bool ran)
 {
@@ -234,19 +271,20 @@ static void report_counts(void *arg, const char *status, bool ran)
 	struct tpcc_ctx *x = rc->x;
 
 	(void)status;
-	(void)ran;
 	printf("\nDelivery: %llu districts skipped (no undelivered order); New-Order remote lines: %llu; "
 	       "by-name customer lookups: %llu\n",
 	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
 	       (unsigned long long)atomic_load(&x->by_name));
 	result_param_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
+	if (ran && (!strcmp(rc->cli->check, "after") || !strcmp(rc->cli->check, "both")))
+		run_check(rc, "after");
 }
 
 static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
 		  const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x,
+	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x, .drv = drv, .cp = cp,
 			     .rec = {.result_path = c->run.result, .journal_path = c->run.journal}};
 	struct runner_config cfg = {
 		.drv = drv,

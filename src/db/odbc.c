@@ -31,6 +31,7 @@
 #include <sqlext.h>
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -866,12 +867,41 @@ static int bind_batch(struct db_conn *c, struct od_stmt *s, const struct db_valu
 	return 0;
 }
 
+/* A parameter array is checked row by row: the status of every row (a
+ * driver may carry on past a failed row, or skip the rest: SQL_PARAM_ERROR,
+ * SQL_PARAM_UNUSED), the rows processed, SQLRowCount's return code (SQL
+ * Server's driver gives SQL_ERROR there when a row failed), and the row
+ * counts of every result (one per row with SQL_PARC_BATCH drivers, one total
+ * otherwise), whose sum must be the rows sent. */
+static int batch_fail(struct db_conn *c, struct od_stmt *s, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int batch_fail(struct db_conn *c, struct od_stmt *s, const char *what, const char *fmt, ...)
+{
+	char detail[200], diagmsg[300];
+	va_list ap;
+
+	stmt_diag(c, s->h, what); /* the driver's own record, when it left one */
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	if (strstr(c->err.msg, "without a diagnostic record"))
+		diagmsg[0] = '\0';
+	else
+		snprintf(diagmsg, sizeof(diagmsg), ": %.290s", c->err.msg);
+	snprintf(c->err.msg, sizeof(c->err.msg), "%s%s", detail, diagmsg);
+	c->err.cls = DB_ERR_FATAL;
+	SQLFreeStmt(s->h, SQL_CLOSE);
+	return -1;
+}
+
 static int od_execute_batch(struct db_conn *c, struct db_stmt *st, const struct db_value *rows, unsigned nrows,
 			    struct db_exec_result *r)
 {
 	struct od_stmt *s = (struct od_stmt *)st;
 	SQLRETURN rc;
 	SQLLEN affected = 0;
+	uint64_t total = 0;
+	bool known = true;
 
 	r->kind = DB_QUERY_OTHER;
 	r->rows = 0;
@@ -879,18 +909,50 @@ static int od_execute_batch(struct db_conn *c, struct db_stmt *st, const struct 
 		return 0;
 	if (bind_batch(c, s, rows, nrows) < 0)
 		return -1;
+	s->bprocessed = 0;
+	for (unsigned k = 0; k < nrows; k++)
+		s->bstatus[k] = SQL_PARAM_UNUSED;
 	rc = SQLExecute(s->h);
 	if (!ok(rc) && rc != SQL_NO_DATA) {
 		stmt_diag(c, s->h, "SQLExecute (parameter array)");
 		SQLFreeStmt(s->h, SQL_CLOSE);
 		return -1;
 	}
-	if (ok(SQLRowCount(s->h, &affected)) && affected > 0)
-		r->rows = (uint64_t)affected;
-	while ((rc = SQLMoreResults(s->h)) != SQL_NO_DATA && ok(rc))
-		;
+	for (unsigned k = 0; k < nrows; k++) {
+		if (s->bstatus[k] == SQL_PARAM_ERROR || s->bstatus[k] == SQL_PARAM_UNUSED)
+			return batch_fail(c, s, "SQLExecute (parameter array)",
+					  "parameter array: row %u of %u %s (status %u, %lu rows processed)", k + 1, nrows,
+					  s->bstatus[k] == SQL_PARAM_ERROR ? "failed" : "was not processed",
+					  (unsigned)s->bstatus[k], (unsigned long)s->bprocessed);
+	}
+	if (s->bprocessed != nrows)
+		return batch_fail(c, s, "SQLExecute (parameter array)",
+				  "parameter array: the driver processed %lu rows of %u", (unsigned long)s->bprocessed, nrows);
+	do {
+		rc = SQLRowCount(s->h, &affected);
+		if (!ok(rc))
+			return batch_fail(c, s, "SQLRowCount (parameter array)",
+					  "parameter array of %u rows: SQLRowCount failed (a row was not inserted)", nrows);
+		if (affected < 0)
+			known = false;
+		else
+			total += (uint64_t)affected;
+		rc = SQLMoreResults(s->h);
+		if (!ok(rc) && rc != SQL_NO_DATA)
+			return batch_fail(c, s, "SQLMoreResults (parameter array)",
+					  "parameter array of %u rows: a later result failed", nrows);
+	} while (rc != SQL_NO_DATA);
 	SQLFreeStmt(s->h, SQL_CLOSE);
-	r->kind = r->rows ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+	if (known && total != nrows) {
+		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
+		snprintf(c->err.msg, sizeof(c->err.msg), "parameter array of %u rows: the server counted %llu rows affected",
+			 nrows, (unsigned long long)total);
+		c->err.native = 0;
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	r->rows = known ? total : DB_ROWS_UNKNOWN;
+	r->kind = DB_QUERY_WRITE;
 	return 0;
 }
 

@@ -37,6 +37,17 @@ void result_set_engine(struct result *r, const char *driver, const char *server_
 void result_set_percentiles(struct result *r, const double *p, unsigned n);
 void result_set_types(struct result *r, const char *const *names, unsigned n);
 
+/* A consistency check's outcome (TPC-C clause 3.3.2), stored under
+ * "consistency"."when" ("before" or "after" the run). */
+struct result_check_cond {
+	unsigned number;
+	bool applies;
+	long long bad, checked;
+	const char *text, *unit;
+};
+void result_set_consistency(struct result *r, const char *when, const struct result_check_cond *conds, unsigned n,
+			    const char *const *table_names, const long long *rows, unsigned ntables);
+
 /* Record an interval (kept in the result, and returned as a journal line
  * with its histogram when `line` is not NULL; free with free()). */
 void result_add_interval(struct result *r, const struct interval_report *ir, char **line);

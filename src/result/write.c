@@ -145,6 +145,35 @@ void result_set_types(struct result *r, const char *const *names, unsigned n)
 	r->ntypes = n;
 }
 
+void result_set_consistency(struct result *r, const char *when, const struct result_check_cond *conds, unsigned n,
+			    const char *const *table_names, const long long *rows, unsigned ntables)
+{
+	json_t *all = json_object_get(r->root, "consistency");
+	json_t *o = json_object(), *rw = json_object(), *cs = json_array();
+	bool ok = true;
+	char clause[16];
+
+	if (!all) {
+		all = json_object();
+		json_object_set_new(r->root, "consistency", all);
+	}
+	for (unsigned i = 0; i < ntables; i++)
+		json_object_set_new(rw, table_names[i], json_integer(rows[i]));
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(clause, sizeof(clause), "3.3.2.%u", conds[i].number);
+		json_array_append_new(cs, json_pack("{s:i, s:s, s:s, s:b, s:I, s:I, s:s}", "condition", (int)conds[i].number,
+						    "clause", clause, "text", conds[i].text, "applies", conds[i].applies,
+						    "bad", (json_int_t)conds[i].bad, "checked",
+						    (json_int_t)conds[i].checked, "unit", conds[i].unit));
+		if (conds[i].applies && conds[i].bad)
+			ok = false;
+	}
+	json_object_set_new(o, "ok", json_boolean(ok));
+	json_object_set_new(o, "rows", rw);
+	json_object_set_new(o, "conditions", cs);
+	json_object_set_new(all, when, o);
+}
+
 static json_t *hist_json(const struct hist *h, bool full)
 {
 	json_t *counts = json_array();

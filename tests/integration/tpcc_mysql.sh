@@ -9,7 +9,8 @@ set -euo pipefail
 . "$DBRIG_SOURCE_DIR/tests/lib/tpcc.sh"
 start_mariadb
 mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc"
-tpcc_suite mysql --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$MARIADB_PORT" --mysql-user=sbtest --mysql-db=tpcc
+tpcc_sql_mysql() { mariadb_sql "$MARIADB_PORT" "USE tpcc; $1"; }
+TPCC_SQL=tpcc_sql_mysql tpcc_suite mysql --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$MARIADB_PORT" --mysql-user=sbtest --mysql-db=tpcc
 
 # Every loaded column but the CURRENT_TIMESTAMP ones (whose NULLs count), per table.
 fingerprint() { # fingerprint DATABASE
@@ -36,11 +37,22 @@ mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc_ins; CREATE DATABASE tpcc_odbc
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc_ins --warehouses=2 --threads=1 --rand-seed=11 prepare >"$TEST_TMP/ins.out" 2>&1 ||
 	fail "load: INSERT fallback (local_infile=0)"
 check "load: the refusal is said and the INSERT fallback taken" grep -q "refuses LOAD DATA LOCAL INFILE (error 4166).*multi-row INSERTs" "$TEST_TMP/ins.out"
+check "load: the INSERT fallback is verified against the scale" grep -q "^Verified the row counts against the scale: warehouse 2, " "$TEST_TMP/ins.out"
 mariadb_sql "$MARIADB_PORT" "SET GLOBAL local_infile=1"
 odbc_register "$TEST_TMP/odbc"
-check "load: ODBC parameter arrays, 2 threads" env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
+env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
 	--odbc-connect="Driver={MariaDB};Server=127.0.0.1;Port=$MARIADB_PORT;Database=tpcc_odbc;UID=sbtest" \
-	--warehouses=2 --threads=2 --rand-seed=11 prepare
+	--warehouses=2 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/odbc.out" 2>&1 || fail "load: ODBC parameter arrays, 2 threads"
+check "load: the ODBC load is verified against the scale" grep -q "^Verified the row counts against the scale: warehouse 2, " "$TEST_TMP/odbc.out"
+# Rows that vanish without an error (every table BLACKHOLE: the server takes
+# the LOAD DATA streams and keeps nothing) are caught by the count at the end.
+mariadb_sql "$MARIADB_PORT" "INSTALL SONAME 'ha_blackhole'" 2>/dev/null || true
+mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc_bh; SET GLOBAL enforce_storage_engine = BLACKHOLE; SET GLOBAL sql_mode = 'STRICT_TRANS_TABLES'"
+rc=0; "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc_bh --warehouses=1 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/bh.out" 2>"$TEST_TMP/bh.err" || rc=$?
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL enforce_storage_engine = NULL; SET GLOBAL sql_mode = DEFAULT; DROP DATABASE tpcc_bh"
+check "load: rows lost without an error fail prepare (exit $rc)" [ "$rc" = 1 ]
+check "load: one line names the tables and counts" bash -c '[ "$(wc -l <"$0")" = 1 ] &&
+	grep -q "prepare: rows were lost without an error (rows in the table of rows sent): warehouse 0 of 1, district 0 of 10, customer 0 of 30000, .*order_line 0 of [0-9]*, tpcc_meta 0 of 4$" "$0"' "$TEST_TMP/bh.err"
 fingerprint tpcc >"$TEST_TMP/fp.stream"
 fingerprint tpcc_ins >"$TEST_TMP/fp.insert"
 fingerprint tpcc_odbc >"$TEST_TMP/fp.odbc"

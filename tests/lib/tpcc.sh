@@ -38,17 +38,76 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# tpcc_break_each SQLFN NAME ARGS...: on a database just prepared (no Delivery
+# yet), break each condition of clause 3.3.2 in turn with SQLFN "SQL" (runs SQL
+# in the tpcc database), run dbrig tpcc check, and expect exit 1 with exactly
+# the conditions listed FAILED, then undo. Some conditions follow from others
+# (1 from 8 and 9, 8 from 1 and 9): a change that breaks 1 breaks 8 too.
+TPCC_BREAKS=(
+	"1|1 8|UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1|UPDATE warehouse SET w_ytd = w_ytd - 1 WHERE w_id = 1"
+	"2|2|UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = 1 AND d_id = 1|UPDATE district SET d_next_o_id = d_next_o_id - 1 WHERE d_w_id = 1 AND d_id = 1"
+	"3|3 5 11|DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 1 AND no_o_id = 2500|INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (2500, 1, 1)"
+	"4|4 6|UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1|UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1"
+	"5|5|UPDATE orders SET o_carrier_id = NULL WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1|UPDATE orders SET o_carrier_id = 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1"
+	"6|6|UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 2|UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 2"
+	"7|7|UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1 AND ol_number = 1|UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1 AND ol_number = 1"
+	"8|8 9|UPDATE history SET h_w_id = 2 WHERE h_c_w_id = 1 AND h_c_d_id = 1 AND h_c_id = 1|UPDATE history SET h_w_id = 1 WHERE h_c_w_id = 1 AND h_c_d_id = 1 AND h_c_id = 1"
+	"9|9|UPDATE district SET d_ytd = d_ytd + 1 WHERE d_w_id = 1 AND d_id = 1; UPDATE district SET d_ytd = d_ytd - 1 WHERE d_w_id = 1 AND d_id = 2|UPDATE district SET d_ytd = d_ytd - 1 WHERE d_w_id = 1 AND d_id = 1; UPDATE district SET d_ytd = d_ytd + 1 WHERE d_w_id = 1 AND d_id = 2"
+	"10|10|UPDATE customer SET c_balance = c_balance + 1, c_ytd_payment = c_ytd_payment - 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1|UPDATE customer SET c_balance = c_balance - 1, c_ytd_payment = c_ytd_payment + 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1"
+	"11|11|INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (0, 1, 1, 1, CURRENT_TIMESTAMP, 1, 1, 1); INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (0, 1, 1, 1, 1, 1, CURRENT_TIMESTAMP, 5, 0, 'x')|DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 0; DELETE FROM orders WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 0"
+	"12|12|UPDATE customer SET c_ytd_payment = c_ytd_payment + 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1|UPDATE customer SET c_ytd_payment = c_ytd_payment - 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1"
+)
+tpcc_break_each() {
+	local sqlfn=$1 name=$2; shift 2
+	local b n want brk undo out=$TEST_TMP/$name.break rc got
+	for b in "${TPCC_BREAKS[@]}"; do
+		IFS='|' read -r n want brk undo <<<"$b"
+		"$sqlfn" "$brk" || { fail "$name: breaking condition $n: SQL failed"; continue; }
+		rc=0; "$DBRIG_BIN" tpcc "$@" check >"$out.$n.out" 2>"$out.$n.err" || rc=$?
+		got=$(sed -n 's/^FAILED condition \([0-9]*\) .*/\1/p' "$out.$n.out" | tr '\n' ' ')
+		check "$name: condition $n broken: check exits 1 (exit $rc)" [ "$rc" = 1 ]
+		check "$name: condition $n broken: FAILED are exactly {$want} (got {${got% }})" [ "${got% }" = "$want" ]
+		check "$name: condition $n broken: the error line names it" grep -q "consistency check failed: .*condition $n (" "$out.$n.err"
+		"$sqlfn" "$undo" || fail "$name: undoing the break of condition $n failed"
+	done
+	check "$name: every break undone: check passes" "$DBRIG_BIN" tpcc "$@" check
+	# run --check=after stores the outcome in the result; a broken condition fails the run.
+	IFS='|' read -r n want brk undo <<<"${TPCC_BREAKS[11]}"
+	"$sqlfn" "$brk" || fail "$name: breaking condition 12 for run --check=after"
+	rc=0; "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=4 --connections=2 --time=1 --check=after \
+		--result="$out.run.json" run >"$out.run.out" 2>&1 || rc=$?
+	"$sqlfn" "$undo" || fail "$name: undoing condition 12 after run --check=after"
+	check "$name: run --check=after with condition 12 broken exits 1 (exit $rc)" [ "$rc" = 1 ]
+	check "$name: run --check=after stores the failed check in the result" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['consistency']['after']
+bad = [k['condition'] for k in c['conditions'] if k['applies'] and k['bad']]
+assert c['ok'] is False and bad == [12], c
+assert c['rows']['warehouse'] == 2 and len(c['conditions']) == 12, c
+" "$out.run.json"
+}
+
 tpcc_suite() {
 	local name=$1; shift
 	local out=$TEST_TMP/$name
-	check "$name: prepare 2 warehouses" "$DBRIG_BIN" tpcc "$@" --warehouses=2 --threads=2 --rand-seed=7 prepare
+	"$DBRIG_BIN" tpcc "$@" --warehouses=2 --threads=2 --rand-seed=7 prepare >"$out.prepare" 2>&1 || fail "$name: prepare 2 warehouses"
+	check "$name: prepare verified every table's rows against the scale" grep -Eq "^Verified the row counts against the scale: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000, history 60000, order_line [0-9]+$" "$out.prepare"
 	check "$name: prepare again refuses (tables exist)" bash -c '! "$0" tpcc "$@" --warehouses=2 prepare >/dev/null 2>&1' "$DBRIG_BIN" "$@"
 	check "$name: check after prepare" "$DBRIG_BIN" tpcc "$@" check
 	"$DBRIG_BIN" tpcc "$@" check >"$out.check0" 2>&1
-	check "$name: loaded row counts" grep -q "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000" "$out.check0"
+	check "$name: loaded row counts" grep -q "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000, history 60000, order_line " "$out.check0"
+	check "$name: all 12 conditions hold after prepare (11 too)" [ "$(grep -c '^ok     condition' "$out.check0")" = 12 ]
+	# TPCC_SQL: a function running SQL in the database, for the breaks.
+	if [ -n "${TPCC_SQL:-}" ]; then tpcc_break_each "$TPCC_SQL" "$name" "$@"; fi
 	check "$name: closed-loop run" "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=8 --connections=4 --time=4 \
-		--report-interval=1 --result="$out.off.json" --journal="$out.off.jsonl" run
+		--report-interval=1 --check=after --result="$out.off.json" --journal="$out.off.jsonl" run
 	check "$name: closed-loop mix within bounds" tpcc_mix_ok "$out.off.json"
+	check "$name: closed-loop run: the 12 conditions after it, in the result" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['consistency']['after']
+assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']] == [11], c
+assert all(k['bad'] == 0 and k['checked'] > 0 for k in c['conditions'] if k['applies']), c
+" "$out.off.json"
 	check "$name: journal has interval lines" [ "$(grep -c '"type":"interval"' "$out.off.jsonl")" -ge 3 ]
 	check "$name: run with delays (20 terminals, scale:0.01)" "$DBRIG_BIN" tpcc "$@" --delays=scale:0.01 --connections=3 \
 		--precondition=1 --time=6 --result="$out.spec.json" run
@@ -60,7 +119,9 @@ sys.exit(0 if 40 < tps < 140 else 1)" "$out.spec.json"
 	check "$name: precondition kept apart" python3 -c "
 import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['precondition']['transactions'] > 0 else 1)" "$out.spec.json"
 	check "$name: password not in the result" bash -c '! grep -q "${TPCC_SECRET:-no-secret-here}" "$0"' "$out.spec.json"
-	check "$name: check after the runs" "$DBRIG_BIN" tpcc "$@" check
+	"$DBRIG_BIN" tpcc "$@" check >"$out.check1" 2>&1 || fail "$name: check after the runs"
+	check "$name: after the runs 11 conditions hold, 11 does not apply" bash -c '[ "$(grep -c "^ok     condition" "$0")" = 11 ] &&
+		grep -q "^n/a    condition 11 (3.3.2.11): .*holds only before the first Delivery" "$0"' "$out.check1"
 	# A script's own checks on the loaded database (tpcc_extra NAME ARGS...).
 	if declare -F tpcc_extra >/dev/null; then tpcc_extra "$name" "$@"; fi
 	check "$name: cleanup" "$DBRIG_BIN" tpcc "$@" cleanup

@@ -255,7 +255,7 @@ static void drive_endpoint(struct target *t, size_t d, unsigned port, const char
 }
 
 /*
- * `dbrig tpcc … check` on a running server: conditions 1-4 hold (else it
+ * `dbrig tpcc … check` on a running server: the consistency conditions hold (else it
  * exits 1) and its "rows: warehouse …, orders …" line is the fingerprint; a
  * run adds orders, so a restore that did not reset the data shows.
  */

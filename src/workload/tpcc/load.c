@@ -57,7 +57,7 @@ struct batch {
 	struct strbuf text;      /* BM_STREAM / BM_INSERT: the batch's rows */
 	const char *tuple;       /* BM_INSERT: "(?, …)" of the INSERT */
 	uint64_t since_commit;
-	atomic_ullong *rows;
+	atomic_ullong *rows;     /* rows sent, per enum tpcc_table */
 	bool probe;              /* a refused LOAD DATA returns -2, unreported */
 };
 
@@ -70,7 +70,7 @@ struct loader {
 	enum batch_mode mode;
 	char *load_sql[TS_COUNT];
 	atomic_uint next_unit;
-	atomic_ullong rows;
+	atomic_ullong rows[TPCC_TABLES]; /* rows sent per table */
 	atomic_int failed;
 	uint64_t seed;
 };
@@ -89,6 +89,25 @@ int tpcc_exec_text(struct db_conn *c, const char *sql)
 	snprintf(what, sizeof(what), "%.*s", (int)strcspn(sql, "\n("), sql);
 	tpcc_db_fail(c, what);
 	return -1;
+}
+
+/* The table an ld_* statement fills. */
+static enum tpcc_table ld_table(enum tpcc_stmt k)
+{
+	static const enum tpcc_table tables[TS_LD_META - TS_LD_ITEM + 1] = {
+		[TS_LD_ITEM - TS_LD_ITEM] = TB_ITEM,
+		[TS_LD_WAREHOUSE - TS_LD_ITEM] = TB_WAREHOUSE,
+		[TS_LD_DISTRICT - TS_LD_ITEM] = TB_DISTRICT,
+		[TS_LD_CUSTOMER - TS_LD_ITEM] = TB_CUSTOMER,
+		[TS_LD_HISTORY - TS_LD_ITEM] = TB_HISTORY,
+		[TS_LD_ORDERS - TS_LD_ITEM] = TB_ORDERS,
+		[TS_LD_NEW_ORDER - TS_LD_ITEM] = TB_NEW_ORDER,
+		[TS_LD_ORDER_LINE - TS_LD_ITEM] = TB_ORDER_LINE,
+		[TS_LD_STOCK - TS_LD_ITEM] = TB_STOCK,
+		[TS_LD_META - TS_LD_ITEM] = TB_META,
+	};
+
+	return tables[k - TS_LD_ITEM];
 }
 
 static void batch_init(struct batch *b, struct db_conn *c, const struct loader *l, atomic_ullong *rows)
@@ -192,7 +211,7 @@ static int batch_flush(struct batch *b)
 			  (unsigned long long)r.rows, b->n);
 		return -1;
 	}
-	atomic_fetch_add(b->rows, b->n);
+	atomic_fetch_add(&b->rows[ld_table(b->k)], b->n);
 	b->since_commit += b->n;
 	b->n = 0;
 	b->used = 0;
@@ -583,7 +602,7 @@ static void *load_worker(void *arg)
 	struct batch b;
 	unsigned units = 1 + 3 * l->warehouses;
 
-	batch_init(&b, &c, l, &l->rows);
+	batch_init(&b, &c, l, l->rows);
 	if (l->drv->connect(&c, l->cp) < 0) {
 		tpcc_db_fail(&c, "connect");
 		atomic_store(&l->failed, 1);
@@ -612,11 +631,10 @@ static int store_meta(struct loader *l, struct db_conn *c)
 	static const char *const names[] = {"c_load_c_last", "c_load_c_id", "c_load_ol_i_id", "warehouses"};
 	unsigned vals[] = {l->c_load.c_last, l->c_load.c_id, l->c_load.ol_i_id, l->warehouses};
 	struct batch b;
-	atomic_ullong rows = 0;
 	int ret = -1, rc;
 
 again:
-	batch_init(&b, c, l, &rows);
+	batch_init(&b, c, l, l->rows);
 	b.probe = true;
 	if (batch_table(&b, TS_LD_META) < 0)
 		goto out;
@@ -645,6 +663,60 @@ again:
 	ret = 0;
 out:
 	batch_release(&b);
+	return ret;
+}
+
+/* The load's last step, whatever path the rows took: every table holds the
+ * rows the loader sent, and those are what the scale requires (clause
+ * 4.3.3.1: 30,000 customers, history rows and orders per warehouse, 9,000 new
+ * orders, 100,000 stock rows; 100,000 items; 5 to 15 lines per order). */
+static int verify_rows(struct loader *l, struct db_conn *c)
+{
+	uint64_t w = l->warehouses;
+	const uint64_t want[TPCC_TABLES] = {
+		[TB_WAREHOUSE] = w,          [TB_DISTRICT] = 10 * w,   [TB_CUSTOMER] = 30000 * w,
+		[TB_ORDERS] = 30000 * w,     [TB_NEW_ORDER] = 9000 * w, [TB_ITEM] = 100000,
+		[TB_STOCK] = 100000 * w,     [TB_HISTORY] = 30000 * w, [TB_ORDER_LINE] = 0,
+		[TB_META] = 4,
+	};
+	int64_t got[TPCC_TABLES], ol_cnt = 0;
+	struct strbuf lost, scale, sb;
+	int ret = 0;
+
+	if (tpcc_select_ints(c, l->sql, TS_CHK_ROWS, got, TPCC_TABLES) < 0 ||
+	    tpcc_select_ints(c, l->sql, TS_CHK_OL_CNT, &ol_cnt, 1) < 0)
+		return -1;
+	c->ops->commit(c);
+	strbuf_init(&lost, 128);
+	strbuf_init(&scale, 128);
+	strbuf_init(&sb, 256);
+	for (unsigned i = 0; i < TPCC_TABLES; i++) {
+		uint64_t sent = atomic_load(&l->rows[i]);
+		const char *name = tpcc_table_name((enum tpcc_table)i);
+		if ((uint64_t)got[i] != sent)
+			strbuf_addf(&lost, "%s%s %lld of %llu", lost.len ? ", " : "", name, (long long)got[i],
+				    (unsigned long long)sent);
+		else if (i == TB_ORDER_LINE ? sent < 5 * want[TB_ORDERS] || sent > 15 * want[TB_ORDERS] ||
+						      (int64_t)sent != ol_cnt
+					    : sent != want[i])
+			strbuf_addf(&scale, "%s%s %lld, not %llu", scale.len ? ", " : "", name, (long long)got[i],
+				    (unsigned long long)(i == TB_ORDER_LINE ? (uint64_t)ol_cnt : want[i]));
+		else if (i != TB_META)
+			strbuf_addf(&sb, "%s %s %lld", sb.len ? "," : "", name, (long long)got[i]);
+	}
+	if (lost.len) {
+		log_error("prepare: rows were lost without an error (rows in the table of rows sent): %s", lost.buf);
+		ret = -1;
+	} else if (scale.len) {
+		log_error("prepare: the tables do not have the rows %u warehouses need: %s", l->warehouses, scale.buf);
+		ret = -1;
+	} else {
+		printf("Verified the row counts against the scale:%s\n", sb.buf);
+		fflush(stdout);
+	}
+	strbuf_release(&lost);
+	strbuf_release(&scale);
+	strbuf_release(&sb);
 	return ret;
 }
 
@@ -724,7 +796,10 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 		tpcc_db_fail(&c, "COMMIT");
 		goto out;
 	}
-	st->rows = atomic_load(&l.rows) + 4;
+	if (verify_rows(&l, &c) < 0)
+		goto out;
+	for (unsigned i = 0; i < TPCC_TABLES; i++)
+		st->rows += atomic_load(&l.rows[i]);
 	st->seconds = (double)(clock_now_ns() - t0) / 1e9;
 	st->c_load = l.c_load;
 	ret = 0;

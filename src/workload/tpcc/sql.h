@@ -73,15 +73,22 @@ enum tpcc_stmt {
 	TS_LD_STOCK,
 	TS_LD_META,
 	TS_META_GET,
-	TS_CHK_1,
-	TS_CHK_2_ORDERS,
-	TS_CHK_2_NEW_ORDER,
+	TS_CHK_1, /* the consistency conditions of clause 3.3.2 */
+	TS_CHK_2,
 	TS_CHK_3,
 	TS_CHK_4,
+	TS_CHK_5_7,
+	TS_CHK_8,
+	TS_CHK_9,
+	TS_CHK_10_12,
+	TS_CHK_11,
+	TS_CHK_DELIVERED,
 	TS_CHK_ROWS,
+	TS_CHK_OL_CNT,
 };
-#define TS_COUNT (TS_CHK_ROWS + 1)
+#define TS_COUNT (TS_CHK_OL_CNT + 1)
 #define TS_FIRST_LOAD TS_LD_ITEM /* statements before this one are the transactions' */
+#define TS_FIRST_PROC TS_PR_NEWORD /* the statement mode's are before this one */
 
 struct tpcc_stmt_def {
 	const char *name;
