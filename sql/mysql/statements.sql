@@ -76,6 +76,23 @@ SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
 -- name: sl_count
 SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
 
+-- === The procedure mode (--mode=procedures): one call per transaction (sql/mysql/procedures.sql) ===
+-- New-Order (w, d, c, ol_cnt, all_local, items, supply warehouses, quantities, line numbers) ->
+-- (o_id, rolled_back, total); Payment (w, d, c_w, c_d, c_id, c_last, by_name, amount) -> (c_id,
+-- c_balance, c_credit); Order-Status (w, d, c_id, c_last, by_name) -> (c_id, o_id, line_count);
+-- Delivery (w, carrier) -> (delivered, skipped, the ten o_ids, 0 for a skipped district);
+-- Stock-Level (w, d, threshold) -> (low stock count).
+-- name: pr_neword
+CALL tpcc_neword(?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- name: pr_payment
+CALL tpcc_payment(?, ?, ?, ?, ?, ?, ?, ?);
+-- name: pr_ostat
+CALL tpcc_ostat(?, ?, ?, ?, ?);
+-- name: pr_delivery
+CALL tpcc_delivery(?, ?);
+-- name: pr_slev
+CALL tpcc_slev(?, ?, ?);
+
 -- === Loader (parameter arrays through ODBC, multi-row VALUES through libmysqlclient) ===
 -- name: ld_item
 INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (?, ?, ?, ?, ?);

@@ -30,7 +30,7 @@ struct tp_cli {
 	const char *db_driver, *odbc_connect, *odbc_password_file, *dialect, *isolation, *retry_errors;
 	struct cli_mysql_opts my;
 	unsigned warehouses, threads, terminals, connections, verbosity;
-	const char *delays, *weights, *percentile, *check;
+	const char *delays, *weights, *percentile, *check, *mode;
 	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
 	unsigned max_retries;
 	bool print_sql;
@@ -56,6 +56,7 @@ static const struct opt_def tp_opts[] = {
 	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
 	{"connections", NULL, OPT_UINT, O(connections), "32", "run: database connections the terminals share", 1, 100000, LOAD, 0},
+	{"mode", NULL, OPT_STRING, O(mode), "statements", "run: statements (a prepared statement per step, the client commits) or procedures (one call of a server-side procedure per transaction, created by prepare: T-SQL, MySQL procedures, PL/pgSQL functions)", 0, 0, LOAD, 0},
 	{"delays", NULL, OPT_STRING, O(delays), "spec", "keying and think times: spec, scale:F, cycle:SECONDS (mean keying+think per transaction) or off (closed loop)", 0, 0, LOAD, 0},
 	{"weights", NULL, OPT_STRING, O(weights), "10,10,1,1,1", "deck of New-Order,Payment,Order-Status,Delivery,Stock-Level cards (at most 100)", 0, 0, LOAD, 0},
 	{"precondition", NULL, OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample; both are kept in the result", 0, 0, GEN, 0},
@@ -191,6 +192,9 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 			printf("%s%s %llu", n++ ? ", " : " (", db_retry_kind_name((enum db_retry_kind)k),
 			       (unsigned long long)s->retry_kind[k]);
 	printf("%s, reconnects: %llu\n", s->c.errors ? ")" : "", (unsigned long long)s->c.reconnects);
+	printf("    round trips: %.2f per transaction (%s mode: statements, commits and rollbacks sent, retries "
+	       "included)\n",
+	       s->c.events ? (double)s->round_trips / (double)s->c.events : 0, rc->cli->mode);
 	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
 	print_pcts(rc, s->lat, ", ", " ");
 	printf(", max %.2f\n", ms(s->lat->max));
@@ -203,7 +207,7 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 		snprintf(label, sizeof(label), "p%s ms", key);
 		printf(" %10s", label);
 	}
-	printf(" %10s %8s  %s\n", "max ms", "retries", "p90 limit");
+	printf(" %10s %8s %7s  %s\n", "max ms", "retries", "rt/txn", "p90 limit");
 	for (unsigned t = 0; t < TPCC_TYPES; t++) {
 		const struct hist *h = s->type_lat[t];
 		uint64_t n = s->type_count[t];
@@ -218,7 +222,8 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 		for (unsigned i = 0; i < rc->npct; i++)
 			if (rc->pct[i] != 90)
 				printf(" %10.2f", h ? ms(hist_value_at_percentile(h, rc->pct[i])) : 0);
-		printf(" %10.2f %8llu  %s\n", h && n ? ms(h->max) : 0, (unsigned long long)s->type_retries[t], limit);
+		printf(" %10.2f %8llu %7.2f  %s\n", h && n ? ms(h->max) : 0, (unsigned long long)s->type_retries[t],
+		       n ? (double)s->type_rt[t] / (double)n : 0, limit);
 	}
 	fflush(stdout);
 }
@@ -330,6 +335,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_param_double(rc.rec.res, "delay_factor", factor);
 	result_param_str(rc.rec.res, "weights", c->weights);
 	result_param_str(rc.rec.res, "dialect", tpcc_dialect_name(x->sql->dialect));
+	result_param_str(rc.rec.res, "mode", c->mode);
 	result_param_str(rc.rec.res, "isolation", c->isolation);
 	result_param_int(rc.rec.res, "c_run_c_last", x->c_run.c_last);
 	result_param_int(rc.rec.res, "c_run_c_id", x->c_run.c_id);
@@ -341,12 +347,17 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_set_percentiles(rc.rec.res, pct, npct);
 	result_set_types(rc.rec.res, names, TPCC_TYPES);
 	result_set_engine(rc.rec.res, drv->name, server_version, endpoint, cp->database);
-	printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
+	printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s, "
+	       "%s\n",
 	       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
-	       tpcc_dialect_name(x->sql->dialect));
+	       tpcc_dialect_name(x->sql->dialect), c->mode);
 	fflush(stdout);
+	if (!strcmp(c->check, "before") || !strcmp(c->check, "both"))
+		run_check(&rc, "before");
 	if (run_record_open(&rc.rec) == 0)
 		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc);
+	if (ret == 0 && rc.check_failed)
+		ret = EXIT_RUNTIME;
 	run_record_release(&rc.rec);
 	result_free(rc.rec.res);
 	return ret;
@@ -430,6 +441,16 @@ int cmd_tpcc(int argc, char **argv)
 		log_warn("--weights: \"%s\" is below the spec's minimum mix (Payment 43%%, the others 4%% each)", c.weights);
 	if (cli_parse_percentiles(c.percentile, pct, &npct) < 0)
 		goto out;
+	if (!strcmp(c.mode, "procedures")) {
+		x.mode = TPCC_PROCEDURES;
+	} else if (strcmp(c.mode, "statements")) {
+		log_error("--mode: \"%s\" is not valid (expected statements or procedures)", c.mode);
+		goto out;
+	}
+	if (strcmp(c.check, "none") && strcmp(c.check, "before") && strcmp(c.check, "after") && strcmp(c.check, "both")) {
+		log_error("--check: \"%s\" is not valid (expected none, before, after or both)", c.check);
+		goto out;
+	}
 	if (tpcc_delays_parse(c.delays, x.weights, &factor) < 0) {
 		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c.delays);
 		goto out;
@@ -544,7 +565,11 @@ int cmd_tpcc(int argc, char **argv)
 		x.warehouses = w;
 		rng_seed(&r, c.rand_seed ? c.rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
 		tpcc_pick_c_run(&r, &cl, &x.c_run);
-		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor, pct, npct);
+		/* The procedures end their own transactions: the run's connections
+		 * (not the check's) run with autocommit on. */
+		struct db_conn_params run_cp = cp;
+		run_cp.autocommit = x.mode == TPCC_PROCEDURES;
+		ret = do_run(&c, &x, drv, &run_cp, endpoint, version, factor, pct, npct);
 	}
 out:
 	cli_password_free(password);

@@ -79,6 +79,10 @@ struct db_conn_params {
 	const int *retry_codes;
 	size_t n_retry_codes;
 	bool retry_all; /* --mysql-ignore-errors=all */
+	/* Autocommit on (ODBC SQL_ATTR_AUTOCOMMIT): every statement its own
+	 * transaction, or the server-side procedure ends its own (TPC-C's
+	 * procedure mode). Off by default: a transaction ends with commit(). */
+	bool autocommit;
 	/* Deadlock victims (SQLSTATE 40001, MariaDB 1213) are retried whatever
 	 * the list says (TPC-C; sysbench leaves it to --mysql-ignore-errors). */
 	bool retry_deadlocks;

@@ -51,7 +51,22 @@ struct my_stmt {
 	my_bool *cnull;
 	my_bool *cerr;
 	bool has_result;        /* a stored result is pending for fetch */
+	/* A result followed by more results (a CALL: its SELECT, then the
+	 * CALL's own status) is copied here, so that the rest can be read off
+	 * the connection before the next statement. */
+	struct my_row_val *cache;
+	size_t ncache, cache_cap, cache_pos;
+	struct strbuf arena;
+	bool cached;
+	bool bind_late;         /* bind the result columns after each execute */
 	struct my_stmt *next;   /* every statement of the connection, freed at disconnect */
+};
+
+struct my_row_val {
+	int64_t i;
+	double d;
+	size_t off, len;
+	bool null;
 };
 
 enum my_op {
@@ -61,6 +76,7 @@ enum my_op {
 	OP_STMT_DRAIN,
 	OP_QUERY,
 	OP_QUERY_STORE,
+	OP_STMT_NEXT,  /* reading the results after a CALL's result set */
 };
 
 struct my_conn {
@@ -208,6 +224,8 @@ static void stmt_free(struct my_stmt *s)
 	free(s->clen);
 	free(s->cnull);
 	free(s->cerr);
+	free(s->cache);
+	strbuf_release(&s->arena);
 	free(s);
 }
 
@@ -318,6 +336,7 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	struct my_stmt *s = xcalloc(1, sizeof(*s));
 	int ret = -1;
 
+	strbuf_init(&s->arena, 0);
 	s->st = mysql_stmt_init(m->mysql);
 	if (!s->st) {
 		conn_error(c);
@@ -386,7 +405,11 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 				break;
 			}
 		}
-		if (mysql_stmt_bind_result(s->st, s->cbind)) {
+		/* A CALL has no result metadata before it runs: its columns are
+		 * bound once its result set has arrived (bind_late). */
+		if (mysql_stmt_field_count(s->st) == 0)
+			s->bind_late = true;
+		else if (mysql_stmt_bind_result(s->st, s->cbind)) {
 			stmt_error(c, s);
 			goto fail;
 		}
@@ -446,6 +469,89 @@ static int after_store(struct db_conn *c, struct my_stmt *s, struct db_exec_resu
 	return 0;
 }
 
+static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *cols);
+
+/* bind_late: the result set of this execution is here, bind its columns. */
+static int bind_now(struct db_conn *c, struct my_stmt *s)
+{
+	if (!s->bind_late)
+		return 0;
+	if (mysql_stmt_field_count(s->st) != s->ncols) {
+		set_error(c, 0, "HY000", "the procedure's result has another number of columns than the workload reads");
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	if (mysql_stmt_bind_result(s->st, s->cbind))
+		return stmt_error(c, s);
+	return 0;
+}
+
+/* More results follow the stored one (a CALL): copy its rows out, free it. */
+static int cache_rows(struct db_conn *c, struct my_stmt *s)
+{
+	struct db_value v[32];
+	int rc;
+
+	if (s->ncols > sizeof(v) / sizeof(v[0])) {
+		set_error(c, 0, "HY000", "a CALL result with more than 32 columns");
+		return -1;
+	}
+	s->ncache = s->cache_pos = 0;
+	strbuf_reset(&s->arena);
+	while ((rc = fetch_bound(c, s, v)) == 1) {
+		struct my_row_val *row;
+		if (s->ncache == s->cache_cap) {
+			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 4;
+			s->cache = xrealloc(s->cache, s->cache_cap * s->ncols * sizeof(*s->cache));
+		}
+		row = &s->cache[s->ncache++ * s->ncols];
+		for (unsigned i = 0; i < s->ncols; i++) {
+			row[i].null = v[i].is_null;
+			row[i].i = v[i].i;
+			row[i].d = v[i].d;
+			row[i].len = v[i].type == DB_TYPE_STRING && !v[i].is_null ? v[i].len : 0;
+			row[i].off = s->arena.len;
+			if (row[i].len)
+				strbuf_add(&s->arena, v[i].s, row[i].len);
+		}
+	}
+	if (rc < 0)
+		return -1;
+	s->cached = true;
+	return 0;
+}
+
+/* After the next result of a CALL arrived (rc of mysql_stmt_next_result):
+ * 1 = more to read, 0 = done, <0 = error. Only a final status may follow
+ * the one result set a dbrig procedure returns. */
+static int next_result_done(struct db_conn *c, struct my_stmt *s, int rc)
+{
+	if (rc > 0)
+		return stmt_error(c, s);
+	if (rc < 0)
+		return 0;
+	if (mysql_stmt_field_count(s->st) > 0) {
+		set_error(c, 0, "HY000", "the procedure returned more than one result set");
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	return mysql_stmt_more_results(s->st) ? 1 : 0;
+}
+
+/* Blocking: the result is stored; read what follows it. */
+static int drain_more(struct db_conn *c, struct my_stmt *s)
+{
+	int rc = 1;
+
+	if (!mysql_stmt_more_results(s->st))
+		return 0;
+	if (cache_rows(c, s) < 0)
+		return -1;
+	while (rc == 1)
+		rc = next_result_done(c, s, mysql_stmt_next_result(s->st));
+	return rc;
+}
+
 /* A result set whose columns nobody bound (the sysbench statements) is read
  * off the connection and dropped row by row instead of being stored: the
  * server sends the same rows either way, the client copies none of them.
@@ -462,6 +568,7 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 	struct my_stmt *s = (struct my_stmt *)st;
 
 	s->has_result = false;
+	s->cached = false;
 	if (s->nparams)
 		set_params(s, params);
 	if (mysql_stmt_execute(s->st))
@@ -472,14 +579,37 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 	}
 	if (s->ncols == 0)
 		return mysql_stmt_free_result(s->st) ? stmt_error(c, s) : drained(r);
+	if (bind_now(c, s) < 0)
+		return -1;
 	if (mysql_stmt_store_result(s->st))
 		return stmt_error(c, s);
-	return after_store(c, s, r);
+	after_store(c, s, r);
+	return drain_more(c, s);
 }
 
 static int my_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 {
 	struct my_stmt *s = (struct my_stmt *)st;
+	const struct my_row_val *row;
+
+	if (!s->cached)
+		return fetch_bound(c, s, cols);
+	if (s->cache_pos >= s->ncache)
+		return 0;
+	row = &s->cache[s->cache_pos++ * s->ncols];
+	for (unsigned i = 0; i < s->ncols; i++) {
+		cols[i].type = s->ctypes[i];
+		cols[i].is_null = row[i].null;
+		cols[i].i = row[i].i;
+		cols[i].d = row[i].d;
+		cols[i].s = s->ctypes[i] == DB_TYPE_STRING ? s->arena.buf + row[i].off : NULL;
+		cols[i].len = row[i].len;
+	}
+	return 1;
+}
+
+static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *cols)
+{
 	int rc;
 
 	if (!s->has_result)
@@ -573,6 +703,35 @@ static int from_ready(int ready)
 	return s;
 }
 
+/* Non-blocking: read the results that follow a CALL's result set. */
+static int next_loop(struct db_conn *c, struct my_stmt *s, int *wait)
+{
+	struct my_conn *m = c->priv;
+	int rc = 1;
+
+	while (rc == 1) {
+		int iret = 0;
+		int status = mysql_stmt_next_result_start(&iret, s->st);
+		if (status) {
+			m->op = OP_STMT_NEXT;
+			*wait = to_wait(status);
+			return 1;
+		}
+		rc = next_result_done(c, s, iret);
+	}
+	return rc;
+}
+
+/* Non-blocking: the result is stored; start reading what follows it. */
+static int more_start(struct db_conn *c, struct my_stmt *s, int *wait)
+{
+	if (!mysql_stmt_more_results(s->st))
+		return 0;
+	if (cache_rows(c, s) < 0)
+		return -1;
+	return next_loop(c, s, wait);
+}
+
 /* Advance the connection's operation after its last step completed. */
 static int step_done(struct db_conn *c, int *wait)
 {
@@ -600,6 +759,10 @@ static int step_done(struct db_conn *c, int *wait)
 			return bret ? stmt_error(c, s) : drained(m->res);
 		} else {
 			int iret = 0;
+			if (bind_now(c, s) < 0) {
+				m->op = OP_NONE;
+				return -1;
+			}
 			m->op = OP_STMT_STORE;
 			status = mysql_stmt_store_result_start(&iret, s->st);
 			if (status) {
@@ -613,10 +776,15 @@ static int step_done(struct db_conn *c, int *wait)
 		}
 		/* fallthrough: stored without waiting */
 		m->op = OP_NONE;
-		return after_store(c, s, m->res);
+		after_store(c, s, m->res);
+		return more_start(c, s, wait);
 	case OP_STMT_STORE:
 		m->op = OP_NONE;
-		return after_store(c, s, m->res);
+		after_store(c, s, m->res);
+		return more_start(c, s, wait);
+	case OP_STMT_NEXT:
+		/* handled in my_cont, which has the call's return value */
+		return 0;
 	case OP_STMT_DRAIN:
 		m->op = OP_NONE;
 		return drained(m->res);
@@ -647,6 +815,7 @@ static int my_execute_start(struct db_conn *c, struct db_stmt *st, const struct 
 	int status;
 
 	s->has_result = false;
+	s->cached = false;
 	if (s->nparams)
 		set_params(s, params);
 	m->cur = s;
@@ -708,6 +877,17 @@ static int my_cont(struct db_conn *c, int ready, int *wait)
 	case OP_QUERY:
 		status = mysql_real_query_cont(&iret, m->mysql, from_ready(ready));
 		break;
+	case OP_STMT_NEXT: {
+		int rc;
+		status = mysql_stmt_next_result_cont(&iret, m->cur->st, from_ready(ready));
+		if (status) {
+			*wait = to_wait(status);
+			return 1;
+		}
+		m->op = OP_NONE;
+		rc = next_result_done(c, m->cur, iret);
+		return rc == 1 ? next_loop(c, m->cur, wait) : rc;
+	}
 	case OP_QUERY_STORE: {
 		MYSQL_RES *res = NULL;
 		status = mysql_store_result_cont(&res, m->mysql, from_ready(ready));

@@ -3,10 +3,11 @@
  *
  * One environment and one connection handle per db_conn, so connections
  * share nothing in the driver manager (unixODBC's Threading=0 then lets
- * threads run in parallel). A connection runs with autocommit off: a
- * transaction starts implicitly with its first statement and ends with
- * SQLEndTran, which is how SQL Server, MariaDB Connector/ODBC and psqlODBC
- * all agree to behave; begin() therefore sends nothing.
+ * threads run in parallel). A connection runs with autocommit off (unless
+ * the caller asks for it on: TPC-C's procedures end their own
+ * transactions): a transaction starts implicitly with its first statement
+ * and ends with SQLEndTran, which is how SQL Server, MariaDB Connector/ODBC
+ * and psqlODBC all agree to behave; begin() therefore sends nothing.
  *
  * Statements are prepared once with parameters bound to storage the
  * statement owns (an execute copies values and calls SQLExecute, no
@@ -336,7 +337,8 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 		goto out;
 	}
 	o->connected = true;
-	if (!ok(SQLSetConnectAttr(o->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
+	if (!ok(SQLSetConnectAttr(o->dbc, SQL_ATTR_AUTOCOMMIT,
+				  (SQLPOINTER)(uintptr_t)(p->autocommit ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF), 0))) {
 		diag(c, SQL_HANDLE_DBC, o->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
 		goto out;
 	}

@@ -280,6 +280,9 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 		json_object_set_new(errs, "retried", json_integer((json_int_t)c->errors));
 		json_object_set_new(errs, "retried_by_class", by);
 	}
+	json_object_set_new(o, "round_trips",
+			    json_pack("{s:I, s:o}", "total", (json_int_t)s->round_trips, "per_transaction",
+				      num3(c->events ? (double)s->round_trips / (double)c->events : 0)));
 	json_object_set_new(o, "latency_ms",
 			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "min", num3(ms(h->total ? (double)h->min : 0)), "avg",
 				      num3(ms(hist_mean(h))), "max", num3(ms((double)h->max)), "sum",
@@ -302,6 +305,9 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 					      num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms",
 					      num3(ms((double)th->max)), "retries",
 					      (json_int_t)(r->ntypes > 1 ? s->type_retries[t] : c->errors)));
+		uint64_t trt = r->ntypes > 1 ? s->type_rt[t] : s->round_trips;
+		json_object_set_new(json_object_get(types, name), "round_trips_per_txn",
+				    num3(th->total ? (double)trt / (double)th->total : 0));
 	}
 	json_object_set_new(o, "types", types);
 	json_object_set_new(r->phases, phase_name(pr->phase), o);

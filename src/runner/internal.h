@@ -78,6 +78,7 @@ struct session {
 	uint64_t reconnect_at;
 	uint64_t backoff;
 	unsigned attempts;   /* failed attempts of the transaction in progress */
+	uint64_t rt;         /* requests sent for it so far (round trips) */
 	uint64_t retry_at;   /* S_BACKOFF: when to run it again */
 	uint64_t events[PHASE_COUNT];
 	uint64_t busy_ns[PHASE_COUNT];

@@ -37,6 +37,11 @@ struct span_stats {
 	struct hist *type_lat[RUNNER_MAX_TYPES];
 	uint64_t type_count[RUNNER_MAX_TYPES];
 	uint64_t type_retries[RUNNER_MAX_TYPES];  /* retried errors per type */
+	/* Requests sent to the server for the committed transactions (each
+	 * statement, commit and rollback, failed attempts included): round
+	 * trips, in total and per type. */
+	uint64_t round_trips;
+	uint64_t type_rt[RUNNER_MAX_TYPES];
 	uint64_t retry_kind[DB_RETRY_KINDS];      /* retried errors per db_retry_kind */
 };
 

@@ -131,7 +131,10 @@ static void record_txn(struct session *s, bool rolled_back)
 	if (l->cur.type_lat[type])
 		hist_record(l->cur.type_lat[type], lat);
 	l->cur.type_count[type]++;
+	l->cur.type_rt[type] += s->rt;
+	l->cur.round_trips += s->rt;
 	pthread_mutex_unlock(&l->mu);
+	s->rt = 0;
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;
 	if (cfg->terminals)
@@ -264,6 +267,7 @@ static void handle_error(struct session *s)
 			return;
 		}
 		cfg->wl->restart(s->wsess);
+		s->rt++; /* the rollback */
 		if (s->loop->blocking || !cfg->drv->query_start) {
 			rc = cfg->drv->rollback(&s->conn);
 		} else {
@@ -412,6 +416,7 @@ void session_run(struct session *s, int ready)
 				}
 				s->term = t;
 				s->attempts = 0;
+				s->rt = 0;
 				s->in_txn = true;
 				s->txn_start = t->due; /* the submit: waiting for a connection counts */
 				last = NULL;
@@ -447,6 +452,7 @@ void session_run(struct session *s, int ready)
 					return;
 				}
 				s->attempts = 0;
+				s->rt = 0;
 				s->in_txn = true;
 				s->txn_start = cfg->rate > 0 ? start : clock_now_ns();
 				last = NULL;
@@ -469,6 +475,7 @@ void session_run(struct session *s, int ready)
 			record_txn(s, rc == WL_DONE_ROLLBACK);
 			continue;
 		}
+		s->rt++; /* this step goes to the server */
 		if (step->kind != WL_STEP_SQL && (s->loop->blocking || !drv->query_start)) {
 			rc = step->kind == WL_STEP_COMMIT ? drv->commit(&s->conn) : drv->rollback(&s->conn);
 			s->res.kind = DB_QUERY_OTHER;

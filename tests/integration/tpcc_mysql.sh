@@ -76,7 +76,7 @@ assert all(sorted(i['lat_ms']) == ['50', '95', '99.9'] for i in r['intervals']),
 " "$TEST_TMP/pct.json"
 check "percentile: summary line" grep -Eq "latency \(ms, from the terminal's submit\): avg [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99.9 [0-9.]+, max" "$TEST_TMP/pct.out"
 check "percentile: interval lines" grep -Eq "lat \(ms\) avg: [0-9.]+ p50: [0-9.]+ p95: [0-9.]+ p99.9: [0-9.]+ rollbacks" "$TEST_TMP/pct.out"
-check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +retries +p90 limit" "$TEST_TMP/pct.out"
+check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +retries +rt/txn +p90 limit" "$TEST_TMP/pct.out"
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=2 \
 	--result="$TEST_TMP/pct95.json" run >"$TEST_TMP/pct95.out" 2>&1 || fail "run with the default --percentile"
 check "percentile: default 95" python3 -c "
@@ -95,6 +95,33 @@ check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
 	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
+
+# Round trips as the server counts them: every request of a run is a
+# COM_STMT_EXECUTE (statements, CALLs) or a text COMMIT / ROLLBACK, so the
+# deltas of Com_stmt_execute + Com_commit + Com_rollback equal the run's
+# round_trips (both phases) plus reading tpcc_meta (one execute, one commit);
+# a CALL's own COMMIT counts in Com_commit too, so procedures compare
+# Com_stmt_execute with the calls. A transaction dropped at the stop may add
+# a request the result does not count (at most one per connection).
+com() { mariadb_sql "$MARIADB_PORT" "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ($1)"; }
+for mode in statements procedures; do
+	if [ $mode = statements ]; then vars="'Com_stmt_execute','Com_commit','Com_rollback'"; else vars="'Com_stmt_execute'"; fi
+	b=$(com "$vars")
+	"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --mode=$mode --delays=off --terminals=4 --connections=2 --precondition=1 --time=2 \
+		--result="$TEST_TMP/rt-$mode.json" run >"$TEST_TMP/rt-$mode.out" 2>&1 || fail "run --mode=$mode for the round trips"
+	a=$(com "$vars")
+	check "round trips, $mode: the server counted what the result says" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); mode = sys.argv[3]; server = int(sys.argv[2]) - (2 if mode == 'statements' else 1)
+ph = [r['phases'][p] for p in ('precondition', 'sample')]
+rt = sum(p['round_trips']['total'] for p in ph)
+if mode == 'procedures':
+    rt -= sum(p['errors']['retried'] for p in ph)   # the retries' ROLLBACKs are text queries
+assert 0 <= server - rt <= 2, (mode, server, rt)
+print(mode, 'server', server, 'dbrig', rt, 'per transaction', [p['round_trips']['per_transaction'] for p in ph])
+" "$TEST_TMP/rt-$mode.json" "$((a - b))" $mode
+done
+check "round trips: printed per transaction" grep -Eq "round trips: 1.00 per transaction \(procedures mode" "$TEST_TMP/rt-procedures.out"
 
 # Retries: another session holds warehouse 1's districts (lock waits time out
 # after 1 s, MariaDB 1205). Held 3 s: the terminals of warehouse 1 retry with

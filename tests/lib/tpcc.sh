@@ -109,6 +109,24 @@ assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']]
 assert all(k['bad'] == 0 and k['checked'] > 0 for k in c['conditions'] if k['applies']), c
 " "$out.off.json"
 	check "$name: journal has interval lines" [ "$(grep -c '"type":"interval"' "$out.off.jsonl")" -ge 3 ]
+	# One call of a server-side procedure per transaction (created by prepare):
+	# the same mix, the same checks, one round trip per transaction instead of ~27.
+	check "$name: closed-loop run, --mode=procedures" "$DBRIG_BIN" tpcc "$@" --mode=procedures --delays=off --terminals=8 \
+		--connections=4 --time=4 --check=after --result="$out.proc.json" run
+	check "$name: procedures: mix within bounds" tpcc_mix_ok "$out.proc.json"
+	check "$name: round trips per transaction: statements ~27, procedures 1, per type too" python3 -c "
+import json, sys
+st, pr = (json.load(open(f)) for f in sys.argv[1:3])
+s, p = st['phases']['sample'], pr['phases']['sample']
+assert st['workload']['params']['mode'] == 'statements' and pr['workload']['params']['mode'] == 'procedures'
+assert 20 < s['round_trips']['per_transaction'] < 35, s['round_trips']
+assert 40 < s['types']['new_order']['round_trips_per_txn'] < 52, s['types']['new_order']
+retries = p['errors']['retried']
+assert p['round_trips']['total'] == p['transactions'] + 2 * retries, (p['round_trips'], p['transactions'], retries)
+assert all(t['round_trips_per_txn'] == 1 for t in p['types'].values() if t['count'] and not t['retries']), p['types']
+c = pr['consistency']['after']
+assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']] == [11], c
+" "$out.off.json" "$out.proc.json"
 	check "$name: run with delays (20 terminals, scale:0.01)" "$DBRIG_BIN" tpcc "$@" --delays=scale:0.01 --connections=3 \
 		--precondition=1 --time=6 --result="$out.spec.json" run
 	check "$name: delayed mix within bounds" tpcc_mix_ok "$out.spec.json" 0.5

@@ -16,7 +16,8 @@
  *    while storing tpcc_meta, before any other row) gets multi-row INSERTs;
  *  - ODBC binds parameter arrays (execute_batch, SQL_ATTR_PARAMSET_SIZE).
  * The C-load constants are drawn here and stored in tpcc_meta so that run
- * can pick a C-run with a valid delta.
+ * can pick a C-run with a valid delta. After the indexes, prepare creates
+ * the procedure mode's procedures and checks every table's row count.
  */
 #include "workload/tpcc/tpcc.h"
 
@@ -791,6 +792,16 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	fflush(stdout);
 	for (unsigned i = 0; i < sql->nindexes; i++)
 		if (tpcc_exec_text(&c, sql->indexes[i]) < 0)
+			goto out;
+	if (drv->commit(&c) < 0) {
+		tpcc_db_fail(&c, "COMMIT");
+		goto out;
+	}
+	/* The procedure mode's procedures (sql/<dialect>/procedures.sql). */
+	printf("Creating procedures...\n");
+	fflush(stdout);
+	for (unsigned i = 0; i < sql->nprocs; i++)
+		if (tpcc_exec_text(&c, sql->procs[i]) < 0)
 			goto out;
 	if (drv->commit(&c) < 0) {
 		tpcc_db_fail(&c, "COMMIT");

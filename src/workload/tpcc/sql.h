@@ -1,7 +1,8 @@
 /*
  * TPC-C SQL per dialect. The text lives in sql/<dialect>/{schema,indexes,
- * statements,drop,session}.sql (session.sql: settings sent once on every
- * run connection) (compiled in by cmake/embed_sql.cmake); this module
+ * statements,drop,session,procedures}.sql (session.sql: settings sent once
+ * on every run connection; procedures.sql: the server-side procedures of the
+ * procedure mode, one per "-- procedure: NAME" line, which may hold ';') (compiled in by cmake/embed_sql.cmake); this module
  * parses it and fixes every statement's parameter and column types, which are
  * the same for all dialects.
  *
@@ -62,6 +63,11 @@ enum tpcc_stmt {
 	TS_DL_CUST_UPD,
 	TS_SL_DIST,
 	TS_SL_COUNT,
+	TS_PR_NEWORD, /* the procedure mode: one call per transaction */
+	TS_PR_PAYMENT,
+	TS_PR_OSTAT,
+	TS_PR_DELIVERY,
+	TS_PR_SLEV,
 	TS_LD_ITEM,
 	TS_LD_WAREHOUSE,
 	TS_LD_DISTRICT,
@@ -105,6 +111,9 @@ struct tpcc_sql {
 	char *stmt[TS_COUNT];
 	char **schema, **indexes, **drop, **session;
 	unsigned nschema, nindexes, ndrop, nsession;
+	/* procedures.sql: one CREATE PROCEDURE / FUNCTION per "-- procedure: NAME" block */
+	char **procs, **proc_names;
+	unsigned nprocs;
 };
 
 const char *tpcc_dialect_name(enum tpcc_dialect d);

@@ -77,8 +77,15 @@ double tpcc_spec_mean_cycle_s(const unsigned weights[TPCC_DECK_TYPES]);
 
 /* --- the run workload --- */
 
+/* --mode: how a transaction reaches the server. */
+enum tpcc_mode {
+	TPCC_STATEMENTS, /* one prepared statement per step, the client commits */
+	TPCC_PROCEDURES, /* one call of a server-side procedure (sql/<dialect>/procedures.sql) */
+};
+
 struct tpcc_ctx {
 	const struct tpcc_sql *sql;
+	enum tpcc_mode mode;
 	unsigned warehouses;
 	unsigned weights[TPCC_DECK_TYPES];
 	struct tpcc_c c_run;

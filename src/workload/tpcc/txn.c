@@ -27,16 +27,18 @@ struct tpcc_term {
 
 struct line {
 	uint32_t i_id, supply_w, qty;
+	uint8_t number; /* OL_NUMBER: the line's place in the order as entered */
 };
 
 struct tpcc_sess {
 	struct tpcc_ctx *x;
 	struct db_conn *c;
-	struct db_stmt *st[TS_FIRST_LOAD];
+	struct db_stmt *st[TS_FIRST_LOAD]; /* the mode's statements only */
 	struct tpcc_term *term;
 	struct tpcc_term own; /* without terminals */
 	enum tpcc_type type;  /* of the transaction in progress (or next) */
 	bool active;
+	bool retry;           /* the next start runs the last inputs again */
 	unsigned pc;
 	struct wl_step step;
 	struct db_value cols[NCOLS_MAX];
@@ -51,6 +53,7 @@ struct tpcc_sess {
 	size_t data_len;
 	char h_data[32];
 	size_t h_data_len;
+	char pack[4][96]; /* procedure mode: New-Order's lines, packed */
 	struct line lines[MAX_LINES];
 	uint32_t ids[64];
 	unsigned nids;
@@ -140,6 +143,16 @@ static void start(struct tpcc_sess *s, struct rng *r)
 {
 	s->pc = 0;
 	s->active = true;
+	if (s->retry) {
+		/* A retried transaction is the same business transaction: the
+		 * inputs drawn for it stay, only its progress starts over. */
+		s->retry = false;
+		if (s->type == TT_NEW_ORDER_ROLLBACK)
+			s->type = TT_NEW_ORDER;
+		if (s->type == TT_DELIVERY)
+			s->d = 1;
+		return;
+	}
 	s->w = s->term->w;
 	switch (s->type) {
 	case TT_NEW_ORDER:
@@ -160,6 +173,7 @@ static void start(struct tpcc_sess *s, struct rng *r)
 				atomic_fetch_add_explicit(&s->x->remote_lines, 1, memory_order_relaxed);
 			}
 			l->qty = rng_uniform(r, 1, 10);
+			l->number = (uint8_t)(i + 1);
 		}
 		if (s->rollback)
 			s->lines[s->ol_cnt - 1].i_id = 100001; /* unused: the item lookup fails */
@@ -306,7 +320,7 @@ static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, con
 		}
 		case 8:
 			l = &s->lines[s->line];
-			set_i(&p[0], s->o_id), set_i(&p[1], s->d), set_i(&p[2], s->w), set_i(&p[3], s->line + 1);
+			set_i(&p[0], s->o_id), set_i(&p[1], s->d), set_i(&p[2], s->w), set_i(&p[3], l->number);
 			set_i(&p[4], l->i_id), set_i(&p[5], l->supply_w), set_i(&p[6], l->qty);
 			set_d(&p[7], s->amount), set_s(&p[8], s->dist_info, 24);
 			*out = stmt(s, TS_NO_INS_ORDER_LINE);
@@ -581,15 +595,167 @@ static int stock_level(struct tpcc_sess *s, const struct wl_step **out)
 	}
 }
 
+/* --- the procedure mode: one call, one result row --- */
+
+static int call_result(struct tpcc_sess *s, enum tpcc_stmt k, const char *what)
+{
+	char msg[200];
+
+	if (row(s, k))
+		return 0;
+	snprintf(msg, sizeof(msg), "%s: the procedure returned no row", what);
+	return wl_error(s, msg);
+}
+
+/* v as exactly `width` decimal digits, zero-padded (v < 10^width). */
+static void digits(char *p, uint32_t v, unsigned width)
+{
+	for (unsigned i = width; i-- > 0; v /= 10)
+		p[i] = (char)('0' + v % 10);
+}
+
+static int pr_new_order(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+	int rolled_back;
+
+	if (s->pc++ == 0) {
+		for (unsigned i = 0; i < s->ol_cnt; i++) {
+			const struct line *l = &s->lines[i];
+			digits(s->pack[0] + 6 * i, l->i_id, 6);
+			digits(s->pack[1] + 6 * i, l->supply_w, 6);
+			digits(s->pack[2] + 2 * i, l->qty, 2);
+			digits(s->pack[3] + 2 * i, l->number, 2);
+		}
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->c_id), set_i(&p[3], s->ol_cnt);
+		set_i(&p[4], s->all_local);
+		set_s(&p[5], s->pack[0], 6 * s->ol_cnt), set_s(&p[6], s->pack[1], 6 * s->ol_cnt);
+		set_s(&p[7], s->pack[2], 2 * s->ol_cnt), set_s(&p[8], s->pack[3], 2 * s->ol_cnt);
+		*out = stmt(s, TS_PR_NEWORD);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_NEWORD, "New-Order") < 0)
+		return -1;
+	rolled_back = s->cols[1].i != 0;
+	drain(s, TS_PR_NEWORD);
+	s->active = false;
+	/* The client knows which New-Orders must roll back: the procedure must
+	 * have done exactly that. */
+	if (rolled_back != s->rollback)
+		return wl_fatal(s, rolled_back ? "New-Order: the procedure rolled back an order whose items all exist"
+					       : "New-Order: the procedure committed an order with the unused item");
+	if (!rolled_back)
+		return WL_DONE;
+	s->type = TT_NEW_ORDER_ROLLBACK;
+	return WL_DONE_ROLLBACK;
+}
+
+static int pr_payment(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->c_w), set_i(&p[3], s->c_d);
+		set_i(&p[4], s->by_name ? 0 : s->c_id), set_s(&p[5], s->c_last, s->by_name ? s->c_last_len : 0);
+		set_i(&p[6], s->by_name), set_d(&p[7], s->amount);
+		*out = stmt(s, TS_PR_PAYMENT);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_PAYMENT, "Payment") < 0)
+		return -1;
+	if (s->cols[0].i <= 0)
+		return wl_error(s, "Payment: no customer with the last name");
+	drain(s, TS_PR_PAYMENT);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int pr_order_status(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->by_name ? 0 : s->c_id);
+		set_s(&p[3], s->c_last, s->by_name ? s->c_last_len : 0), set_i(&p[4], s->by_name);
+		*out = stmt(s, TS_PR_OSTAT);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_OSTAT, "Order-Status") < 0)
+		return -1;
+	if (s->cols[0].i <= 0)
+		return wl_error(s, "Order-Status: no customer with the last name");
+	drain(s, TS_PR_OSTAT);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int pr_delivery(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+	int64_t delivered, skipped;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->carrier);
+		*out = stmt(s, TS_PR_DELIVERY);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_DELIVERY, "Delivery") < 0)
+		return -1;
+	delivered = s->cols[0].i;
+	skipped = s->cols[1].i;
+	drain(s, TS_PR_DELIVERY);
+	if (delivered < 0 || skipped < 0 || delivered + skipped != 10)
+		return wl_fatal(s, "Delivery: the procedure did not account for the ten districts");
+	atomic_fetch_add_explicit(&s->x->skipped_districts, (unsigned long long)skipped, memory_order_relaxed);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int pr_stock_level(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->threshold);
+		*out = stmt(s, TS_PR_SLEV);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_SLEV, "Stock-Level") < 0)
+		return -1;
+	drain(s, TS_PR_SLEV);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int tpcc_next_call(struct tpcc_sess *s, const struct wl_step **out)
+{
+	switch (s->type) {
+	case TT_NEW_ORDER:
+	case TT_NEW_ORDER_ROLLBACK:
+		return pr_new_order(s, out);
+	case TT_PAYMENT:
+		return pr_payment(s, out);
+	case TT_ORDER_STATUS:
+		return pr_order_status(s, out);
+	case TT_DELIVERY:
+		return pr_delivery(s, out);
+	case TT_STOCK_LEVEL:
+		return pr_stock_level(s, out);
+	}
+	return wl_error(s, "unknown transaction type");
+}
+
 static int tpcc_next(void *p, struct rng *r, const struct db_exec_result *last, const struct wl_step **out)
 {
 	struct tpcc_sess *s = p;
 
 	if (!s->active) {
-		if (s->term == &s->own) /* no terminals: draw from the session's own deck */
+		if (s->term == &s->own && !s->retry) /* no terminals: draw from the session's own deck */
 			s->type = tpcc_deck_next(&s->own.deck, s->x->weights, r);
 		start(s, r);
 	}
+	if (s->x->mode == TPCC_PROCEDURES)
+		return tpcc_next_call(s, out);
 	switch (s->type) {
 	case TT_NEW_ORDER:
 	case TT_NEW_ORDER_ROLLBACK:
@@ -610,11 +776,9 @@ static void tpcc_restart(void *p)
 {
 	struct tpcc_sess *s = p;
 
-	/* The retry runs the same type with fresh inputs (a rolled-back
-	 * New-Order stays a New-Order). */
+	/* The retry runs the same transaction again: same type, same inputs. */
 	s->active = false;
-	if (s->type == TT_NEW_ORDER_ROLLBACK)
-		s->type = TT_NEW_ORDER;
+	s->retry = true;
 }
 
 static unsigned tpcc_txn_type(void *p)
@@ -656,9 +820,12 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	/* libmysqlclient: transactions start implicitly, like ODBC's manual-commit
 	 * mode, so no BEGIN round trip. ODBC sets both through connection
 	 * attributes. */
+	/* The procedure mode runs with autocommit on: each procedure ends its
+	 * own transaction, so a call is the transaction's one round trip. */
 	if (!strcmp(c->ops->name, "mysql")) {
 		const char *iso = iso_sql(x->isolation);
-		if (c->ops->query(c, "SET autocommit=0", 16, NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
+		const char *ac = x->mode == TPCC_PROCEDURES ? "SET autocommit=1" : "SET autocommit=0";
+		if (c->ops->query(c, ac, strlen(ac), NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
 			goto fail;
 	}
 	/* The dialect's session settings (SQL Server: SET NOCOUNT OFF, so that
@@ -667,7 +834,8 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	for (unsigned i = 0; i < x->sql->nsession; i++)
 		if (c->ops->query(c, x->sql->session[i], strlen(x->sql->session[i]), NULL) < 0)
 			goto fail;
-	for (unsigned k = 0; k < TS_FIRST_LOAD; k++) {
+	for (unsigned k = x->mode == TPCC_PROCEDURES ? TS_FIRST_PROC : 0;
+	     k < (x->mode == TPCC_PROCEDURES ? TS_FIRST_LOAD : TS_FIRST_PROC); k++) {
 		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);
 		if (c->ops->prepare(c, x->sql->stmt[k], d->params, d->nparams, d->cols, d->ncols, &s->st[k]) < 0)
 			goto fail;
@@ -702,9 +870,12 @@ static void tpcc_bind_term(void *p, void *term, unsigned type)
 {
 	struct tpcc_sess *s = p;
 
+	if (s->retry && s->term == term)
+		return; /* the retry of the terminal's transaction */
 	s->term = term;
 	s->type = (enum tpcc_type)type;
 	s->active = false;
+	s->retry = false;
 }
 
 static unsigned tpcc_term_next(void *wl, void *term, struct rng *r)
