@@ -236,6 +236,67 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 	print_phase(rc, pr);
 }
 
+/* What the server was: engine.settings, first value of a name wins. */
+#define MAX_SETTINGS 32
+struct settings {
+	char *names[MAX_SETTINGS], *values[MAX_SETTINGS];
+	unsigned n;
+	struct strbuf skipped;
+};
+
+static void on_setting(void *arg, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+	struct settings *st = arg;
+	char *nm;
+
+	if (!name) {
+		strbuf_addf(&st->skipped, "%s%.*s", st->skipped.len ? "; " : "", (int)(vlen > 160 ? 160 : vlen), value);
+		return;
+	}
+	nm = xmalloc(nlen + 1);
+	memcpy(nm, name, nlen);
+	nm[nlen] = '\0';
+	for (unsigned i = 0; i < st->n; i++) {
+		if (!strcmp(st->names[i], nm)) {
+			free(nm);
+			return;
+		}
+	}
+	if (st->n == MAX_SETTINGS) {
+		free(nm);
+		return;
+	}
+	st->names[st->n] = nm;
+	st->values[st->n] = xmalloc(vlen + 1);
+	memcpy(st->values[st->n], value, vlen);
+	st->values[st->n][vlen] = '\0';
+	st->n++;
+}
+
+static void record_settings(struct run_ctx *rc)
+{
+	struct settings st = {.n = 0};
+	struct strbuf line;
+
+	strbuf_init(&st.skipped, 0);
+	strbuf_init(&line, 256);
+	if (tpcc_read_settings(rc->x, rc->drv, rc->cp, on_setting, &st) < 0)
+		log_warn("server settings: cannot read them: %s", st.skipped.buf);
+	else if (st.skipped.len && log_verbosity() >= 4)
+		log_info("server settings: skipped what this server does not have or lets us read: %s", st.skipped.buf);
+	for (unsigned i = 0; i < st.n; i++)
+		strbuf_addf(&line, "%s%s=%s", i ? ", " : "", st.names[i], st.values[i]);
+	printf("server settings: %s\n", st.n ? line.buf : "(none read)");
+	fflush(stdout);
+	result_set_engine_settings(rc->rec.res, (const char *const *)st.names, (const char *const *)st.values, st.n);
+	for (unsigned i = 0; i < st.n; i++) {
+		free(st.names[i]);
+		free(st.values[i]);
+	}
+	strbuf_release(&st.skipped);
+	strbuf_release(&line);
+}
+
 /* --check: the 12 conditions, printed and stored in the result as `when`. */
 static void run_check(struct run_ctx *rc, const char *when)
 {
@@ -352,6 +413,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
 	       tpcc_dialect_name(x->sql->dialect), c->mode);
 	fflush(stdout);
+	record_settings(&rc);
 	if (!strcmp(c->check, "before") || !strcmp(c->check, "both"))
 		run_check(&rc, "before");
 	if (run_record_open(&rc.rec) == 0)

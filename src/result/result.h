@@ -35,6 +35,8 @@ void result_param_str(struct result *r, const char *key, const char *v);
 void result_set_engine(struct result *r, const char *driver, const char *server_version, const char *endpoint,
 		       const char *database);
 void result_set_percentiles(struct result *r, const double *p, unsigned n);
+/* engine.settings: what the server was (name -> value), read from it. */
+void result_set_engine_settings(struct result *r, const char *const *names, const char *const *values, unsigned n);
 void result_set_types(struct result *r, const char *const *names, unsigned n);
 
 /* A consistency check's outcome (TPC-C clause 3.3.2), stored under

@@ -127,6 +127,15 @@ void result_set_engine(struct result *r, const char *driver, const char *server_
 				      "endpoint", endpoint, "database", database));
 }
 
+void result_set_engine_settings(struct result *r, const char *const *names, const char *const *values, unsigned n)
+{
+	json_t *o = json_object();
+
+	for (unsigned i = 0; i < n; i++)
+		json_object_set_new(o, names[i], json_string(values[i]));
+	json_object_set_new(json_object_get(r->root, "engine"), "settings", o);
+}
+
 void result_set_percentiles(struct result *r, const double *p, unsigned n)
 {
 	json_t *a = json_array();

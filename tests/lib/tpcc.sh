@@ -102,6 +102,14 @@ tpcc_suite() {
 	check "$name: closed-loop run" "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=8 --connections=4 --time=4 \
 		--report-interval=1 --check=after --result="$out.off.json" --journal="$out.off.jsonl" run
 	check "$name: closed-loop mix within bounds" tpcc_mix_ok "$out.off.json"
+	check "$name: the result records what the server was (engine.settings)" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); s = r['engine']['settings']
+want = {'mysql': ['innodb_flush_log_at_trx_commit', 'innodb_flush_method', 'innodb_doublewrite', 'sync_binlog', 'isolation'],
+        'postgresql': ['synchronous_commit', 'shared_buffers', 'fsync', 'full_page_writes', 'isolation']}[r['workload']['params']['dialect']]
+assert all(s.get(k) for k in want), s
+assert s['isolation'].lower().replace('-', ' ') in ('repeatable read', 'read committed'), s['isolation']
+" "$out.off.json"
 	check "$name: closed-loop run: the 12 conditions after it, in the result" python3 -c "
 import json, sys
 c = json.load(open(sys.argv[1]))['consistency']['after']

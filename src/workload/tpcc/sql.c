@@ -296,6 +296,9 @@ void tpcc_sql_free(struct tpcc_sql *s)
 	for (unsigned i = 0; i < s->nsession; i++)
 		free(s->session[i]);
 	free(s->session);
+	for (unsigned i = 0; i < s->nsettings; i++)
+		free(s->settings[i]);
+	free(s->settings);
 	for (unsigned i = 0; i < s->nprocs; i++) {
 		free(s->procs[i]);
 		free(s->proc_names[i]);
@@ -321,6 +324,7 @@ int tpcc_sql_load(enum tpcc_dialect d, struct tpcc_sql **out, char *err, size_t 
 	    load_list(d, "indexes.sql", &s->indexes, &s->nindexes, err, errlen) < 0 ||
 	    load_list(d, "drop.sql", &s->drop, &s->ndrop, err, errlen) < 0 ||
 	    load_list(d, "session.sql", &s->session, &s->nsession, err, errlen) < 0 ||
+	    load_list(d, "settings.sql", &s->settings, &s->nsettings, err, errlen) < 0 ||
 	    load_procs(d, s, err, errlen) < 0)
 		goto out;
 	if (!text || split(text, &p, &np) < 0) {
@@ -378,6 +382,9 @@ void tpcc_sql_print(FILE *f, const struct tpcc_sql *s)
 	fprintf(f, "\n-- on every run connection (sql/%s/session.sql)\n\n", d);
 	for (unsigned i = 0; i < s->nsession; i++)
 		fprintf(f, "%s;\n", s->session[i]);
+	fprintf(f, "\n-- what the server was, for the result (sql/%s/settings.sql)\n\n", d);
+	for (unsigned i = 0; i < s->nsettings; i++)
+		fprintf(f, "%s;\n", s->settings[i]);
 	fprintf(f, "\n-- statements (sql/%s/statements.sql)\n\n", d);
 	for (unsigned k = 0; k < TS_COUNT; k++)
 		fprintf(f, "-- %s\n%s;\n", defs[k].name, s->stmt[k]);

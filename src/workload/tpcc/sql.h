@@ -1,7 +1,8 @@
 /*
  * TPC-C SQL per dialect. The text lives in sql/<dialect>/{schema,indexes,
- * statements,drop,session,procedures}.sql (session.sql: settings sent once
- * on every run connection; procedures.sql: the server-side procedures of the
+ * statements,drop,session,settings,procedures}.sql (session.sql: settings sent
+ * once on every run connection; settings.sql: queries of (name, value) rows,
+ * what the server was, for the result; procedures.sql: the server-side procedures of the
  * procedure mode, one per "-- procedure: NAME" line, which may hold ';') (compiled in by cmake/embed_sql.cmake); this module
  * parses it and fixes every statement's parameter and column types, which are
  * the same for all dialects.
@@ -109,8 +110,8 @@ const struct tpcc_stmt_def *tpcc_stmt_def(enum tpcc_stmt s);
 struct tpcc_sql {
 	enum tpcc_dialect dialect;
 	char *stmt[TS_COUNT];
-	char **schema, **indexes, **drop, **session;
-	unsigned nschema, nindexes, ndrop, nsession;
+	char **schema, **indexes, **drop, **session, **settings;
+	unsigned nschema, nindexes, ndrop, nsession, nsettings;
 	/* procedures.sql: one CREATE PROCEDURE / FUNCTION per "-- procedure: NAME" block */
 	char **procs, **proc_names;
 	unsigned nprocs;

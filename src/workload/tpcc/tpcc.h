@@ -96,6 +96,14 @@ struct tpcc_ctx {
 
 extern const struct workload_ops tpcc_workload_ops;
 
+/* What the server was (sql/<dialect>/settings.sql), read on a connection set
+ * up as the run's: fn gets each (name, value); a statement that fails gives
+ * fn(arg, NULL, 0, message) and the next one runs. Returns 0, or -1 when no
+ * connection could be made (fn had the message). */
+typedef void (*tpcc_setting_fn)(void *arg, const char *name, size_t nlen, const char *value, size_t vlen);
+int tpcc_read_settings(const struct tpcc_ctx *x, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		       tpcc_setting_fn fn, void *arg) __attribute__((warn_unused_result));
+
 /* --- load (load.c); read_meta, check, cleanup (check.c) --- */
 
 struct tpcc_load_stats {

@@ -806,6 +806,62 @@ static const char *iso_sql(enum db_isolation i)
 	return NULL;
 }
 
+/* What every run connection sends before its first transaction. */
+static int session_prologue(const struct tpcc_ctx *x, struct db_conn *c)
+{
+	/* libmysqlclient: transactions start implicitly, like ODBC's manual-commit
+	 * mode, so no BEGIN round trip. ODBC sets both through connection
+	 * attributes. The procedure mode runs with autocommit on: each procedure
+	 * ends its own transaction, so a call is the transaction's one round
+	 * trip. */
+	if (!strcmp(c->ops->name, "mysql")) {
+		const char *iso = iso_sql(x->isolation);
+		const char *ac = x->mode == TPCC_PROCEDURES ? "SET autocommit=1" : "SET autocommit=0";
+		if (c->ops->query(c, ac, strlen(ac), NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
+			return -1;
+	}
+	/* The dialect's session settings (SQL Server: SET NOCOUNT OFF, so that
+	 * Delivery's DELETE reports its row count whatever the server's
+	 * 'user options' say). */
+	for (unsigned i = 0; i < x->sql->nsession; i++)
+		if (c->ops->query(c, x->sql->session[i], strlen(x->sql->session[i]), NULL) < 0)
+			return -1;
+	return 0;
+}
+
+int tpcc_read_settings(const struct tpcc_ctx *x, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		       tpcc_setting_fn fn, void *arg)
+{
+	static const enum db_type cols[2] = {DB_TYPE_STRING, DB_TYPE_STRING};
+	struct db_conn c = {.ops = drv};
+	int ret = -1;
+
+	if (drv->connect(&c, cp) < 0 || session_prologue(x, &c) < 0) {
+		fn(arg, NULL, 0, c.err.msg, strlen(c.err.msg));
+		goto out;
+	}
+	for (unsigned i = 0; i < x->sql->nsettings; i++) {
+		struct db_stmt *st;
+		struct db_exec_result r;
+		struct db_value v[2];
+		if (drv->prepare(&c, x->sql->settings[i], NULL, 0, cols, 2, &st) < 0 ||
+		    drv->execute(&c, st, NULL, &r) < 0) {
+			/* This server has no such setting, or the user may not read it. */
+			fn(arg, NULL, 0, c.err.msg, strlen(c.err.msg));
+			drv->rollback(&c);
+			continue;
+		}
+		while (drv->fetch(&c, st, v) == 1)
+			if (!v[0].is_null)
+				fn(arg, v[0].s, v[0].len, v[1].is_null ? "" : v[1].s, v[1].is_null ? 0 : v[1].len);
+	}
+	drv->rollback(&c);
+	ret = 0;
+out:
+	drv->disconnect(&c);
+	return ret;
+}
+
 static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void **out)
 {
 	struct tpcc_ctx *x = wl;
@@ -817,23 +873,8 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	s->own.d = (uint8_t)(index / x->warehouses % 10 + 1);
 	tpcc_deck_init(&s->own.deck, x->weights);
 	s->term = &s->own;
-	/* libmysqlclient: transactions start implicitly, like ODBC's manual-commit
-	 * mode, so no BEGIN round trip. ODBC sets both through connection
-	 * attributes. */
-	/* The procedure mode runs with autocommit on: each procedure ends its
-	 * own transaction, so a call is the transaction's one round trip. */
-	if (!strcmp(c->ops->name, "mysql")) {
-		const char *iso = iso_sql(x->isolation);
-		const char *ac = x->mode == TPCC_PROCEDURES ? "SET autocommit=1" : "SET autocommit=0";
-		if (c->ops->query(c, ac, strlen(ac), NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
-			goto fail;
-	}
-	/* The dialect's session settings (SQL Server: SET NOCOUNT OFF, so that
-	 * Delivery's DELETE reports its row count whatever the server's
-	 * 'user options' say). */
-	for (unsigned i = 0; i < x->sql->nsession; i++)
-		if (c->ops->query(c, x->sql->session[i], strlen(x->sql->session[i]), NULL) < 0)
-			goto fail;
+	if (session_prologue(x, c) < 0)
+		goto fail;
 	for (unsigned k = x->mode == TPCC_PROCEDURES ? TS_FIRST_PROC : 0;
 	     k < (x->mode == TPCC_PROCEDURES ? TS_FIRST_LOAD : TS_FIRST_PROC); k++) {
 		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);

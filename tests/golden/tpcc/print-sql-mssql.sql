@@ -142,6 +142,14 @@ CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
 
 SET NOCOUNT OFF;
 
+-- what the server was, for the result (sql/mssql/settings.sql)
+
+SELECT 'read_committed_snapshot', CASE is_read_committed_snapshot_on WHEN 1 THEN 'ON' ELSE 'OFF' END FROM sys.databases WHERE name = DB_NAME() UNION ALL SELECT 'snapshot_isolation', snapshot_isolation_state_desc FROM sys.databases WHERE name = DB_NAME() UNION ALL SELECT 'recovery_model', recovery_model_desc FROM sys.databases WHERE name = DB_NAME();
+SELECT 'max_server_memory_mb', CAST(value_in_use AS VARCHAR(20)) FROM sys.configurations WHERE name = 'max server memory (MB)' UNION ALL SELECT 'maxdop', CAST(value_in_use AS VARCHAR(20)) FROM sys.configurations WHERE name = 'max degree of parallelism' UNION ALL SELECT 'cost_threshold_for_parallelism', CAST(value_in_use AS VARCHAR(20)) FROM sys.configurations WHERE name = 'cost threshold for parallelism';
+SELECT 'isolation', CASE transaction_isolation_level WHEN 1 THEN 'READ UNCOMMITTED' WHEN 2 THEN 'READ COMMITTED' WHEN 3 THEN 'REPEATABLE READ' WHEN 4 THEN 'SERIALIZABLE' WHEN 5 THEN 'SNAPSHOT' ELSE 'UNSPECIFIED' END FROM sys.dm_exec_sessions WHERE session_id = @@SPID;
+SELECT 'encrypt', encrypt_option FROM sys.dm_exec_connections WHERE session_id = @@SPID;
+SELECT 'product_version', CAST(SERVERPROPERTY('ProductVersion') AS VARCHAR(40)) UNION ALL SELECT 'edition', CAST(SERVERPROPERTY('Edition') AS VARCHAR(80));
+
 -- statements (sql/mssql/statements.sql)
 
 -- no_cust_wh

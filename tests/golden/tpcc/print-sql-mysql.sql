@@ -141,6 +141,13 @@ CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
 -- on every run connection (sql/mysql/session.sql)
 
 
+-- what the server was, for the result (sql/mysql/settings.sql)
+
+SELECT 'innodb_flush_log_at_trx_commit', CAST(@@global.innodb_flush_log_at_trx_commit AS CHAR) UNION ALL SELECT 'innodb_flush_method', CAST(@@global.innodb_flush_method AS CHAR) UNION ALL SELECT 'innodb_doublewrite', CAST(@@global.innodb_doublewrite AS CHAR) UNION ALL SELECT 'innodb_buffer_pool_size', CAST(@@global.innodb_buffer_pool_size AS CHAR) UNION ALL SELECT 'innodb_log_file_size', CAST(@@global.innodb_log_file_size AS CHAR) UNION ALL SELECT 'innodb_io_capacity', CAST(@@global.innodb_io_capacity AS CHAR) UNION ALL SELECT 'sync_binlog', CAST(@@global.sync_binlog AS CHAR) UNION ALL SELECT 'log_bin', CAST(@@global.log_bin AS CHAR);
+SELECT 'isolation', CAST(@@session.transaction_isolation AS CHAR);
+SELECT 'isolation', CAST(@@session.tx_isolation AS CHAR);
+SELECT 'autocommit', CAST(@@session.autocommit AS CHAR);
+
 -- statements (sql/mysql/statements.sql)
 
 -- no_cust_wh

@@ -141,6 +141,11 @@ CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
 -- on every run connection (sql/postgresql/session.sql)
 
 
+-- what the server was, for the result (sql/postgresql/settings.sql)
+
+SELECT name, current_setting(name) FROM pg_settings WHERE name IN ('synchronous_commit', 'shared_buffers', 'fsync', 'full_page_writes', 'wal_sync_method', 'wal_level', 'checkpoint_timeout', 'max_wal_size', 'effective_io_concurrency', 'default_transaction_isolation') ORDER BY name;
+SELECT 'isolation', current_setting('transaction_isolation');
+
 -- statements (sql/postgresql/statements.sql)
 
 -- no_cust_wh
