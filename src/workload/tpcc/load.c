@@ -308,18 +308,28 @@ static void vstr(struct batch *b, struct db_value *v, const char *s)
 	memcpy(vs(b, v, n), s, n);
 }
 
-/* Random letters (a-string) of length in [lo, hi]. */
+/* A random a-string (clause 4.3.2.2: alphanumeric characters) of length in
+ * [lo, hi]: 62 characters, each equally likely (a 6-bit draw of 62 or 63 is
+ * drawn again, so no modulo bias). */
 static void vastr(struct batch *b, struct db_value *v, struct rng *r, unsigned lo, unsigned hi)
 {
+	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	unsigned n = rng_uniform(r, lo, hi);
 	char *p = vs(b, v, n);
 	uint64_t bits = 0;
+	unsigned left = 0;
 
-	for (unsigned i = 0; i < n; i++) {
-		if (i % 10 == 0)
+	for (unsigned i = 0; i < n;) {
+		unsigned k;
+		if (left == 0) {
 			bits = rng_next(r);
-		p[i] = (char)('a' + (bits & 63) % 26);
+			left = 10;
+		}
+		k = (unsigned)(bits & 63);
 		bits >>= 6;
+		left--;
+		if (k < 62)
+			p[i++] = alnum[k];
 	}
 }
 

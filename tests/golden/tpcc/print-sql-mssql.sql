@@ -137,6 +137,15 @@ CREATE TABLE tpcc_meta (
 
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+UPDATE STATISTICS warehouse;
+UPDATE STATISTICS district;
+UPDATE STATISTICS customer;
+UPDATE STATISTICS history;
+UPDATE STATISTICS new_order;
+UPDATE STATISTICS orders;
+UPDATE STATISTICS order_line;
+UPDATE STATISTICS item;
+UPDATE STATISTICS stock;
 
 -- on every run connection (sql/mssql/session.sql)
 
@@ -165,7 +174,7 @@ INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
 -- no_item
 SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
 -- no_stock
-SELECT s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_i_id = ? AND s_w_id = ?;
+SELECT s_quantity, s_data, CASE ? WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_i_id = ? AND s_w_id = ?;
 -- no_stock_upd
 UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?;
 -- no_ins_order_line
@@ -181,7 +190,7 @@ SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHER
 -- cust_by_name
 SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
 -- pay_cust
-SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- pay_cust_upd
 UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- pay_cust_data
@@ -193,9 +202,9 @@ INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amoun
 -- os_cust
 SELECT c_first, c_middle, c_last, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- os_last_order
-SELECT TOP 1 o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC;
+SELECT TOP 1 o_id, o_carrier_id, o_entry_d FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC;
 -- os_lines
-SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
 -- dl_oldest_new_order
 SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id;
 -- dl_del_new_order
@@ -213,7 +222,7 @@ UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt +
 -- sl_dist
 SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
 -- sl_count
-SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ? OPTION (LOOP JOIN, MAXDOP 1);
 -- pr_neword
 EXEC tpcc_neword ?, ?, ?, ?, ?, ?, ?, ?, ?;
 -- pr_payment

@@ -137,6 +137,7 @@ ALTER TABLE stock ADD PRIMARY KEY (s_w_id, s_i_id);
 ALTER TABLE tpcc_meta ADD PRIMARY KEY (m_name);
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+ANALYZE warehouse, district, customer, history, new_order, orders, order_line, item, stock;
 
 -- on every run connection (sql/postgresql/session.sql)
 
@@ -161,7 +162,7 @@ INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
 -- no_item
 SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
 -- no_stock
-SELECT s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE;
+SELECT s_quantity, s_data, CASE CAST(? AS INTEGER) WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END FROM stock WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE;
 -- no_stock_upd
 UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?;
 -- no_ins_order_line
@@ -177,7 +178,7 @@ SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHER
 -- cust_by_name
 SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
 -- pay_cust
-SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- pay_cust_upd
 UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- pay_cust_data
@@ -189,9 +190,9 @@ INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amoun
 -- os_cust
 SELECT c_first, c_middle, c_last, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- os_last_order
-SELECT o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
+SELECT o_id, o_carrier_id, o_entry_d FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
 -- os_lines
-SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
 -- dl_oldest_new_order
 SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1 FOR UPDATE;
 -- dl_del_new_order
