@@ -79,6 +79,9 @@ struct db_conn_params {
 	const int *retry_codes;
 	size_t n_retry_codes;
 	bool retry_all; /* --mysql-ignore-errors=all */
+	/* Ask for the driver's bulk-copy API (ODBC: SQL Server's bcp, which
+	 * must be switched on with SQL_COPT_SS_BCP before connecting). */
+	bool bulk_copy;
 	/* Autocommit on (ODBC SQL_ATTR_AUTOCOMMIT): every statement its own
 	 * transaction, or the server-side procedure ends its own (TPC-C's
 	 * procedure mode). Off by default: a transaction ends with commit(). */
@@ -164,6 +167,14 @@ struct db_driver_ops {
 	 * "PostgreSQL"), for dialect detection; NULL when unknown. */
 	const char *(*dbms_name)(struct db_conn *c);
 
+	/* Optional bulk copy into a table (SQL Server's bcp API through
+	 * msodbcsql): nrows rows of ncols values (row-major), the value of column
+	 * cols[k] of type types[k] at k, in one bulk operation. Returns
+	 * -ENOTSUP when this connection cannot (not opened with bulk_copy, or
+	 * the driver has no bcp API: the caller loads another way); 0 with
+	 * r->rows = the rows the server took; <0 with c->err set. */
+	int (*copy_rows)(struct db_conn *c, const char *table, const char *const *cols, const enum db_type *types,
+			 unsigned ncols, const struct db_value *rows, unsigned nrows, struct db_exec_result *r);
 	/* Optional bulk load from a row stream (MySQL's LOAD DATA LOCAL INFILE):
 	 * `sql` is the LOAD statement, `fill` writes up to `cap` bytes of rows
 	 * into `buf` and returns the count (0 at the end, <0 to abort). Returns 0,

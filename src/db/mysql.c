@@ -17,6 +17,7 @@
 #include "db/db.h"
 
 #include "core/strbuf.h"
+#include "db/rows.h"
 
 #include <mysql.h>
 #include <errmsg.h>
@@ -54,20 +55,12 @@ struct my_stmt {
 	/* A result followed by more results (a CALL: its SELECT, then the
 	 * CALL's own status) is copied here, so that the rest can be read off
 	 * the connection before the next statement. */
-	struct my_row_val *cache;
-	size_t ncache, cache_cap, cache_pos;
-	struct strbuf arena;
+	struct db_rows cache;
 	bool cached;
 	bool bind_late;         /* bind the result columns after each execute */
 	struct my_stmt *next;   /* every statement of the connection, freed at disconnect */
 };
 
-struct my_row_val {
-	int64_t i;
-	double d;
-	size_t off, len;
-	bool null;
-};
 
 enum my_op {
 	OP_NONE,
@@ -224,8 +217,7 @@ static void stmt_free(struct my_stmt *s)
 	free(s->clen);
 	free(s->cnull);
 	free(s->cerr);
-	free(s->cache);
-	strbuf_release(&s->arena);
+	db_rows_release(&s->cache);
 	free(s);
 }
 
@@ -336,7 +328,7 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	struct my_stmt *s = xcalloc(1, sizeof(*s));
 	int ret = -1;
 
-	strbuf_init(&s->arena, 0);
+	db_rows_init(&s->cache, NULL, 0);
 	s->st = mysql_stmt_init(m->mysql);
 	if (!s->st) {
 		conn_error(c);
@@ -496,25 +488,11 @@ static int cache_rows(struct db_conn *c, struct my_stmt *s)
 		set_error(c, 0, "HY000", "a CALL result with more than 32 columns");
 		return -1;
 	}
-	s->ncache = s->cache_pos = 0;
-	strbuf_reset(&s->arena);
-	while ((rc = fetch_bound(c, s, v)) == 1) {
-		struct my_row_val *row;
-		if (s->ncache == s->cache_cap) {
-			s->cache_cap = s->cache_cap ? 2 * s->cache_cap : 4;
-			s->cache = xrealloc(s->cache, s->cache_cap * s->ncols * sizeof(*s->cache));
-		}
-		row = &s->cache[s->ncache++ * s->ncols];
-		for (unsigned i = 0; i < s->ncols; i++) {
-			row[i].null = v[i].is_null;
-			row[i].i = v[i].i;
-			row[i].d = v[i].d;
-			row[i].len = v[i].type == DB_TYPE_STRING && !v[i].is_null ? v[i].len : 0;
-			row[i].off = s->arena.len;
-			if (row[i].len)
-				strbuf_add(&s->arena, v[i].s, row[i].len);
-		}
-	}
+	s->cache.types = s->ctypes;
+	s->cache.ncols = s->ncols;
+	db_rows_reset(&s->cache);
+	while ((rc = fetch_bound(c, s, v)) == 1)
+		db_rows_add(&s->cache, v);
 	if (rc < 0)
 		return -1;
 	s->cached = true;
@@ -590,22 +568,8 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 static int my_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 {
 	struct my_stmt *s = (struct my_stmt *)st;
-	const struct my_row_val *row;
 
-	if (!s->cached)
-		return fetch_bound(c, s, cols);
-	if (s->cache_pos >= s->ncache)
-		return 0;
-	row = &s->cache[s->cache_pos++ * s->ncols];
-	for (unsigned i = 0; i < s->ncols; i++) {
-		cols[i].type = s->ctypes[i];
-		cols[i].is_null = row[i].null;
-		cols[i].i = row[i].i;
-		cols[i].d = row[i].d;
-		cols[i].s = s->ctypes[i] == DB_TYPE_STRING ? s->arena.buf + row[i].off : NULL;
-		cols[i].len = row[i].len;
-	}
-	return 1;
+	return s->cached ? db_rows_next(&s->cache, cols) : fetch_bound(c, s, cols);
 }
 
 static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *cols)

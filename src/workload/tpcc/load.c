@@ -26,11 +26,13 @@
 #include "core/strbuf.h"
 #include "db/bulk.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BATCH_ROWS 1000          /* ODBC parameter array rows */
 #define ARENA_BYTES (BATCH_ROWS * 1200)
@@ -42,7 +44,9 @@ enum batch_mode {
 	BM_ARRAY,  /* ODBC parameter arrays */
 	BM_STREAM, /* LOAD DATA LOCAL INFILE text rows */
 	BM_INSERT, /* multi-row INSERT text */
+	BM_COPY,   /* SQL Server's bulk copy (copy_rows); rows held as for BM_ARRAY */
 };
+#define COPY_COLS 24
 
 struct batch {
 	struct db_conn *c;
@@ -60,6 +64,17 @@ struct batch {
 	uint64_t since_commit;
 	atomic_ullong *rows;     /* rows sent, per enum tpcc_table */
 	bool probe;              /* a refused LOAD DATA returns -2, unreported */
+	/* BM_COPY: the table's plan (db_bulk_copy_plan), or copy_table false
+	 * when its INSERT has another expression (then a parameter array). */
+	bool copy_table;
+	char copy_name[64];
+	struct db_copy_col plan[COPY_COLS];
+	unsigned nplan;
+	const char *copy_cols[COPY_COLS];
+	enum db_type copy_types[COPY_COLS];
+	struct db_value *cv;     /* BATCH_ROWS × nplan: the values per column */
+	const char *now;         /* CURRENT_TIMESTAMP of the copy, "YYYY-MM-DD HH:MM:SS" */
+	atomic_int *no_copy_said;
 };
 
 struct loader {
@@ -74,6 +89,8 @@ struct loader {
 	atomic_ullong rows[TPCC_TABLES]; /* rows sent per table */
 	atomic_int failed;
 	uint64_t seed;
+	char now[24];            /* BM_COPY: the load's CURRENT_TIMESTAMP */
+	atomic_int no_copy_said; /* "no bulk copy: parameter arrays" printed once */
 };
 
 void tpcc_db_fail(struct db_conn *c, const char *what)
@@ -119,7 +136,11 @@ static void batch_init(struct batch *b, struct db_conn *c, const struct loader *
 	b->load_sql = l->load_sql;
 	b->mode = l->mode;
 	b->rows = rows;
-	b->v = xcalloc(b->mode == BM_ARRAY ? (size_t)BATCH_ROWS * 24 : 24, sizeof(*b->v));
+	b->v = xcalloc(b->mode == BM_ARRAY || b->mode == BM_COPY ? (size_t)BATCH_ROWS * 24 : 24, sizeof(*b->v));
+	if (b->mode == BM_COPY)
+		b->cv = xcalloc((size_t)BATCH_ROWS * COPY_COLS, sizeof(*b->cv));
+	b->now = l->now;
+	b->no_copy_said = (atomic_int *)&l->no_copy_said;
 	b->arena = xmalloc(ARENA_BYTES);
 	strbuf_init(&b->text, (b->mode == BM_STREAM ? STREAM_BYTES : INSERT_BYTES) + 8192);
 }
@@ -127,6 +148,7 @@ static void batch_init(struct batch *b, struct db_conn *c, const struct loader *
 static void batch_release(struct batch *b)
 {
 	free(b->v);
+	free(b->cv);
 	free(b->arena);
 	strbuf_release(&b->text);
 }
@@ -187,6 +209,41 @@ static void batch_format_row(struct batch *b)
 	}
 }
 
+/* BM_COPY: every column's value of the held rows, from the plan. */
+static int copy_flush(struct batch *b, struct db_exec_result *r)
+{
+	const struct tpcc_stmt_def *d = tpcc_stmt_def(b->k);
+
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct db_value *row = &b->v[(size_t)i * b->np];
+		struct db_value *out = &b->cv[(size_t)i * b->nplan];
+		for (unsigned j = 0; j < b->nplan; j++) {
+			const struct db_copy_col *pc = &b->plan[j];
+			struct db_value now = {.type = DB_TYPE_STRING, .s = b->now, .len = strlen(b->now)};
+			struct db_value null = {.type = DB_TYPE_STRING, .is_null = true};
+			switch (pc->kind) {
+			case DB_COPY_PARAM:
+				out[j] = row[pc->param];
+				break;
+			case DB_COPY_NOW:
+				out[j] = now;
+				break;
+			case DB_COPY_NOW_IF_ONE:
+				out[j] = !row[pc->param].is_null && row[pc->param].i == 1 ? now : null;
+				break;
+			case DB_COPY_NULL:
+				out[j] = null;
+				break;
+			}
+		}
+	}
+	for (unsigned j = 0; j < b->nplan; j++) {
+		b->copy_cols[j] = b->plan[j].name;
+		b->copy_types[j] = b->plan[j].kind == DB_COPY_PARAM ? d->params[b->plan[j].param] : DB_TYPE_STRING;
+	}
+	return b->c->ops->copy_rows(b->c, b->copy_name, b->copy_cols, b->copy_types, b->nplan, b->cv, b->n, r);
+}
+
 static int batch_flush(struct batch *b)
 {
 	struct db_conn *c = b->c;
@@ -195,7 +252,29 @@ static int batch_flush(struct batch *b)
 
 	if (b->n == 0)
 		return 0;
-	if (b->mode == BM_ARRAY)
+	if (b->mode == BM_COPY && b->copy_table) {
+		rc = copy_flush(b, &r);
+		if (rc == -ENOTSUP) {
+			/* This connection has no bulk copy after all: parameter
+			 * arrays from now on, these rows first. */
+			const struct tpcc_stmt_def *d = tpcc_stmt_def(b->k);
+			if (atomic_exchange(b->no_copy_said, 1) == 0) {
+				printf("The ODBC driver offers no bulk-copy API (bcp): loading with parameter arrays\n");
+				fflush(stdout);
+			}
+			b->mode = BM_ARRAY;
+			b->copy_table = false;
+			if (c->ops->prepare(c, b->sql->stmt[b->k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
+				tpcc_db_fail(c, d->name);
+				return -1;
+			}
+			rc = c->ops->execute_batch(c, b->st, b->v, b->n, &r);
+		} else if (rc == 0 && r.rows != b->n) {
+			log_error("%s: the bulk copy took %llu rows of %u", tpcc_stmt_def(b->k)->name,
+				  (unsigned long long)r.rows, b->n);
+			return -1;
+		}
+	} else if (b->mode == BM_ARRAY || b->mode == BM_COPY)
 		rc = c->ops->execute_batch(c, b->st, b->v, b->n, &r);
 	else if (b->mode == BM_INSERT)
 		rc = c->ops->query(c, b->text.buf, b->text.len, &r);
@@ -239,7 +318,11 @@ static int batch_table(struct batch *b, enum tpcc_stmt k)
 	b->st = NULL;
 	if (b->mode == BM_INSERT)
 		b->tuple = strstr(b->sql->stmt[k], "VALUES ") + 7;
-	if (b->mode == BM_ARRAY && b->c->ops->prepare(b->c, b->sql->stmt[k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
+	b->copy_table = b->mode == BM_COPY &&
+			db_bulk_copy_plan(b->sql->stmt[k], b->copy_name, sizeof(b->copy_name), b->plan, COPY_COLS,
+					  &b->nplan) == 0;
+	if ((b->mode == BM_ARRAY || (b->mode == BM_COPY && !b->copy_table)) &&
+	    b->c->ops->prepare(b->c, b->sql->stmt[k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
 		tpcc_db_fail(b->c, d->name);
 		return -1;
 	}
@@ -249,12 +332,12 @@ static int batch_table(struct batch *b, enum tpcc_stmt k)
 /* The next row's values; call batch_row_done after filling them. */
 static struct db_value *batch_row(struct batch *b)
 {
-	return b->mode == BM_ARRAY ? &b->v[(size_t)b->n * b->np] : b->v;
+	return b->mode == BM_ARRAY || b->mode == BM_COPY ? &b->v[(size_t)b->n * b->np] : b->v;
 }
 
 static int batch_row_done(struct batch *b)
 {
-	if (b->mode == BM_ARRAY) {
+	if (b->mode == BM_ARRAY || b->mode == BM_COPY) {
 		b->n++;
 		if (b->n == BATCH_ROWS || b->used > ARENA_BYTES - 2048)
 			return batch_flush(b);
@@ -749,6 +832,16 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	l.drv = drv;
 	l.cp = &lcp;
 	l.mode = drv->execute_batch ? BM_ARRAY : BM_INSERT;
+	/* SQL Server: the driver's bulk copy where it has one (msodbcsql's bcp
+	 * API; a connection without it falls back to parameter arrays). */
+	if (drv->copy_rows && drv->execute_batch && sql->dialect == TPCC_MSSQL) {
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(l.now, sizeof(l.now), "%Y-%m-%d %H:%M:%S", &tm);
+		lcp.bulk_copy = true;
+		l.mode = BM_COPY;
+	}
 	if (drv->load_stream) {
 		lcp.local_infile = true;
 		l.mode = BM_STREAM;
