@@ -137,6 +137,7 @@ CREATE TABLE tpcc_meta (
 
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+CREATE CLUSTERED INDEX history_clustered ON history (h_w_id, h_d_id, h_c_w_id, h_c_d_id, h_c_id, h_date);
 UPDATE STATISTICS warehouse;
 UPDATE STATISTICS district;
 UPDATE STATISTICS customer;
