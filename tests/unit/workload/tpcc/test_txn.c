@@ -3,7 +3,8 @@
  * server): a retried transaction sends the same inputs again, New-Order's
  * lines lock stock in item order and keep their entered OL_NUMBER, and the
  * procedure mode packs New-Order's lines into one call and checks the
- * procedure's rollback against the client's.
+ * procedure's rollback against the client's; a by-name lookup takes the
+ * customer at ceil(n/2) however many share the name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,6 +38,7 @@ static struct {
 
 static const struct tpcc_sql *cur_sql;
 static int64_t proc_rolled_back;
+static int by_name_rows; /* > 0: the by-name lookup returns c_id 1..by_name_rows */
 
 static unsigned stmt_index(const char *sql)
 {
@@ -106,6 +108,8 @@ static int f_execute(struct db_conn *c, struct db_stmt *st, const struct db_valu
 	s->left = s->ncols ? 1 : 0;
 	if (s->k == TS_NO_ITEM && p[0].i == 100001)
 		s->left = 0;
+	if (s->k == TS_CUST_BY_NAME && by_name_rows > 0)
+		s->left = by_name_rows;
 	s->rolled_back = proc_rolled_back;
 	*r = (struct db_exec_result){s->ncols ? DB_QUERY_READ : DB_QUERY_WRITE, 1};
 	return 0;
@@ -125,6 +129,8 @@ static int f_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 			cols[i].i = s->rolled_back;
 		if (s->k == TS_PR_DELIVERY)
 			cols[i].i = i == 0 ? 10 : 0; /* 10 delivered, 0 skipped */
+		if (s->k == TS_CUST_BY_NAME && by_name_rows > 0 && i == 0)
+			cols[i].i = by_name_rows - s->left; /* 1, 2, ... in c_first order */
 	}
 	return 1;
 }
@@ -329,12 +335,49 @@ static void test_procedure_calls(void **state)
 	harness_close(&h);
 }
 
+/* Payment and Order-Status by name: the customer at ceil(n/2) of the n that
+ * share the name, for n past the 64 the lookup once kept (review #12: 67
+ * share a name in some districts). */
+static void test_by_name_middle(void **state)
+{
+	struct harness h;
+	static const int ns[] = {1, 2, 3, 64, 65, 66, 67, 200};
+	static const unsigned types[] = {TT_PAYMENT, TT_ORDER_STATUS};
+	static const unsigned next[] = {TS_PAY_CUST, TS_OS_CUST};
+
+	(void)state;
+	harness_open(&h, TPCC_STATEMENTS);
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+			int found = 0;
+			by_name_rows = ns[i];
+			for (int round = 0; round < 200 && !found; round++) {
+				steplog.n = 0;
+				assert_int_equal(run_txn(&h, types[t], 0), WL_DONE);
+				for (unsigned j = 0; j + 1 < steplog.n && j + 1 < LOG_MAX; j++) {
+					long w, d, c;
+					if (steplog.k[j] != TS_CUST_BY_NAME)
+						continue;
+					assert_int_equal(steplog.k[j + 1], next[t]);
+					assert_int_equal(sscanf(steplog.params[j + 1], "%ld|%ld|%ld|", &w, &d, &c), 3);
+					assert_int_equal(c, (ns[i] + 1) / 2);
+					found = 1;
+				}
+			}
+			assert_true(found);
+		}
+	}
+	by_name_rows = 0;
+	harness_close(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_retry_same_inputs),
 		cmocka_unit_test(test_new_order_lines),
 		cmocka_unit_test(test_procedure_calls),
+		cmocka_unit_test(test_by_name_middle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
