@@ -48,7 +48,7 @@ static const struct opt_def tp_opts[] = {
 	{"odbc-connect", NULL, OPT_STRING, O(odbc_connect), NULL, "ODBC connection string (Driver={…};Server=…;UID=…) or DSN=name; the password comes from ODBC_PWD or --odbc-password-file", 0, 0, CON, 0},
 	{"odbc-password-file", NULL, OPT_STRING, O(odbc_password_file), NULL, "read the ODBC password from this file (first line)", 0, 0, CON, 0},
 	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
-	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read or serializable", 0, 0, CON, 0},
+	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read, serializable or snapshot (SQL Server)", 0, 0, CON, 0},
 	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
 	CLI_MYSQL_ENDPOINT_ROWS(struct tp_cli, my, CON, "tpcc"),
 	CLI_MYSQL_DB_ROWS(struct tp_cli, my, CON, "tpcc"),
@@ -109,9 +109,9 @@ out:
 
 static int parse_isolation(const char *s, enum db_isolation *out)
 {
-	static const char *const names[] = {"default", "read-committed", "repeatable-read", "serializable"};
+	static const char *const names[] = {"default", "read-committed", "repeatable-read", "serializable", "snapshot"};
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i])) {
 			*out = (enum db_isolation)i;
 			return 0;
@@ -520,9 +520,15 @@ int cmd_tpcc(int argc, char **argv)
 		goto out;
 	}
 	if (parse_isolation(c.isolation, &cp.isolation) < 0) {
-		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read or "
-			  "serializable)",
+		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read, "
+			  "serializable or snapshot)",
 			  c.isolation);
+		goto out;
+	}
+	if (cp.isolation == DB_ISO_SNAPSHOT && (!strcmp(drv->name, "mysql") || (!auto_dialect && dialect != TPCC_MSSQL))) {
+		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level, through ODBC (expected default, "
+			  "read-committed, repeatable-read or serializable for dialect %s)",
+			  tpcc_dialect_name(dialect));
 		goto out;
 	}
 	if (db_parse_code_list(c.retry_errors, &codes, &ncodes, &all) < 0) {
@@ -572,8 +578,10 @@ int cmd_tpcc(int argc, char **argv)
 	 * ODBC, the dialect. */
 	{
 		struct db_conn probe = {.ops = drv};
+		struct db_conn_params pp = cp;
 		const char *dbms = NULL;
-		if (drv->connect(&probe, &cp) < 0) {
+		pp.isolation = DB_ISO_DEFAULT; /* snapshot is checked against the dialect below */
+		if (drv->connect(&probe, &pp) < 0) {
 			log_error("cannot connect to %s: error %d (%s): %s", endpoint, probe.err.native, probe.err.sqlstate,
 				  probe.err.msg);
 			drv->disconnect(&probe);
@@ -588,6 +596,14 @@ int cmd_tpcc(int argc, char **argv)
 			drv->disconnect(&probe);
 			goto out;
 		}
+		if (cp.isolation == DB_ISO_SNAPSHOT && dialect != TPCC_MSSQL) {
+			log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level; the server is %s (expected "
+				  "default, read-committed, repeatable-read or serializable)",
+				  dbms ? dbms : tpcc_dialect_name(dialect));
+			drv->disconnect(&probe);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		if (dialect == TPCC_POSTGRESQL && !strcmp(drv->name, "odbc") && !strstr(c.odbc_connect, "7.4-1"))
 			log_warn("--odbc-connect: psqlODBC without Protocol=7.4-1 wraps every statement in a SAVEPOINT "
 				 "and keeps a transaction after a deadlock error; append ;Protocol=7.4-1");
@@ -598,6 +614,11 @@ int cmd_tpcc(int argc, char **argv)
 		goto out;
 	}
 	x.sql = sql;
+	/* SNAPSHOT is for the run's transactions: SQL Server refuses CREATE INDEX
+	 * and other DDL in a snapshot transaction, so prepare, check and cleanup
+	 * keep the server's level. */
+	if (cp.isolation == DB_ISO_SNAPSHOT && strcmp(pos[0], "run"))
+		cp.isolation = DB_ISO_DEFAULT;
 	x.isolation = cp.isolation;
 	if (!strcmp(pos[0], "prepare")) {
 		struct tpcc_load_stats st;

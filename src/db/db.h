@@ -91,12 +91,15 @@ struct db_conn_params {
 	bool retry_deadlocks;
 	bool local_infile; /* allow load_stream (MySQL LOCAL INFILE) on this connection */
 	/* Transaction isolation for backends that set it per connection (ODBC:
-	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's. */
+	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's.
+	 * DB_ISO_SNAPSHOT is SQL Server's SNAPSHOT (SQL_TXN_SS_SNAPSHOT, ODBC
+	 * only; the caller refuses it for other servers). */
 	enum db_isolation {
 		DB_ISO_DEFAULT = 0,
 		DB_ISO_READ_COMMITTED,
 		DB_ISO_REPEATABLE_READ,
 		DB_ISO_SERIALIZABLE,
+		DB_ISO_SNAPSHOT,
 	} isolation;
 };
 

@@ -148,6 +148,10 @@ enum db_err_class odbc_classify(const char *sqlstate, int native, const struct d
 	 * becomes 42000 (msodbcsql says 40001). */
 	if (state_is(s, "42000") && native == 1205)
 		return retry(why, DB_RETRY_DEADLOCK);
+	/* SQL Server's snapshot update conflict (3960, severity 16: 42000 on
+	 * FreeTDS), reachable with --isolation=snapshot. */
+	if (state_is(s, "42000") && native == 3960)
+		return retry(why, DB_RETRY_SERIALIZATION);
 	if (state_is(s, "HY000")) {
 		switch (native) {
 		case 1213: /* MariaDB ER_LOCK_DEADLOCK */
@@ -314,6 +318,12 @@ static int od_global_init(void)
 	return 0;
 }
 
+/* msodbcsql.h's value for SQL Server's SNAPSHOT level (not in unixODBC's
+ * headers; FreeTDS takes the same value). */
+#ifndef SQL_TXN_SS_SNAPSHOT
+#define SQL_TXN_SS_SNAPSHOT 0x00000020L
+#endif
+
 static SQLUINTEGER iso_attr(enum db_isolation i)
 {
 	switch (i) {
@@ -325,6 +335,8 @@ static SQLUINTEGER iso_attr(enum db_isolation i)
 		return SQL_TXN_REPEATABLE_READ;
 	case DB_ISO_SERIALIZABLE:
 		return SQL_TXN_SERIALIZABLE;
+	case DB_ISO_SNAPSHOT:
+		return SQL_TXN_SS_SNAPSHOT;
 	}
 	return 0;
 }

@@ -95,6 +95,10 @@ check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
 	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
+check "isolation: snapshot (SQL Server's) with --db-driver=mysql is one line and exit 2" bash -c 'f=$1; shift
+	"$0" tpcc "$@" --isolation=snapshot run 2>"$f"; [ $? = 2 ] && [ "$(wc -l <"$f")" = 1 ] &&
+	grep -q "^dbrig: --isolation: \"snapshot\" is SQL Server.s SNAPSHOT level, through ODBC (expected .* for dialect mysql)$" "$f"' \
+	"$DBRIG_BIN" "$TEST_TMP/snapshot.err" $MY --mysql-db=tpcc
 
 # Round trips as the server counts them: every request of a run is a
 # COM_STMT_EXECUTE (statements, CALLs) or a text COMMIT / ROLLBACK, so the

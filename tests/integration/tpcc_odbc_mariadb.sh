@@ -29,5 +29,11 @@ tpcc_extra() {
 		grep -q "Delivery: the server did not say how many rows the DELETE .*SQLRowCount -1: NOCOUNT on" "$0"' \
 		"$TEST_TMP/nocount.err"
 }
+# SQL Server's SNAPSHOT level is refused for another server, found out by the
+# probe connection (--dialect=auto), with one line and exit 2.
+check "--isolation=snapshot on MariaDB: exit 2, one line naming the server" bash -c '"$0" tpcc --odbc-connect="$1" \
+	--isolation=snapshot --time=1 run >/dev/null 2>"$2"; [ $? = 2 ] && [ "$(wc -l <"$2")" = 1 ] &&
+	grep -q "^dbrig: --isolation: \"snapshot\" is SQL Server.s SNAPSHOT level; the server is MariaDB (expected default, " "$2"' \
+	"$DBRIG_BIN" "$CS" "$TEST_TMP/snapshot.err"
 tpcc_suite odbc-mariadb --db-driver=odbc --odbc-connect="$CS"
 finish

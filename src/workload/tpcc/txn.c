@@ -809,6 +809,8 @@ static const char *iso_sql(enum db_isolation i)
 		return "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ";
 	case DB_ISO_SERIALIZABLE:
 		return "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE";
+	case DB_ISO_SNAPSHOT: /* SQL Server's, through ODBC only: refused before */
+		return NULL;
 	}
 	return NULL;
 }

@@ -19,6 +19,7 @@ static void test_odbc_classify(void **state)
 	} cases[] = {
 		{"40001", 1205, DB_ERR_RETRY, DB_RETRY_DEADLOCK},       /* SQL Server deadlock victim (msodbcsql) */
 		{"42000", 1205, DB_ERR_RETRY, DB_RETRY_DEADLOCK},       /* the same through FreeTDS */
+		{"42000", 3960, DB_ERR_RETRY, DB_RETRY_SERIALIZATION},  /* SQL Server snapshot update conflict (FreeTDS) */
 		{"40001", 1213, DB_ERR_RETRY, DB_RETRY_DEADLOCK},       /* MariaDB C/ODBC deadlock */
 		{"40001", 1, DB_ERR_RETRY, DB_RETRY_SERIALIZATION},     /* psqlODBC serialization failure */
 		{"HY000", 1213, DB_ERR_RETRY, DB_RETRY_DEADLOCK},
