@@ -1,17 +1,38 @@
 #!/bin/sh
-# dbrig guest setup for {{&drive}}/{{&instance}} of campaign {{&campaign}} (rendered by dbrig from
-# vm-templates/sysbench-setup.sh). It runs at every boot from dbrig-setup.service, which
-# cloud-init installs from the user-data, and is idempotent (cloud-init sets the hostname):
+# dbrig guest setup (vm-templates/sysbench-setup.sh, installed as it is: nothing of a
+# campaign file is pasted into this code). It runs at every boot from
+# dbrig-setup.service, which cloud-init installs from dbrig's user-data, and is
+# idempotent (cloud-init sets the hostname). Its parameters are data in files the
+# user-data writes:
+#   /etc/dbrig/setup.conf (0600)  name=value lines, read and checked by setup-common.sh
+#   /etc/dbrig/server.cnf (0644)  the [mysqld] options (engine.server_options, then
+#                                 port and buffer pool), rendered and quoted by dbrig;
+#                                 copied, never expanded
+# What it does:
 #   - the under-test disk (serial dbrig-undertest) gets a file system when it has none
 #     (a fresh VM); a restored disk already holds the golden database and is used as it is
 #   - it is mounted on /srv/dbrig-data; the database's datadir is /srv/dbrig-data/mysql
-#   - the server listens on every address, port {{&db_port}}, buffer pool {{&buffer_pool}} bytes
-#   - the driver's user {{&db_user}}@'%' owns the database sbtest
+#   - the server config is server.cnf plus the datadir and the listening address: the
+#     IPv4 address of the NIC with the MAC dbrig gave the VM
+#   - the driver's user db_user owns the database sbtest and may log in from db_client
+#     only (default: that NIC's gateway)
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
-set -eu
-log() { echo "dbrig-setup: $*"; }
+. /usr/local/lib/dbrig/setup-common.sh
+[ -f /etc/dbrig/server.cnf ] || die "/etc/dbrig/server.cnf is missing (cloud-init writes it from dbrig's user-data)"
+# A value as an SQL string literal: the grammar setup-common.sh checks leaves no quote to
+# double, and doubling keeps it a literal if the grammar ever grows one.
+sql_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+
+# The server listens on the IPv4 address of the NIC dbrig gave the VM only, and the
+# driver may log in from db_client only, by default that NIC's gateway, where QEMU user
+# networking's forwarded connections and the KVM host on a libvirt NAT network come from
+# (security-review finding 12: every address, from '%').
+if [ -n "$db_client" ]; then dbrig_nic; client=$db_client; else dbrig_nic gateway; client=$gateway; fi
+
 # mariadb-install-db wants the hostname resolvable.
-grep -q ' {{&hostname}}$' /etc/hosts || echo '127.0.1.1 {{&hostname}}' >>/etc/hosts
+host=$(hostname)
+case $host in '' | *[!A-Za-z0-9.-]*) die "hostname \"$host\" is not [A-Za-z0-9.-]+" ;; esac
+grep -qs " $host\$" /etc/hosts || printf '127.0.1.1 %s\n' "$host" >>/etc/hosts
 # Socket activation or an enabled unit may have started the server on the image's datadir.
 systemctl stop mariadb.socket mariadb.service mysql.service 2>/dev/null || true
 
@@ -21,7 +42,7 @@ for _ in $(seq 1 60); do
 	[ -n "$disk" ] && break
 	sleep 1
 done
-[ -n "$disk" ] || { log "no disk with serial dbrig-undertest (is the controller visible to this kernel?)" >&2; exit 1; }
+[ -n "$disk" ] || die "no disk with serial dbrig-undertest (is the controller visible to this kernel?)"
 if ! blkid "$disk" >/dev/null 2>&1; then
 	log "formatting the under-test disk $disk"
 	mkfs.ext4 -q -L dbrig-data -E lazy_itable_init=1,lazy_journal_init=1 "$disk"
@@ -42,31 +63,28 @@ fi
 chown mysql:mysql "$datadir"
 confdir=/etc/mysql/mariadb.conf.d
 [ -d "$confdir" ] || confdir=/etc/mysql/conf.d
-cat >"$confdir/90-dbrig.cnf" <<CNF
-# written by dbrig-setup at every boot
-[mysqld]
-datadir = $datadir
-bind-address = 0.0.0.0
-port = {{&db_port}}
-innodb_buffer_pool_size = {{&buffer_pool}}
-{{&server_options}}CNF
+# dbrig's own settings come last, so they win over any server option of the same name.
+{
+	cat /etc/dbrig/server.cnf
+	printf 'datadir = %s\nbind-address = %s\n' "$datadir" "$addr"
+} >"$confdir/90-dbrig.cnf"
+chmod 644 "$confdir/90-dbrig.cnf"
 systemctl start mariadb 2>/dev/null || systemctl start mysql
 # The host calls the VM ready as soon as the server greets it, which it does
 # once the driver's user exists: on MariaDB one GRANT creates the user together
 # with its grant (and resets its password on a restored disk), so there is no
 # moment when the user can log in but not use sbtest. MySQL 8 has no
-# GRANT ... IDENTIFIED BY: there the user is created, then granted.
+# GRANT ... IDENTIFIED BY: there the user is created, then granted. The SQL goes
+# to the client on stdin (printf is a shell builtin: the password is in no argv).
+user="$(sql_str "$db_user")@$(sql_str "$client")"
+pw=$(sql_str "$db_password")
 if command -v mariadb-install-db >/dev/null; then
-	mysql -uroot <<SQL
-CREATE DATABASE IF NOT EXISTS sbtest;
-GRANT ALL ON sbtest.* TO '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
-SQL
+	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
+		"GRANT ALL ON sbtest.* TO $user IDENTIFIED BY $pw;" | mysql -uroot
 else
-	mysql -uroot <<SQL
-CREATE DATABASE IF NOT EXISTS sbtest;
-CREATE USER IF NOT EXISTS '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
-ALTER USER '{{&db_user}}'@'%' IDENTIFIED BY '{{&db_password}}';
-GRANT ALL ON sbtest.* TO '{{&db_user}}'@'%';
-SQL
+	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
+		"CREATE USER IF NOT EXISTS $user IDENTIFIED BY $pw;" \
+		"ALTER USER $user IDENTIFIED BY $pw;" \
+		"GRANT ALL ON sbtest.* TO $user;" | mysql -uroot
 fi
-log "database ready on port {{&db_port}}"
+log "database ready on $addr port $db_port for $db_user from $client"

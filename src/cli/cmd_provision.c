@@ -1,7 +1,7 @@
 /*
  * dbrig provision | status | restore | teardown FILE: one step of a campaign
  * by hand, for every instance the campaign's plan needs, through the same
- * target ops `dbrig campaign` uses.
+ * campaign/steps.c that `dbrig campaign` uses.
  *
  *   provision  create every instance (VMs, volumes, pools); on a failure, remove
  *              what this call created and report the first error
@@ -13,10 +13,10 @@
  */
 #include "campaign/config.h"
 #include "campaign/plan.h"
+#include "campaign/steps.h"
 #include "cli/cli.h"
 #include "core/log.h"
 #include "core/strbuf.h"
-#include "target/target.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -52,18 +52,21 @@ static const char *step_help(enum step s)
 	case STEP_PROVISION:
 		return "Create every instance of the campaign FILE on its drive: for the libvirt target, the\n"
 		       "storage pool (when asked), each VM's boot, pre-built and under-test volumes (and its\n"
-		       "cloud-init seed) and its domain. What exists already for this campaign is kept; a\n"
-		       "same-named object dbrig did not create is an error and is left alone. When a step\n"
+		       "cloud-init seed) and its domain. What exists already for this campaign is kept (a\n"
+		       "domain carrying its identity, from <output>/<campaign>/, and that domain's disks); a\n"
+		       "same-named domain or volume that is not is an error and is left alone. When a step\n"
 		       "fails, everything this call created is removed again.\n";
 	case STEP_STATUS:
 		return "One line per instance of the campaign FILE: host, pool, domain state, volumes,\n"
 		       "endpoint and whether the database accepts connections.\n";
 	case STEP_RESTORE:
 		return "For every instance of the campaign FILE: stop it, replace under-test with a copy of\n"
-		       "pre-built, start it and wait until its database accepts connections.\n";
+		       "pre-built, start it and wait until its database accepts connections. Only volumes\n"
+		       "that are disks of the campaign's own domain are replaced.\n";
 	case STEP_TEARDOWN:
-		return "Remove every instance dbrig created for the campaign FILE (domains, volumes, and\n"
-		       "pools dbrig created). Objects dbrig did not create are never removed.\n";
+		return "Remove every instance of the campaign FILE: the domains carrying its identity, the\n"
+		       "volumes that are their disks, and empty pools dbrig created. Objects that are not\n"
+		       "the campaign's are never removed; each one with an instance's name is named.\n";
 	}
 	return "";
 }
@@ -84,84 +87,43 @@ static int run(enum step s, const char *file, bool dry_run)
 {
 	struct campaign_config *cfg = NULL;
 	struct plan *p = NULL;
-	struct target t = {0};
-	struct strbuf line;
-	char exe[PATH_MAX];
-	ssize_t n;
-	size_t done = 0;
-	bool inited = false;
+	struct steps st = {0};
 	int ret, code = EXIT_RUNTIME;
 
-	strbuf_init(&line, 0);
 	ret = campaign_config_load(file, &cfg);
 	if (ret < 0) {
 		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
 	p = plan_make(cfg);
-	t.ops = cfg->target;
-	t.cfg = cfg;
-	t.dbrig_exe = exe;
-	t.dry_run = dry_run;
-	if (s == STEP_STATUS && !t.ops->status) {
-		log_error("%s: the %s target has no status (expected a libvirt campaign)", file, t.ops->name);
+	if (s == STEP_STATUS && !cfg->target->status) {
+		log_error("%s: the %s target has no status (expected a libvirt campaign)", file, cfg->target->name);
 		code = EXIT_USAGE;
 		goto out;
 	}
-	if ((ret = t.ops->init(&t)) < 0)
+	if ((ret = steps_open(&st, cfg, p, dry_run)) < 0)
 		goto out;
-	inited = true;
-	ret = t.ops->preflight(&t, p->insts, p->ninsts);
+	ret = steps_preflight(&st);
 	if (ret < 0) {
 		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	ret = 0;
 	switch (s) {
 	case STEP_PROVISION:
-		for (done = 0; done < p->ninsts && ret == 0; done++)
-			ret = t.ops->create(&t, &p->insts[done]);
-		if (ret < 0 && t.ops->rollback && t.ops->rollback(&t, p->insts, done) < 0)
-			log_error("%s: removing what this provision created failed too; see the messages above", file);
-		else if (ret < 0 && t.ops->rollback)
-			log_info("%s: removed what this provision had created", file);
+		ret = steps_provision(&st, NULL);
 		if (ret == 0 && !dry_run)
 			printf("provisioned %zu instance(s) of %s\n", p->ninsts, cfg->name);
 		break;
-	case STEP_STATUS: {
-		bool all = true;
-		for (size_t i = 0; i < p->ninsts && ret >= 0; i++) {
-			strbuf_reset(&line);
-			ret = t.ops->status(&t, &p->insts[i], &line);
-			if (ret >= 0)
-				printf("%s\n", line.buf);
-			all = all && ret == 0;
-		}
-		if (ret >= 0)
-			ret = all ? 0 : -EAGAIN;
+	case STEP_STATUS:
+		ret = steps_status(&st, stdout);
 		break;
-	}
 	case STEP_RESTORE:
-		for (size_t i = 0; i < p->ninsts && ret == 0; i++) {
-			p->insts[i].created = true;
-			ret = t.ops->stop(&t, &p->insts[i]);
-			if (ret == 0)
-				ret = t.ops->restore(&t, &p->insts[i]);
-			if (ret == 0)
-				ret = t.ops->start(&t, &p->insts[i]);
-		}
+		ret = steps_restore(&st);
 		if (ret == 0)
 			printf("restored %zu instance(s) of %s\n", p->ninsts, cfg->name);
 		break;
 	case STEP_TEARDOWN:
-		/* Keep going past a failure: remove all that can be removed, report the first error. */
-		for (size_t i = 0; i < p->ninsts; i++) {
-			int r = t.ops->destroy(&t, &p->insts[i]);
-			if (r < 0 && ret == 0)
-				ret = r;
-		}
+		ret = steps_teardown(&st, false);
 		if (ret == 0 && !dry_run)
 			printf("removed the instances of %s\n", cfg->name);
 		break;
@@ -169,14 +131,9 @@ static int run(enum step s, const char *file, bool dry_run)
 	if (ret == 0)
 		code = 0;
 out:
-	if (inited) {
-		for (size_t i = 0; p && i < p->ninsts; i++)
-			t.ops->release(&t, &p->insts[i]);
-		t.ops->cleanup(&t);
-	}
+	steps_close(&st);
 	plan_free(p);
 	campaign_config_free(cfg);
-	strbuf_release(&line);
 	return code;
 }
 

@@ -5,6 +5,7 @@
 #include "core/strbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,8 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ;
+
 /* Between fork and exec only async-signal-safe calls; failures exit 127. */
-static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent)
+static void child(const struct proc_spec *s, char **envp, int in_fd, int out_fd, pid_t parent)
 {
 	int fd;
 
@@ -42,28 +45,60 @@ static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent
 	}
 	if (out_fd >= 0)
 		dup2(out_fd, 1);
-	if (s->mysql_pwd && setenv("MYSQL_PWD", s->mysql_pwd, 1) < 0)
-		_exit(127);
-	execv(s->argv[0], s->argv);
+	if (envp)
+		execve(s->argv[0], s->argv, envp);
+	else
+		execv(s->argv[0], s->argv);
 	_exit(127);
+}
+
+/* The inherited environment with spec's entries replacing same-named ones, or NULL when there are none. */
+static char **build_env(const struct proc_spec *s)
+{
+	size_t n = 0, k = 0, extra = 0;
+	char **envp;
+
+	if (!s->env || !s->env[0])
+		return NULL;
+	while (environ[n])
+		n++;
+	while (s->env[extra])
+		extra++;
+	envp = xcalloc(n + extra + 1, sizeof(*envp));
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		bool replaced = false;
+		for (size_t e = 0; e < extra && !replaced; e++)
+			replaced = !strncmp(s->env[e], environ[i], len) && s->env[e][len] == '=';
+		if (!replaced)
+			envp[k++] = environ[i];
+	}
+	for (size_t e = 0; e < extra; e++)
+		envp[k++] = (char *)s->env[e];
+	envp[k] = NULL;
+	return envp;
 }
 
 static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, int close_b, pid_t *out)
 {
 	pid_t parent = getpid();
+	char **envp = build_env(s);
 	pid_t pid;
+	int err;
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	err = errno;
 	if (pid == 0) {
 		if (close_a >= 0)
 			close(close_a);
 		if (close_b >= 0)
 			close(close_b);
-		child(s, in_fd, out_fd, parent);
+		child(s, envp, in_fd, out_fd, parent);
 	}
+	free(envp);
+	if (pid < 0)
+		return -err;
 	if (s->new_group)
 		setpgid(pid, pid);
 	*out = pid;

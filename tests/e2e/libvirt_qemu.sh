@@ -111,7 +111,6 @@ cat >"$T/e2e.json" <<JSON
     "controller": "virtio-scsi",
     "create_pools": true,
     "iotune": {"slow": "total_iops_sec=10"},
-    "db_password": "e2e-pw.$$",
     "ssh_key": "$SSH_KEY",
     "guest_packages": "preinstalled",
     "ready_timeout": "8m",
@@ -135,12 +134,20 @@ step "provision --dry-run"
 check "dry run printed 2 domains" [ "$(grep -c '<domain type=' dry.xml)" = 2 ]
 check "dry run printed the iotune of the slow drive" grep -q '<total_iops_sec>10</total_iops_sec>' dry.xml
 check "dry run printed the forwarded port" grep -q "hostfwd=tcp:127.0.0.1:$PORT-:3306" dry.xml
-check "dry run hid the password" bash -c "! grep -q 'e2e-pw' dry.xml"
+check "dry run shows the seed's password masked" grep -q 'db_password=\*\*\*\*\*\*\*\*' dry.xml
 check "dry run created nothing" [ -z "$(leftovers)" ]
+check "dry run generated no password" [ ! -e "out/$NAME/.libvirt-credentials" ]
 
 step "provision"
 "$DBRIG_BIN" provision e2e.json >prov.out 2>prov.err || fail "provision failed: $(cat prov.err)"
 check "two domains defined" [ "$(virsh -c $URI list --all --name | grep -cF "dbrig-$NAME-")" = 2 ]
+# security-review finding 12: no default password; one generated for the campaign, 0600.
+check "provision generated the campaign's password, mode 0600" [ "$(stat -c %a "out/$NAME/.libvirt-credentials")" = 600 ]
+PW=$(cat "out/$NAME/.libvirt-credentials")
+check "the generated password is 24 letters and digits" bash -c "[[ '$PW' =~ ^[A-Za-z0-9]{24}\$ ]]"
+check "the password is in no output of provision" bash -c "! grep -qF -- '$PW' prov.out prov.err dry.xml"
+check "the seed volumes holding it are 0600 on the host (finding 20)" \
+	[ "$(find "$T/fast" "$T/slow" -name '*-seed.iso' -perm 600 | wc -l)" = 2 ]
 check "slow VM has iotune on under-test" bash -c "virsh -c $URI dumpxml dbrig-$NAME-slow-vm1 | grep -q '<total_iops_sec>10</total_iops_sec>'"
 "$DBRIG_BIN" status e2e.json >st1.out 2>&1 && fail "status says ready before any start"
 check "status shows the VMs shut off with their volumes" grep -q "shut off; volumes boot ok prebuilt ok undertest ok seed ok" st1.out
@@ -158,6 +165,8 @@ slow=$(json_get "$res/slow/vm1.json" "r['phases']['sample']['tps']" 2>/dev/null 
 step "sample TPS: fast $fast, slow (total_iops_sec=10) $slow"
 check "both VMs committed transactions" python3 -c "import sys; sys.exit(0 if $fast > 0 and $slow > 0 else 1)"
 check "the throttled drive is slower" python3 -c "import sys; sys.exit(0 if $slow < $fast else 1)"
+check "the password is in no file of the campaign but its credentials" \
+	bash -c "[ \"\$(grep -rlF -- '$PW' out camp.out camp.err)\" = 'out/$NAME/.libvirt-credentials' ]"
 
 step "status, restore, status"
 "$DBRIG_BIN" status e2e.json >st2.out 2>&1 || true
@@ -203,11 +212,18 @@ for d in fast slow; do
 		echo "authorized_keys: $(cat ~debian/.ssh/authorized_keys 2>&1)"
 		echo "setup-unit: $(systemctl is-enabled dbrig-setup.service 2>&1) $(systemctl is-active dbrig-setup.service 2>&1)"
 		echo "setup-script: $(stat -c %a /usr/local/sbin/dbrig-setup.sh 2>&1)"
+		echo "setup-sha256: $(sha256sum </usr/local/sbin/dbrig-setup.sh | cut -d" " -f1)"
+		echo "common-sha256: $(sha256sum </usr/local/lib/dbrig/setup-common.sh | cut -d" " -f1)"
+		echo "setup-conf: $(stat -c %a /etc/dbrig/setup.conf 2>&1)"
 		echo "old-seed-unit: $(systemctl list-unit-files dbrig-seed.service 2>&1 | grep -c dbrig-seed)"
 		echo "apt-get-runs: $(grep -c "apt-get" /var/log/cloud-init.log)"
 		dev=$(findmnt -no SOURCE /srv/dbrig-data)
 		echo "datadir-disk: $(lsblk -dno SERIAL "$dev" 2>&1)"
 		echo "datadir: $(mysql -uroot -Nse "SELECT @@datadir" 2>&1)"
+		echo "bind-address: $(mysql -uroot -Nse "SELECT @@bind_address" 2>&1)"
+		echo "nic-address: $(ip -4 -o addr show scope global | awk "{ sub(\"/.*\", \"\", \$4); print \$4; exit }")"
+		echo "driver-hosts: $(mysql -uroot -Nse "SELECT GROUP_CONCAT(Host) FROM mysql.user WHERE User = \"dbrig\"" 2>&1)"
+		echo "gateway: $(ip -4 route show default | awk "{ print \$3; exit }")"
 		echo "schema: $(cloud-init schema --system 2>&1 | tail -1)"
 		echo "boot: $(systemctl show -p ActiveEnterTimestampMonotonic --value dbrig-setup.service) us to database ready;" \
 			$(python3 -c "import json; d = json.load(open(\"/run/cloud-init/status.json\"))[\"v1\"]; print(\" \".join(\"%s %.1fs\" % (k, d[k][\"finished\"] - d[k][\"start\"]) for k in (\"init-local\", \"init\", \"modules-config\", \"modules-final\") if (d.get(k) or {}).get(\"finished\")))")
@@ -219,11 +235,20 @@ for d in fast slow; do
 	check "$d: instance-id from the rendered meta-data" [ "$(g instance-id)" = "$dom" ]
 	check "$d: SSH key from the user-data installed for the default user" [ "$(g authorized_keys)" = "$SSH_KEY" ]
 	check "$d: write_files + runcmd installed, enabled and ran dbrig-setup.service" [ "$(g setup-unit)" = "enabled active" ]
-	check "$d: write_files wrote the setup script 0755" [ "$(g setup-script)" = 755 ]
+	check "$d: write_files wrote the setup script 0600 (security-review finding 20)" [ "$(g setup-script)" = 600 ]
+	check "$d: ... and its parameter file 0600" [ "$(g setup-conf)" = 600 ]
+	check "$d: the setup script is vm-templates/sysbench-setup.sh as it is (finding 3: no campaign value in its code)" \
+		[ "$(g setup-sha256)" = "$(sha256sum <"$DBRIG_SOURCE_DIR/vm-templates/sysbench-setup.sh" | cut -d" " -f1)" ]
+	check "$d: ... and the part it sources is vm-templates/setup-common.sh as it is" \
+		[ "$(g common-sha256)" = "$(sha256sum <"$DBRIG_SOURCE_DIR/vm-templates/setup-common.sh" | cut -d" " -f1)" ]
 	check "$d: no hand-written seed unit in the image" [ "$(g old-seed-unit)" = 0 ]
 	check "$d: guest_packages preinstalled: cloud-init ran no apt-get" [ "$(g apt-get-runs)" = 0 ]
 	check "$d: datadir on the under-test disk" [ "$(g datadir-disk)" = dbrig-undertest ]
 	check "$d: the server runs on that datadir" [ "$(g datadir)" = /srv/dbrig-data/mysql/ ]
+	check "$d: the server listens on the NIC's address only, not on every address (security-review finding 12; got $(g bind-address))" \
+		bash -c "[ '$(g bind-address)' = '$(g nic-address)' ] && [ -n '$(g nic-address)' ]"
+	check "$d: the driver's user may log in from the NIC's gateway only, not from '%' (finding 12; got $(g driver-hosts))" \
+		bash -c "[ '$(g driver-hosts)' = '$(g gateway)' ] && [ -n '$(g gateway)' ]"
 	check "$d: the user-data cloud-init consumed is valid for its schema" bash -c "grep -q '^schema: Valid cloud-config' guest-$d.out"
 done
 

@@ -4,7 +4,7 @@
 #                                   cloud-init (Debian 12's 22.4)
 #   $CACHE/vmlinuz, $CACHE/initrd.img  for direct kernel boot (no bootloader in the image)
 # cloud-init reads the NoCloud seed ISO (LABEL=cidata) dbrig attaches and applies the
-# user-data dbrig renders (vm-templates/user-data), exactly as on a cloud image:
+# user-data dbrig builds (vm-templates/README.md), exactly as on a cloud image:
 # hostname, SSH key, write_files + runcmd that install and enable dbrig-setup.service.
 # The engine and the guest agent are already in the image, so the e2e campaign sets
 # "guest_packages": "preinstalled" and the user-data asks for no package (the guest has

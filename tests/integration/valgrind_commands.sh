@@ -69,8 +69,10 @@ cat >"$TEST_TMP/lv.json" <<JSON
  "output": "$TEST_TMP/lvout"}
 JSON
 check "provision --dry-run (libvirt test driver)" vg lv-dry provision "$TEST_TMP/lv.json" --dry-run >/dev/null
-# The test driver cannot upload volumes: no seed ISO for the real provision.
-sed 's/"create_pools": true/"create_pools": true, "cloud_init": false/' "$TEST_TMP/lv.json" >"$TEST_TMP/lv2.json"
+# The test driver cannot upload volumes: no seed ISO for the real provision (and so a
+# configured password: none generated can reach a guest without a seed).
+sed 's/"create_pools": true/"create_pools": true, "cloud_init": false, "db_password": "valgrind-pw-123"/' \
+	"$TEST_TMP/lv.json" >"$TEST_TMP/lv2.json"
 check "provision (libvirt test driver)" quiet vg lv-prov provision "$TEST_TMP/lv2.json"
 # Every process gets a fresh test:///default: status finds the VMs absent (exit 1).
 quiet vg lv-status status "$TEST_TMP/lv2.json" || true

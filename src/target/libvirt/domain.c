@@ -5,8 +5,9 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
+#include "core/escape.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -30,39 +31,81 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Metadata of a dbrig domain: 1 ours (campaign, drive, instance match), 0 not ours, <0 error. */
-int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden)
+/* The text of <NAME> or <prefix:NAME> in a metadata element, or NULL. */
+static char *meta_field(const char *xml, const char *name)
 {
+	char open[40], *v;
+	const char *p;
+	size_t n;
+
+	snprintf(open, sizeof(open), ":%s>", name);
+	if (!(p = strstr(xml, open))) {
+		snprintf(open, sizeof(open), "<%s>", name);
+		p = strstr(xml, open);
+	}
+	if (!p)
+		return NULL;
+	p += strlen(open);
+	n = strcspn(p, "<");
+	v = xmalloc(n + 1);
+	memcpy(v, p, n);
+	v[n] = '\0';
+	return v;
+}
+
+/*
+ * A domain is this campaign's only when its <metadata><dbrig:vm> names this
+ * campaign, drive and instance AND carries this campaign's identity: the
+ * random id written to <output>/<campaign>/LV_IDENTITY at its first provision
+ * (security-review finding 2: names alone are ambiguous, and two campaigns
+ * may share a name). 1 ours, 0 not (*why says why), <0 error. golden: the
+ * fingerprint of a domain that is ours, or NULL.
+ */
+int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden,
+		 const char **why)
+{
+	const struct lv *lv = t->priv;
 	char *xml = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, VM_METADATA_NS, VIR_DOMAIN_AFFECT_CONFIG);
-	const char *fields[3] = {"campaign>", "drive>", "instance>"};
-	const char *want[3] = {t->cfg->name, t->cfg->drives[inst->drive].name, inst->name};
+	const char *fields[3] = {"campaign", "drive", "instance"};
+	const char *want[3] = {t->env->name, t->env->drives[inst->drive].name, inst->name};
+	char *id = NULL;
 	int ret = 1;
 
+	if (golden)
+		*golden = NULL;
 	if (!xml) {
 		virErrorPtr e = virGetLastError();
+		*why = "it has no dbrig metadata";
 		return e && e->code == VIR_ERR_NO_DOMAIN_METADATA ? 0 : -EIO;
 	}
 	for (int i = 0; i < 3 && ret; i++) {
-		const char *p = strstr(xml, fields[i]);
-		size_t n = strlen(want[i]);
-		ret = p && !strncmp(p + strlen(fields[i]), want[i], n) && p[strlen(fields[i]) + n] == '<';
+		char *v = meta_field(xml, fields[i]);
+		ret = v && !strcmp(v, want[i]);
+		free(v);
 	}
-	if (ret && golden) {
-		const char *p = strstr(xml, "golden>");
-		*golden = NULL;
-		if (p) {
-			p += strlen("golden>");
-			size_t n = strcspn(p, "<");
-			*golden = xmalloc(n + 1);
-			memcpy(*golden, p, n);
-			(*golden)[n] = '\0';
-		}
+	if (!ret) {
+		*why = "its dbrig metadata names another campaign, drive or instance";
+		goto out;
 	}
+	id = meta_field(xml, "id");
+	if (!id)
+		*why = "its dbrig metadata carries no campaign identity";
+	else if (!lv->id)
+		*why = "this campaign has no identity yet (" LV_IDENTITY " is missing from its output folder: were the VMs "
+		       "provisioned with another \"output\"?)";
+	else if (strcmp(id, lv->id))
+		*why = "its metadata carries another campaign identity (a campaign of the same name provisioned from "
+		       "another output folder?)";
+	ret = id && lv->id && !strcmp(id, lv->id);
+	if (ret && golden)
+		*golden = meta_field(xml, "golden");
+out:
+	free(id);
 	free(xml);
 	return ret;
 }
 
-/* The domain if it exists and is ours; *foreign when the name is taken by another. */
+/* The domain if it exists and is ours; *foreign when the name is taken by another (li->why says why). */
 int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *out, bool *foreign)
 {
 	struct lv_inst *li = lv_inst_priv(t, inst);
@@ -81,7 +124,7 @@ int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *
 		lv_vir_fail(what, "virDomainLookupByName");
 		return -EIO;
 	}
-	r = lv_owned(dom, t, inst, NULL);
+	r = lv_owned(dom, t, inst, NULL, &li->why);
 	if (r < 0) {
 		lv_vir_fail(what, "virDomainGetMetadata");
 		virDomainFree(dom);
@@ -96,43 +139,69 @@ int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *
 	return 0;
 }
 
+/*
+ * Whether the volume is one of dom's disks (<source pool='P' volume='V'/>):
+ * libvirt keeps no metadata on volumes, so a volume is this campaign's only
+ * as a disk of a domain that is. 1 yes, 0 no, -EIO.
+ */
+int lv_dom_uses_vol(virDomainPtr dom, const char *pool, const char *vol)
+{
+	char *xml = virDomainGetXMLDesc(dom, VIR_DOMAIN_XML_INACTIVE);
+	struct strbuf want;
+	int ret;
+
+	if (!xml)
+		return -EIO;
+	strbuf_init(&want, 0);
+	strbuf_adds(&want, " pool='");
+	escape_xml(&want, pool);
+	strbuf_adds(&want, "' volume='");
+	escape_xml(&want, vol);
+	strbuf_adds(&want, "'");
+	ret = strstr(xml, want.buf) != NULL;
+	strbuf_release(&want);
+	free(xml);
+	return ret;
+}
+
 void lv_fill_spec(struct target *t, struct target_instance *inst, const char *golden, struct vm_spec *s)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct lv_drive *ld = &lv->drives[inst->drive];
-	const char *fmt = lv_setting_str(cfg, "disk_format");
+	const char *fmt = lv_setting_str(env, "disk_format");
 
 	memset(s, 0, sizeof(*s));
 	s->name = li->dom;
-	s->campaign = cfg->name;
-	s->drive = cfg->drives[inst->drive].name;
+	s->campaign = env->name;
+	s->drive = env->drives[inst->drive].name;
 	s->instance = inst->name;
+	s->id = lv->id;
 	s->golden = golden;
-	s->domain_type = lv_setting_str(cfg, "domain_type");
-	s->vcpus = (unsigned)lv_setting_num(cfg, "vcpus");
-	s->memory_kib = lv_setting_num(cfg, "memory") / 1024;
+	s->domain_type = lv_setting_str(env, "domain_type");
+	s->vcpus = (unsigned)lv_setting_num(env, "vcpus");
+	s->memory_kib = lv_setting_num(env, "memory") / 1024;
 	s->controller = lv->controller;
 	s->pool = ld->pool;
 	for (int d = 0; d < VM_DISKS; d++)
 		s->vol[d] = li->vol[d];
-	if (!lv_setting_num(cfg, "cloud_init"))
+	if (!lv_setting_num(env, "cloud_init"))
 		s->vol[VMD_SEED] = NULL;
 	s->vol_format[VMD_BOOT] = "qcow2";
 	s->vol_format[VMD_PREBUILT] = fmt;
 	s->vol_format[VMD_UNDERTEST] = fmt;
 	s->vol_format[VMD_SEED] = "raw";
-	s->cache = lv_setting_str(cfg, "disk_cache");
+	s->cache = lv_setting_str(env, "disk_cache");
 	s->iotune = ld->has_iotune ? &ld->iotune : NULL;
 	s->nic = lv->nic;
-	s->network = lv_setting_str(cfg, "network");
-	vm_mac(cfg->name, inst->index, s->mac);
+	s->network = lv_setting_str(env, "network");
+	vm_mac(env->name, inst->index, s->mac);
 	s->fwd_port = li->fwd_port;
-	s->guest_port = (unsigned)lv_setting_num(cfg, "db_port");
-	s->kernel = lv_setting_str(cfg, "kernel");
-	s->initrd = lv_setting_str(cfg, "initrd");
-	s->cmdline = s->kernel ? lv_setting_str(cfg, "cmdline") : NULL;
+	s->guest_port = (unsigned)lv_setting_num(env, "db_port");
+	s->kernel = lv_setting_str(env, "kernel");
+	s->initrd = lv_setting_str(env, "initrd");
+	s->cmdline = s->kernel ? lv_setting_str(env, "cmdline") : NULL;
 }
 
 int lv_undefine(virDomainPtr dom, const char *what)
@@ -167,10 +236,43 @@ int lv_get_dom(struct target *t, struct target_instance *inst, virDomainPtr *out
 	lv_what(t, inst, what, sizeof(what));
 	if ((ret = lv_lookup_dom(t, inst, out, &foreign)) < 0)
 		return ret;
-	if (!*out) {
-		log_error("%s: domain %s %s (expected dbrig provision first)", what, li->dom,
-			  foreign ? "is not dbrig's" : "does not exist");
+	if (!*out && foreign) {
+		log_error("%s: domain %s is not this campaign's (%s); left alone", what, li->dom, li->why);
 		return -ENOENT;
+	}
+	if (!*out) {
+		log_error("%s: domain %s does not exist (expected dbrig provision first)", what, li->dom);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/*
+ * 0 when the VM's domain is this campaign's and the volume of `role` is one of
+ * its disks: only then may a restore or a golden load replace the volume.
+ * Else printed, and -ENOENT, -EPERM or -EIO.
+ */
+int lv_own_vol(struct target *t, struct target_instance *inst, int role)
+{
+	struct lv *lv = t->priv;
+	struct lv_inst *li = lv_inst_priv(t, inst);
+	virDomainPtr dom;
+	char what[200];
+	int ret;
+
+	lv_what(t, inst, what, sizeof(what));
+	if ((ret = lv_get_dom(t, inst, &dom)) < 0)
+		return ret;
+	ret = lv_dom_uses_vol(dom, lv->drives[inst->drive].pool, li->vol[role]);
+	virDomainFree(dom);
+	if (ret < 0) {
+		lv_vir_fail(what, "virDomainGetXMLDesc");
+		return -EIO;
+	}
+	if (!ret) {
+		log_error("%s: volume %s is not a disk of this campaign's domain %s; left alone", what, li->vol[role],
+			  li->dom);
+		return -EPERM;
 	}
 	return 0;
 }
@@ -190,7 +292,7 @@ int libvirt_stop(struct target *t, struct target_instance *inst)
 	ret = 0;
 	if (virDomainIsActive(dom) != 1)
 		goto out;
-	deadline = clock_now_ns() + lv_setting_num(t->cfg, "stop_timeout");
+	deadline = clock_now_ns() + lv_setting_num(t->env, "stop_timeout");
 	if (virDomainShutdownFlags(dom, VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN | VIR_DOMAIN_SHUTDOWN_GUEST_AGENT) < 0 &&
 	    virDomainShutdown(dom) < 0) {
 		log_warn("%s: clean shutdown refused (%s); powering off", what, virGetLastErrorMessage());
@@ -237,44 +339,6 @@ static int guest_addr(virDomainPtr dom, const char *mac, char *buf, size_t n)
 	return buf[0] ? 0 : -EAGAIN;
 }
 
-/* A MySQL/MariaDB server answers a connect with its handshake (protocol 10). */
-static int db_answers(const char *host, unsigned port, struct strbuf *why)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	unsigned char buf[5];
-	struct pollfd pfd;
-	int fd, ret = -EAGAIN;
-
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-		strbuf_addf(why, "\"%s\" is not an IPv4 address", host);
-		return -EINVAL;
-	}
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		strbuf_addf(why, "connect to %s:%u: %s", host, port, strerror(errno));
-		goto out;
-	}
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 5000) != 1 || read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
-		strbuf_addf(why, "%s:%u accepted the connection but sent no server greeting", host, port);
-		goto out;
-	}
-	/* An error packet (0xff) instead: e.g. "host not allowed" while the guest's setup has not
-	 * created the driver's user yet; not ready. */
-	if (buf[4] != 10) {
-		strbuf_addf(why, "%s:%u %s", host, port, buf[4] == 0xff ? "refused the connection with an error "
-			    "(the guest setup has not created the driver's user yet?)" : "answered with something else than a MySQL greeting");
-		goto out;
-	}
-	ret = 0;
-out:
-	close(fd);
-	return ret;
-}
-
 int lv_probe(struct target *t, struct target_instance *inst, virDomainPtr dom, bool check_db, struct strbuf *why)
 {
 	struct lv *lv = t->priv;
@@ -284,25 +348,25 @@ int lv_probe(struct target *t, struct target_instance *inst, virDomainPtr dom, b
 	char mac[18];
 
 	if (lv->nic == VMNIC_NETWORK) {
-		vm_mac(t->cfg->name, inst->index, mac);
+		vm_mac(t->env->name, inst->index, mac);
 		if (guest_addr(dom, mac, li->addr, sizeof(li->addr)) < 0) {
 			strbuf_addf(why, "no address for MAC %s yet (DHCP lease or guest agent)", mac);
 			return -EAGAIN;
 		}
 		host = li->addr;
-		port = (unsigned)lv_setting_num(t->cfg, "db_port");
+		port = (unsigned)lv_setting_num(t->env, "db_port");
 	} else {
 		snprintf(li->addr, sizeof(li->addr), "%s", host);
 	}
 	if (!check_db)
 		return 0;
-	return db_answers(host, port, why);
+	return target_probe_mysql(host, port, 5000, false, why);
 }
 
 static int wait_ready(struct target *t, struct target_instance *inst, virDomainPtr dom)
 {
-	uint64_t deadline = clock_now_ns() + lv_setting_num(t->cfg, "ready_timeout");
-	bool check_db = lv_setting_num(t->cfg, "wait_database");
+	uint64_t deadline = clock_now_ns() + lv_setting_num(t->env, "ready_timeout");
+	bool check_db = lv_setting_num(t->env, "wait_database");
 	struct strbuf why;
 	char what[200], d[32];
 	int ret;
@@ -321,7 +385,7 @@ static int wait_ready(struct target *t, struct target_instance *inst, virDomainP
 			break;
 		}
 		if (clock_now_ns() > deadline) {
-			format_duration(lv_setting_num(t->cfg, "ready_timeout"), d, sizeof(d));
+			format_duration(lv_setting_num(t->env, "ready_timeout"), d, sizeof(d));
 			log_error("%s: not ready within ready_timeout %s (last: %s)", what, d, why.buf);
 			ret = -ETIMEDOUT;
 			break;
@@ -352,7 +416,7 @@ int libvirt_start(struct target *t, struct target_instance *inst)
 	inst->running = true;
 	if ((ret = wait_ready(t, inst, dom)) == 0)
 		log_info("%s: ready at %s:%u after %.1f s", what, ((struct lv_inst *)inst->priv)->addr,
-			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port")
+			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port")
 								     : ((struct lv_inst *)inst->priv)->fwd_port,
 			 (double)(clock_now_ns() - t0) / 1e9);
 out:
@@ -381,10 +445,12 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 		}
 	}
 	ep->host = lv->nic == VMNIC_NETWORK ? li->addr : "127.0.0.1";
-	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port") : li->fwd_port;
-	ep->user = lv_setting_str(t->cfg, "db_user");
-	ep->password = lv_setting_str(t->cfg, "db_password");
-	ep->database = "sbtest";
+	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port;
+	ep->user = lv_setting_str(t->env, "db_user");
+	if ((ret = lv_db_password(t, false, &ep->password)) < 0)
+		goto out;
+	ep->database = t->env->database;
+	ep->odbc_options = li->odbc_options[0] ? li->odbc_options : NULL;
 out:
 	if (dom)
 		virDomainFree(dom);

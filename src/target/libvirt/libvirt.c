@@ -23,7 +23,7 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -43,10 +43,106 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* <output>/<campaign>/<name>: the campaign's own files beside its results. */
+void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s/%s", env->log_dir, name);
+}
+
+int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
+{
+	int ret;
+
+	lv_campaign_file(env, name, path);
+	if ((ret = read_file(path->buf, out, NULL)) == 0)
+		(*out)[strcspn(*out, "\n")] = '\0';
+	return ret;
+}
+
+/* Write a small file of the campaign (mode `mode`, its folder made first). */
+int lv_store_campaign_file(const char *path, const char *text, mode_t mode)
+{
+	char dir[4096];
+	char *slash;
+	mode_t old;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	if (slash && (ret = mkdir_p(dir, 0755)) < 0)
+		return ret;
+	old = umask(077);
+	ret = atomic_write_file(path, text, strlen(text));
+	umask(old);
+	if (ret == 0 && chmod(path, mode) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * The campaign's identity: 32 random hex digits in <output>/<campaign>/
+ * LV_IDENTITY, written at its first provision (`create`) and carried by every
+ * domain it defines. Without it no domain, and so no volume, is this
+ * campaign's. 0 (lv->id set, or NULL when absent and not created), or a
+ * negative errno (printed).
+ */
+int lv_campaign_id(struct target *t, bool create)
+{
+	struct lv *lv = t->priv;
+	struct strbuf path;
+	char *text = NULL, id[40];
+	unsigned char raw[16];
+	int ret;
+
+	if (lv->id)
+		return 0;
+	strbuf_init(&path, 0);
+	ret = lv_read_campaign_file(t->env, LV_IDENTITY, &path, &text);
+	if (ret == 0) {
+		if (strlen(text) != 32 || strspn(text, "0123456789abcdef") != 32) {
+			log_error("%s: not a campaign identity dbrig wrote (expected 32 hex digits)", path.buf);
+			ret = -EINVAL;
+			goto out;
+		}
+		lv->id = text;
+		text = NULL;
+		goto out;
+	}
+	if (ret != -ENOENT) {
+		log_error("%s: cannot read the campaign's identity: %s", path.buf, strerror(-ret));
+		goto out;
+	}
+	ret = 0;
+	if (!create)
+		goto out;
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+		ret = -EIO;
+		log_error("cannot generate a campaign identity: %s", strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	strcat(id, "\n");
+	if ((ret = lv_store_campaign_file(path.buf, id, 0644)) < 0) {
+		log_error("%s: cannot store the campaign's identity: %s", path.buf, strerror(-ret));
+		goto out;
+	}
+	id[32] = '\0';
+	lv->id = xstrdup(id);
+	log_info("campaign %s: identity %s, kept in %s; only domains carrying it are this campaign's", t->env->name,
+		 lv->id, path.buf);
+out:
+	free(text);
+	strbuf_release(&path);
+	return ret;
+}
 
 /* ---- helpers ---- */
 
@@ -57,12 +153,12 @@ void lv_vir_fail(const char *what, const char *call)
 
 void lv_what(const struct target *t, const struct target_instance *inst, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s/%s", t->cfg->drives[inst->drive].name, inst->name);
+	snprintf(buf, n, "%s/%s", t->env->drives[inst->drive].name, inst->name);
 }
 
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	static const char *const suffix[VM_DISKS] = {"boot.qcow2", "prebuilt", "undertest", "seed.iso"};
 	struct lv_inst *li = inst->priv;
 	struct strbuf sb;
@@ -71,16 +167,23 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 		return li;
 	li = xcalloc(1, sizeof(*li));
 	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "dbrig-%s-%s-%s", cfg->name, cfg->drives[inst->drive].name, inst->name);
+	strbuf_addf(&sb, "dbrig-%s-%s-%s", env->name, env->drives[inst->drive].name, inst->name);
 	li->dom = strbuf_detach(&sb);
 	for (int d = 0; d < VM_DISKS; d++) {
 		strbuf_init(&sb, 0);
 		strbuf_addf(&sb, "%s-%s", li->dom, suffix[d]);
 		if (d == VMD_PREBUILT || d == VMD_UNDERTEST)
-			strbuf_adds(&sb, strcmp(lv_setting_str(cfg, "disk_format"), "qcow2") ? ".img" : ".qcow2");
+			strbuf_adds(&sb, strcmp(lv_setting_str(env, "disk_format"), "qcow2") ? ".img" : ".qcow2");
 		li->vol[d] = strbuf_detach(&sb);
 	}
-	li->fwd_port = (unsigned)lv_setting_num(cfg, "forward_base_port") + inst->index;
+	li->fwd_port = (unsigned)lv_setting_num(env, "forward_base_port") + inst->index;
+	{
+		const char *enc = lv_setting_str(env, "sqlserver_encrypt");
+		const struct target_setting *trust = target_setting(env, "sqlserver_trust_server_certificate");
+		snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s%s%s%s", enc ? "Encrypt=" : "", enc ? enc : "",
+			 enc && trust->set ? ";" : "", trust->set ? "TrustServerCertificate=" : "",
+			 trust->set ? (trust->num ? "yes" : "no") : "");
+	}
 	inst->priv = li;
 	return li;
 }
@@ -103,9 +206,9 @@ static void quiet(void *opaque, virErrorPtr err)
 
 static int libvirt_init(struct target *t)
 {
-	const struct campaign_config *cfg = t->cfg;
-	const struct target_setting *hosts = target_setting(cfg, "hosts");
-	const struct target_setting *iot = target_setting(cfg, "iotune");
+	const struct target_env *env = t->env;
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_setting *iot = target_setting(env, "iotune");
 	struct lv *lv = xcalloc(1, sizeof(*lv));
 	const char *why;
 
@@ -117,23 +220,23 @@ static int libvirt_init(struct target *t)
 		lv->hosts[h].name = hosts->map[h].key;
 		lv->hosts[h].uri = hosts->map[h].value;
 	}
-	lv->drives = xcalloc(cfg->ndrives, sizeof(*lv->drives));
-	for (size_t d = 0; d < cfg->ndrives; d++) {
+	lv->drives = xcalloc(env->ndrives, sizeof(*lv->drives));
+	for (size_t d = 0; d < env->ndrives; d++) {
 		struct lv_drive *ld = &lv->drives[d];
 		ld->host = &lv->hosts[0];
-		for (size_t h = 0; h < lv->nhosts && cfg->drives[d].host; h++)
-			if (!strcmp(lv->hosts[h].name, cfg->drives[d].host))
+		for (size_t h = 0; h < lv->nhosts && env->drives[d].host; h++)
+			if (!strcmp(lv->hosts[h].name, env->drives[d].host))
 				ld->host = &lv->hosts[h];
 		for (size_t i = 0; i < iot->nmap; i++)
-			if (!strcmp(iot->map[i].key, cfg->drives[d].name))
+			if (!strcmp(iot->map[i].key, env->drives[d].name))
 				ld->has_iotune = vm_iotune_parse(iot->map[i].value, &ld->iotune, &why) == 0;
 	}
-	lv->tmpl_dir = lv_setting_str(cfg, "templates");
-	lv->template = lv_setting_str(cfg, "template");
-	if (vm_controller_parse(lv_setting_str(cfg, "controller"), &lv->controller) < 0)
+	lv->tmpl_dir = lv_setting_str(env, "templates");
+	lv->template = lv_setting_str(env, "template");
+	if (vm_controller_parse(lv_setting_str(env, "controller"), &lv->controller) < 0)
 		lv->controller = VMC_VIRTIO_SCSI;
-	lv->nic = strcmp(lv_setting_str(cfg, "endpoint"), "forward") ? VMNIC_NETWORK
-		  : strcmp(lv_setting_str(cfg, "forward_backend"), "slirp") ? VMNIC_PASST : VMNIC_SLIRP;
+	lv->nic = strcmp(lv_setting_str(env, "endpoint"), "forward") ? VMNIC_NETWORK
+		  : strcmp(lv_setting_str(env, "forward_backend"), "slirp") ? VMNIC_PASST : VMNIC_SLIRP;
 	t->priv = lv;
 	return 0;
 }
@@ -146,7 +249,7 @@ static int connect_hosts(struct target *t)
 	for (size_t h = 0; h < lv->nhosts && ret == 0; h++) {
 		struct lv_host *ho = &lv->hosts[h];
 		bool used = false;
-		for (size_t d = 0; d < t->cfg->ndrives; d++)
+		for (size_t d = 0; d < t->env->ndrives; d++)
 			used = used || lv->drives[d].host == ho;
 		if (!used || ho->conn)
 			continue;
@@ -172,9 +275,9 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 
 	lv->insts = insts;
 	lv->ninsts = n;
-	if ((ret = connect_hosts(t)) < 0)
+	if ((ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
 		return ret;
-	for (size_t d = 0; d < t->cfg->ndrives; d++)
+	for (size_t d = 0; d < t->env->ndrives; d++)
 		if ((ret = lv_resolve_pool(t, d)) < 0)
 			return ret;
 	for (size_t i = 0; i < n; i++)
@@ -189,9 +292,32 @@ void lv_dry_print(const char *host, const char *action, const char *name, const 
 	printf("<!-- %s: %s %s -->\n%s%s", host, action, name, xml, xml[0] && xml[strlen(xml) - 1] == '\n' ? "" : "\n");
 }
 
+/* The volume `name` of the pool, or NULL (*err 0: none; -EIO: printed). */
+static virStorageVolPtr vol_in(virStoragePoolPtr pool, const char *name, const char *what, int *err)
+{
+	virStorageVolPtr v = virStorageVolLookupByName(pool, name);
+
+	*err = 0;
+	if (!v) {
+		virErrorPtr e = virGetLastError();
+		if (!(e && e->code == VIR_ERR_NO_STORAGE_VOL)) {
+			lv_vir_fail(what, "virStorageVolLookupByName");
+			*err = -EIO;
+		}
+	}
+	return v;
+}
+
+/*
+ * Provision one VM: the domain first, carrying the campaign's identity, then
+ * its volumes. A volume with one of the VM's names is only ever this
+ * campaign's as a disk of that domain, so before the domain exists any such
+ * volume is someone else's and provision stops (security-review finding 2:
+ * such volumes were adopted as "made by dbrig for it").
+ */
 static int libvirt_create(struct target *t, struct target_instance *inst)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct lv_drive *ld = &lv->drives[inst->drive];
@@ -200,19 +326,22 @@ static int libvirt_create(struct target *t, struct target_instance *inst)
 	struct vm_spec spec;
 	struct strbuf xml;
 	char what[200];
-	bool foreign = false, offline = lv->dry_run && !ld->host->conn;
+	bool foreign = false, offline = lv->dry_run && !ld->host->conn, seed = lv_setting_num(env, "cloud_init");
+	const char *pw;
 	int ret;
 
 	lv_what(t, inst, what, sizeof(what));
 	strbuf_init(&xml, 0);
+	/* The campaign's identity and password, made at its first provision, before anything that uses them. */
+	if (!lv->dry_run && ((ret = lv_campaign_id(t, true)) < 0 || (seed && (ret = lv_db_password(t, true, &pw)) < 0)))
+		goto out;
 	if ((ret = lv_ensure_pool(t, inst->drive)) < 0)
 		goto out;
 	if (!offline && (ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
 		goto out;
 	if (foreign) {
-		log_error("%s: host %s already has a domain named %s that dbrig did not create for this campaign (no "
-			  "matching dbrig metadata); rename or remove it, dbrig will not reuse it", what, ld->host->name,
-			  li->dom);
+		log_error("%s: host %s already has a domain named %s that is not this campaign's (%s); rename or remove "
+			  "it, dbrig will not reuse it", what, ld->host->name, li->dom, li->why);
 		ret = -EEXIST;
 		goto out;
 	}
@@ -224,52 +353,51 @@ static int libvirt_create(struct target *t, struct target_instance *inst)
 			goto out;
 		}
 	}
-	for (int d = 0; d < VM_DISKS; d++) {
-		virStorageVolPtr v = NULL;
-		int err = 0;
-		if (d == VMD_SEED && !lv_setting_num(cfg, "cloud_init"))
+	for (int d = 0; d < VM_DISKS && pool && !dom; d++) {
+		virStorageVolPtr v;
+		if (d == VMD_SEED && !seed)
 			continue;
-		if (pool) {
-			v = virStorageVolLookupByName(pool, li->vol[d]);
-			if (!v) {
-				virErrorPtr e = virGetLastError();
-				if (!(e && e->code == VIR_ERR_NO_STORAGE_VOL)) {
-					lv_vir_fail(what, "virStorageVolLookupByName");
-					err = -EIO;
-				}
-			}
-		}
-		if (v) {
-			/* Named with this VM's prefix: made by dbrig for it, kept. */
+		if ((v = vol_in(pool, li->vol[d], what, &ret))) {
 			virStorageVolFree(v);
-			continue;
+			log_error("%s: pool %s on host %s already has a volume %s, and no domain with this campaign's "
+				  "identity uses it; dbrig will not reuse or remove it (remove or rename it, or use another "
+				  "pool)", what, ld->pool, ld->host->name, li->vol[d]);
+			ret = -EEXIST;
 		}
-		if (err < 0 || (ret = lv_create_volume(t, inst, pool, d)) < 0) {
-			ret = err < 0 ? err : ret;
+		if (ret < 0)
 			goto out;
-		}
 	}
 	if (dom) {
 		log_info("%s: domain %s already provisioned on host %s", what, li->dom, ld->host->name);
-		inst->created = true;
-		goto out;
+	} else {
+		lv_fill_spec(t, inst, NULL, &spec);
+		if ((ret = vm_render_domain(lv->tmpl_dir, lv->template, &spec, &xml)) < 0)
+			goto out;
+		if (lv->dry_run) {
+			lv_dry_print(ld->host->uri, "define domain", li->dom, xml.buf);
+		} else {
+			if (!(dom = virDomainDefineXML(ld->host->conn, xml.buf))) {
+				lv_vir_fail(what, "virDomainDefineXML");
+				ret = -EIO;
+				goto out;
+			}
+			li->dom_created = true;
+			log_info("%s: defined %s on host %s (pool %s)", what, li->dom, ld->host->name, ld->pool);
+		}
 	}
-	lv_fill_spec(t, inst, NULL, &spec);
-	if ((ret = vm_render_domain(lv->tmpl_dir, lv->template, &spec, &xml)) < 0)
-		goto out;
-	if (lv->dry_run) {
-		lv_dry_print(ld->host->uri, "define domain", li->dom, xml.buf);
-		goto out;
+	for (int d = 0; d < VM_DISKS; d++) {
+		virStorageVolPtr v = NULL;
+		if (d == VMD_SEED && !seed)
+			continue;
+		if (pool && (v = vol_in(pool, li->vol[d], what, &ret))) {
+			/* A disk of this campaign's domain (it was checked, or defined, above): kept. */
+			virStorageVolFree(v);
+			continue;
+		}
+		if (ret < 0 || (ret = lv_create_volume(t, inst, pool, d)) < 0)
+			goto out;
 	}
-	dom = virDomainDefineXML(ld->host->conn, xml.buf);
-	if (!dom) {
-		lv_vir_fail(what, "virDomainDefineXML");
-		ret = -EIO;
-		goto out;
-	}
-	li->dom_created = true;
-	inst->created = true;
-	log_info("%s: defined %s on host %s (pool %s)", what, li->dom, ld->host->name, ld->pool);
+	inst->created = !lv->dry_run;
 out:
 	if (dom)
 		virDomainFree(dom);
@@ -309,25 +437,33 @@ static int libvirt_rollback(struct target *t, struct target_instance *insts, siz
 			li->vol_created[d] = false;
 		}
 	}
-	for (size_t d = 0; d < t->cfg->ndrives; d++)
+	for (size_t d = 0; d < t->env->ndrives; d++)
 		if (lv->drives[d].pool_created && lv_remove_pool(t, d) < 0)
 			ret = -EIO;
 	return ret;
 }
 
+/*
+ * Remove a VM: only a domain with this campaign's identity, and only the
+ * volumes that are its disks. Anything else with the VM's names is left
+ * alone, each named in a warning (security-review finding 2: volumes were
+ * deleted by name alone, even with no domain).
+ */
 static int libvirt_destroy(struct target *t, struct target_instance *inst)
 {
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct lv_drive *ld = &lv->drives[inst->drive];
 	virDomainPtr dom = NULL;
-	bool foreign = false;
+	bool foreign = false, uses[VM_DISKS] = {false};
 	char what[200];
+	unsigned kept = 0;
 	int ret;
 
 	lv_what(t, inst, what, sizeof(what));
 	if (lv->dry_run) {
-		printf("<!-- %s: destroy and undefine domain %s; delete volumes", ld->host->uri, li->dom);
+		printf("<!-- %s: destroy and undefine domain %s if it carries this campaign's identity; delete those of "
+		       "its volumes that are its disks:", ld->host->uri, li->dom);
 		for (int d = 0; d < VM_DISKS; d++)
 			printf(" %s", li->vol[d]);
 		printf(" -->\n");
@@ -335,27 +471,49 @@ static int libvirt_destroy(struct target *t, struct target_instance *inst)
 	}
 	if ((ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
 		return ret;
-	if (foreign) {
-		log_warn("%s: domain %s on host %s is not dbrig's (no matching metadata); left alone", what, li->dom,
-			 ld->host->name);
-	} else if (dom) {
-		ret = lv_undefine(dom, what);
+	if (foreign)
+		log_warn("%s: domain %s on host %s is not this campaign's (%s); left alone", what, li->dom, ld->host->name,
+			 li->why);
+	if (dom) {
+		for (int d = 0; d < VM_DISKS && ret == 0; d++)
+			if ((ret = lv_dom_uses_vol(dom, ld->pool, li->vol[d])) >= 0)
+				uses[d] = ret == 1, ret = 0;
+		if (ret < 0)
+			lv_vir_fail(what, "virDomainGetXMLDesc");
+		else
+			ret = lv_undefine(dom, what);
 		virDomainFree(dom);
 		if (ret < 0)
 			return ret;
 	}
-	for (int d = 0; d < VM_DISKS && !foreign; d++)
-		if ((ret = lv_delete_vol(t, inst->drive, li->vol[d], what)) < 0)
-			return ret;
+	for (int d = 0; d < VM_DISKS; d++) {
+		virStorageVolPtr v;
+		int err;
+		if (uses[d]) {
+			if ((ret = lv_delete_vol(t, inst->drive, li->vol[d], what)) < 0)
+				return ret;
+			continue;
+		}
+		if (!(v = lv_lookup_vol(t, inst->drive, li->vol[d], &err))) {
+			if (err < 0)
+				return err;
+			continue;
+		}
+		virStorageVolFree(v);
+		log_warn("%s: volume %s in pool %s on host %s: kept (no domain with this campaign's identity uses it)",
+			 what, li->vol[d], ld->pool, ld->host->name);
+		kept++;
+	}
 	inst->created = false;
 	inst->running = false;
-	log_info("%s: removed %s and its volumes", what, li->dom);
-	if (++ld->destroyed == campaign_drive_instances(t->cfg, inst->drive) && ld->pool_ours)
+	if (dom)
+		log_info("%s: removed %s and its volumes%s", what, li->dom, kept ? " (others kept, see above)" : "");
+	else if (!foreign && !kept)
+		log_info("%s: nothing of this campaign on host %s", what, ld->host->name);
+	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours)
 		return lv_remove_pool(t, inst->drive);
 	return 0;
 }
-
-/* ---- run time: stop, start, readiness, restore, golden copy ---- */
 
 static int libvirt_restore(struct target *t, struct target_instance *inst)
 {
@@ -366,81 +524,25 @@ static int libvirt_restore(struct target *t, struct target_instance *inst)
 	if (((struct lv *)t->priv)->dry_run)
 		return 0;
 	lv_what(t, inst, what, sizeof(what));
-	if ((ret = lv_clone_vol(t, inst, VMD_UNDERTEST, li->vol[VMD_PREBUILT])) == 0)
+	if ((ret = lv_own_vol(t, inst, VMD_PREBUILT)) == 0 && (ret = lv_clone_vol(t, inst, VMD_UNDERTEST, li->vol[VMD_PREBUILT])) == 0)
 		log_info("%s: under-test restored from pre-built", what);
 	return ret;
 }
 
-static void golden_text(const struct campaign_config *cfg, struct strbuf *fp)
+/* The drive's first VM, running on a fresh under-test disk, gets the workload's tables (the campaign's loader). */
+static int load_first(struct target *t, struct target_instance *first, const char *what)
 {
-	strbuf_addf(fp, "%s %s tables=%u table_size=%" PRIu64, workload_kind_name(cfg->workload),
-		    cfg->test ? cfg->test : "-", cfg->tables, cfg->table_size);
-}
-
-static int run_prepare(struct target *t, struct target_instance *inst, const char *what)
-{
-	const struct campaign_config *cfg = t->cfg;
 	struct target_endpoint ep;
-	struct strbuf host, port, user, thr, opt, logp, st;
-	char *argv[80];
-	size_t n = 0;
-	int ret, status = 0;
+	struct strbuf logp;
+	int ret;
 
-	if ((ret = libvirt_endpoint(t, inst, &ep)) < 0)
+	if ((ret = libvirt_endpoint(t, first, &ep)) < 0)
 		return ret;
-	strbuf_init(&host, 0);
-	strbuf_init(&port, 0);
-	strbuf_init(&user, 0);
-	strbuf_init(&thr, 0);
-	strbuf_init(&opt, 0);
 	strbuf_init(&logp, 0);
-	strbuf_init(&st, 0);
-	strbuf_addf(&host, "--mysql-host=%s", ep.host);
-	strbuf_addf(&port, "--mysql-port=%u", ep.port);
-	strbuf_addf(&user, "--mysql-user=%s", ep.user);
-	strbuf_addf(&thr, "--threads=%u", cfg->tables < cfg->threads ? cfg->tables : cfg->threads);
-	argv[n++] = (char *)t->dbrig_exe;
-	argv[n++] = "sysbench";
-	argv[n++] = "--db-driver=mysql";
-	argv[n++] = host.buf;
-	argv[n++] = port.buf;
-	argv[n++] = user.buf;
-	argv[n++] = "--mysql-db=sbtest";
-	argv[n++] = thr.buf;
-	for (size_t i = 0; i < cfg->nwl_options; i++)
-		strbuf_addf(&opt, "--%s=%s%c", cfg->wl_options[i].key, cfg->wl_options[i].value, '\0');
-	for (size_t i = 0, off = 0; i < cfg->nwl_options && n < 75; i++) {
-		argv[n++] = opt.buf + off;
-		off += strlen(opt.buf + off) + 1;
-	}
-	argv[n++] = cfg->test;
-	argv[n++] = "prepare";
-	argv[n] = NULL;
-	strbuf_addf(&logp, "%s/%s/golden-%s.log", cfg->output, cfg->name, cfg->drives[inst->drive].name);
-	{
-		char *slash = strrchr(logp.buf, '/');
-		*slash = '\0';
-		ret = mkdir_p(logp.buf, 0755);
-		*slash = '/';
-	}
-	log_info("%s: loading %u table(s) of %" PRIu64 " rows for the golden copy (log %s)", what, cfg->tables,
-		 cfg->table_size, logp.buf);
-	struct proc_spec spec = {.argv = argv, .log_path = ret == 0 ? logp.buf : NULL, .mysql_pwd = ep.password,
-				 .new_group = true};
-	ret = proc_run(&spec, NULL, &status);
-	if (ret < 0) {
-		proc_describe_status(status, &st);
-		strbuf_addf(&st, " (see %s)", logp.buf);
-		proc_add_log_tail(logp.buf, &st);
-		log_error("%s: dbrig sysbench prepare %s", what, st.buf);
-	}
-	strbuf_release(&host);
-	strbuf_release(&port);
-	strbuf_release(&user);
-	strbuf_release(&thr);
-	strbuf_release(&opt);
+	strbuf_addf(&logp, "%s/golden-%s.log", t->env->log_dir, t->env->drives[first->drive].name);
+	ret = mkdir_p(t->env->log_dir, 0755);
+	ret = t->env->loader->load(t->env->loader->arg, what, &ep, ret == 0 ? logp.buf : NULL);
 	strbuf_release(&logp);
-	strbuf_release(&st);
 	return ret;
 }
 
@@ -454,7 +556,7 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	int ret;
 
 	strbuf_init(&meta, 0);
-	golden_text(t->cfg, fp);
+	t->env->loader->identity(t->env->loader->arg, fp);
 	if (lv->dry_run)
 		goto done;
 	for (size_t i = 0; i < lv->ninsts && !first; i++)
@@ -467,12 +569,13 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	lv_what(t, first, what, sizeof(what));
 	if ((ret = lv_get_dom(t, first, &dom)) < 0)
 		goto out;
-	if (lv_owned(dom, t, first, &golden) == 1 && golden && !strcmp(golden, fp->buf)) {
-		log_info("drive %s: golden copy already complete (%s)", t->cfg->drives[drive].name, golden);
+	if (lv_owned(dom, t, first, &golden, &lv_inst_priv(t, first)->why) == 1 && golden && !strcmp(golden, fp->buf)) {
+		log_info("drive %s: golden copy already complete (%s)", t->env->drives[drive].name, golden);
 		goto done;
 	}
 	/* Loaded from nothing: a fresh under-test disk, formatted by the guest at boot. */
-	if ((ret = libvirt_stop(t, first)) < 0 || (ret = lv_delete_vol(t, drive, lv_inst_priv(t, first)->vol[VMD_UNDERTEST], what)) < 0)
+	if ((ret = libvirt_stop(t, first)) < 0 || (ret = lv_own_vol(t, first, VMD_UNDERTEST)) < 0 ||
+	    (ret = lv_delete_vol(t, drive, lv_inst_priv(t, first)->vol[VMD_UNDERTEST], what)) < 0)
 		goto out;
 	{
 		virStoragePoolPtr pool = virStoragePoolLookupByName(lv_conn(t, drive), lv->drives[drive].pool);
@@ -486,7 +589,7 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 		if (ret < 0)
 			goto out;
 	}
-	if ((ret = libvirt_start(t, first)) < 0 || (ret = run_prepare(t, first, what)) < 0)
+	if ((ret = libvirt_start(t, first)) < 0 || (ret = load_first(t, first, what)) < 0)
 		goto stop;
 	if ((ret = libvirt_stop(t, first)) < 0)
 		goto out;
@@ -498,15 +601,15 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	}
 	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
 	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
-	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><golden>%s</golden></vm>",
-		    t->cfg->name, t->cfg->drives[drive].name, first->name, fp->buf);
+	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id>"
+		    "<golden>%s</golden></vm>", t->env->name, t->env->drives[drive].name, first->name, lv->id, fp->buf);
 	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
 				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
 		lv_vir_fail(what, "virDomainSetMetadata");
 		ret = -EIO;
 		goto out;
 	}
-	log_info("drive %s: golden copy cloned into every VM's pre-built volume", t->cfg->drives[drive].name);
+	log_info("drive %s: golden copy cloned into every VM's pre-built volume", t->env->drives[drive].name);
 done:
 	ret = 0;
 	goto out;
@@ -547,8 +650,12 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 	strbuf_addf(line, "%-24s host %s, pool %s: ", what, ld->host->name, ld->pool);
 	if ((ret = lv_lookup_dom(t, inst, &dom, &foreign)) < 0)
 		goto out;
+	if (!dom && foreign) {
+		strbuf_addf(line, "domain %s exists but is NOT this campaign's (%s)", li->dom, li->why);
+		goto out;
+	}
 	if (!dom) {
-		strbuf_addf(line, "domain %s %s", li->dom, foreign ? "exists but is NOT dbrig's" : "absent");
+		strbuf_addf(line, "domain %s absent", li->dom);
 		goto out;
 	}
 	st = lv_dom_state(dom);
@@ -556,7 +663,7 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 	for (int d = 0; d < VM_DISKS; d++) {
 		int err;
 		virStorageVolPtr v;
-		if (d == VMD_SEED && !lv_setting_num(t->cfg, "cloud_init"))
+		if (d == VMD_SEED && !lv_setting_num(t->env, "cloud_init"))
 			continue;
 		v = lv_lookup_vol(t, inst->drive, li->vol[d], &err);
 		strbuf_addf(line, " %s %s", vm_disk_role_name((enum vm_disk_role)d), v ? "ok" : "MISSING");
@@ -564,12 +671,12 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 			virStorageVolFree(v);
 	}
 	if (st == VIR_DOMAIN_RUNNING) {
-		ret = lv_probe(t, inst, dom, lv_setting_num(t->cfg, "wait_database"), &why);
+		ret = lv_probe(t, inst, dom, lv_setting_num(t->env, "wait_database"), &why);
 		if (ret == 0) {
 			ready = true;
 			strbuf_addf(line, "; endpoint %s:%u, %s", li->addr,
-				    lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port") : li->fwd_port,
-				    lv_setting_num(t->cfg, "wait_database") ? "database ready" : "database not checked");
+				    lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port,
+				    lv_setting_num(t->env, "wait_database") ? "database ready" : "database not checked");
 		} else {
 			strbuf_addf(line, "; not ready: %s", why.buf);
 		}
@@ -606,8 +713,10 @@ static void libvirt_cleanup(struct target *t)
 		if (lv->hosts[h].conn && virConnectClose(lv->hosts[h].conn) < 0)
 			log_warn("host %s: closing the connection to %s: %s", lv->hosts[h].name, lv->hosts[h].uri,
 				 virGetLastErrorMessage());
-	for (size_t d = 0; d < t->cfg->ndrives; d++)
+	for (size_t d = 0; d < t->env->ndrives; d++)
 		free(lv->drives[d].pool);
+	free(lv->password);
+	free(lv->id);
 	free(lv->drives);
 	free(lv->hosts);
 	free(lv);

@@ -3,15 +3,19 @@
  * this).
  *
  *   libvirt.c   the ops: hosts, create, destroy and rollback, restore,
- *               golden copy, status
+ *               golden copy, status; the campaign's identity file
  *   storage.c   pools and volumes (creation, seed upload, clones, removal)
- *   domain.c    domains (ownership, definition, stop/start, readiness,
+ *   domain.c    domains (ownership: metadata with the campaign's identity;
+ *               volumes as their disks; definition, stop/start, readiness,
  *               endpoint)
  * vir* calls happen in these three files only.
- *   validate.c  the options table and libvirt_validate (no libvirt calls)
+ *   validate.c  the options table and libvirt_validate (no libvirt calls):
+ *               the grammars of everything that reaches a guest or a URI
  *   seed.c      the cloud-init seed's variables (engine packages, server
- *               options, the driver's user)
- *   vmxml.c     domain, pool, volume and seed rendering from vm-templates/
+ *               options, the driver's user, client address and password,
+ *               generated per campaign)
+ *   vmxml.c     domain, pool and volume rendering from vm-templates/, and
+ *               the seed's user-data and meta-data as JSON
  */
 #ifndef DBRIG_TARGET_LIBVIRT_LIBVIRT_H
 #define DBRIG_TARGET_LIBVIRT_LIBVIRT_H
@@ -24,8 +28,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
-struct campaign_config;
+struct target_env;
 struct strbuf;
 
 struct lv_host {
@@ -50,6 +55,8 @@ struct lv_inst {
 	bool dom_created, vol_created[VM_DISKS]; /* by this process */
 	unsigned fwd_port;
 	char addr[INET6_ADDRSTRLEN];
+	const char *why; /* why the domain with this name is not this campaign's (lv_lookup_dom) */
+	char odbc_options[80]; /* SQL Server: Encrypt= / TrustServerCertificate= as configured, or "" */
 };
 
 struct lv {
@@ -62,17 +69,38 @@ struct lv {
 	enum vm_nic nic;
 	struct target_instance *insts; /* from preflight */
 	size_t ninsts;
+	char *password; /* db_password, or the campaign's generated one once loaded */
+	char *id;       /* the campaign's identity (LV_IDENTITY), or NULL before its first provision */
 };
+
+/* Beside the campaign's results: the drivers' generated password (0600), and the
+ * campaign's identity, which every domain it provisions carries in its metadata. */
+#define LV_CREDENTIALS ".libvirt-credentials"
+#define LV_IDENTITY ".libvirt-identity"
 
 /* validate.c */
 extern const struct target_option libvirt_options[];
 /* The setting `name` of the config's target: its string (NULL when unset), or its number. */
-const char *lv_setting_str(const struct campaign_config *cfg, const char *name);
-uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name);
-int libvirt_validate(const struct campaign_config *cfg) __attribute__((warn_unused_result));
+const char *lv_setting_str(const struct target_env *env, const char *name);
+uint64_t lv_setting_num(const struct target_env *env, const char *name);
+int libvirt_validate(const struct target_env *env) __attribute__((warn_unused_result));
+/* Letters, digits and ._+-=@%:,~ only (db_password's grammar). */
+bool lv_safe_word(const char *s);
+/* db_client as the guest's SQL wants it ("a.b.c.d" or "a.b.c.d/m.m.m.m" into out, which may be NULL): 0 or -EINVAL. */
+int lv_client_host(const char *s, char *out, size_t n) __attribute__((warn_unused_result));
 
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
+
+/* libvirt.c: <output>/<campaign>/<name>, the campaign's own files beside its results; writing one
+ * (mode `mode`, its folder made first); the campaign's identity (lv->id; create: generate and store
+ * it at the first provision; absent and not created: NULL). 0 or -errno (printed by lv_campaign_id). */
+void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb);
+/* ... its first line in *out (path: the file's path): 0, -ENOENT or another -errno. */
+int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
+	__attribute__((warn_unused_result));
+int lv_store_campaign_file(const char *path, const char *text, mode_t mode) __attribute__((warn_unused_result));
+int lv_campaign_id(struct target *t, bool create) __attribute__((warn_unused_result));
 
 /* libvirt.c */
 void lv_vir_fail(const char *what, const char *call); /* "<what>: <call>: <libvirt's last error>" */
@@ -84,18 +112,24 @@ void lv_dry_print(const char *host, const char *action, const char *name, const 
 virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name, int *err);
 int lv_resolve_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 int lv_ensure_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
-uint64_t lv_vol_size(const struct campaign_config *cfg, int role);
+uint64_t lv_vol_size(const struct target_env *env, int role);
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));
 int lv_remove_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
-/* dst <- clone of src (both in the drive's pool); dst is removed first. */
+/* dst <- clone of src (both in the drive's pool); dst, a disk of this campaign's domain, is removed first. */
 int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, const char *src_name)
 	__attribute__((warn_unused_result));
 
 /* domain.c */
-/* 1 ours (campaign, drive, instance match; *golden its fingerprint when asked), 0 not ours, <0 error. */
-int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden);
+/* 1 ours (campaign, drive, instance and the campaign's identity match; *golden its fingerprint when
+ * asked), 0 not ours (*why says why), <0 error. */
+int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden,
+	     const char **why);
+/* 1 when the volume is one of dom's disks, 0 not, -EIO. */
+int lv_dom_uses_vol(virDomainPtr dom, const char *pool, const char *vol);
+/* 0 when inst's domain is this campaign's and its volume of `role` one of the domain's disks; else printed. */
+int lv_own_vol(struct target *t, struct target_instance *inst, int role) __attribute__((warn_unused_result));
 int lv_lookup_dom(struct target *t, struct target_instance *inst, virDomainPtr *out, bool *foreign)
 	__attribute__((warn_unused_result));
 int lv_get_dom(struct target *t, struct target_instance *inst, virDomainPtr *out) __attribute__((warn_unused_result));
@@ -108,8 +142,11 @@ int libvirt_start(struct target *t, struct target_instance *inst) __attribute__(
 int libvirt_endpoint(struct target *t, struct target_instance *inst, struct target_endpoint *ep)
 	__attribute__((warn_unused_result));
 
-/* seed.c: user-data, meta-data and dbrig-setup.sh of inst (mask: the password as ********). */
-int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud, struct strbuf *md,
-		   struct strbuf *sh) __attribute__((warn_unused_result));
+/* seed.c: the drivers' password, *out owned by the target; create: generate and store it when there is
+ * none yet. 0, -ENOENT (none, not created) or another -errno, printed. */
+int lv_db_password(struct target *t, bool create, const char **out) __attribute__((warn_unused_result));
+/* seed.c: user-data and meta-data of inst (mask: the password as ********). */
+int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud, struct strbuf *md)
+	__attribute__((warn_unused_result));
 
 #endif

@@ -6,7 +6,7 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -79,17 +79,17 @@ static char *pool_path(virStoragePoolPtr pool)
 
 int lv_resolve_pool(struct target *t, size_t d)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_drive *ld = &lv->drives[d];
-	const struct campaign_drive *dr = &cfg->drives[d];
+	const struct target_drive *dr = &env->drives[d];
 	virConnectPtr conn = ld->host->conn;
 	virStoragePoolPtr *pools = NULL, pool = NULL;
 	struct strbuf sb;
 	int n, ret = 0;
 
 	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "dbrig-%s-%s", cfg->name, dr->name);
+	strbuf_addf(&sb, "dbrig-%s-%s", env->name, dr->name);
 	free(ld->pool);
 	ld->pool = NULL;
 	if (dr->pool) {
@@ -138,7 +138,7 @@ int lv_resolve_pool(struct target *t, size_t d)
 		ret = -EEXIST;
 		goto out;
 	}
-	if (!lv_setting_num(cfg, "create_pools")) {
+	if (!lv_setting_num(env, "create_pools")) {
 		log_error("drive %s: host %s has no storage pool on %s (expected a dir pool there, or "
 			  "\"create_pools\": true in .target)", dr->name, ld->host->name, dr->path);
 		ret = -EINVAL;
@@ -155,7 +155,7 @@ out:
 
 int lv_ensure_pool(struct target *t, size_t d)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_drive *ld = &lv->drives[d];
 	virStoragePoolPtr pool = NULL;
@@ -165,7 +165,7 @@ int lv_ensure_pool(struct target *t, size_t d)
 	if (ld->pool_exists)
 		return 0;
 	strbuf_init(&xml, 0);
-	if ((ret = vm_render_pool(lv->tmpl_dir, ld->pool, cfg->drives[d].path, &xml)) < 0)
+	if ((ret = vm_render_pool(lv->tmpl_dir, ld->pool, env->drives[d].path, &xml)) < 0)
 		goto out;
 	if (lv->dry_run) {
 		lv_dry_print(ld->host->uri, "define, build and start pool", ld->pool, xml.buf);
@@ -187,7 +187,7 @@ int lv_ensure_pool(struct target *t, size_t d)
 		lv_vir_fail(ld->pool, "virStoragePoolCreate");
 		goto out;
 	}
-	log_info("drive %s: created pool %s on %s (host %s)", cfg->drives[d].name, ld->pool, cfg->drives[d].path,
+	log_info("drive %s: created pool %s on %s (host %s)", env->drives[d].name, ld->pool, env->drives[d].path,
 		 ld->host->name);
 	ret = 0;
 out:
@@ -197,15 +197,15 @@ out:
 	return ret;
 }
 
-uint64_t lv_vol_size(const struct campaign_config *cfg, int role)
+uint64_t lv_vol_size(const struct target_env *env, int role)
 {
 	switch ((enum vm_disk_role)role) {
 	case VMD_BOOT:
-		return lv_setting_num(cfg, "boot_size");
+		return lv_setting_num(env, "boot_size");
 	case VMD_PREBUILT:
-		return lv_setting_num(cfg, "prebuilt_size");
+		return lv_setting_num(env, "prebuilt_size");
 	case VMD_UNDERTEST:
-		return lv_setting_num(cfg, "under_test_size");
+		return lv_setting_num(env, "under_test_size");
 	case VMD_SEED:
 		return 0;
 	}
@@ -241,7 +241,7 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 {
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
-	struct strbuf ud, md, sh, iso, xml, err;
+	struct strbuf ud, md, iso, xml, err;
 	char dir[] = "/tmp/dbrig-seed.XXXXXX", what[200];
 	virStreamPtr st = NULL;
 	virStorageVolPtr vol = NULL;
@@ -252,12 +252,11 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 
 	strbuf_init(&ud, 0);
 	strbuf_init(&md, 0);
-	strbuf_init(&sh, 0);
 	strbuf_init(&iso, 0);
 	strbuf_init(&xml, 0);
 	strbuf_init(&err, 0);
 	lv_what(t, inst, what, sizeof(what));
-	if ((ret = lv_render_seed(t, inst, false, &ud, &md, &sh)) < 0)
+	if ((ret = lv_render_seed(t, inst, false, &ud, &md)) < 0)
 		goto out;
 	if (!mkdtemp(dir)) {
 		ret = -errno;
@@ -265,20 +264,18 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 		goto out;
 	}
 	made = true;
-	if ((ret = write_text(dir, "user-data", &ud)) < 0 || (ret = write_text(dir, "meta-data", &md)) < 0 ||
-	    (ret = write_text(dir, "dbrig-setup.sh", &sh)) < 0) {
+	if ((ret = write_text(dir, "user-data", &ud)) < 0 || (ret = write_text(dir, "meta-data", &md)) < 0) {
 		log_error("%s: cannot write the seed files in %s: %s", what, dir, strerror(-ret));
 		goto out;
 	}
 	strbuf_addf(&iso, "%s/seed.iso", dir);
 	{
 		char *prog = proc_find_program("genisoimage", NULL);
-		char ud_p[300], md_p[300], sh_p[300];
+		char ud_p[300], md_p[300];
 		snprintf(ud_p, sizeof(ud_p), "%s/user-data", dir);
 		snprintf(md_p, sizeof(md_p), "%s/meta-data", dir);
-		snprintf(sh_p, sizeof(sh_p), "%s/dbrig-setup.sh", dir);
 		char *argv[] = {prog, "-quiet", "-output", iso.buf, "-volid", "cidata", "-joliet", "-rock",
-				ud_p, md_p, sh_p, NULL};
+				ud_p, md_p, NULL};
 		if (!prog) {
 			log_error("%s: genisoimage is not installed (expected it in PATH to make the cloud-init seed; "
 				  "apt-get install genisoimage, or \"cloud_init\": false)", what);
@@ -338,8 +335,8 @@ out:
 	if (vol)
 		virStorageVolFree(vol);
 	if (made) {
-		const char *files[] = {"user-data", "meta-data", "dbrig-setup.sh", "seed.iso"};
-		for (size_t i = 0; i < 4; i++) {
+		const char *files[] = {"user-data", "meta-data", "seed.iso"};
+		for (size_t i = 0; i < 3; i++) {
 			strbuf_reset(&err);
 			strbuf_addf(&err, "%s/%s", dir, files[i]);
 			unlink(err.buf);
@@ -348,7 +345,6 @@ out:
 	}
 	strbuf_release(&ud);
 	strbuf_release(&md);
-	strbuf_release(&sh);
 	strbuf_release(&iso);
 	strbuf_release(&xml);
 	strbuf_release(&err);
@@ -357,12 +353,12 @@ out:
 
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
-	const char *base = lv_setting_str(cfg, "base_image");
-	bool copy = role == VMD_BOOT && base && !strcmp(lv_setting_str(cfg, "boot_mode"), "copy");
-	const char *fmt = role == VMD_BOOT ? "qcow2" : lv_setting_str(cfg, "disk_format");
+	const char *base = lv_setting_str(env, "base_image");
+	bool copy = role == VMD_BOOT && base && !strcmp(lv_setting_str(env, "boot_mode"), "copy");
+	const char *fmt = role == VMD_BOOT ? "qcow2" : lv_setting_str(env, "disk_format");
 	virStorageVolPtr vol = NULL, src = NULL;
 	struct strbuf xml;
 	char what[200];
@@ -375,20 +371,18 @@ int lv_create_volume(struct target *t, struct target_instance *inst, virStorageP
 		goto out;
 	}
 	if (role == VMD_SEED) {
-		struct strbuf md, sh;
+		struct strbuf md;
 		strbuf_init(&md, 0);
-		strbuf_init(&sh, 0);
-		ret = lv_render_seed(t, inst, true, &xml, &md, &sh);
+		ret = lv_render_seed(t, inst, true, &xml, &md);
 		if (ret == 0) {
-			printf("# %s: seed ISO %s (cidata, made with genisoimage and uploaded), user-data:\n%s", lv->drives[inst->drive].host->uri,
-			       li->vol[VMD_SEED], xml.buf);
-			printf("# meta-data:\n%s# dbrig-setup.sh:\n%s", md.buf, sh.buf);
+			printf("# %s: seed ISO %s (cidata, made with genisoimage and uploaded), user-data:\n%s",
+			       lv->drives[inst->drive].host->uri, li->vol[VMD_SEED], xml.buf);
+			printf("# meta-data:\n%s", md.buf);
 		}
 		strbuf_release(&md);
-		strbuf_release(&sh);
 		goto out;
 	}
-	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(cfg, role), fmt,
+	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(env, role), fmt,
 			       role == VMD_BOOT && base && !copy ? base : NULL, "qcow2", &xml);
 	if (ret < 0)
 		goto out;
@@ -456,7 +450,7 @@ int lv_remove_pool(struct target *t, size_t d)
 	}
 	n = virStoragePoolNumOfVolumes(pool);
 	if (n > 0) {
-		log_warn("drive %s: pool %s still holds %d volume(s) dbrig did not make; kept", t->cfg->drives[d].name,
+		log_warn("drive %s: pool %s still holds %d volume(s) that are not this campaign's; kept", t->env->drives[d].name,
 			 ld->pool, n);
 		goto out;
 	}
@@ -471,7 +465,7 @@ int lv_remove_pool(struct target *t, size_t d)
 		goto out;
 	}
 	ld->pool_exists = false;
-	log_info("drive %s: removed pool %s", t->cfg->drives[d].name, ld->pool);
+	log_info("drive %s: removed pool %s", t->env->drives[d].name, ld->pool);
 out:
 	virStoragePoolFree(pool);
 	return ret;
@@ -480,7 +474,7 @@ out:
 /* dst <- clone of src (both in the drive's pool); dst is removed first. */
 int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, const char *src_name)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	virStoragePoolPtr pool = NULL;
@@ -491,7 +485,7 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
 
 	lv_what(t, inst, what, sizeof(what));
 	strbuf_init(&xml, 0);
-	if ((ret = lv_delete_vol(t, inst->drive, li->vol[dst_role], what)) < 0)
+	if ((ret = lv_own_vol(t, inst, dst_role)) < 0 || (ret = lv_delete_vol(t, inst->drive, li->vol[dst_role], what)) < 0)
 		goto out;
 	ret = -EIO;
 	pool = virStoragePoolLookupByName(lv_conn(t, inst->drive), lv->drives[inst->drive].pool);
@@ -504,8 +498,8 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
 		lv_vir_fail(what, "virStorageVolLookupByName");
 		goto out;
 	}
-	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[dst_role], lv_vol_size(cfg, dst_role),
-				    lv_setting_str(cfg, "disk_format"), NULL, NULL, &xml)) < 0)
+	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[dst_role], lv_vol_size(env, dst_role),
+				    lv_setting_str(env, "disk_format"), NULL, NULL, &xml)) < 0)
 		goto out;
 	ret = -EIO;
 	vol = virStorageVolCreateXMLFrom(pool, xml.buf, src, 0);

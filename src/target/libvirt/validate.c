@@ -1,10 +1,12 @@
 /* The libvirt target's settings and their static checks (no libvirt calls: they run for --plan too). */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,9 @@ const struct target_option libvirt_options[] = {
 	{"hosts", TOPT_STRMAP, "{\"default\": \"qemu:///system\"}", 0, 0,
 	 "hypervisor hosts by name: libvirt URIs (qemu:///system, qemu+ssh://host/system, test:///default); "
 	 "a drive's \"host\" picks one, the first is the default"},
+	{"allow_ext_transport", TOPT_BOOL, "false", 0, 0,
+	 "accept host URIs that run a program the URI names: the ext transport (qemu+ext://...?command=) and the "
+	 "command= / netcat= parameters of the ssh transports"},
 	{"network", TOPT_STRING, "default", 0, 0, "libvirt network of the VMs' NIC (endpoint \"guest\")"},
 	{"endpoint", TOPT_STRING, "guest", 0, 0,
 	 "how drivers reach a VM's database: \"guest\" (the VM's address on its network) or \"forward\" "
@@ -50,8 +55,19 @@ const struct target_option libvirt_options[] = {
 	 "what cloud-init does about the engine and guest agent packages: install (apt update and install them) "
 	 "or preinstalled (the base image has them: no package step, no mirror needed)"},
 	{"db_user", TOPT_STRING, "dbrig", 0, 0, "database user the guest setup creates for the driver"},
-	{"db_password", TOPT_STRING, "dbrig", 0, 0, "its password (letters, digits and ._+-=@%:,~ only)"},
+	{"db_password", TOPT_STRING, NULL, 0, 0,
+	 "its password (12 to 128 letters, digits and ._+-=@%:,~); unset: generated for the campaign and kept 0600 in "
+	 "<output>/<campaign>/" LV_CREDENTIALS},
+	{"db_client", TOPT_STRING, NULL, 0, 0,
+	 "the address (a.b.c.d) or network (a.b.c.d/n) the drivers connect from, as the guests see them: the only "
+	 "host the driver's user may log in from; unset: each guest's default gateway (where QEMU user networking's "
+	 "forwarded connections and the KVM host on a libvirt NAT network come from)"},
 	{"db_port", TOPT_UINT, "3306", 1, 65535, "database port in the guest"},
+	{"sqlserver_encrypt", TOPT_STRING, NULL, 0, 0,
+	 "SQL Server: the drivers' Encrypt= (yes, mandatory, no, optional or strict); unset: the ODBC driver's default"},
+	{"sqlserver_trust_server_certificate", TOPT_BOOL, NULL, 0, 0,
+	 "SQL Server: the drivers' TrustServerCertificate= (true accepts any server certificate); unset: the ODBC "
+	 "driver's default (Driver 18: the certificate is verified)"},
 	{"wait_database", TOPT_BOOL, "true", 0, 0,
 	 "readiness includes the database accepting a TCP connection (false: the VM's address only)"},
 	{"ready_timeout", TOPT_DURATION, "10m", 0, 0, "how long a VM may take to boot and accept database connections"},
@@ -59,16 +75,16 @@ const struct target_option libvirt_options[] = {
 	{NULL, TOPT_STRING, NULL, 0, 0, NULL},
 };
 
-const char *lv_setting_str(const struct campaign_config *cfg, const char *name)
+const char *lv_setting_str(const struct target_env *env, const char *name)
 {
-	const struct target_setting *s = target_setting(cfg, name);
+	const struct target_setting *s = target_setting(env, name);
 
 	return s->set ? s->str : NULL;
 }
 
-uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name)
+uint64_t lv_setting_num(const struct target_env *env, const char *name)
 {
-	return target_setting(cfg, name)->num;
+	return target_setting(env, name)->num;
 }
 
 static bool one_of(const char *s, const char *const *list)
@@ -80,10 +96,10 @@ static bool one_of(const char *s, const char *const *list)
 }
 
 /* "\"ide\" is not a disk controller (expected virtio-scsi, lsisas1068, lsisas1078 or lsilogic)" */
-static int check_choice(const struct campaign_config *cfg, const char *name, const char *noun,
+static int check_choice(const struct target_env *env, const char *name, const char *noun,
 			const char *const *list)
 {
-	const char *s = lv_setting_str(cfg, name);
+	const char *s = lv_setting_str(env, name);
 	struct strbuf sb, jp;
 
 	if (one_of(s, list))
@@ -93,13 +109,13 @@ static int check_choice(const struct campaign_config *cfg, const char *name, con
 	for (const char *const *l = list; *l; l++)
 		strbuf_addf(&sb, "%s%s", l == list ? "" : l[1] ? ", " : " or ", *l);
 	strbuf_addf(&jp, ".target.%s", name);
-	campaign_config_error(cfg, jp.buf, "\"%s\" is not %s (expected %s)", s, noun, sb.buf);
+	target_env_error(env, jp.buf, "\"%s\" is not %s (expected %s)", s, noun, sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&jp);
 	return -EINVAL;
 }
 
-static bool safe_word(const char *s)
+bool lv_safe_word(const char *s)
 {
 	for (; *s; s++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-=@%:,~", *s))
@@ -107,7 +123,212 @@ static bool safe_word(const char *s)
 	return true;
 }
 
-int libvirt_validate(const struct campaign_config *cfg)
+/* ---- host URIs ---- */
+
+static bool span_of(const char *s, size_t n, const char *set)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!s[i] || !strchr(set, s[i]))
+			return false;
+	return true;
+}
+
+#define URI_PATH_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~/+,=@-"
+
+/*
+ * One extra parameter of a remote URI (libvirt passes unknown ones on to the
+ * driver): NULL when dbrig accepts it, else why not. Nothing here makes
+ * libvirt run a program of the URI's choosing, except command= and netcat=,
+ * which only `allow` (allow_ext_transport) accepts.
+ */
+static const char *uri_param_why(const char *k, size_t kn, const char *v, size_t vn, bool allow)
+{
+	static const char *const paths[] = {"socket", "keyfile", "known_hosts", "pkipath", NULL};
+	static const char *const progs[] = {"command", "netcat", NULL};
+	static const struct {
+		const char *key, *values;
+	} choices[] = {
+		{"mode", " auto direct legacy "},
+		{"proxy", " auto netcat native "},
+		{"no_tty", " 0 1 "},
+		{"known_hosts_verify", " normal auto "},
+	};
+	static char why[96]; /* validation is single-threaded */
+	char key[32];
+
+	if (kn >= sizeof(key))
+		return "is not a parameter dbrig accepts (expected socket, keyfile, known_hosts, pkipath, mode, proxy, "
+		       "no_tty, known_hosts_verify, sshauth or tls_priority)";
+	memcpy(key, k, kn);
+	key[kn] = '\0';
+	for (const char *const *p = paths; *p; p++)
+		if (!strcmp(key, *p))
+			return vn > 1 && v[0] == '/' && span_of(v, vn, URI_PATH_CHARS) ? NULL
+			       : "expected an absolute path of letters, digits and ._~/+,=@-";
+	for (const char *const *p = progs; *p; p++)
+		if (!strcmp(key, *p))
+			return !allow ? "runs a program the URI names (set \"allow_ext_transport\": true to allow it)"
+			       : vn && span_of(v, vn, URI_PATH_CHARS) ? NULL
+			       : "expected a program path of letters, digits and ._~/+,=@-";
+	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+		if (strcmp(key, choices[i].key))
+			continue;
+		for (const char *c = strstr(choices[i].values, " "); c && c[1]; c = strchr(c + 1, ' '))
+			if (!strncmp(c + 1, v, vn) && c[1 + vn] == ' ')
+				return NULL;
+		if (!strcmp(key, "known_hosts_verify"))
+			return "expected normal or auto (ignore turns the host key check off)";
+		snprintf(why, sizeof(why), "expected one of:%.*s", (int)strlen(choices[i].values) - 1, choices[i].values);
+		return why;
+	}
+	if (!strcmp(key, "sshauth"))
+		return vn && span_of(v, vn, "abcdefghijklmnopqrstuvwxyz-,") ? NULL
+		       : "expected a comma-separated list of agent, privkey, password, keyboard-interactive";
+	if (!strcmp(key, "tls_priority"))
+		return vn && span_of(v, vn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:+._-") ? NULL
+		       : "expected a GnuTLS priority string of letters, digits and :+._-";
+	if (!strcmp(key, "no_verify"))
+		return "turns the server certificate / host key check off (expected it unset)";
+	if (!strcmp(key, "name"))
+		return "hands the remote daemon another URI (expected it unset)";
+	return "is not a parameter dbrig accepts (expected socket, keyfile, known_hosts, pkipath, mode, proxy, no_tty, "
+	       "known_hosts_verify, sshauth or tls_priority)";
+}
+
+/*
+ * libvirt URIs dbrig connects to: driver qemu or test, transport none, unix,
+ * ssh, libssh, libssh2, tls or tcp (ext only with allow_ext_transport), and
+ * only the extra parameters uri_param_why accepts. 0, or -EINVAL with the
+ * message printed naming `jpath`.
+ */
+static int check_uri(const struct target_env *env, const char *jpath, const char *uri, bool allow_ext)
+{
+	static const char *const drivers[] = {"qemu", "test", NULL};
+	static const char *const transports[] = {"", "+unix", "+ssh", "+libssh", "+libssh2", "+tls", "+tcp", "+ext", NULL};
+	const char *sep = strstr(uri, "://"), *auth, *path, *q;
+	size_t dn = 0;
+	bool ok = false;
+
+	for (const char *const *d = drivers; sep && *d && !ok; d++) {
+		dn = strlen(*d);
+		if (strncmp(uri, *d, dn))
+			continue;
+		for (const char *const *t = transports; *t && !ok; t++)
+			ok = (size_t)(sep - uri) == dn + strlen(*t) && !strncmp(uri + dn, *t, strlen(*t));
+	}
+	if (!ok) {
+		target_env_error(env, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected qemu or test, "
+				      "optionally +unix, +ssh, +libssh, +libssh2, +tls or +tcp, e.g. qemu:///system or "
+				      "qemu+ssh://host/system)", uri);
+		return -EINVAL;
+	}
+	if (!strncmp(uri + dn, "+ext", 4) && !allow_ext) {
+		target_env_error(env, jpath, "\"%s\" uses the ext transport, which runs the program its command= "
+				      "names (expected another transport, or \"allow_ext_transport\": true in .target)", uri);
+		return -EINVAL;
+	}
+	auth = sep + 3;
+	path = auth + strcspn(auth, "/?#");
+	q = path + strcspn(path, "?#");
+	if (!span_of(auth, (size_t)(path - auth), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~@:[]-") ||
+	    *path != '/' || !span_of(path, (size_t)(q - path), URI_PATH_CHARS) || *q == '#') {
+		target_env_error(env, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected "
+				      "driver[+transport]://[user@][host[:port]]/path[?key=value&...], host and path of "
+				      "letters, digits and ._~/+,=@-)", uri);
+		return -EINVAL;
+	}
+	for (const char *p = *q ? q + 1 : q; *p;) {
+		size_t n = strcspn(p, "&"), kn = strcspn(p, "=&");
+		const char *why = kn < n ? uri_param_why(p, kn, p + kn + 1, n - kn - 1, allow_ext)
+					 : "expected key=value";
+		if (why) {
+			target_env_error(env, jpath, "\"%s\": parameter \"%.*s\" %s", uri, (int)n, p, why);
+			return -EINVAL;
+		}
+		p += n + (p[n] == '&');
+	}
+	return 0;
+}
+
+/* A value for a message: quoted, at most 60 characters, bytes outside printable ASCII as \xNN. */
+static void show_str(const char *s, struct strbuf *sb)
+{
+	size_t n = 0;
+
+	strbuf_addc(sb, '"');
+	for (; *s && n < 60; s++, n++) {
+		if (*s >= ' ' && *s <= '~' && *s != '"' && *s != '\\')
+			strbuf_addc(sb, *s);
+		else
+			strbuf_addf(sb, "\\x%02x", (unsigned)(unsigned char)*s);
+	}
+	strbuf_adds(sb, *s ? "...\"" : "\"");
+}
+
+/*
+ * db_client as the guest's SQL wants it: "a.b.c.d", or "a.b.c.d/n" as
+ * "a.b.c.d/m.m.m.m" (the netmask form MariaDB and MySQL both match). 0, or
+ * -EINVAL when s is neither or a network's host bits are set. out may be NULL.
+ */
+int lv_client_host(const char *s, char *out, size_t n)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	size_t an = slash ? (size_t)(slash - s) : strlen(s);
+	struct in_addr a, m;
+	int64_t bits = 32;
+
+	if (an >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, s, an);
+	addr[an] = '\0';
+	if (inet_pton(AF_INET, addr, &a) != 1 || (slash && parse_int64(slash + 1, 0, 32, &bits) < 0))
+		return -EINVAL;
+	m.s_addr = htonl(bits ? ~UINT32_C(0) << (32 - bits) : 0);
+	if ((a.s_addr & ~m.s_addr) != 0)
+		return -EINVAL;
+	if (out && slash) {
+		char mask[INET_ADDRSTRLEN];
+		inet_ntop(AF_INET, &m, mask, sizeof(mask));
+		snprintf(out, n, "%s/%s", addr, mask);
+	} else if (out) {
+		snprintf(out, n, "%s", addr);
+	}
+	return 0;
+}
+
+/* "<jpath>: "<value>" <why>", the value shown by show_str; -EINVAL. */
+static int bad_value(const struct target_env *env, const char *jpath, const char *value, const char *why)
+{
+	struct strbuf v;
+
+	strbuf_init(&v, 0);
+	show_str(value, &v);
+	target_env_error(env, jpath, "%s %s", v.buf, why);
+	strbuf_release(&v);
+	return -EINVAL;
+}
+
+/* One authorized_keys line: (ssh-|ecdsa-|sk-)[A-Za-z0-9@.+-]+ [A-Za-z0-9+/=]+( [ -~]*)?, nothing else. */
+static bool ssh_key_ok(const char *s)
+{
+	size_t t = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@.+-"), b;
+
+	if (strncmp(s, "ssh-", 4) && strncmp(s, "ecdsa-", 6) && strncmp(s, "sk-", 3))
+		return false;
+	if (s[t] != ' ')
+		return false;
+	s += t + 1;
+	b = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=");
+	if (!b || (s[b] && s[b] != ' '))
+		return false;
+	for (s += b; *s; s++)
+		if (*s < ' ' || *s > '~')
+			return false;
+	return true;
+}
+
+int libvirt_validate(const struct target_env *env)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
 	static const char *const backends[] = {"passt", "slirp", NULL};
@@ -118,62 +339,84 @@ int libvirt_validate(const struct campaign_config *cfg)
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
 	static const char *const types[] = {"kvm", "qemu", NULL};
 	static const char *const package_modes[] = {"install", "preinstalled", NULL};
-	const struct target_setting *hosts = target_setting(cfg, "hosts");
-	const struct target_setting *iot = target_setting(cfg, "iotune");
+	static const char *const encrypt_modes[] = {"yes", "mandatory", "no", "optional", "strict", NULL};
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_setting *iot = target_setting(env, "iotune");
 	const char *s, *why;
 	char jp[160];
 
-	if (check_choice(cfg, "endpoint", "an endpoint style", endpoints) < 0 ||
-	    check_choice(cfg, "forward_backend", "a user networking backend", backends) < 0 ||
-	    check_choice(cfg, "template", "a VM template", templates) < 0 ||
-	    check_choice(cfg, "disk_format", "a volume format", formats) < 0 ||
-	    check_choice(cfg, "controller", "a disk controller", controllers) < 0 ||
-	    check_choice(cfg, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
-	    check_choice(cfg, "disk_cache", "a disk cache mode", caches) < 0 ||
-	    check_choice(cfg, "domain_type", "a domain type", types) < 0 ||
-	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0)
+	if (check_choice(env, "endpoint", "an endpoint style", endpoints) < 0 ||
+	    check_choice(env, "forward_backend", "a user networking backend", backends) < 0 ||
+	    check_choice(env, "template", "a VM template", templates) < 0 ||
+	    check_choice(env, "disk_format", "a volume format", formats) < 0 ||
+	    check_choice(env, "controller", "a disk controller", controllers) < 0 ||
+	    check_choice(env, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
+	    check_choice(env, "disk_cache", "a disk cache mode", caches) < 0 ||
+	    check_choice(env, "domain_type", "a domain type", types) < 0 ||
+	    check_choice(env, "guest_packages", "a guest package mode", package_modes) < 0 ||
+	    (lv_setting_str(env, "sqlserver_encrypt") &&
+	     check_choice(env, "sqlserver_encrypt", "an ODBC Encrypt mode", encrypt_modes) < 0))
 		return -EINVAL;
 	for (size_t h = 0; h < hosts->nmap; h++) {
-		if (!strstr(hosts->map[h].value, ":/")) {
-			snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
-			campaign_config_error(cfg, jp, "\"%s\" is not a libvirt URI (expected e.g. qemu:///system or "
-					      "qemu+ssh://host/system)", hosts->map[h].value);
+		snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
+		if (check_uri(env, jp, hosts->map[h].value, lv_setting_num(env, "allow_ext_transport")) < 0)
 			return -EINVAL;
-		}
 	}
-	s = lv_setting_str(cfg, "db_password");
-	if (!safe_word(s) || !safe_word(lv_setting_str(cfg, "db_user"))) {
-		campaign_config_error(cfg, safe_word(s) ? ".target.db_user" : ".target.db_password",
-				      "holds a character outside letters, digits and ._+-=@%%:,~ (it goes into the guest's "
-				      "setup script and SQL)");
+	s = lv_setting_str(env, "db_user");
+	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
+		return bad_value(env, ".target.db_user", s,
+				 "is not a database user name dbrig creates (expected 1 to 32 letters, digits or _)");
+	/* No default password (security-review finding 12: it was "dbrig", granted to '%'). */
+	if ((s = lv_setting_str(env, "db_password")) && (!lv_safe_word(s) || strlen(s) < 12 || strlen(s) > 128)) {
+		target_env_error(env, ".target.db_password",
+				      "is not a password dbrig hands to the guest (expected 12 to 128 letters, digits and "
+				      "._+-=@%%:,~; or leave it unset and dbrig generates one for the campaign)");
 		return -EINVAL;
 	}
-	if ((s = lv_setting_str(cfg, "ssh_key")) && strpbrk(s, "\n\r'\"")) {
-		campaign_config_error(cfg, ".target.ssh_key", "holds a newline or quote (expected one public key line)");
+	if (!s && !lv_setting_num(env, "cloud_init")) {
+		target_env_error(env, ".target.db_password", "missing (expected the password of the login the "
+				      "image holds: with \"cloud_init\": false no generated one reaches the guest)");
 		return -EINVAL;
 	}
-	if (lv_setting_str(cfg, "kernel") && !lv_setting_str(cfg, "initrd")) {
-		campaign_config_error(cfg, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
+	if ((s = lv_setting_str(env, "db_client")) && lv_client_host(s, NULL, 0) < 0)
+		return bad_value(env, ".target.db_client", s,
+				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");
+	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were
+	 * pasted into an unquoted heredoc of the root setup script). */
+	for (size_t i = 0; i < env->nserver_options; i++) {
+		if (vm_option_value_ok(env->server_options[i].value))
+			continue;
+		snprintf(jp, sizeof(jp), ".engine.server_options.%s", env->server_options[i].key);
+		return bad_value(env, jp, env->server_options[i].value,
+				 "holds a quote, backquote, backslash, $ or a character outside printable ASCII (expected "
+				 "a value for the guest's server config)");
+	}
+	if ((s = lv_setting_str(env, "ssh_key")) && !ssh_key_ok(s))
+		return bad_value(env, ".target.ssh_key", s,
+				 "is not one OpenSSH public key (expected \"TYPE BASE64 [comment]\" in printable ASCII, "
+				 "TYPE ssh-*, ecdsa-* or sk-*)");
+	if (lv_setting_str(env, "kernel") && !lv_setting_str(env, "initrd")) {
+		target_env_error(env, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
 		return -EINVAL;
 	}
-	if (!strcmp(lv_setting_str(cfg, "boot_mode"), "copy") && !lv_setting_str(cfg, "base_image")) {
-		campaign_config_error(cfg, ".target.base_image",
+	if (!strcmp(lv_setting_str(env, "boot_mode"), "copy") && !lv_setting_str(env, "base_image")) {
+		target_env_error(env, ".target.base_image",
 				      "missing (expected the image a \"copy\" boot volume is cloned from)");
 		return -EINVAL;
 	}
-	for (size_t d = 0; d < cfg->ndrives; d++) {
-		bool found = !cfg->drives[d].host;
+	for (size_t d = 0; d < env->ndrives; d++) {
+		bool found = !env->drives[d].host;
 
 		for (size_t h = 0; h < hosts->nmap && !found; h++)
-			found = !strcmp(hosts->map[h].key, cfg->drives[d].host);
+			found = !strcmp(hosts->map[h].key, env->drives[d].host);
 		if (!found) {
 			struct strbuf sb;
 			strbuf_init(&sb, 0);
 			for (size_t h = 0; h < hosts->nmap; h++)
 				strbuf_addf(&sb, "%s%s", h ? ", " : "", hosts->map[h].key);
 			snprintf(jp, sizeof(jp), ".drives[%zu].host", d);
-			campaign_config_error(cfg, jp, "\"%s\" is not a host of .target.hosts (expected one of: %s)",
-					      cfg->drives[d].host, sb.buf);
+			target_env_error(env, jp, "\"%s\" is not a host of .target.hosts (expected one of: %s)",
+					      env->drives[d].host, sb.buf);
 			strbuf_release(&sb);
 			return -EINVAL;
 		}
@@ -182,23 +425,23 @@ int libvirt_validate(const struct campaign_config *cfg)
 		bool found = false;
 		struct vm_iotune t;
 
-		for (size_t d = 0; d < cfg->ndrives; d++)
-			found = found || !strcmp(cfg->drives[d].name, iot->map[i].key);
+		for (size_t d = 0; d < env->ndrives; d++)
+			found = found || !strcmp(env->drives[d].name, iot->map[i].key);
 		snprintf(jp, sizeof(jp), ".target.iotune.%s", iot->map[i].key);
 		if (!found) {
-			campaign_config_error(cfg, jp, "\"%s\" is not a drive of .drives (expected a drive name)",
+			target_env_error(env, jp, "\"%s\" is not a drive of .drives (expected a drive name)",
 					      iot->map[i].key);
 			return -EINVAL;
 		}
 		if (vm_iotune_parse(iot->map[i].value, &t, &why) < 0) {
-			campaign_config_error(cfg, jp, "\"%s\" is not an I/O limit (%s)", iot->map[i].value, why);
+			target_env_error(env, jp, "\"%s\" is not an I/O limit (%s)", iot->map[i].value, why);
 			return -EINVAL;
 		}
 	}
 	/* Known QEMU/Linux limit, not an error: Windows guests see mptsas1068 disks. */
-	if (!strcmp(lv_setting_str(cfg, "controller"), "lsisas1068") && !strcmp(lv_setting_str(cfg, "template"), "sysbench"))
+	if (!strcmp(lv_setting_str(env, "controller"), "lsisas1068") && !strcmp(lv_setting_str(env, "template"), "sysbench"))
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "
 			 "not see disks behind QEMU's mptsas1068, so the VMs will not boot or find their database disk; "
-			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", cfg->file);
+			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", env->file);
 	return 0;
 }

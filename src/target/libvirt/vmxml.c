@@ -11,9 +11,11 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "target/target.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,8 +307,7 @@ int vm_template_render(const char *what, const char *tmpl, const struct vm_var *
 	return render_range(&r, tmpl, tmpl + strlen(tmpl), out);
 }
 
-static int render_file(const char *dir, const char *file, const struct vm_var *vars, size_t nvars,
-		       struct strbuf *out)
+static int read_template(const char *dir, const char *file, struct strbuf *out)
 {
 	struct strbuf path;
 	char *text = NULL;
@@ -315,16 +316,29 @@ static int render_file(const char *dir, const char *file, const struct vm_var *v
 
 	strbuf_init(&path, 0);
 	strbuf_addf(&path, "%s/%s", dir, file);
-	ret = read_file(path.buf, &text, &len);
-	if (ret < 0) {
+	if ((ret = read_file(path.buf, &text, &len)) < 0)
 		log_error("%s: cannot read the VM template: %s (expected it in the target's \"templates\" folder)",
 			  path.buf, strerror(-ret));
-		goto out;
-	}
-	ret = vm_template_render(path.buf, text, vars, nvars, out);
-out:
+	else
+		strbuf_add(out, text, len);
 	free(text);
 	strbuf_release(&path);
+	return ret;
+}
+
+static int render_file(const char *dir, const char *file, const struct vm_var *vars, size_t nvars,
+		       struct strbuf *out)
+{
+	struct strbuf path, text;
+	int ret;
+
+	strbuf_init(&path, 0);
+	strbuf_init(&text, 0);
+	strbuf_addf(&path, "%s/%s", dir, file);
+	if ((ret = read_template(dir, file, &text)) == 0)
+		ret = vm_template_render(path.buf, text.buf, vars, nvars, out);
+	strbuf_release(&path);
+	strbuf_release(&text);
 	return ret;
 }
 
@@ -340,6 +354,11 @@ void vm_render_metadata(const struct vm_spec *s, struct strbuf *out)
 	strbuf_adds(out, "</" VM_METADATA_KEY ":drive>\n      <" VM_METADATA_KEY ":instance>");
 	escape_xml(out, s->instance);
 	strbuf_adds(out, "</" VM_METADATA_KEY ":instance>\n");
+	if (s->id) {
+		strbuf_adds(out, "      <" VM_METADATA_KEY ":id>");
+		escape_xml(out, s->id);
+		strbuf_adds(out, "</" VM_METADATA_KEY ":id>\n");
+	}
 	if (s->golden) {
 		strbuf_adds(out, "      <" VM_METADATA_KEY ":golden>");
 		escape_xml(out, s->golden);
@@ -450,64 +469,172 @@ int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const
 	return render_file(dir, "volume.xml", vars, sizeof(vars) / sizeof(vars[0]), out);
 }
 
-static void base64(const char *s, size_t n, struct strbuf *out)
+/*
+ * cloud-init's user-data and meta-data are YAML; dbrig writes them as JSON
+ * (a subset of YAML that cloud-init's PyYAML reads the same) through
+ * jansson, so every value is one quoted, escaped scalar whatever it holds:
+ * no template, nothing a value can add to the document. ASCII only
+ * (JSON_ENSURE_ASCII): U+0085, U+2028 and U+2029, line breaks to YAML,
+ * become \u escapes inside their string.
+ */
+static int dump_json(const char *what, json_t *doc, unsigned bad, const char *header, struct strbuf *out)
 {
-	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *p = (const unsigned char *)s;
+	char *text = doc && !bad ? json_dumps(doc, JSON_INDENT(2) | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER) : NULL;
 
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-		strbuf_addc(out, a[v >> 18 & 63]);
-		strbuf_addc(out, a[v >> 12 & 63]);
-		strbuf_addc(out, i + 1 < n ? a[v >> 6 & 63] : '=');
-		strbuf_addc(out, i + 2 < n ? a[v & 63] : '=');
+	if (!text) {
+		log_error("%s: cannot build the document (a value that is not UTF-8?)", what);
+		return -EINVAL;
 	}
+	strbuf_adds(out, header);
+	strbuf_adds(out, text);
+	strbuf_addc(out, '\n');
+	free(text);
+	return 0;
+}
+
+/* Build steps that fail (jansson refuses a string that is not UTF-8) count in *bad. */
+static void put(json_t *obj, const char *key, json_t *v, unsigned *bad)
+{
+	*bad += json_object_set_new(obj, key, v) < 0;
+}
+
+static void push(json_t *arr, json_t *v, unsigned *bad)
+{
+	*bad += json_array_append_new(arr, v) < 0;
+}
+
+static void add_file(json_t *files, const char *path, const char *mode, const struct strbuf *content, unsigned *bad)
+{
+	json_t *f = json_object();
+
+	put(f, "path", json_string(path), bad);
+	put(f, "permissions", json_string(mode), bad);
+	put(f, "content", json_stringn(content->buf, content->len), bad);
+	push(files, f, bad);
+}
+
+bool vm_option_value_ok(const char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~' || strchr("\"'`\\$", *s))
+			return false;
+	return true;
+}
+
+static bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+#define SEED_WORD "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+/* /etc/dbrig/setup.conf: name=value lines the setup script reads as data. */
+static int setup_conf(const struct vm_seed *s, struct strbuf *out)
+{
+	if (!all_of(s->db_user, SEED_WORD "_") ||
+	    (strcmp(s->db_password, VM_MASKED_PASSWORD) && !all_of(s->db_password, SEED_WORD "._+=@%:,~-")) ||
+	    (s->db_client && !all_of(s->db_client, "0123456789./")) || !all_of(s->mac, "0123456789abcdef:")) {
+		log_error("%s: db_user, db_password, db_client or the MAC outside its grammar; not written into the seed",
+			  s->name);
+		return -EINVAL;
+	}
+	strbuf_adds(out, "# dbrig-setup.sh's parameters, written by dbrig's user-data; read as data, never run\n");
+	strbuf_addf(out, "db_user=%s\ndb_password=%s\ndb_client=%s\nmac=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n",
+		    s->db_user, s->db_password, s->db_client ? s->db_client : "", s->mac, s->db_port, s->buffer_pool);
+	return 0;
+}
+
+/*
+ * /etc/dbrig/server.cnf: engine.server_options as my.cnf lines, every value
+ * double-quoted (the server strips the quotes; vm_option_value_ok leaves
+ * nothing inside to escape), then dbrig's own port and buffer pool, which
+ * win over an option of the same name because they come later.
+ */
+static int server_cnf(const struct vm_seed *s, struct strbuf *out)
+{
+	strbuf_adds(out, "# engine.server_options, then dbrig's settings (written by dbrig's user-data)\n[mysqld]\n");
+	for (size_t i = 0; i < s->noptions; i++) {
+		const char *k = s->options[i].key, *v = s->options[i].value;
+		if (!all_of(k, "abcdefghijklmnopqrstuvwxyz0123456789_.-") || !vm_option_value_ok(v)) {
+			log_error("%s: server option %s outside its grammar; not written into the seed", s->name, k);
+			return -EINVAL;
+		}
+		strbuf_addf(out, "%s = \"%s\"\n", k, v);
+	}
+	strbuf_addf(out, "port = %u\ninnodb_buffer_pool_size = %" PRIu64 "\nskip-name-resolve\n", s->db_port,
+		    s->buffer_pool);
+	return 0;
 }
 
 int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
-		   struct strbuf *meta_data, struct strbuf *setup)
+		   struct strbuf *meta_data)
 {
-	char port[16], pool[32];
-	struct strbuf file, b64, pk;
+	struct strbuf file, setup, common, unit, conf, cnf;
+	json_t *ud = NULL, *md = NULL, *files, *runcmd;
+	bool sysbench = !strcmp(template_name, "sysbench");
+	unsigned bad = 0;
 	int ret;
 
 	strbuf_init(&file, 0);
-	strbuf_init(&b64, 0);
-	strbuf_init(&pk, 0);
-	snprintf(port, sizeof(port), "%u", s->db_port);
-	snprintf(pool, sizeof(pool), "%" PRIu64, s->buffer_pool);
-	for (const char *p = s->packages ? s->packages : ""; *p;) {
-		size_t n = strcspn(p, " ");
-		if (n)
-			strbuf_addf(&pk, "  - %.*s\n", (int)n, p);
-		p += n + (p[n] == ' ');
+	strbuf_init(&setup, 0);
+	strbuf_init(&common, 0);
+	strbuf_init(&unit, 0);
+	strbuf_init(&conf, 0);
+	strbuf_init(&cnf, 0);
+	strbuf_addf(&file, "%s-setup.sh", template_name);
+	if ((ret = read_template(dir, file.buf, &setup)) < 0 || (ret = read_template(dir, "setup-common.sh", &common)) < 0 ||
+	    (ret = read_template(dir, "dbrig-setup.service", &unit)) < 0 ||
+	    (ret = setup_conf(s, &conf)) < 0 || (sysbench && (ret = server_cnf(s, &cnf)) < 0))
+		goto out;
+	/* cloud-config (in this order): the hostname, the SSH key, the packages unless the image
+	 * has them, the setup script with its data files and the unit that runs it at every boot, and one runcmd
+	 * that enables and starts the unit and the guest agent (one systemctl call: enable
+	 * reloads systemd, so it sees the new unit; every extra reload costs seconds under TCG). */
+	ud = json_object();
+	put(ud, "hostname", json_string(s->hostname), &bad);
+	if (s->ssh_key) {
+		json_t *keys = json_array();
+		push(keys, json_string(s->ssh_key), &bad);
+		put(ud, "ssh_authorized_keys", keys, &bad);
 	}
-	if (pk.len)
-		pk.buf[--pk.len] = '\0';
-	{
-		const struct vm_var vars[] = {
-			{"name", s->name},         {"hostname", s->hostname},       {"campaign", s->campaign},
-			{"drive", s->drive},       {"instance", s->instance},       {"db_user", s->db_user},
-			{"db_password", s->db_password}, {"db_port", port},         {"buffer_pool", pool},
-			{"server_options", s->server_options},
-		};
-		strbuf_addf(&file, "%s-setup.sh", template_name);
-		if ((ret = render_file(dir, file.buf, vars, sizeof(vars) / sizeof(vars[0]), setup)) < 0)
-			goto out;
+	if (s->packages) {
+		json_t *pk = json_array();
+		for (const char *p = s->packages; *p;) {
+			size_t n = strcspn(p, " ");
+			if (n)
+				push(pk, json_stringn(p, n), &bad);
+			p += n + (p[n] == ' ');
+		}
+		put(ud, "package_update", json_true(), &bad);
+		put(ud, "packages", pk, &bad);
 	}
-	base64(setup->buf, setup->len, &b64);
-	{
-		const struct vm_var vars[] = {
-			{"name", s->name},       {"hostname", s->hostname}, {"ssh_key", s->ssh_key},
-			{"packages", s->packages ? pk.buf : NULL}, {"setup_b64", b64.buf},
-		};
-		if ((ret = render_file(dir, "user-data", vars, sizeof(vars) / sizeof(vars[0]), user_data)) < 0 ||
-		    (ret = render_file(dir, "meta-data", vars, sizeof(vars) / sizeof(vars[0]), meta_data)) < 0)
-			goto out;
-	}
+	/* The script and its parameters root's alone (security-review finding 20). */
+	files = json_array();
+	add_file(files, "/usr/local/sbin/dbrig-setup.sh", "0600", &setup, &bad);
+	add_file(files, "/usr/local/lib/dbrig/setup-common.sh", "0644", &common, &bad);
+	add_file(files, "/etc/dbrig/setup.conf", "0600", &conf, &bad);
+	if (sysbench)
+		add_file(files, "/etc/dbrig/server.cnf", "0644", &cnf, &bad);
+	add_file(files, "/etc/systemd/system/dbrig-setup.service", "0644", &unit, &bad);
+	put(ud, "write_files", files, &bad);
+	runcmd = json_array();
+	push(runcmd, json_pack("[ssssss]", "systemctl", "enable", "--now", "--no-block", "qemu-guest-agent.service",
+			       "dbrig-setup.service"), &bad);
+	put(ud, "runcmd", runcmd, &bad);
+	if ((ret = dump_json("user-data", ud, bad, "#cloud-config\n", user_data)) < 0)
+		goto out;
+	md = json_object();
+	put(md, "instance-id", json_string(s->name), &bad);
+	put(md, "local-hostname", json_string(s->hostname), &bad);
+	ret = dump_json("meta-data", md, bad, "", meta_data);
 out:
+	json_decref(ud);
+	json_decref(md);
 	strbuf_release(&file);
-	strbuf_release(&b64);
-	strbuf_release(&pk);
+	strbuf_release(&setup);
+	strbuf_release(&common);
+	strbuf_release(&unit);
+	strbuf_release(&conf);
+	strbuf_release(&cnf);
 	return ret;
 }

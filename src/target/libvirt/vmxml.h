@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 struct strbuf;
+struct target_kv;
 
 enum vm_controller {
 	VMC_VIRTIO_SCSI,
@@ -59,6 +60,7 @@ struct vm_spec {
 	const char *campaign;   /* for <metadata> */
 	const char *drive;
 	const char *instance;
+	const char *id;         /* the campaign's identity (32 hex digits) for <metadata>, or NULL */
 	const char *golden;     /* drive's golden fingerprint kept in vm1's metadata, or NULL */
 	const char *domain_type; /* kvm or qemu */
 	unsigned vcpus;
@@ -109,20 +111,42 @@ int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const
 
 
 
-/* The cloud-init NoCloud seed of one VM: user-data, meta-data and the guest
- * setup script (<template>-setup.sh), rendered from vm-templates/. */
+/*
+ * The cloud-init NoCloud seed of one VM: the user-data and meta-data, built as
+ * JSON documents (jansson; JSON is YAML to cloud-init), so no value can add a
+ * field. The user-data writes (vm-templates/README.md lists it all):
+ *   /usr/local/sbin/dbrig-setup.sh  <template>-setup.sh as it is (0600): no
+ *                                   value is ever pasted into its code
+ *   /usr/local/lib/dbrig/setup-common.sh  setup-common.sh as it is, which the
+ *                                   script sources: reads and checks setup.conf
+ *   /etc/dbrig/setup.conf           its parameters, name=value lines (0600)
+ *   /etc/dbrig/server.cnf           sysbench: the [mysqld] options (0644)
+ *   /etc/systemd/system/dbrig-setup.service
+ * Every value must already be valid for its grammar (libvirt_validate checks
+ * the campaign file): db_user [A-Za-z0-9_]+, db_password [A-Za-z0-9._+=@%:,~-]+,
+ * db_client [0-9./]+, mac [0-9a-f:]+, option keys [a-z0-9_.-]+ and values
+ * vm_option_value_ok(); vm_render_seed
+ * refuses anything else (-EINVAL) rather than write it.
+ */
 struct vm_seed {
 	const char *name;       /* domain name: the instance-id */
 	const char *hostname;
-	const char *campaign, *drive, *instance;
 	const char *packages;   /* space-separated Debian packages for user-data; NULL: none (preinstalled) */
 	const char *ssh_key;    /* or NULL */
 	const char *db_user, *db_password;
+	const char *db_client; /* a.b.c.d or a.b.c.d/m.m.m.m; NULL: the guest's default gateway */
+	const char *mac;       /* of the NIC dbrig gives the VM: the server listens on its address */
 	unsigned db_port;
 	uint64_t buffer_pool;
-	const char *server_options; /* "key = value\n" lines */
+	const struct target_kv *options; /* engine.server_options */
+	size_t noptions;
 };
 
+/* db_password in what --dry-run prints (the guest's setup refuses it). */
+#define VM_MASKED_PASSWORD "********"
+
+/* A server option value dbrig writes into a my.cnf (quoted): printable ASCII except " ' ` \ $. */
+bool vm_option_value_ok(const char *s);
 int vm_render_seed(const char *dir, const char *template_name, const struct vm_seed *s, struct strbuf *user_data,
-		   struct strbuf *meta_data, struct strbuf *setup) __attribute__((warn_unused_result));
+		   struct strbuf *meta_data) __attribute__((warn_unused_result));
 #endif

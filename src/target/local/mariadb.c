@@ -1,7 +1,7 @@
 /* mariadbd for the local target: --no-defaults, everything on its command line. */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
@@ -23,31 +23,11 @@
  */
 static bool mariadb_ready(const struct local *l, unsigned port)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	int fd;
-
 	(void)l;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		unsigned char hs[5];
-		size_t got = 0;
-		struct pollfd pf = {.fd = fd, .events = POLLIN};
-		while (got < sizeof(hs) && poll(&pf, 1, 2000) > 0) {
-			ssize_t r = read(fd, hs + got, sizeof(hs) - got);
-			if (r <= 0)
-				break;
-			got += (size_t)r;
-		}
-		close(fd);
-		return got == sizeof(hs) && (hs[4] == 10 || hs[4] == 0xff);
-	}
-	if (fd >= 0)
-		close(fd);
-	return false;
+	return target_probe_mysql("127.0.0.1", port, 2000, true, NULL) == 0;
 }
 
-int mariadb_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+int mariadb_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 			const char *data, unsigned port, pid_t *pid_out)
 {
 	struct strbuf a[12], log;
@@ -75,9 +55,9 @@ int mariadb_start(struct local *l, const struct campaign_config *cfg, const char
 	argv[n++] = a[na++].buf;
 	strbuf_addf(&a[na], "--tmpdir=%s/tmp", boot);
 	argv[n++] = a[na++].buf;
-	strbuf_addf(&a[na], "--innodb-buffer-pool-size=%llu", (unsigned long long)cfg->buffer_pool);
+	strbuf_addf(&a[na], "--innodb-buffer-pool-size=%llu", (unsigned long long)env->buffer_pool);
 	argv[n++] = a[na++].buf;
-	strbuf_addf(&a[na], "--max-connections=%u", cfg->threads + 50 > 151 ? cfg->threads + 50 : 151);
+	strbuf_addf(&a[na], "--max-connections=%u", env->threads + 50 > 151 ? env->threads + 50 : 151);
 	argv[n++] = a[na++].buf;
 	argv[n++] = "--skip-name-resolve";
 	if (l->root)
@@ -85,9 +65,9 @@ int mariadb_start(struct local *l, const struct campaign_config *cfg, const char
 	struct strbuf opts;
 	strbuf_init(&opts, 0);
 	/* After dbrig's own, so a config's option wins where both set one (max_connections). */
-	for (size_t i = 0; i < cfg->nserver_options && n < 60; i++)
-		strbuf_addf(&opts, "--%s=%s%c", cfg->server_options[i].key, cfg->server_options[i].value, '\0');
-	for (size_t off = 0, i = 0; i < cfg->nserver_options && n < 60; i++) {
+	for (size_t i = 0; i < env->nserver_options && n < 60; i++)
+		strbuf_addf(&opts, "--%s=%s%c", env->server_options[i].key, env->server_options[i].value, '\0');
+	for (size_t off = 0, i = 0; i < env->nserver_options && n < 60; i++) {
 		argv[n++] = opts.buf + off;
 		off += strlen(opts.buf + off) + 1;
 	}

@@ -6,7 +6,7 @@
  */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -52,7 +52,7 @@ static bool pg_ready(const struct local *l, unsigned port)
 }
 
 /* Start postgres on datadir (as the server's user) and wait until pg_isready says it accepts connections. */
-int pg_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+int pg_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 		    const char *data, unsigned port, pid_t *pid_out)
 {
 	struct strbuf a[8], log, opts;
@@ -60,7 +60,7 @@ int pg_start(struct local *l, const struct campaign_config *cfg, const char *wha
 	size_t n, na = 0;
 	pid_t pid = -1;
 	int ret;
-	unsigned maxconn = cfg->threads + 50 > 100 ? cfg->threads + 50 : 100;
+	unsigned maxconn = env->threads + 50 > 100 ? env->threads + 50 : 100;
 
 	strbuf_init(&log, 0);
 	strbuf_init(&opts, 0);
@@ -80,11 +80,11 @@ int pg_start(struct local *l, const struct campaign_config *cfg, const char *wha
 	/* Every -c is NUL-separated in opts: "-c", "name=value". */
 	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
 		    '\0', '\0');
-	strbuf_addf(&opts, "shared_buffers=%llukB%cmax_connections=%u%c", (unsigned long long)(cfg->buffer_pool >> 10),
+	strbuf_addf(&opts, "shared_buffers=%llukB%cmax_connections=%u%c", (unsigned long long)(env->buffer_pool >> 10),
 		    '\0', maxconn, '\0');
 	/* After dbrig's own, so a config's option wins where both set one (max_connections). */
-	for (size_t i = 0; i < cfg->nserver_options; i++)
-		strbuf_addf(&opts, "%s=%s%c", cfg->server_options[i].key, cfg->server_options[i].value, '\0');
+	for (size_t i = 0; i < env->nserver_options; i++)
+		strbuf_addf(&opts, "%s=%s%c", env->server_options[i].key, env->server_options[i].value, '\0');
 	for (size_t off = 0; off < opts.len && n + 3 < sizeof(argv) / sizeof(argv[0]); off += strlen(opts.buf + off) + 1) {
 		argv[n++] = "-c";
 		argv[n++] = opts.buf + off;

@@ -145,12 +145,21 @@ out:
 	return ret;
 }
 
+void tpcc_check_rows(const struct tpcc_check_report *rep, struct strbuf *sb)
+{
+	strbuf_adds(sb, "rows:");
+	for (unsigned t = 0; t < TB_META; t++)
+		strbuf_addf(sb, "%s %s %lld", t ? "," : "", table_names[t], (long long)rep->rows[t]);
+}
+
 void tpcc_check_print(FILE *f, const struct tpcc_check_report *rep)
 {
-	fprintf(f, "rows:");
-	for (unsigned t = 0; t < TB_META; t++)
-		fprintf(f, "%s %s %lld", t ? "," : "", table_names[t], (long long)rep->rows[t]);
-	fprintf(f, "\n");
+	struct strbuf sb;
+
+	strbuf_init(&sb, 256);
+	tpcc_check_rows(rep, &sb);
+	fprintf(f, "%s\n", sb.buf);
+	strbuf_release(&sb);
 	for (unsigned n = 1; n <= TPCC_CONDITIONS; n++) {
 		const struct tpcc_cond *k = &rep->cond[n - 1];
 		if (!k->applies) {
@@ -168,7 +177,8 @@ void tpcc_check_print(FILE *f, const struct tpcc_check_report *rep)
 	}
 }
 
-int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp)
+int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+	       struct strbuf *fp)
 {
 	struct tpcc_check_report rep;
 	struct strbuf sb;
@@ -177,8 +187,11 @@ int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, cons
 		return -1;
 	tpcc_check_print(stdout, &rep);
 	fflush(stdout);
-	if (!rep.failed)
+	if (!rep.failed) {
+		if (fp)
+			tpcc_check_rows(&rep, fp);
 		return 0;
+	}
 	strbuf_init(&sb, 128);
 	for (unsigned n = 1; n <= TPCC_CONDITIONS; n++)
 		if (rep.cond[n - 1].applies && rep.cond[n - 1].bad)

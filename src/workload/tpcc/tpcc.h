@@ -89,7 +89,8 @@ struct tpcc_ctx {
 	unsigned warehouses;
 	unsigned weights[TPCC_DECK_TYPES];
 	struct tpcc_c c_run;
-	enum db_isolation isolation; /* applied with SET SESSION on libmysqlclient */
+	enum db_isolation isolation; /* applied by the driver's session_setup */
+	uint64_t seed;               /* prepare: the load's random seed */
 	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
 	atomic_ullong remote_lines, by_name;
 };
@@ -157,12 +158,17 @@ const char *tpcc_cond_unit(unsigned n);
  * database error (logged). */
 int tpcc_check_run(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 		   struct tpcc_check_report *rep) __attribute__((warn_unused_result));
-/* "rows: warehouse 2, …" then one line per condition: ok / FAILED / n/a. */
+struct strbuf;
+/* "rows: warehouse 2, …, order_line N" (every table but tpcc_meta) into sb. */
+void tpcc_check_rows(const struct tpcc_check_report *rep, struct strbuf *sb);
+/* The rows line, then one line per condition: ok / FAILED / n/a. */
 void tpcc_check_print(FILE *f, const struct tpcc_check_report *rep);
 /* tpcc_check_run + print; a failure also gets one error line naming the
- * failed conditions. Returns 0 when all hold, 1 when one fails, -1 on a
- * database error. */
-int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
+ * failed conditions. When all hold, the rows line (the fingerprint a
+ * campaign compares restores with) goes into fp (may be NULL). Returns 0
+ * when all hold, 1 when one fails, -1 on a database error. */
+int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+	       struct strbuf *fp);
 
 /* Helpers shared by the loader and the check: prepare statement k (logs
  * a failure), and read the first row's first n integer columns. */

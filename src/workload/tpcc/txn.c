@@ -798,37 +798,15 @@ static void tpcc_session_close(void *p)
 	free(p);
 }
 
-static const char *iso_sql(enum db_isolation i)
-{
-	switch (i) {
-	case DB_ISO_DEFAULT:
-		return NULL;
-	case DB_ISO_READ_COMMITTED:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
-	case DB_ISO_REPEATABLE_READ:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ";
-	case DB_ISO_SERIALIZABLE:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE";
-	case DB_ISO_SNAPSHOT: /* SQL Server's, through ODBC only: refused before */
-		return NULL;
-	}
-	return NULL;
-}
-
 /* What every run connection sends before its first transaction. */
 static int session_prologue(const struct tpcc_ctx *x, struct db_conn *c)
 {
-	/* libmysqlclient: transactions start implicitly, like ODBC's manual-commit
-	 * mode, so no BEGIN round trip. ODBC sets both through connection
-	 * attributes. The procedure mode runs with autocommit on: each procedure
-	 * ends its own transaction, so a call is the transaction's one round
-	 * trip. */
-	if (!strcmp(c->ops->name, "mysql")) {
-		const char *iso = iso_sql(x->isolation);
-		const char *ac = x->mode == TPCC_PROCEDURES ? "SET autocommit=1" : "SET autocommit=0";
-		if (c->ops->query(c, ac, strlen(ac), NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
-			return -1;
-	}
+	/* Every statement inside a transaction at the chosen isolation (db.h);
+	 * the procedure mode's connections have autocommit on instead
+	 * (db_conn_params.autocommit): each procedure ends its own transaction,
+	 * so a call is the transaction's one round trip. */
+	if (c->ops->session_setup && c->ops->session_setup(c, x->isolation) < 0)
+		return -1;
 	/* The dialect's session settings (SQL Server: SET NOCOUNT OFF, so that
 	 * Delivery's DELETE reports its row count whatever the server's
 	 * 'user options' say). */

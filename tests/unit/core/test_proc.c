@@ -99,6 +99,36 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A child's environment: the inherited one with the spec's entries over it; this process's is untouched. */
+static void test_child_env(void **state)
+{
+	const char *env[] = {"DBRIG_TEST_SECRET=s3cret", "HOME=/nowhere", NULL};
+	char *argv[] = {"/usr/bin/env", NULL};
+	struct proc_spec spec = {.argv = argv, .env = env, .capture = true};
+	struct strbuf out;
+	int st = 0;
+
+	(void)state;
+	setenv("DBRIG_TEST_INHERITED", "yes", 1);
+	setenv("HOME", "/root-of-test", 1);
+	unsetenv("DBRIG_TEST_SECRET");
+	strbuf_init(&out, 0);
+	assert_int_equal(proc_run(&spec, &out, &st), 0);
+	assert_non_null(strstr(out.buf, "DBRIG_TEST_SECRET=s3cret\n"));
+	assert_non_null(strstr(out.buf, "DBRIG_TEST_INHERITED=yes\n"));
+	assert_non_null(strstr(out.buf, "HOME=/nowhere\n"));
+	assert_null(strstr(out.buf, "HOME=/root-of-test"));
+	assert_null(getenv("DBRIG_TEST_SECRET"));
+	assert_string_equal(getenv("HOME"), "/root-of-test");
+	/* Without entries the child inherits everything as it is. */
+	strbuf_reset(&out);
+	spec.env = NULL;
+	assert_int_equal(proc_run(&spec, &out, &st), 0);
+	assert_non_null(strstr(out.buf, "HOME=/root-of-test\n"));
+	assert_null(strstr(out.buf, "DBRIG_TEST_SECRET"));
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_log_tail_bounded),
 		cmocka_unit_test(test_log_tail_missing_file),
 		cmocka_unit_test(test_describe_status),
+		cmocka_unit_test(test_child_env),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
