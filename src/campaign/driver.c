@@ -43,6 +43,12 @@ static void begin(struct driver_cmd *dc, const struct campaign_config *cfg, cons
 	size_t nv = 0;
 
 	strbuf_reset(&dc->args);
+	/* A driver_cmd may be reused: the previous command's entries go (wiped, they hold passwords). */
+	for (size_t i = 0; i < 3; i++) {
+		if (dc->vars[i].buf)
+			memset(dc->vars[i].buf, 0, dc->vars[i].len);
+		strbuf_reset(&dc->vars[i]);
+	}
 	arg(dc, "%s", exe);
 	arg(dc, "%s", cfg->workload->name);
 	arg(dc, "--db-driver=%s", e->db_driver);
@@ -99,8 +105,12 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 		    const struct target_endpoint *ep, const struct driver_run_id *id, const char *base)
 {
 	begin(dc, cfg, exe, ep);
-	/* sysbench --threads; tpcc --connections, which its terminals share. */
-	arg(dc, "--%s=%u", cfg->workload->connections_option, cfg->threads);
+	/* sysbench --threads; tpcc --connections, which its terminals share, or
+	 * --connections=terminals: a session each ("sessions": "terminals"). */
+	if (cfg->sessions_per_terminal)
+		arg(dc, "--%s=terminals", cfg->workload->connections_option);
+	else
+		arg(dc, "--%s=%u", cfg->workload->connections_option, cfg->threads);
 	/* A rate per instance: each driver is its own open loop (config.c refuses it for tpcc). */
 	if (cfg->rate)
 		arg(dc, "--rate=%llu", (unsigned long long)cfg->rate);
@@ -137,6 +147,16 @@ void driver_cmd_prepare(struct driver_cmd *dc, const struct campaign_config *cfg
 	if (cfg->workload->tests)
 		arg(dc, "%s", cfg->test);
 	arg(dc, "prepare");
+	finish(dc);
+}
+
+void driver_cmd_ping(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
+		     const struct target_endpoint *ep)
+{
+	begin(dc, cfg, exe, ep);
+	if (cfg->workload->tests)
+		arg(dc, "%s", cfg->test);
+	arg(dc, "ping");
 	finish(dc);
 }
 

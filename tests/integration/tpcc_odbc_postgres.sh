@@ -15,10 +15,15 @@ odbc_register "$TEST_TMP/odbc"
 export ODBCSYSINI=$TEST_TMP/odbc
 CS="Driver={PostgreSQL};Server=127.0.0.1;Port=$PG_PORT;Database=tpcc;UID=tpcc;Protocol=7.4-1"
 check "dialect detected from SQL_DBMS_NAME" bash -c '"$0" tpcc --odbc-connect="$1" --warehouses=2 --threads=2 --rand-seed=7 prepare | grep -q "dialect postgresql"' "$DBRIG_BIN" "$CS"
+# One session per terminal through psqlODBC: 250 terminals, 250 backends (the
+# server takes 300); 400 do not fit and are refused before any connects.
+check "sessions: more terminals than max_connections is refused in one line" bash -c '"$0" tpcc --odbc-connect="$1" --connections=terminals --terminals=400 --delays=off --time=1 run 2>&1 >/dev/null |
+	grep -Eq "^dbrig: --connections=terminals: 400 sessions, but the server takes 297 connections \(max_connections less superuser_reserved_connections\) and [0-9]+ are open"' "$DBRIG_BIN" "$CS"
 "$DBRIG_BIN" tpcc --odbc-connect="$CS" cleanup >/dev/null
 check "missing Protocol=7.4-1 is warned about" bash -c '"$0" tpcc --odbc-connect="${1%;Protocol=7.4-1}" check 2>&1 | grep -q "Protocol=7.4-1"' "$DBRIG_BIN" "$CS"
+sessions_open() { postgres_sql "$PG_PORT" "SELECT COUNT(*) FROM pg_stat_activity WHERE usename = 'tpcc'"; }
 tpcc_sql_pg() { psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d tpcc -At -v ON_ERROR_STOP=1 -c "$1"; }
-TPCC_SQL=tpcc_sql_pg tpcc_suite odbc-postgres --db-driver=odbc --odbc-connect="$CS"
+TPCC_SQL=tpcc_sql_pg TPCC_SESSIONS="250 sessions_open" tpcc_suite odbc-postgres --db-driver=odbc --odbc-connect="$CS"
 
 # Loader integrity through parameter arrays: a trigger armed on ITEM as soon as
 # prepare creates it (an event trigger) drops item 500 without an error (a
