@@ -263,7 +263,10 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 
 	result_set_phase(rc->rec.res, pr);
 	print_phase(rc, pr);
-	tpcc_conn_warn(pr, rc->cli->connections);
+	/* A sample cut short (a fatal error: its one line says why) warns of no
+	 * pool cap; the result still records it (conn_wait.pool_capped). */
+	if (pr->complete)
+		tpcc_conn_warn(pr, rc->cli->connections);
 }
 
 /* What the server was: engine.settings, first value of a name wins. */
