@@ -635,6 +635,22 @@ struct file_list {
 	char **v;
 };
 
+/* "<instance>.partial-<n>.json(l)": a cut-off attempt a campaign kept apart
+ * when it redid the run; never a result of the run. */
+static bool partial_attempt(const char *name)
+{
+	const char *p = strstr(name, ".partial-");
+
+	if (!p)
+		return false;
+	p += strlen(".partial-");
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return !strcmp(p, ".json") || !strcmp(p, ".jsonl");
+}
+
 static int walk(const char *root, const char *rel, struct file_list *fl)
 {
 	struct strbuf dirpath;
@@ -662,8 +678,9 @@ static int walk(const char *root, const char *rel, struct file_list *fl)
 		strbuf_addf(&full, "%s/%s", root, child.buf);
 		if (stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
 			ret = walk(root, child.buf, fl);
-		} else if ((n > 5 && !strcmp(de->d_name + n - 5, ".json")) ||
-			   (n > 6 && !strcmp(de->d_name + n - 6, ".jsonl"))) {
+		} else if (((n > 5 && !strcmp(de->d_name + n - 5, ".json")) ||
+			    (n > 6 && !strcmp(de->d_name + n - 6, ".jsonl"))) &&
+			   !partial_attempt(de->d_name)) {
 			if (fl->n == fl->cap) {
 				fl->cap = fl->cap ? fl->cap * 2 : 64;
 				fl->v = xrealloc(fl->v, fl->cap * sizeof(*fl->v));

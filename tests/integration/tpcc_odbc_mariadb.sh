@@ -35,6 +35,8 @@ check "--isolation=snapshot on MariaDB: exit 2, one line naming the server" bash
 	--isolation=snapshot --time=1 run >/dev/null 2>"$2"; [ $? = 2 ] && [ "$(wc -l <"$2")" = 1 ] &&
 	grep -q "^dbrig: --isolation: \"snapshot\" is SQL Server.s SNAPSHOT level; the server is MariaDB (expected default, " "$2"' \
 	"$DBRIG_BIN" "$CS" "$TEST_TMP/snapshot.err"
+tpcc_sql() { mariadb_sql "$MARIADB_PORT" "USE tpcc; $*"; }
+TPCC_SQL=tpcc_sql
 # One session per terminal through ODBC: 500 terminals, 500 sessions (unixODBC
 # makes closing N sessions cost O(N^2): docs/tpcc.md, "Sessions").
 sessions_open() { mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM information_schema.processlist WHERE user = 'sbtest'"; }
