@@ -374,9 +374,9 @@ static void report_counts(void *arg, const char *status, bool ran)
 	       "by-name customer lookups: %llu\n",
 	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
 	       (unsigned long long)atomic_load(&x->by_name));
-	result_param_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
-	result_param_int(rc->rec.res, "new_order_remote_lines", (long long)atomic_load(&x->remote_lines));
-	result_param_int(rc->rec.res, "by_name_lookups", (long long)atomic_load(&x->by_name));
+	result_count_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
+	result_count_int(rc->rec.res, "new_order_remote_lines", (long long)atomic_load(&x->remote_lines));
+	result_count_int(rc->rec.res, "by_name_lookups", (long long)atomic_load(&x->by_name));
 	if (ran && (!strcmp(rc->cli->check, "after") || !strcmp(rc->cli->check, "both")))
 		run_check(rc, "after");
 }

@@ -29,6 +29,8 @@ int result_new(struct result **out, const char *kind, const char *test) __attrib
 void result_free(struct result *r);
 void result_set_run(struct result *r, const struct run_identity *id);
 void result_param_int(struct result *r, const char *key, long long v);
+/* A count the workload measured (workload.counts): results that differ in it still form one group. */
+void result_count_int(struct result *r, const char *key, long long v);
 void result_param_double(struct result *r, const char *key, double v);
 void result_param_bool(struct result *r, const char *key, bool v);
 void result_param_str(struct result *r, const char *key, const char *v);

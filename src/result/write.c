@@ -18,6 +18,7 @@
 struct result {
 	json_t *root;
 	json_t *params;
+	json_t *counts;    /* what the workload counted (not a setting: never splits a group) */
 	json_t *phases;
 	json_t *intervals;
 	double pct[16];
@@ -54,9 +55,10 @@ int result_new(struct result **out, const char *kind, const char *test)
 	clock_utc_iso8601(ts, sizeof(ts));
 	r->root = json_object();
 	r->params = json_object();
+	r->counts = json_object();
 	r->phases = json_object();
 	r->intervals = json_array();
-	if (!r->root || !r->params || !r->phases || !r->intervals) {
+	if (!r->root || !r->params || !r->counts || !r->phases || !r->intervals) {
 		result_free(r);
 		return -ENOMEM;
 	}
@@ -68,7 +70,8 @@ int result_new(struct result **out, const char *kind, const char *test)
 	json_object_set_new(r->root, "run", json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}", "campaign", "", "run_group", "",
 						      "drive", "", "instance", "", "vm_count", 1, "repetition", 1));
 	json_object_set_new(r->root, "workload",
-			    json_pack("{s:s, s:s, s:O}", "kind", kind, "test", test, "params", r->params));
+			    json_pack("{s:s, s:s, s:O, s:O}", "kind", kind, "test", test, "params", r->params,
+				      "counts", r->counts));
 	json_object_set_new(r->root, "engine", json_object());
 	json_object_set_new(r->root, "percentiles", json_array());
 	json_object_set(r->root, "phases", r->phases);
@@ -84,6 +87,7 @@ void result_free(struct result *r)
 	if (!r)
 		return;
 	json_decref(r->params);
+	json_decref(r->counts);
 	json_decref(r->phases);
 	json_decref(r->intervals);
 	json_decref(r->root);
@@ -102,6 +106,11 @@ void result_set_run(struct result *r, const struct run_identity *id)
 void result_param_int(struct result *r, const char *key, long long v)
 {
 	json_object_set_new(r->params, key, json_integer(v));
+}
+
+void result_count_int(struct result *r, const char *key, long long v)
+{
+	json_object_set_new(r->counts, key, json_integer(v));
 }
 
 void result_param_double(struct result *r, const char *key, double v)

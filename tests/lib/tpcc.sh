@@ -153,7 +153,7 @@ assert all(k['bad'] == 0 and k['checked'] > 0 for k in c['conditions'] if k['app
 	# Payment + Order-Status, ~1% of New-Order's 5-15 lines).
 	check "$name: closed loop: no Delivery retried as delivered concurrently; by-name and remote counts stored" python3 -c "
 import json, sys
-r = json.load(open(sys.argv[1])); s = r['phases']['sample']; t = s['types']; p = r['workload']['params']
+r = json.load(open(sys.argv[1])); s = r['phases']['sample']; t = s['types']; p = r['workload']['counts']
 assert t['delivery']['count'] > 0 and s['errors']['retried_by_class']['conflict'] == 0, s['errors']
 lookups = t['payment']['count'] + t['order_status']['count']
 assert 0.45 * lookups < p['by_name_lookups'] < 0.75 * lookups + 20, (p['by_name_lookups'], lookups)
