@@ -1,17 +1,24 @@
 #!/bin/bash
 # Client cost of dbrig tpcc on this machine, against a private MariaDB:
-#  1. closed loop (--delays=off): client CPU µs per transaction (user+sys of
-#     the dbrig process / committed transactions), libmysqlclient and ODBC;
-#  2. 15,000 terminals under spec delays over 32 connections: the client's
+#  1. statements vs procedures (--mode), closed loop, alternating runs of each
+#     (ROUNDS times, libmysqlclient and ODBC): TPS, average latency, round
+#     trips per transaction (the result's) and client CPU µs per transaction
+#     (user+sys of the dbrig process / committed transactions), then the
+#     median per mode and the ratios procedures / statements;
+#  2. closed loop (--delays=off): client CPU µs per transaction, libmysqlclient
+#     and ODBC;
+#  3. 15,000 terminals under spec delays over 32 connections: the client's
 #     peak RSS and CPU share;
-#  3. pool vs one session per terminal (--connections=terminals):
+#  4. pool vs one session per terminal (--connections=terminals):
 #     SESSIONS terminals (default 2,000) at scale:0.5 over 32 connections and
-#     as that many sessions, alternating, ROUNDS times (default 2), both
-#     drivers: TPS, average latency, client CPU per transaction, peak RSS,
-#     the time to close the sessions, and the ratios.
-# Usage: bench/tpcc-scale.sh [SECONDS]   (build first: cmake --build build)
+#     as that many sessions, alternating, ROUNDS times, both drivers: TPS,
+#     average latency, client CPU per transaction, peak RSS, the time to close
+#     the sessions, and the ratios.
+# Usage: bench/tpcc-scale.sh [SECONDS] [ROUNDS]   (build first: cmake --build build)
+#        TPCC_BENCH=modes runs part 1 only.
 set -euo pipefail
 SECS=${1:-20}
+ROUNDS=${2:-3}
 . "$(dirname "$0")/../tests/lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"
 MARIADB_EXTRA_OPTS="--max-connections=$((${SESSIONS:-2000} + 100))" start_mariadb
@@ -33,6 +40,50 @@ measure() { # measure LABEL ARGS... -> prints cpu µs/txn, RSS, cpu share
 u,s,rss,wall,n=$u,$s,$rss,$wall,$n
 print('%-48s %8d txns %8.1f tps  client CPU %6.0f us/txn  (%4.1f%% of one CPU)  peak RSS %6.1f MiB' % ('$label', n, n/wall, (u+s)*1e6/max(n,1), 100*(u+s)/wall, rss/1024))"
 }
+
+# One closed-loop run of a mode: a line of "driver mode tps avg_ms rt cpu_us" into $TEST_TMP/modes.
+mode_run() { # mode_run DRIVER MODE ARGS...
+	local drv=$1 mode=$2; shift 2
+	/usr/bin/time -f "%U %S %e" -o "$TEST_TMP/time" "$DBRIG_BIN" tpcc "$@" --mode="$mode" --delays=off --terminals=16 \
+		--connections=8 --time="$SECS" --result="$TEST_TMP/m.json" run >/dev/null
+	read -r u s wall <"$TEST_TMP/time"
+	python3 - "$TEST_TMP/m.json" "$drv" "$mode" "$u" "$s" >>"$TEST_TMP/modes" <<'PY2'
+import json, sys
+r = json.load(open(sys.argv[1])); s = r['phases']['sample']
+n = s['transactions'] + ((r['phases']['precondition'] or {}).get('transactions', 0))
+cpu = (float(sys.argv[4]) + float(sys.argv[5])) * 1e6 / max(n, 1)
+print(sys.argv[2], sys.argv[3], s['tps'], s['latency_ms']['avg'], s['round_trips']['per_transaction'], cpu)
+PY2
+	tail -n 1 "$TEST_TMP/modes" | awk '{printf "  %-6s %-10s %9.1f tps %8.2f ms avg %6.2f rt/txn %6.0f us CPU/txn\n", $1, $2, $3, $4, $5, $6}'
+}
+
+echo "statements vs procedures: closed loop, 16 terminals, 8 connections, $W warehouses, ${SECS}s runs, $ROUNDS alternating rounds"
+: >"$TEST_TMP/modes"
+for r in $(seq 1 "$ROUNDS"); do
+	echo " round $r"
+	for drv in mysql odbc; do
+		args=$MY; [ $drv = odbc ] && args=$OD
+		if [ $((r % 2)) = 1 ]; then order="statements procedures"; else order="procedures statements"; fi
+		for mode in $order; do
+			# shellcheck disable=SC2086
+			mode_run $drv $mode $args
+		done
+	done
+done
+python3 - "$TEST_TMP/modes" <<'PY2'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+def med(drv, mode, k):
+    return statistics.median(float(r[k]) for r in rows if r[0] == drv and r[1] == mode)
+print("medians and ratios (procedures / statements):")
+for drv in ("mysql", "odbc"):
+    cols = [("TPS", 2), ("avg latency ms", 3), ("round trips/txn", 4), ("client CPU us/txn", 5)]
+    for name, k in cols:
+        st, pr = med(drv, "statements", k), med(drv, "procedures", k)
+        print("  %-6s %-18s statements %10.2f  procedures %10.2f  ratio %6.2f" % (drv, name, st, pr, pr / st if st else 0))
+PY2
+[ "${TPCC_BENCH:-}" = modes ] && exit 0
+
 measure "closed loop, libmysqlclient, 8 connections" $MY --delays=off --terminals=16 --connections=8 --time="$SECS"
 measure "closed loop, ODBC (MariaDB), 8 connections" $OD --delays=off --terminals=16 --connections=8 --time="$SECS"
 measure "15000 terminals, spec delays, 32 conns, mysql" $MY --delays=spec --terminals=15000 --connections=32 --time="$SECS"

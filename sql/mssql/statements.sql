@@ -4,6 +4,7 @@
 -- fixed in src/workload/tpcc_sql.c and identical for every dialect.
 
 -- === New-Order ===
+-- Only the district's S_DIST_xx is read (clause 2.4.2.2: xx = D_ID, the first parameter).
 -- name: no_cust_wh
 SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?;
 -- name: no_dist_upd
@@ -17,7 +18,7 @@ INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
 -- name: no_item
 SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
 -- name: no_stock
-SELECT s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_i_id = ? AND s_w_id = ?;
+SELECT s_quantity, s_data, CASE ? WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_i_id = ? AND s_w_id = ?;
 -- name: no_stock_upd
 UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?;
 -- name: no_ins_order_line
@@ -35,7 +36,7 @@ SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHER
 -- name: cust_by_name
 SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
 -- name: pay_cust
-SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- name: pay_cust_upd
 UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- name: pay_cust_data
@@ -49,13 +50,15 @@ INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amoun
 -- name: os_cust
 SELECT c_first, c_middle, c_last, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- name: os_last_order
-SELECT TOP 1 o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC;
+SELECT TOP 1 o_id, o_carrier_id, o_entry_d FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC;
 -- name: os_lines
-SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
 
 -- === Delivery (one district per step group, ten per transaction) ===
+-- The oldest new order is read with a lock (as HammerDB and go-tpc do), so concurrent Deliveries
+-- of one warehouse queue on it instead of both reading it and one finding it gone.
 -- name: dl_oldest_new_order
-SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?;
+SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id;
 -- name: dl_del_new_order
 DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
 -- name: dl_order
@@ -73,7 +76,24 @@ UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt +
 -- name: sl_dist
 SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
 -- name: sl_count
-SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ? OPTION (LOOP JOIN, MAXDOP 1);
+
+-- === The procedure mode (--mode=procedures): one call per transaction (sql/mssql/procedures.sql) ===
+-- New-Order (w, d, c, ol_cnt, all_local, items, supply warehouses, quantities, line numbers) ->
+-- (o_id, rolled_back, total); Payment (w, d, c_w, c_d, c_id, c_last, by_name, amount) -> (c_id,
+-- c_balance, c_credit); Order-Status (w, d, c_id, c_last, by_name) -> (c_id, o_id, line_count);
+-- Delivery (w, carrier) -> (delivered, skipped, the ten o_ids, 0 for a skipped district);
+-- Stock-Level (w, d, threshold) -> (low stock count).
+-- name: pr_neword
+EXEC tpcc_neword ?, ?, ?, ?, ?, ?, ?, ?, ?;
+-- name: pr_payment
+EXEC tpcc_payment ?, ?, ?, ?, ?, ?, ?, ?;
+-- name: pr_ostat
+EXEC tpcc_ostat ?, ?, ?, ?, ?;
+-- name: pr_delivery
+EXEC tpcc_delivery ?, ?;
+-- name: pr_slev
+EXEC tpcc_slev ?, ?, ?;
 
 -- === Loader (parameter arrays through ODBC, multi-row VALUES through libmysqlclient) ===
 -- name: ld_item
@@ -99,16 +119,37 @@ INSERT INTO tpcc_meta (m_name, m_value) VALUES (?, ?);
 -- name: meta_get
 SELECT m_name, m_value FROM tpcc_meta;
 
--- === Consistency conditions (TPC-C 3.3.2.1-4): each counts the violating rows ===
+-- === Consistency conditions of clause 3.3.2, over every row ===
+-- Each returns the rows that break the condition and the rows it looked at (then, for
+-- condition 2, the districts without new orders: the NEW-ORDER half does not apply to them).
+-- Conditions over the same rows share one pass: 5, 6 and 7 (orders, with their new order and
+-- their lines' counts: bad 5, bad 6, orders, bad lines for 7, lines), 10 and 12 (customers:
+-- bad 10, bad 12, customers).
 -- name: chk_1
-SELECT COUNT(*) FROM warehouse w, (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d WHERE w.w_id = d.d_w_id AND w.w_ytd <> d.s;
--- name: chk_2_orders
-SELECT COUNT(*) FROM district d, (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o WHERE d.d_w_id = o.o_w_id AND d.d_id = o.o_d_id AND d.d_next_o_id - 1 <> o.m;
--- name: chk_2_new_order
-SELECT COUNT(*) FROM district d, (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n WHERE d.d_w_id = n.no_w_id AND d.d_id = n.no_d_id AND d.d_next_o_id - 1 <> n.m;
+SELECT COUNT_BIG(CASE WHEN d.s IS NULL OR w.w_ytd <> d.s THEN 1 END), COUNT_BIG(*) FROM warehouse w LEFT JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d ON d.d_w_id = w.w_id;
+-- name: chk_2
+SELECT COUNT_BIG(CASE WHEN o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND d.d_next_o_id - 1 <> n.m) THEN 1 END), COUNT_BIG(*), COUNT_BIG(CASE WHEN n.m IS NULL THEN 1 END) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id;
 -- name: chk_3
-SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*)) x;
+SELECT COUNT_BIG(CASE WHEN x.hi - x.lo + 1 <> x.c THEN 1 END), COUNT_BIG(*) FROM (SELECT MAX(no_o_id) AS hi, MIN(no_o_id) AS lo, COUNT_BIG(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) x;
 -- name: chk_4
-SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o, (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l WHERE o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.s <> l.c;
+SELECT COUNT_BIG(CASE WHEN (SELECT COALESCE(SUM(o_ol_cnt), 0) FROM orders WHERE o_w_id = d.d_w_id AND o_d_id = d.d_id) <> (SELECT COUNT_BIG(*) FROM order_line WHERE ol_w_id = d.d_w_id AND ol_d_id = d.d_id) THEN 1 END), COUNT_BIG(*) FROM district d;
+-- name: chk_5_7
+SELECT COUNT_BIG(CASE WHEN (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL) THEN 1 END), COUNT_BIG(CASE WHEN l.c IS NULL OR l.c <> o.o_ol_cnt THEN 1 END), COUNT_BIG(*), COALESCE(SUM(CASE WHEN o.o_carrier_id IS NULL THEN l.c - l.nd ELSE l.nd END), 0), COALESCE(SUM(l.c), 0) FROM orders o LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT_BIG(*) AS c, COUNT_BIG(CASE WHEN ol_delivery_d IS NULL THEN 1 END) AS nd FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id;
+-- name: chk_8
+SELECT COUNT_BIG(CASE WHEN h.s IS NULL OR w.w_ytd <> h.s THEN 1 END), COUNT_BIG(*) FROM warehouse w LEFT JOIN (SELECT h_w_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id) h ON h.h_w_id = w.w_id;
+-- name: chk_9
+SELECT COUNT_BIG(CASE WHEN h.s IS NULL OR d.d_ytd <> h.s THEN 1 END), COUNT_BIG(*) FROM district d LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id, h_d_id) h ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id;
+-- name: chk_10_12
+SELECT COUNT_BIG(CASE WHEN c.c_balance <> COALESCE(a.s, 0) - COALESCE(h.s, 0) THEN 1 END), COUNT_BIG(CASE WHEN c.c_balance + c.c_ytd_payment <> COALESCE(a.s, 0) THEN 1 END), COUNT_BIG(*) FROM customer c LEFT JOIN (SELECT o.o_w_id AS w, o.o_d_id AS d, o.o_c_id AS cid, SUM(l.ol_amount) AS s FROM orders o, order_line l WHERE l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id AND l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) a ON a.w = c.c_w_id AND a.d = c.c_d_id AND a.cid = c.c_id LEFT JOIN (SELECT h_c_w_id AS w, h_c_d_id AS d, h_c_id AS cid, SUM(h_amount) AS s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h ON h.w = c.c_w_id AND h.d = c.c_d_id AND h.cid = c.c_id;
+-- name: chk_11
+SELECT COUNT_BIG(CASE WHEN COALESCE(o.c, 0) - COALESCE(n.c, 0) <> 2100 THEN 1 END), COUNT_BIG(*) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, COUNT_BIG(*) AS c FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, COUNT_BIG(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id;
+-- Condition 11 holds only until a Delivery runs: the load leaves every order after 2100 undelivered,
+-- and Delivery takes the oldest new order (2101 first).
+-- name: chk_delivered
+SELECT COUNT_BIG(*) FROM orders WHERE o_id > 2100 AND o_carrier_id IS NOT NULL;
+-- Rows per table (prepare compares them with the scale; check prints them). COUNT_BIG: order_line
+-- passes 2^31 rows near 7,000 warehouses.
 -- name: chk_rows
-SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock);
+SELECT (SELECT COUNT_BIG(*) FROM warehouse), (SELECT COUNT_BIG(*) FROM district), (SELECT COUNT_BIG(*) FROM customer), (SELECT COUNT_BIG(*) FROM orders), (SELECT COUNT_BIG(*) FROM new_order), (SELECT COUNT_BIG(*) FROM item), (SELECT COUNT_BIG(*) FROM stock), (SELECT COUNT_BIG(*) FROM history), (SELECT COUNT_BIG(*) FROM order_line), (SELECT COUNT_BIG(*) FROM tpcc_meta);
+-- name: chk_ol_cnt
+SELECT COALESCE(SUM(CAST(o_ol_cnt AS BIGINT)), 0) FROM orders;

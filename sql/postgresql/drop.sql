@@ -1,4 +1,4 @@
--- Remove every dbrig TPC-C table (dbrig tpcc cleanup).
+-- Remove every dbrig TPC-C table and procedure (dbrig tpcc cleanup).
 DROP TABLE IF EXISTS warehouse;
 DROP TABLE IF EXISTS district;
 DROP TABLE IF EXISTS customer;
@@ -9,3 +9,8 @@ DROP TABLE IF EXISTS order_line;
 DROP TABLE IF EXISTS item;
 DROP TABLE IF EXISTS stock;
 DROP TABLE IF EXISTS tpcc_meta;
+DROP FUNCTION IF EXISTS tpcc_neword;
+DROP FUNCTION IF EXISTS tpcc_payment;
+DROP FUNCTION IF EXISTS tpcc_ostat;
+DROP FUNCTION IF EXISTS tpcc_delivery;
+DROP FUNCTION IF EXISTS tpcc_slev;

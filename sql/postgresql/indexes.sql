@@ -10,3 +10,5 @@ ALTER TABLE stock ADD PRIMARY KEY (s_w_id, s_i_id);
 ALTER TABLE tpcc_meta ADD PRIMARY KEY (m_name);
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+-- Statistics of every table, fresh after the load (autovacuum would get to them later).
+ANALYZE warehouse, district, customer, history, new_order, orders, order_line, item, stock;

@@ -136,8 +136,9 @@ static bool reserved_option(const struct workload_desc *wd, const char *k)
 	for (const char *const *e = exact; *e; e++)
 		if (!strcmp(*e, k))
 			return true;
-	/* tpcc: the campaign's threads are the connections the terminals share. */
-	if (!strcmp(k, wd->connections_option))
+	/* tpcc: the campaign's threads are the connections the terminals share,
+	 * and every run is checked for consistency afterwards. */
+	if (!strcmp(k, wd->connections_option) || (wd->check_option && !strcmp(k, wd->check_option)))
 		return true;
 	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
 	       !strncmp(k, "odbc-", 5);

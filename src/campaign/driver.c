@@ -133,6 +133,9 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	/* A rate per instance: each driver is its own open loop (config.c refuses it for tpcc). */
 	if (cfg->rate)
 		arg(dc, "--rate=%llu", (unsigned long long)cfg->rate);
+	/* tpcc: the 12 consistency conditions after the sample, into the result. */
+	if (cfg->workload->check_option)
+		arg(dc, "--%s=after", cfg->workload->check_option);
 	strbuf_adds(&dc->args, "--percentile=");
 	campaign_percentiles_arg(cfg, &dc->args);
 	strbuf_addc(&dc->args, '\0');

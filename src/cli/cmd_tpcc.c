@@ -33,8 +33,9 @@ struct tp_cli {
 	unsigned warehouses, threads, terminals, connections, verbosity, connect_concurrency;
 	const char *connections_arg;
 	bool per_terminal; /* --connections=terminals */
-	const char *delays, *weights, *percentile;
-	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed;
+	const char *delays, *weights, *percentile, *check, *mode;
+	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
+	unsigned max_retries;
 	bool print_sql;
 	struct cli_run_opts run;
 };
@@ -50,7 +51,7 @@ static const struct opt_def tp_opts[] = {
 	{"odbc-connect", NULL, OPT_STRING, O(odbc_connect), NULL, "ODBC connection string (Driver={…};Server=…;UID=…) or DSN=name; the password comes from ODBC_PWD or --odbc-password-file", 0, 0, CON, 0},
 	{"odbc-password-file", NULL, OPT_STRING, O(odbc_password_file), NULL, "read the ODBC password from this file (first line)", 0, 0, CON, 0},
 	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
-	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read or serializable", 0, 0, CON, 0},
+	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read, serializable or snapshot (SQL Server)", 0, 0, CON, 0},
 	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
 	CLI_MYSQL_ENDPOINT_ROWS(struct tp_cli, my, CON, "tpcc"),
 	CLI_MYSQL_DB_ROWS(struct tp_cli, my, CON, "tpcc"),
@@ -59,6 +60,7 @@ static const struct opt_def tp_opts[] = {
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
 	{"connections", NULL, OPT_STRING, O(connections_arg), "32", "run: database connections the terminals share (1..100000), or terminals: one session per terminal, as Benchmark Factory runs its virtual users", 0, 0, LOAD, 0},
 	{"connect-concurrency", NULL, OPT_UINT, O(connect_concurrency), "16", "run: connections opened at once before the clock starts (and on reconnects), so many sessions do not stampede the server", 1, 1024, LOAD, 0},
+	{"mode", NULL, OPT_STRING, O(mode), "statements", "run: statements (a prepared statement per step, the client commits) or procedures (one call of a server-side procedure per transaction, created by prepare: T-SQL, MySQL procedures, PL/pgSQL functions)", 0, 0, LOAD, 0},
 	{"delays", NULL, OPT_STRING, O(delays), "spec", "keying and think times: spec, scale:F, cycle:SECONDS (mean keying+think per transaction) or off (closed loop)", 0, 0, LOAD, 0},
 	{"weights", NULL, OPT_STRING, O(weights), "10,10,1,1,1", "deck of New-Order,Payment,Order-Status,Delivery,Stock-Level cards (at most 100)", 0, 0, LOAD, 0},
 	{"precondition", NULL, OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample; both are kept in the result", 0, 0, GEN, 0},
@@ -67,6 +69,9 @@ static const struct opt_def tp_opts[] = {
 	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0", "print (and journal) statistics every interval; 0 disables", 0, 0, GEN, 0},
 	{"rand-seed", NULL, OPT_U64, O(rand_seed), "0", "random seed; 0 = from the clock", 0, INT64_MAX, GEN, 0},
 	CLI_RUN_RECORD_ROWS(struct tp_cli, run, GEN),
+	{"max-retries", NULL, OPT_UINT, O(max_retries), "20", "run: retries of one transaction (deadlock, lock wait timeout) before the run ends with an error", 1, 1000000, GEN, 0},
+	{"retry-backoff", NULL, OPT_DURATION, O(retry_backoff_ns), "1ms", "run: the first retry waits up to this long, each next one twice as long (at most 64x)", 0, 0, GEN, 0},
+	{"check", NULL, OPT_STRING, O(check), "none", "run: check the 12 consistency conditions before the run, after it, both or none; the outcome goes into the result, a failed check exits 1", 0, 0, LOAD, 0},
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
 	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
@@ -109,9 +114,9 @@ out:
 
 static int parse_isolation(const char *s, enum db_isolation *out)
 {
-	static const char *const names[] = {"default", "read-committed", "repeatable-read", "serializable"};
+	static const char *const names[] = {"default", "read-committed", "repeatable-read", "serializable", "snapshot"};
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i])) {
 			*out = (enum db_isolation)i;
 			return 0;
@@ -127,6 +132,9 @@ struct run_ctx {
 	unsigned npct;
 	struct run_record rec;
 	struct tpcc_ctx *x;
+	const struct db_driver_ops *drv;
+	const struct db_conn_params *cp;
+	bool check_failed; /* --check found a condition broken (or could not run) */
 	const struct phase_report *last_sample;
 	struct span_stats sample; /* copy of what is printed at the end */
 	bool have_sample;
@@ -200,8 +208,16 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 	printf("\n%s phase (%.1fs%s):\n", phase_name(pr->phase), pr->seconds, pr->complete ? "" : ", cut short");
 	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (committed New-Orders per minute)\n",
 	       (unsigned long long)s->c.events, (double)s->c.events / sec, (double)s->type_count[TT_NEW_ORDER] * 60.0 / sec);
-	printf("    intended rollbacks: %llu, retried errors: %llu, reconnects: %llu\n",
-	       (unsigned long long)s->c.rollbacks, (unsigned long long)s->c.errors, (unsigned long long)s->c.reconnects);
+	printf("    intended rollbacks: %llu, retried errors: %llu", (unsigned long long)s->c.rollbacks,
+	       (unsigned long long)s->c.errors);
+	for (unsigned k = 0, n = 0; k < DB_RETRY_KINDS; k++)
+		if (s->retry_kind[k])
+			printf("%s%s %llu", n++ ? ", " : " (", db_retry_kind_name((enum db_retry_kind)k),
+			       (unsigned long long)s->retry_kind[k]);
+	printf("%s, reconnects: %llu\n", s->c.errors ? ")" : "", (unsigned long long)s->c.reconnects);
+	printf("    round trips: %.2f per transaction (%s mode: statements, commits and rollbacks sent, retries "
+	       "included)\n",
+	       s->c.events ? (double)s->round_trips / (double)s->c.events : 0, rc->cli->mode);
 	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
 	print_pcts(rc, s->lat, ", ", " ");
 	printf(", max %.2f\n", ms(s->lat->max));
@@ -220,7 +236,7 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 		snprintf(label, sizeof(label), "p%s ms", key);
 		printf(" %10s", label);
 	}
-	printf(" %10s  %s\n", "max ms", "p90 limit");
+	printf(" %10s %8s %7s  %s\n", "max ms", "retries", "rt/txn", "p90 limit");
 	for (unsigned t = 0; t < TPCC_TYPES; t++) {
 		const struct hist *h = s->type_lat[t];
 		uint64_t n = s->type_count[t];
@@ -235,7 +251,8 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 		for (unsigned i = 0; i < rc->npct; i++)
 			if (rc->pct[i] != 90)
 				printf(" %10.2f", h ? ms(hist_value_at_percentile(h, rc->pct[i])) : 0);
-		printf(" %10.2f  %s\n", h && n ? ms(h->max) : 0, limit);
+		printf(" %10.2f %8llu %7.2f  %s\n", h && n ? ms(h->max) : 0, (unsigned long long)s->type_retries[t],
+		       n ? (double)s->type_rt[t] / (double)n : 0, limit);
 	}
 	fflush(stdout);
 }
@@ -246,7 +263,104 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 
 	result_set_phase(rc->rec.res, pr);
 	print_phase(rc, pr);
-	tpcc_conn_warn(pr, rc->cli->connections);
+	/* A sample cut short (a fatal error: its one line says why) warns of no
+	 * pool cap; the result still records it (conn_wait.pool_capped). */
+	if (pr->complete)
+		tpcc_conn_warn(pr, rc->cli->connections);
+}
+
+/* What the server was: engine.settings, first value of a name wins. */
+#define MAX_SETTINGS 32
+struct settings {
+	char *names[MAX_SETTINGS], *values[MAX_SETTINGS];
+	unsigned n;
+	struct strbuf skipped;
+};
+
+static void on_setting(void *arg, const char *name, size_t nlen, const char *value, size_t vlen)
+{
+	struct settings *st = arg;
+	char *nm;
+
+	if (!name) {
+		strbuf_addf(&st->skipped, "%s%.*s", st->skipped.len ? "; " : "", (int)(vlen > 160 ? 160 : vlen), value);
+		return;
+	}
+	nm = xmalloc(nlen + 1);
+	memcpy(nm, name, nlen);
+	nm[nlen] = '\0';
+	for (unsigned i = 0; i < st->n; i++) {
+		if (!strcmp(st->names[i], nm)) {
+			free(nm);
+			return;
+		}
+	}
+	if (st->n == MAX_SETTINGS) {
+		free(nm);
+		return;
+	}
+	st->names[st->n] = nm;
+	st->values[st->n] = xmalloc(vlen + 1);
+	memcpy(st->values[st->n], value, vlen);
+	st->values[st->n][vlen] = '\0';
+	st->n++;
+}
+
+static void record_settings(struct run_ctx *rc)
+{
+	struct settings st = {.n = 0};
+	struct strbuf line;
+
+	strbuf_init(&st.skipped, 0);
+	strbuf_init(&line, 256);
+	if (tpcc_read_settings(rc->x, rc->drv, rc->cp, on_setting, &st) < 0)
+		log_warn("server settings: cannot read them: %s", st.skipped.buf);
+	else if (st.skipped.len && log_verbosity() >= 4)
+		log_info("server settings: skipped what this server does not have or lets us read: %s", st.skipped.buf);
+	for (unsigned i = 0; i < st.n; i++)
+		strbuf_addf(&line, "%s%s=%s", i ? ", " : "", st.names[i], st.values[i]);
+	printf("server settings: %s\n", st.n ? line.buf : "(none read)");
+	fflush(stdout);
+	result_set_engine_settings(rc->rec.res, (const char *const *)st.names, (const char *const *)st.values, st.n);
+	for (unsigned i = 0; i < st.n; i++) {
+		free(st.names[i]);
+		free(st.values[i]);
+	}
+	strbuf_release(&st.skipped);
+	strbuf_release(&line);
+}
+
+/* --check: the 12 conditions, printed and stored in the result as `when`. */
+static void run_check(struct run_ctx *rc, const char *when)
+{
+	struct tpcc_check_report rep;
+	struct result_check_cond conds[TPCC_CONDITIONS];
+	const char *tables[TPCC_TABLES];
+	long long rows[TPCC_TABLES];
+
+	printf("\nConsistency %s the run (clause 3.3.2):\n", when);
+	fflush(stdout);
+	if (tpcc_check_run(rc->x->sql, rc->drv, rc->cp, &rep) < 0) {
+		log_error("--check=%s: the consistency check could not run", rc->cli->check);
+		rc->check_failed = true;
+		return;
+	}
+	tpcc_check_print(stdout, &rep);
+	fflush(stdout);
+	for (unsigned n = 1; n <= TPCC_CONDITIONS; n++) {
+		const struct tpcc_cond *k = &rep.cond[n - 1];
+		conds[n - 1] = (struct result_check_cond){n, k->applies, (long long)k->bad, (long long)k->checked,
+							  tpcc_cond_text(n), tpcc_cond_unit(n)};
+	}
+	for (unsigned i = 0; i < TPCC_TABLES; i++) {
+		tables[i] = tpcc_table_name((enum tpcc_table)i);
+		rows[i] = (long long)rep.rows[i];
+	}
+	result_set_consistency(rc->rec.res, when, conds, TPCC_CONDITIONS, tables, rows, TPCC_TABLES);
+	if (rep.failed) {
+		log_error("consistency check %s the run failed: %u condition(s) broken", when, rep.failed);
+		rc->check_failed = true;
+	}
 }
 
 /* Once the outcome is known: the workload's own counters, printed and kept. */
@@ -256,12 +370,15 @@ static void report_counts(void *arg, const char *status, bool ran)
 	struct tpcc_ctx *x = rc->x;
 
 	(void)status;
-	(void)ran;
 	printf("\nDelivery: %llu districts skipped (no undelivered order); New-Order remote lines: %llu; "
 	       "by-name customer lookups: %llu\n",
 	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
 	       (unsigned long long)atomic_load(&x->by_name));
-	result_param_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
+	result_count_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
+	result_count_int(rc->rec.res, "new_order_remote_lines", (long long)atomic_load(&x->remote_lines));
+	result_count_int(rc->rec.res, "by_name_lookups", (long long)atomic_load(&x->by_name));
+	if (ran && (!strcmp(rc->cli->check, "after") || !strcmp(rc->cli->check, "both")))
+		run_check(rc, "after");
 }
 
 static unsigned tpcc_terminals(const struct tp_cli *c, const struct tpcc_ctx *x)
@@ -297,7 +414,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
 		  const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x,
+	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x, .drv = drv, .cp = cp,
 			     .rec = {.result_path = c->run.result, .journal_path = c->run.journal}};
 	struct runner_config cfg = {
 		.drv = drv,
@@ -314,6 +431,8 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		.report_interval_ns = c->report_interval_ns,
 		.rand_seed = c->rand_seed,
 		.reconnect_timeout_ns = c->run.reconnect_timeout_ns,
+		.max_retries = c->max_retries,
+		.retry_backoff_ns = c->retry_backoff_ns,
 		.terminals = tpcc_terminals(c, x),
 		.think_cap = 10,
 		.cb = {.arg = &rc, .on_connected = on_connected, .on_closed = on_closed, .on_phase_start = on_phase_start, .on_interval = on_interval,
@@ -326,6 +445,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	cli_run_identity(&c->run, &id);
 	for (unsigned t = 0; t < TPCC_TYPES; t++)
 		names[t] = tpcc_type_name((enum tpcc_type)t);
+	cfg.type_names = names;
 	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
 		cfg.keying_ns[t] = (uint64_t)(tpcc_spec_keying_s[t] * factor * 1e9);
 		cfg.think_ns[t] = (uint64_t)(tpcc_spec_think_s[t] * factor * 1e9);
@@ -345,6 +465,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_param_double(rc.rec.res, "delay_factor", factor);
 	result_param_str(rc.rec.res, "weights", c->weights);
 	result_param_str(rc.rec.res, "dialect", tpcc_dialect_name(x->sql->dialect));
+	result_param_str(rc.rec.res, "mode", c->mode);
 	result_param_str(rc.rec.res, "isolation", c->isolation);
 	result_param_int(rc.rec.res, "c_run_c_last", x->c_run.c_last);
 	result_param_int(rc.rec.res, "c_run_c_id", x->c_run.c_id);
@@ -357,15 +478,23 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_set_types(rc.rec.res, names, TPCC_TYPES);
 	result_set_engine(rc.rec.res, drv->name, server_version, endpoint, cp->database);
 	if (c->per_terminal)
-		printf("dbrig %s tpcc: %u warehouses, %u terminals with a session each, delays %s (factor %.4f), dialect %s\n",
-		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->delays, factor, tpcc_dialect_name(x->sql->dialect));
+		printf("dbrig %s tpcc: %u warehouses, %u terminals with a session each, delays %s (factor %.4f), dialect %s, "
+		       "%s\n",
+		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->delays, factor, tpcc_dialect_name(x->sql->dialect),
+		       c->mode);
 	else
-		printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
+		printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s, "
+		       "%s\n",
 		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
-		       tpcc_dialect_name(x->sql->dialect));
+		       tpcc_dialect_name(x->sql->dialect), c->mode);
 	fflush(stdout);
+	record_settings(&rc);
+	if (!strcmp(c->check, "before") || !strcmp(c->check, "both"))
+		run_check(&rc, "before");
 	if (run_record_open(&rc.rec) == 0)
 		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc) == 0 ? 0 : EXIT_RUNTIME;
+	if (ret == 0 && rc.check_failed)
+		ret = EXIT_RUNTIME;
 	run_record_release(&rc.rec);
 	result_free(rc.rec.res);
 	return ret;
@@ -460,14 +589,31 @@ int cmd_tpcc(int argc, char **argv)
 		log_warn("--weights: \"%s\" is below the spec's minimum mix (Payment 43%%, the others 4%% each)", c.weights);
 	if (cli_parse_percentiles(c.percentile, pct, &npct) < 0)
 		goto out;
+	if (!strcmp(c.mode, "procedures")) {
+		x.mode = TPCC_PROCEDURES;
+	} else if (strcmp(c.mode, "statements")) {
+		log_error("--mode: \"%s\" is not valid (expected statements or procedures)", c.mode);
+		goto out;
+	}
+	if (strcmp(c.check, "none") && strcmp(c.check, "before") && strcmp(c.check, "after") && strcmp(c.check, "both")) {
+		log_error("--check: \"%s\" is not valid (expected none, before, after or both)", c.check);
+		goto out;
+	}
 	if (tpcc_delays_parse(c.delays, x.weights, &factor) < 0) {
 		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c.delays);
 		goto out;
 	}
 	if (parse_isolation(c.isolation, &cp.isolation) < 0) {
-		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read or "
-			  "serializable)",
+		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read, "
+			  "serializable or snapshot)",
 			  c.isolation);
+		goto out;
+	}
+	/* A named dialect, or the one a driver always speaks (libmysqlclient: mysql). */
+	if (cp.isolation == DB_ISO_SNAPSHOT && !auto_dialect && dialect != TPCC_MSSQL) {
+		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level, through ODBC (expected default, "
+			  "read-committed, repeatable-read or serializable for dialect %s)",
+			  tpcc_dialect_name(dialect));
 		goto out;
 	}
 	if (db_parse_code_list(c.retry_errors, &codes, &ncodes, &all) < 0) {
@@ -478,6 +624,7 @@ int cmd_tpcc(int argc, char **argv)
 	cp.retry_codes = codes;
 	cp.n_retry_codes = ncodes;
 	cp.retry_all = all;
+	cp.retry_deadlocks = true;
 	cp.connect_timeout_s = 10;
 	if (drv->uses_dsn) {
 		if (!c.odbc_connect) {
@@ -512,8 +659,10 @@ int cmd_tpcc(int argc, char **argv)
 	 * ODBC, the dialect. */
 	{
 		struct db_conn probe = {.ops = drv};
+		struct db_conn_params pp = cp;
 		const char *dbms = NULL;
-		if (drv->connect(&probe, &cp) < 0) {
+		pp.isolation = DB_ISO_DEFAULT; /* snapshot is checked against the dialect below */
+		if (drv->connect(&probe, &pp) < 0) {
 			log_error("cannot connect to %s: error %d (%s): %s", endpoint, probe.err.native, probe.err.sqlstate,
 				  probe.err.msg);
 			drv->disconnect(&probe);
@@ -526,6 +675,14 @@ int cmd_tpcc(int argc, char **argv)
 				  "(mssql, mysql or postgresql)",
 				  dbms ? dbms : "(unknown)");
 			drv->disconnect(&probe);
+			goto out;
+		}
+		if (cp.isolation == DB_ISO_SNAPSHOT && dialect != TPCC_MSSQL) {
+			log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level; the server is %s (expected "
+				  "default, read-committed, repeatable-read or serializable)",
+				  dbms ? dbms : tpcc_dialect_name(dialect));
+			drv->disconnect(&probe);
+			ret = EXIT_USAGE;
 			goto out;
 		}
 		if (dialect == TPCC_POSTGRESQL && cp.dsn && !strstr(cp.dsn, "7.4-1"))
@@ -544,6 +701,11 @@ int cmd_tpcc(int argc, char **argv)
 		goto out;
 	}
 	x.sql = sql;
+	/* SNAPSHOT is for the run's transactions: SQL Server refuses CREATE INDEX
+	 * and other DDL in a snapshot transaction, so prepare, check and cleanup
+	 * keep the server's level. */
+	if (cp.isolation == DB_ISO_SNAPSHOT && strcmp(pos[0], "run"))
+		cp.isolation = DB_ISO_DEFAULT;
 	x.isolation = cp.isolation;
 	if (!strcmp(pos[0], "prepare")) {
 		struct wl_load_stats st;
@@ -592,7 +754,11 @@ int cmd_tpcc(int argc, char **argv)
 			goto out;
 		rng_seed(&r, c.rand_seed ? c.rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
 		tpcc_pick_c_run(&r, &cl, &x.c_run);
-		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor, pct, npct);
+		/* The procedures end their own transactions: the run's connections
+		 * (not the check's) run with autocommit on. */
+		struct db_conn_params run_cp = cp;
+		run_cp.autocommit = x.mode == TPCC_PROCEDURES;
+		ret = do_run(&c, &x, drv, &run_cp, endpoint, version, factor, pct, npct);
 	}
 out:
 	cli_password_free(password);

@@ -1,6 +1,7 @@
 #include "db/bulk.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -134,38 +135,50 @@ static bool prefix_ci(const char *s, const char *word)
 	return true;
 }
 
+/* "INSERT INTO t (c1, …) VALUES (v1, …)": the table name, and the first
+ * column and first value (just after their '('). Returns 0 or -1. */
+static int parse_insert(const char *insert, const char **table, size_t *table_len, const char **cols,
+			const char **vals)
+{
+	const char *p = skip_ws(insert), *v;
+
+	if (!prefix_ci(p, "insert into "))
+		return -1;
+	*table = skip_ws(p + 12);
+	*table_len = strcspn(*table, " \t\n(");
+	*cols = skip_ws(*table + *table_len);
+	if (*table_len == 0 || **cols != '(')
+		return -1;
+	/* VALUES ( after the column list */
+	v = item_end(*cols + 1);
+	while (v && *v == ',')
+		v = item_end(v + 1);
+	if (!v)
+		return -1;
+	v = skip_ws(v + 1);
+	if (!prefix_ci(v, "values"))
+		return -1;
+	v = skip_ws(v + 6);
+	if (*v != '(')
+		return -1;
+	*cols += 1;
+	*vals = v + 1;
+	return 0;
+}
+
 char *db_bulk_load_sql(const char *insert)
 {
 	struct strbuf fields, set, out;
-	const char *p = skip_ws(insert), *table, *cols, *vals;
+	const char *table, *cols, *vals;
 	size_t table_len;
 	unsigned var = 0;
 	bool ok = false;
 
-	if (!prefix_ci(p, "insert into "))
-		return NULL;
-	table = skip_ws(p + 12);
-	table_len = strcspn(table, " \t\n(");
-	cols = skip_ws(table + table_len);
-	if (table_len == 0 || *cols != '(')
-		return NULL;
-	/* VALUES ( after the column list */
-	vals = item_end(cols + 1);
-	while (vals && *vals == ',')
-		vals = item_end(vals + 1);
-	if (!vals)
-		return NULL;
-	vals = skip_ws(vals + 1);
-	if (!prefix_ci(vals, "values"))
-		return NULL;
-	vals = skip_ws(vals + 6);
-	if (*vals != '(')
+	if (parse_insert(insert, &table, &table_len, &cols, &vals) < 0)
 		return NULL;
 	strbuf_init(&fields, 256);
 	strbuf_init(&set, 256);
 	strbuf_init(&out, 512);
-	cols++;
-	vals++;
 	for (;;) {
 		const char *ce = item_end(cols), *ve = item_end(vals);
 		const char *c = skip_ws(cols), *v = skip_ws(vals);
@@ -221,6 +234,74 @@ out:
 		return NULL;
 	}
 	return strbuf_detach(&out);
+}
+
+/* s[0..len) is word, ignoring case and runs of blanks (a space in word). */
+static bool equal_ci(const char *s, size_t len, const char *word)
+{
+	const char *end = s + len;
+
+	for (; *word; word++) {
+		if (*word == ' ') {
+			if (s == end || !(*s == ' ' || *s == '\t' || *s == '\n'))
+				return false;
+			while (s < end && (*s == ' ' || *s == '\t' || *s == '\n'))
+				s++;
+		} else {
+			if (s == end || tolower((unsigned char)*s) != *word)
+				return false;
+			s++;
+		}
+	}
+	return s == end;
+}
+
+int db_bulk_copy_plan(const char *insert, char *table, size_t table_size, struct db_copy_col *out, unsigned max,
+		      unsigned *ncols)
+{
+	const char *t, *cols, *vals;
+	size_t table_len;
+	unsigned n = 0, param = 0;
+
+	*ncols = 0;
+	if (parse_insert(insert, &t, &table_len, &cols, &vals) < 0 || table_len >= table_size)
+		return -EINVAL;
+	memcpy(table, t, table_len);
+	table[table_len] = '\0';
+	for (;;) {
+		const char *ce = item_end(cols), *ve = item_end(vals);
+		const char *c = skip_ws(cols), *v = skip_ws(vals);
+		size_t clen, vlen;
+		if (!ce || !ve || (*ce == ')') != (*ve == ')') || n == max)
+			return -EINVAL;
+		clen = trimmed_len(c, ce);
+		vlen = trimmed_len(v, ve);
+		if (clen == 0 || clen >= sizeof(out[n].name))
+			return -EINVAL;
+		memcpy(out[n].name, c, clen);
+		out[n].name[clen] = '\0';
+		out[n].param = param;
+		if (vlen == 1 && *v == '?') {
+			out[n].kind = DB_COPY_PARAM;
+			param++;
+		} else if (equal_ci(v, vlen, "current_timestamp")) {
+			out[n].kind = DB_COPY_NOW;
+		} else if (equal_ci(v, vlen, "null")) {
+			out[n].kind = DB_COPY_NULL;
+		} else if (equal_ci(v, vlen, "case when ? = 1 then current_timestamp end")) {
+			out[n].kind = DB_COPY_NOW_IF_ONE;
+			param++;
+		} else {
+			return -EINVAL;
+		}
+		n++;
+		if (*ce == ')')
+			break;
+		cols = ce + 1;
+		vals = ve + 1;
+	}
+	*ncols = n;
+	return 0;
 }
 
 struct mem_stream {

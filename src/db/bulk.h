@@ -36,6 +36,26 @@ void db_bulk_field(struct strbuf *sb, const struct db_value *v);
  * have that shape. */
 char *db_bulk_load_sql(const char *insert);
 
+/* A bulk copy (SQL Server's bcp API) takes every column's value from the
+ * client: the plan of a parameterised INSERT says, per column, which
+ * parameter holds it or which of the loader's expressions it is. */
+enum db_copy_kind {
+	DB_COPY_PARAM,       /* the parameter `param` (0-based) */
+	DB_COPY_NOW,         /* CURRENT_TIMESTAMP: the copy's time */
+	DB_COPY_NOW_IF_ONE,  /* CASE WHEN ? = 1 THEN CURRENT_TIMESTAMP END, ? = `param` */
+	DB_COPY_NULL,        /* NULL */
+};
+struct db_copy_col {
+	char name[64];
+	enum db_copy_kind kind;
+	unsigned param;
+};
+/* The plan of "INSERT INTO t (c1, …) VALUES (?, CURRENT_TIMESTAMP, …)": the
+ * table name into `table` and one entry per column. Returns 0, or -EINVAL
+ * when a value is another expression (no bulk copy for that INSERT). */
+int db_bulk_copy_plan(const char *insert, char *table, size_t table_size, struct db_copy_col *cols, unsigned max,
+		      unsigned *ncols) __attribute__((warn_unused_result));
+
 /* Run a LOAD statement whose rows are the `len` bytes at `rows`. Returns 0
  * with r->rows = rows loaded, or <0 with c->err set (db_bulk_refused tells a
  * refusal apart). */

@@ -27,8 +27,21 @@ enum db_err_class {
 	DB_ERR_FATAL,     /* stop the run */
 };
 
+/* Why a RETRY error is retried, for the per-class counts of a result. */
+enum db_retry_kind {
+	DB_RETRY_DEADLOCK = 0,  /* deadlock victim: 40001 with SQL Server 1205 or MariaDB 1213,
+				 * 40P01, 42000 with native 1205 (SQL Server through FreeTDS) */
+	DB_RETRY_LOCK_TIMEOUT,  /* lock wait timeout: MariaDB 1205, PostgreSQL 55P03 */
+	DB_RETRY_SERIALIZATION, /* any other 40001 (PostgreSQL serialization failure) */
+	DB_RETRY_CONFLICT,      /* the workload found a row it read taken by another transaction */
+	DB_RETRY_LISTED,        /* a native code in the caller's retry list */
+};
+#define DB_RETRY_KINDS 5
+const char *db_retry_kind_name(enum db_retry_kind k);
+
 struct db_error {
 	enum db_err_class cls;
+	enum db_retry_kind retry; /* when cls is DB_ERR_RETRY */
 	int native;        /* server/client error number, 0 if none */
 	char sqlstate[6];  /* five characters + NUL, "" if none */
 	char msg[512];
@@ -70,13 +83,26 @@ struct db_conn_params {
 	size_t n_retry_codes;
 	bool retry_all;
 	bool allow_load_stream; /* this connection may call load_stream (a loader's, never a run's) */
+	/* Ask for the driver's bulk-copy API (ODBC: SQL Server's bcp, which
+	 * must be switched on with SQL_COPT_SS_BCP before connecting). */
+	bool bulk_copy;
+	/* Autocommit on (ODBC SQL_ATTR_AUTOCOMMIT): every statement its own
+	 * transaction, or the server-side procedure ends its own (TPC-C's
+	 * procedure mode). Off by default: a transaction ends with commit(). */
+	bool autocommit;
+	/* Deadlock victims (SQLSTATE 40001, MariaDB 1213) are retried whatever
+	 * the list says (TPC-C; sysbench leaves it to --mysql-ignore-errors). */
+	bool retry_deadlocks;
 	/* Transaction isolation for backends that set it per connection (ODBC:
-	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's. */
+	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's.
+	 * DB_ISO_SNAPSHOT is SQL Server's SNAPSHOT (SQL_TXN_SS_SNAPSHOT, ODBC
+	 * only; the caller refuses it for other servers). */
 	enum db_isolation {
 		DB_ISO_DEFAULT = 0,
 		DB_ISO_READ_COMMITTED,
 		DB_ISO_REPEATABLE_READ,
 		DB_ISO_SERIALIZABLE,
+		DB_ISO_SNAPSHOT,
 	} isolation;
 };
 
@@ -90,8 +116,12 @@ enum db_query_kind {
 struct db_exec_result {
 	enum db_query_kind kind;
 	uint64_t rows;     /* rows in a stored result set (0 when it was drained:
-			    * no result columns bound), or affected rows */
+			    * no result columns bound), or affected rows, or
+			    * DB_ROWS_UNKNOWN */
 };
+/* Affected rows the server did not report: ODBC's SQLRowCount gives -1 (SQL
+ * Server with NOCOUNT on, e.g. sp_configure 'user options' 512). */
+#define DB_ROWS_UNKNOWN UINT64_MAX
 
 /* Readiness the caller must wait for before calling *_cont (a bit mask). */
 #define DB_WAIT_READ 1
@@ -155,6 +185,14 @@ struct db_driver_ops {
 	 * "PostgreSQL"), for dialect detection; NULL when unknown. */
 	const char *(*dbms_name)(struct db_conn *c);
 
+	/* Optional bulk copy into a table (SQL Server's bcp API through
+	 * msodbcsql): nrows rows of ncols values (row-major), the value of column
+	 * cols[k] of type types[k] at k, in one bulk operation. Returns
+	 * -ENOTSUP when this connection cannot (not opened with bulk_copy, or
+	 * the driver has no bcp API: the caller loads another way); 0 with
+	 * r->rows = the rows the server took; <0 with c->err set. */
+	int (*copy_rows)(struct db_conn *c, const char *table, const char *const *cols, const enum db_type *types,
+			 unsigned ncols, const struct db_value *rows, unsigned nrows, struct db_exec_result *r);
 	/* Optional bulk load from a row stream (MySQL's LOAD DATA LOCAL INFILE):
 	 * `sql` is the LOAD statement, `fill` writes up to `cap` bytes of rows
 	 * into `buf` and returns the count (0 at the end, <0 to abort). Returns 0,

@@ -71,3 +71,20 @@ const char *db_err_class_name(enum db_err_class c)
 	}
 	return "?";
 }
+
+const char *db_retry_kind_name(enum db_retry_kind k)
+{
+	switch (k) {
+	case DB_RETRY_DEADLOCK:
+		return "deadlock";
+	case DB_RETRY_LOCK_TIMEOUT:
+		return "lock_timeout";
+	case DB_RETRY_SERIALIZATION:
+		return "serialization";
+	case DB_RETRY_CONFLICT:
+		return "conflict";
+	case DB_RETRY_LISTED:
+		return "listed";
+	}
+	return "?";
+}

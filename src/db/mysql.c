@@ -17,6 +17,7 @@
 #include "db/db.h"
 
 #include "core/strbuf.h"
+#include "db/rows.h"
 
 #include <mysql.h>
 #include <errmsg.h>
@@ -51,8 +52,15 @@ struct my_stmt {
 	my_bool *cnull;
 	my_bool *cerr;
 	bool has_result;        /* a stored result is pending for fetch */
+	/* A result followed by more results (a CALL: its SELECT, then the
+	 * CALL's own status) is copied here, so that the rest can be read off
+	 * the connection before the next statement. */
+	struct db_rows cache;
+	bool cached;
+	bool bind_late;         /* bind the result columns after each execute */
 	struct my_stmt *next;   /* every statement of the connection, freed at disconnect */
 };
+
 
 enum my_op {
 	OP_NONE,
@@ -61,6 +69,7 @@ enum my_op {
 	OP_STMT_DRAIN,
 	OP_QUERY,
 	OP_QUERY_STORE,
+	OP_STMT_NEXT,  /* reading the results after a CALL's result set */
 };
 
 struct my_conn {
@@ -101,8 +110,14 @@ static void set_error(struct db_conn *c, unsigned code, const char *state, const
 	c->err.native = (int)code;
 	snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "%s", state ? state : "");
 	snprintf(c->err.msg, sizeof(c->err.msg), "%s", msg ? msg : "unknown error");
+	c->err.retry = code == ER_LOCK_DEADLOCK ? DB_RETRY_DEADLOCK
+		       : code == ER_LOCK_WAIT_TIMEOUT ? DB_RETRY_LOCK_TIMEOUT
+		       : !strcmp(c->err.sqlstate, "40001") ? DB_RETRY_SERIALIZATION
+							 : DB_RETRY_LISTED;
 	if (is_reconnect_code(code))
 		c->err.cls = DB_ERR_RECONNECT;
+	else if (p && p->retry_deadlocks && (code == ER_LOCK_DEADLOCK || !strcmp(c->err.sqlstate, "40001")))
+		c->err.cls = DB_ERR_RETRY;
 	else if (p && (p->retry_all || db_code_in_list((int)code, p->retry_codes, p->n_retry_codes)))
 		c->err.cls = DB_ERR_RETRY;
 	else
@@ -202,6 +217,7 @@ static void stmt_free(struct my_stmt *s)
 	free(s->clen);
 	free(s->cnull);
 	free(s->cerr);
+	db_rows_release(&s->cache);
 	free(s);
 }
 
@@ -312,6 +328,7 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	struct my_stmt *s = xcalloc(1, sizeof(*s));
 	int ret = -1;
 
+	db_rows_init(&s->cache, NULL, 0);
 	s->st = mysql_stmt_init(m->mysql);
 	if (!s->st) {
 		conn_error(c);
@@ -380,7 +397,11 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 				break;
 			}
 		}
-		if (mysql_stmt_bind_result(s->st, s->cbind)) {
+		/* A CALL has no result metadata before it runs: its columns are
+		 * bound once its result set has arrived (bind_late). */
+		if (mysql_stmt_field_count(s->st) == 0)
+			s->bind_late = true;
+		else if (mysql_stmt_bind_result(s->st, s->cbind)) {
 			stmt_error(c, s);
 			goto fail;
 		}
@@ -440,6 +461,75 @@ static int after_store(struct db_conn *c, struct my_stmt *s, struct db_exec_resu
 	return 0;
 }
 
+static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *cols);
+
+/* bind_late: the result set of this execution is here, bind its columns. */
+static int bind_now(struct db_conn *c, struct my_stmt *s)
+{
+	if (!s->bind_late)
+		return 0;
+	if (mysql_stmt_field_count(s->st) != s->ncols) {
+		set_error(c, 0, "HY000", "the procedure's result has another number of columns than the workload reads");
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	if (mysql_stmt_bind_result(s->st, s->cbind))
+		return stmt_error(c, s);
+	return 0;
+}
+
+/* More results follow the stored one (a CALL): copy its rows out, free it. */
+static int cache_rows(struct db_conn *c, struct my_stmt *s)
+{
+	struct db_value v[32];
+	int rc;
+
+	if (s->ncols > sizeof(v) / sizeof(v[0])) {
+		set_error(c, 0, "HY000", "a CALL result with more than 32 columns");
+		return -1;
+	}
+	s->cache.types = s->ctypes;
+	s->cache.ncols = s->ncols;
+	db_rows_reset(&s->cache);
+	while ((rc = fetch_bound(c, s, v)) == 1)
+		db_rows_add(&s->cache, v);
+	if (rc < 0)
+		return -1;
+	s->cached = true;
+	return 0;
+}
+
+/* After the next result of a CALL arrived (rc of mysql_stmt_next_result):
+ * 1 = more to read, 0 = done, <0 = error. Only a final status may follow
+ * the one result set a dbrig procedure returns. */
+static int next_result_done(struct db_conn *c, struct my_stmt *s, int rc)
+{
+	if (rc > 0)
+		return stmt_error(c, s);
+	if (rc < 0)
+		return 0;
+	if (mysql_stmt_field_count(s->st) > 0) {
+		set_error(c, 0, "HY000", "the procedure returned more than one result set");
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	return mysql_stmt_more_results(s->st) ? 1 : 0;
+}
+
+/* Blocking: the result is stored; read what follows it. */
+static int drain_more(struct db_conn *c, struct my_stmt *s)
+{
+	int rc = 1;
+
+	if (!mysql_stmt_more_results(s->st))
+		return 0;
+	if (cache_rows(c, s) < 0)
+		return -1;
+	while (rc == 1)
+		rc = next_result_done(c, s, mysql_stmt_next_result(s->st));
+	return rc;
+}
+
 /* A result set whose columns nobody bound (the sysbench statements) is read
  * off the connection and dropped row by row instead of being stored: the
  * server sends the same rows either way, the client copies none of them.
@@ -456,6 +546,7 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 	struct my_stmt *s = (struct my_stmt *)st;
 
 	s->has_result = false;
+	s->cached = false;
 	if (s->nparams)
 		set_params(s, params);
 	if (mysql_stmt_execute(s->st))
@@ -466,14 +557,23 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 	}
 	if (s->ncols == 0)
 		return mysql_stmt_free_result(s->st) ? stmt_error(c, s) : drained(r);
+	if (bind_now(c, s) < 0)
+		return -1;
 	if (mysql_stmt_store_result(s->st))
 		return stmt_error(c, s);
-	return after_store(c, s, r);
+	after_store(c, s, r);
+	return drain_more(c, s);
 }
 
 static int my_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 {
 	struct my_stmt *s = (struct my_stmt *)st;
+
+	return s->cached ? db_rows_next(&s->cache, cols) : fetch_bound(c, s, cols);
+}
+
+static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *cols)
+{
 	int rc;
 
 	if (!s->has_result)
@@ -567,6 +667,35 @@ static int from_ready(int ready)
 	return s;
 }
 
+/* Non-blocking: read the results that follow a CALL's result set. */
+static int next_loop(struct db_conn *c, struct my_stmt *s, int *wait)
+{
+	struct my_conn *m = c->priv;
+	int rc = 1;
+
+	while (rc == 1) {
+		int iret = 0;
+		int status = mysql_stmt_next_result_start(&iret, s->st);
+		if (status) {
+			m->op = OP_STMT_NEXT;
+			*wait = to_wait(status);
+			return 1;
+		}
+		rc = next_result_done(c, s, iret);
+	}
+	return rc;
+}
+
+/* Non-blocking: the result is stored; start reading what follows it. */
+static int more_start(struct db_conn *c, struct my_stmt *s, int *wait)
+{
+	if (!mysql_stmt_more_results(s->st))
+		return 0;
+	if (cache_rows(c, s) < 0)
+		return -1;
+	return next_loop(c, s, wait);
+}
+
 /* Advance the connection's operation after its last step completed. */
 static int step_done(struct db_conn *c, int *wait)
 {
@@ -594,6 +723,10 @@ static int step_done(struct db_conn *c, int *wait)
 			return bret ? stmt_error(c, s) : drained(m->res);
 		} else {
 			int iret = 0;
+			if (bind_now(c, s) < 0) {
+				m->op = OP_NONE;
+				return -1;
+			}
 			m->op = OP_STMT_STORE;
 			status = mysql_stmt_store_result_start(&iret, s->st);
 			if (status) {
@@ -607,10 +740,15 @@ static int step_done(struct db_conn *c, int *wait)
 		}
 		/* fallthrough: stored without waiting */
 		m->op = OP_NONE;
-		return after_store(c, s, m->res);
+		after_store(c, s, m->res);
+		return more_start(c, s, wait);
 	case OP_STMT_STORE:
 		m->op = OP_NONE;
-		return after_store(c, s, m->res);
+		after_store(c, s, m->res);
+		return more_start(c, s, wait);
+	case OP_STMT_NEXT:
+		/* handled in my_cont, which has the call's return value */
+		return 0;
 	case OP_STMT_DRAIN:
 		m->op = OP_NONE;
 		return drained(m->res);
@@ -641,6 +779,7 @@ static int my_execute_start(struct db_conn *c, struct db_stmt *st, const struct 
 	int status;
 
 	s->has_result = false;
+	s->cached = false;
 	if (s->nparams)
 		set_params(s, params);
 	m->cur = s;
@@ -702,6 +841,17 @@ static int my_cont(struct db_conn *c, int ready, int *wait)
 	case OP_QUERY:
 		status = mysql_real_query_cont(&iret, m->mysql, from_ready(ready));
 		break;
+	case OP_STMT_NEXT: {
+		int rc;
+		status = mysql_stmt_next_result_cont(&iret, m->cur->st, from_ready(ready));
+		if (status) {
+			*wait = to_wait(status);
+			return 1;
+		}
+		m->op = OP_NONE;
+		rc = next_result_done(c, m->cur, iret);
+		return rc == 1 ? next_loop(c, m->cur, wait) : rc;
+	}
 	case OP_QUERY_STORE: {
 		MYSQL_RES *res = NULL;
 		status = mysql_store_result_cont(&res, m->mysql, from_ready(ready));
@@ -798,16 +948,21 @@ static const char *iso_sql(enum db_isolation i)
 		return "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ";
 	case DB_ISO_SERIALIZABLE:
 		return "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE";
+	case DB_ISO_SNAPSHOT: /* SQL Server's, through ODBC only: the caller refuses it here */
+		return NULL;
 	}
 	return NULL;
 }
 
-/* Transactions start implicitly, like ODBC's manual-commit mode, so no BEGIN round trip. */
+/* Transactions start implicitly, like ODBC's manual-commit mode, so no BEGIN
+ * round trip; with db_conn_params.autocommit every statement (a CALL) is its
+ * own transaction instead. */
 static int my_session_setup(struct db_conn *c, enum db_isolation isolation)
 {
 	const char *iso = iso_sql(isolation);
+	const char *ac = c->params && c->params->autocommit ? "SET autocommit=1" : "SET autocommit=0";
 
-	if (my_query(c, "SET autocommit=0", 16, NULL) < 0 || (iso && my_query(c, iso, strlen(iso), NULL) < 0))
+	if (my_query(c, ac, strlen(ac), NULL) < 0 || (iso && my_query(c, iso, strlen(iso), NULL) < 0))
 		return -1;
 	return 0;
 }

@@ -3,10 +3,11 @@
  *
  * One environment and one connection handle per db_conn, so connections
  * share nothing in the driver manager (unixODBC's Threading=0 then lets
- * threads run in parallel). A connection runs with autocommit off: a
- * transaction starts implicitly with its first statement and ends with
- * SQLEndTran, which is how SQL Server, MariaDB Connector/ODBC and psqlODBC
- * all agree to behave; begin() therefore sends nothing.
+ * threads run in parallel). A connection runs with autocommit off (unless
+ * the caller asks for it on: TPC-C's procedures end their own
+ * transactions): a transaction starts implicitly with its first statement
+ * and ends with SQLEndTran, which is how SQL Server, MariaDB Connector/ODBC
+ * and psqlODBC all agree to behave; begin() therefore sends nothing.
  *
  * Statements are prepared once with parameters bound to storage the
  * statement owns (an execute copies values and calls SQLExecute, no
@@ -23,27 +24,26 @@
  * of a manual-commit transaction in a SAVEPOINT (an extra round trip each)
  * and keeps a transaction alive after a deadlock victim's error.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr: find the driver library the driver manager loaded */
 #include "db/odbc.h"
 
 #include "core/strbuf.h"
+#include "db/rows.h"
 
 #include <sql.h>
 #include <sqlext.h>
 
 #include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define STR_PARAM_INITIAL 256
 #define COL_STR_BUF 1024
-
-struct od_row_val {
-	int64_t i;
-	double d;
-	size_t off, len;
-	bool null;
-};
 
 struct od_stmt {
 	SQLHSTMT h;
@@ -70,11 +70,41 @@ struct od_stmt {
 	char **cstr;
 	SQLLEN *cind;
 	/* buffered rows */
-	struct od_row_val *rows; /* nrows × ncols */
-	size_t nrows, rows_cap, pos;
-	struct strbuf arena;
+	struct db_rows rows;     /* the result, read to the end at execute */
 	struct od_stmt *next;
 };
+
+/* SQL Server's bulk-copy API, exported by the driver library (msodbcsql's
+ * libmsodbcsql-18.*.so; Debian's FreeTDS 1.3.17 exports none through ODBC):
+ * found at connect with dlsym, called with the driver's own connection
+ * handle (SQL_DRIVER_HDBC). Constants and signatures as in msodbcsql.h. */
+#define BCP_COPT_SS_BCP 1219 /* SQL_COPT_SS_BCP */
+#define BCP_ON 1L            /* SQL_BCP_ON */
+#define BCP_DB_IN 1
+#define BCP_SUCCEED 1
+#define BCP_SQLINT4 0x38
+#define BCP_SQLFLT8 0x3e
+#define BCP_SQLINT8 0x7f
+#define BCP_SQLCHARACTER 0x2f
+#define BCP_VARLEN_DATA (-10)
+#define BCP_NULL_DATA (-1)
+struct bcp_api {
+	int (*init)(void *hdbc, const char *table, const char *file, const char *errfile, int dir);
+	int (*bind)(void *hdbc, const unsigned char *data, int prefix, int32_t len, const unsigned char *term, int termlen,
+		    int type, int col);
+	int (*colptr)(void *hdbc, const unsigned char *data, int col);
+	int (*collen)(void *hdbc, int32_t len, int col);
+	int (*sendrow)(void *hdbc);
+	int32_t (*done)(void *hdbc);
+	void *hdbc; /* the driver's connection handle */
+	/* The server's column ordinals of the last table copied into. */
+	char table[64];
+	unsigned ncols;
+	char cols[64][64];
+	int ord[64];
+};
+
+static struct bcp_api *bcp_find(SQLHDBC dbc);
 
 struct od_conn {
 	SQLHENV env;
@@ -84,6 +114,7 @@ struct od_conn {
 	struct od_stmt *stmts;
 	char dbms[128];
 	char version[128];
+	struct bcp_api *bcp;    /* NULL: no bulk copy on this connection */
 };
 
 /* --- classification (no SQL* calls; unit-tested) --- */
@@ -93,19 +124,40 @@ static bool state_is(const char *s, const char *want)
 	return !strcmp(s, want);
 }
 
-enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p)
+static enum db_err_class retry(enum db_retry_kind *why, enum db_retry_kind k)
+{
+	if (why)
+		*why = k;
+	return DB_ERR_RETRY;
+}
+
+enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p,
+				enum db_retry_kind *why)
 {
 	const char *s = sqlstate ? sqlstate : "";
 
 	if (!strncmp(s, "08", 2) || state_is(s, "57P01") || state_is(s, "57P02") || state_is(s, "57P03"))
 		return DB_ERR_RECONNECT;
-	if (state_is(s, "40001") || state_is(s, "40P01") || state_is(s, "55P03"))
-		return DB_ERR_RETRY;
+	if (state_is(s, "40001"))
+		return retry(why, native == 1205 || native == 1213 ? DB_RETRY_DEADLOCK : DB_RETRY_SERIALIZATION);
+	if (state_is(s, "40P01"))
+		return retry(why, DB_RETRY_DEADLOCK);
+	if (state_is(s, "55P03"))
+		return retry(why, DB_RETRY_LOCK_TIMEOUT);
+	/* FreeTDS maps SQL Server's 1205 to no SQLSTATE of its own: severity 13
+	 * becomes 42000 (msodbcsql says 40001). */
+	if (state_is(s, "42000") && native == 1205)
+		return retry(why, DB_RETRY_DEADLOCK);
+	/* SQL Server's snapshot update conflict (3960, severity 16: 42000 on
+	 * FreeTDS), reachable with --isolation=snapshot. */
+	if (state_is(s, "42000") && native == 3960)
+		return retry(why, DB_RETRY_SERIALIZATION);
 	if (state_is(s, "HY000")) {
 		switch (native) {
 		case 1213: /* MariaDB ER_LOCK_DEADLOCK */
+			return retry(why, DB_RETRY_DEADLOCK);
 		case 1205: /* MariaDB ER_LOCK_WAIT_TIMEOUT */
-			return DB_ERR_RETRY;
+			return retry(why, DB_RETRY_LOCK_TIMEOUT);
 		case 2002: /* CR_CONNECTION_ERROR */
 		case 2003: /* CR_CONN_HOST_ERROR */
 		case 2006: /* CR_SERVER_GONE_ERROR */
@@ -118,7 +170,7 @@ enum db_err_class odbc_classify(const char *sqlstate, int native, const struct d
 		}
 	}
 	if (p && native && (p->retry_all || db_code_in_list(native, p->retry_codes, p->n_retry_codes)))
-		return DB_ERR_RETRY;
+		return retry(why, DB_RETRY_LISTED);
 	return DB_ERR_FATAL;
 }
 
@@ -245,7 +297,7 @@ static int diag(struct db_conn *c, SQLSMALLINT type, SQLHANDLE h, const char *wh
 		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
 		snprintf(c->err.msg, sizeof(c->err.msg), "%s failed without a diagnostic record", what);
 	}
-	c->err.cls = odbc_classify(c->err.sqlstate, c->err.native, c->params);
+	c->err.cls = odbc_classify(c->err.sqlstate, c->err.native, c->params, &c->err.retry);
 	if (c->err.cls == DB_ERR_FATAL && o && o->connected) {
 		SQLUINTEGER dead = SQL_CD_FALSE;
 		if (ok(SQLGetConnectAttr(o->dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL)) && dead == SQL_CD_TRUE)
@@ -266,6 +318,12 @@ static int od_global_init(void)
 	return 0;
 }
 
+/* msodbcsql.h's value for SQL Server's SNAPSHOT level (not in unixODBC's
+ * headers; FreeTDS takes the same value). */
+#ifndef SQL_TXN_SS_SNAPSHOT
+#define SQL_TXN_SS_SNAPSHOT 0x00000020L
+#endif
+
 static SQLUINTEGER iso_attr(enum db_isolation i)
 {
 	switch (i) {
@@ -277,6 +335,8 @@ static SQLUINTEGER iso_attr(enum db_isolation i)
 		return SQL_TXN_REPEATABLE_READ;
 	case DB_ISO_SERIALIZABLE:
 		return SQL_TXN_SERIALIZABLE;
+	case DB_ISO_SNAPSHOT:
+		return SQL_TXN_SS_SNAPSHOT;
 	}
 	return 0;
 }
@@ -310,6 +370,10 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 	}
 	if (p->connect_timeout_s)
 		SQLSetConnectAttr(o->dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)(uintptr_t)p->connect_timeout_s, 0);
+	/* The bcp API works only on a connection that asked for it before
+	 * connecting; a driver that does not know the attribute refuses it. */
+	if (p->bulk_copy)
+		SQLSetConnectAttr(o->dbc, BCP_COPT_SS_BCP, (SQLPOINTER)BCP_ON, SQL_IS_INTEGER);
 	cs = odbc_conn_string(p->dsn, p->password);
 	rc = SQLDriverConnect(o->dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, &outlen, SQL_DRIVER_NOPROMPT);
 	memset(cs, 0, strlen(cs));
@@ -318,7 +382,8 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 		goto out;
 	}
 	o->connected = true;
-	if (!ok(SQLSetConnectAttr(o->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)SQL_AUTOCOMMIT_OFF, 0))) {
+	if (!ok(SQLSetConnectAttr(o->dbc, SQL_ATTR_AUTOCOMMIT,
+				  (SQLPOINTER)(uintptr_t)(p->autocommit ? SQL_AUTOCOMMIT_ON : SQL_AUTOCOMMIT_OFF), 0))) {
 		diag(c, SQL_HANDLE_DBC, o->dbc, "SQLSetConnectAttr(AUTOCOMMIT)");
 		goto out;
 	}
@@ -333,10 +398,64 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 	}
 	SQLGetInfo(o->dbc, SQL_DBMS_NAME, o->dbms, sizeof(o->dbms), NULL);
 	SQLGetInfo(o->dbc, SQL_DBMS_VER, o->version, sizeof(o->version), NULL);
+	if (p->bulk_copy)
+		o->bcp = bcp_find(o->dbc);
 	ret = 0;
 out:
 	free(cs);
 	return ret;
+}
+
+/* dl_iterate_phdr: the loaded object whose file name is the driver's. */
+struct find_lib {
+	const char *base;
+	char path[1024];
+};
+
+static int find_lib_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct find_lib *f = arg;
+	const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+
+	(void)size;
+	if (slash && !strcmp(slash + 1, f->base)) {
+		snprintf(f->path, sizeof(f->path), "%s", info->dlpi_name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The bcp functions of the driver this connection loaded, or NULL. */
+static struct bcp_api *bcp_find(SQLHDBC dbc)
+{
+	struct find_lib f = {.base = NULL, .path = ""};
+	char name[256] = "";
+	SQLHDBC drv_hdbc = NULL;
+	struct bcp_api api, *out;
+	void *lib;
+
+	if (!ok(SQLGetInfo(dbc, SQL_DRIVER_NAME, name, sizeof(name), NULL)) ||
+	    !ok(SQLGetInfo(dbc, SQL_DRIVER_HDBC, &drv_hdbc, sizeof(drv_hdbc), NULL)) || !drv_hdbc)
+		return NULL;
+	f.base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	dl_iterate_phdr(find_lib_cb, &f);
+	lib = dlopen(f.path[0] ? f.path : name, RTLD_NOW | RTLD_NOLOAD);
+	if (!lib)
+		return NULL;
+	/* dlsym returns object pointers; POSIX lets them be used as functions. */
+	*(void **)&api.init = dlsym(lib, "bcp_initA");
+	*(void **)&api.bind = dlsym(lib, "bcp_bind");
+	*(void **)&api.colptr = dlsym(lib, "bcp_colptr");
+	*(void **)&api.collen = dlsym(lib, "bcp_collen");
+	*(void **)&api.sendrow = dlsym(lib, "bcp_sendrow");
+	*(void **)&api.done = dlsym(lib, "bcp_done");
+	dlclose(lib); /* RTLD_NOLOAD took a reference; the driver manager keeps its own */
+	if (!api.init || !api.bind || !api.colptr || !api.collen || !api.sendrow || !api.done)
+		return NULL;
+	api.hdbc = drv_hdbc;
+	out = xmalloc(sizeof(*out));
+	*out = api;
+	return out;
 }
 
 static void stmt_free(struct od_stmt *s)
@@ -368,8 +487,7 @@ static void stmt_free(struct od_stmt *s)
 	free(s->cdbl);
 	free(s->cstr);
 	free(s->cind);
-	free(s->rows);
-	strbuf_release(&s->arena);
+	db_rows_release(&s->rows);
 	free(s);
 }
 
@@ -402,6 +520,7 @@ static void od_disconnect(struct db_conn *c)
 		SQLFreeHandle(SQL_HANDLE_DBC, o->dbc);
 	if (o->env)
 		SQLFreeHandle(SQL_HANDLE_ENV, o->env);
+	free(o->bcp);
 	free(o);
 	c->priv = NULL;
 }
@@ -441,10 +560,15 @@ static int drain_result(struct db_conn *c, SQLHSTMT h, struct db_exec_result *r)
 			r->rows = rows;
 		}
 	} else if (r) {
-		if (!ok(SQLRowCount(h, &affected)) || affected < 0)
-			affected = 0;
-		r->rows = (uint64_t)affected;
-		r->kind = affected > 0 ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+		/* -1 is "not known" (NOCOUNT on), not "nothing": callers that
+		 * depend on the count (Delivery's DELETE) must not read it as 0. */
+		if (!ok(SQLRowCount(h, &affected)) || affected < 0) {
+			r->rows = DB_ROWS_UNKNOWN;
+			r->kind = DB_QUERY_OTHER;
+		} else {
+			r->rows = (uint64_t)affected;
+			r->kind = affected > 0 ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+		}
 	}
 	/* Further result sets (a batch of several statements) are skipped. */
 	while ((rc = SQLMoreResults(h)) != SQL_NO_DATA)
@@ -559,7 +683,7 @@ static int od_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	SQLSMALLINT n = 0;
 	int ret = -1;
 
-	strbuf_init(&s->arena, 256);
+	db_rows_init(&s->rows, NULL, 0);
 	if (!ok(SQLAllocHandle(SQL_HANDLE_STMT, o->dbc, &s->h))) {
 		s->h = NULL;
 		diag(c, SQL_HANDLE_DBC, o->dbc, "SQLAllocHandle(STMT)");
@@ -594,8 +718,17 @@ static int od_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	}
 	if (bind_single(c, s) < 0)
 		goto out;
+	if (ncols > 64) {
+		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
+		snprintf(c->err.msg, sizeof(c->err.msg), "a statement with %u result columns (at most 64)", ncols);
+		c->err.native = 0;
+		c->err.cls = DB_ERR_FATAL;
+		goto out;
+	}
 	s->ncols = ncols;
 	s->ctypes = xcalloc(ncols, sizeof(*s->ctypes));
+	s->rows.types = s->ctypes;
+	s->rows.ncols = ncols;
 	s->cint = xcalloc(ncols, sizeof(*s->cint));
 	s->cdbl = xcalloc(ncols, sizeof(*s->cdbl));
 	s->cstr = xcalloc(ncols, sizeof(*s->cstr));
@@ -666,35 +799,26 @@ static int set_params(struct db_conn *c, struct od_stmt *s, const struct db_valu
 
 static void keep_row(struct od_stmt *s)
 {
-	struct od_row_val *row;
+	struct db_value v[64];
 
-	if (s->nrows == s->rows_cap) {
-		s->rows_cap = s->rows_cap ? s->rows_cap * 2 : 16;
-		s->rows = xrealloc(s->rows, s->rows_cap * s->ncols * sizeof(*s->rows));
-	}
-	row = &s->rows[s->nrows * s->ncols];
-	for (unsigned i = 0; i < s->ncols; i++) {
-		row[i].null = s->cind[i] == SQL_NULL_DATA;
+	for (unsigned i = 0; i < s->ncols && i < 64; i++) {
+		v[i] = (struct db_value){.type = s->ctypes[i], .is_null = s->cind[i] == SQL_NULL_DATA};
 		switch (s->ctypes[i]) {
 		case DB_TYPE_INT32:
 		case DB_TYPE_INT64:
-			row[i].i = s->cint[i];
+			v[i].i = s->cint[i];
 			break;
 		case DB_TYPE_DOUBLE:
-			row[i].d = s->cdbl[i];
+			v[i].d = s->cdbl[i];
 			break;
-		case DB_TYPE_STRING: {
-			size_t len = 0;
-			if (!row[i].null)
-				len = (s->cind[i] < 0 || s->cind[i] > COL_STR_BUF) ? COL_STR_BUF : (size_t)s->cind[i];
-			row[i].off = s->arena.len;
-			row[i].len = len;
-			strbuf_add(&s->arena, s->cstr[i], len);
+		case DB_TYPE_STRING:
+			v[i].s = s->cstr[i];
+			if (!v[i].is_null)
+				v[i].len = (s->cind[i] < 0 || s->cind[i] > COL_STR_BUF) ? COL_STR_BUF : (size_t)s->cind[i];
 			break;
-		}
 		}
 	}
-	s->nrows++;
+	db_rows_add(&s->rows, v);
 }
 
 /* After a successful SQLExecute: read the result set (if any) to the end. */
@@ -703,9 +827,7 @@ static int collect(struct db_conn *c, struct od_stmt *s, SQLRETURN xrc, struct d
 	SQLSMALLINT ncols = 0;
 	SQLRETURN rc;
 
-	s->nrows = 0;
-	s->pos = 0;
-	strbuf_reset(&s->arena);
+	db_rows_reset(&s->rows);
 	if (xrc == SQL_NO_DATA) { /* searched UPDATE/DELETE that matched nothing */
 		r->kind = DB_QUERY_OTHER;
 		r->rows = 0;
@@ -727,7 +849,7 @@ static int collect(struct db_conn *c, struct od_stmt *s, SQLRETURN xrc, struct d
 	}
 	SQLFreeStmt(s->h, SQL_CLOSE);
 	r->kind = DB_QUERY_READ;
-	r->rows = s->nrows;
+	r->rows = s->rows.nrows;
 	return 0;
 }
 
@@ -736,7 +858,7 @@ static int od_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 	struct od_stmt *s = (struct od_stmt *)st;
 	SQLRETURN rc;
 
-	s->nrows = s->pos = 0;
+	db_rows_reset(&s->rows);
 	if (s->nparams && set_params(c, s, params) < 0)
 		return -1;
 	rc = SQLExecute(s->h);
@@ -750,23 +872,8 @@ static int od_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 
 static int od_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 {
-	struct od_stmt *s = (struct od_stmt *)st;
-	const struct od_row_val *row;
-
 	(void)c;
-	if (s->pos >= s->nrows)
-		return 0;
-	row = &s->rows[s->pos * s->ncols];
-	for (unsigned i = 0; i < s->ncols; i++) {
-		cols[i].type = s->ctypes[i];
-		cols[i].is_null = row[i].null;
-		cols[i].i = row[i].i;
-		cols[i].d = row[i].d;
-		cols[i].s = s->ctypes[i] == DB_TYPE_STRING ? s->arena.buf + row[i].off : NULL;
-		cols[i].len = row[i].len;
-	}
-	s->pos++;
-	return 1;
+	return db_rows_next(&((struct od_stmt *)st)->rows, cols);
 }
 
 /* Bind the column-wise arrays for `nrows` rows, growing them as needed. */
@@ -851,12 +958,41 @@ static int bind_batch(struct db_conn *c, struct od_stmt *s, const struct db_valu
 	return 0;
 }
 
+/* A parameter array is checked row by row: the status of every row (a
+ * driver may carry on past a failed row, or skip the rest: SQL_PARAM_ERROR,
+ * SQL_PARAM_UNUSED), the rows processed, SQLRowCount's return code (SQL
+ * Server's driver gives SQL_ERROR there when a row failed), and the row
+ * counts of every result (one per row with SQL_PARC_BATCH drivers, one total
+ * otherwise), whose sum must be the rows sent. */
+static int batch_fail(struct db_conn *c, struct od_stmt *s, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int batch_fail(struct db_conn *c, struct od_stmt *s, const char *what, const char *fmt, ...)
+{
+	char detail[200], diagmsg[300];
+	va_list ap;
+
+	stmt_diag(c, s->h, what); /* the driver's own record, when it left one */
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	if (strstr(c->err.msg, "without a diagnostic record"))
+		diagmsg[0] = '\0';
+	else
+		snprintf(diagmsg, sizeof(diagmsg), ": %.290s", c->err.msg);
+	snprintf(c->err.msg, sizeof(c->err.msg), "%s%s", detail, diagmsg);
+	c->err.cls = DB_ERR_FATAL;
+	SQLFreeStmt(s->h, SQL_CLOSE);
+	return -1;
+}
+
 static int od_execute_batch(struct db_conn *c, struct db_stmt *st, const struct db_value *rows, unsigned nrows,
 			    struct db_exec_result *r)
 {
 	struct od_stmt *s = (struct od_stmt *)st;
 	SQLRETURN rc;
 	SQLLEN affected = 0;
+	uint64_t total = 0;
+	bool known = true;
 
 	r->kind = DB_QUERY_OTHER;
 	r->rows = 0;
@@ -864,18 +1000,166 @@ static int od_execute_batch(struct db_conn *c, struct db_stmt *st, const struct 
 		return 0;
 	if (bind_batch(c, s, rows, nrows) < 0)
 		return -1;
+	s->bprocessed = 0;
+	for (unsigned k = 0; k < nrows; k++)
+		s->bstatus[k] = SQL_PARAM_UNUSED;
 	rc = SQLExecute(s->h);
 	if (!ok(rc) && rc != SQL_NO_DATA) {
 		stmt_diag(c, s->h, "SQLExecute (parameter array)");
 		SQLFreeStmt(s->h, SQL_CLOSE);
 		return -1;
 	}
-	if (ok(SQLRowCount(s->h, &affected)) && affected > 0)
-		r->rows = (uint64_t)affected;
-	while ((rc = SQLMoreResults(s->h)) != SQL_NO_DATA && ok(rc))
-		;
+	for (unsigned k = 0; k < nrows; k++) {
+		if (s->bstatus[k] == SQL_PARAM_ERROR || s->bstatus[k] == SQL_PARAM_UNUSED)
+			return batch_fail(c, s, "SQLExecute (parameter array)",
+					  "parameter array: row %u of %u %s (status %u, %lu rows processed)", k + 1, nrows,
+					  s->bstatus[k] == SQL_PARAM_ERROR ? "failed" : "was not processed",
+					  (unsigned)s->bstatus[k], (unsigned long)s->bprocessed);
+	}
+	if (s->bprocessed != nrows)
+		return batch_fail(c, s, "SQLExecute (parameter array)",
+				  "parameter array: the driver processed %lu rows of %u", (unsigned long)s->bprocessed, nrows);
+	do {
+		rc = SQLRowCount(s->h, &affected);
+		if (!ok(rc))
+			return batch_fail(c, s, "SQLRowCount (parameter array)",
+					  "parameter array of %u rows: SQLRowCount failed (a row was not inserted)", nrows);
+		if (affected < 0)
+			known = false;
+		else
+			total += (uint64_t)affected;
+		rc = SQLMoreResults(s->h);
+		if (!ok(rc) && rc != SQL_NO_DATA)
+			return batch_fail(c, s, "SQLMoreResults (parameter array)",
+					  "parameter array of %u rows: a later result failed", nrows);
+	} while (rc != SQL_NO_DATA);
 	SQLFreeStmt(s->h, SQL_CLOSE);
-	r->kind = r->rows ? DB_QUERY_WRITE : DB_QUERY_OTHER;
+	if (known && total != nrows) {
+		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
+		snprintf(c->err.msg, sizeof(c->err.msg), "parameter array of %u rows: the server counted %llu rows affected",
+			 nrows, (unsigned long long)total);
+		c->err.native = 0;
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	r->rows = known ? total : DB_ROWS_UNKNOWN;
+	r->kind = DB_QUERY_WRITE;
+	return 0;
+}
+
+static int bcp_fail(struct db_conn *c, const char *what)
+{
+	struct od_conn *o = c->priv;
+
+	diag(c, SQL_HANDLE_DBC, o->dbc, what);
+	c->err.cls = DB_ERR_FATAL;
+	return -1;
+}
+
+/* One bulk operation: bcp_init, a column binding per value (the server's
+ * column ordinal from sys.columns), each row's values pointed at with
+ * bcp_colptr / bcp_collen, bcp_sendrow, bcp_done (which commits the rows
+ * and says how many the server took). */
+static int od_copy_rows(struct db_conn *c, const char *table, const char *const *cols, const enum db_type *types,
+			unsigned ncols, const struct db_value *rows, unsigned nrows, struct db_exec_result *r)
+{
+	struct od_conn *o = c->priv;
+	struct bcp_api *b = o->bcp;
+	int *ord;
+	unsigned char dummy[8] = {0};
+	int32_t done;
+	bool cached;
+
+	r->kind = DB_QUERY_OTHER;
+	r->rows = 0;
+	if (!b || ncols > 64 || strlen(table) >= sizeof(b->table))
+		return -ENOTSUP;
+	ord = b->ord;
+	cached = !strcmp(b->table, table) && b->ncols == ncols;
+	for (unsigned k = 0; cached && k < ncols; k++)
+		cached = strlen(cols[k]) < sizeof(b->cols[k]) && !strcmp(b->cols[k], cols[k]);
+	b->table[0] = '\0';
+	/* Column ordinals by name, from the table itself. */
+	for (unsigned k = 0; !cached && k < ncols; k++) {
+		char q[256];
+		SQLLEN ind = 0;
+		SQLINTEGER id = 0;
+		snprintf(q, sizeof(q), "SELECT column_id FROM sys.columns WHERE object_id = OBJECT_ID('%s') AND name = '%s'",
+			 table, cols[k]);
+		ord[k] = 0;
+		if (ok(SQLExecDirect(o->q, (SQLCHAR *)q, SQL_NTS)) && ok(SQLBindCol(o->q, 1, SQL_C_SLONG, &id, 0, &ind)) &&
+		    ok(SQLFetch(o->q)))
+			ord[k] = (int)id;
+		SQLFreeStmt(o->q, SQL_CLOSE);
+		SQLFreeStmt(o->q, SQL_UNBIND);
+		if (ord[k] <= 0 || strlen(cols[k]) >= sizeof(b->cols[k])) {
+			snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
+			snprintf(c->err.msg, sizeof(c->err.msg), "bulk copy: %s has no column %s", table, cols[k]);
+			c->err.native = 0;
+			c->err.cls = DB_ERR_FATAL;
+			return -1;
+		}
+		snprintf(b->cols[k], sizeof(b->cols[k]), "%s", cols[k]);
+	}
+	snprintf(b->table, sizeof(b->table), "%s", table);
+	b->ncols = ncols;
+	if (b->init(b->hdbc, table, NULL, NULL, BCP_DB_IN) != BCP_SUCCEED)
+		return bcp_fail(c, "bcp_init");
+	for (unsigned k = 0; k < ncols; k++) {
+		int type = BCP_SQLCHARACTER;
+		int32_t len = BCP_VARLEN_DATA;
+		switch (types[k]) {
+		case DB_TYPE_INT32:
+			type = BCP_SQLINT4, len = 4;
+			break;
+		case DB_TYPE_INT64:
+			type = BCP_SQLINT8, len = 8;
+			break;
+		case DB_TYPE_DOUBLE:
+			type = BCP_SQLFLT8, len = 8;
+			break;
+		case DB_TYPE_STRING:
+			break;
+		}
+		if (b->bind(b->hdbc, dummy, 0, len, NULL, 0, type, ord[k]) != BCP_SUCCEED)
+			return bcp_fail(c, "bcp_bind");
+	}
+	for (unsigned i = 0; i < nrows; i++) {
+		int32_t i4[64];
+		for (unsigned k = 0; k < ncols; k++) {
+			const struct db_value *v = &rows[(size_t)i * ncols + k];
+			const void *data = dummy;
+			int32_t len = 0;
+			switch (types[k]) {
+			case DB_TYPE_INT32:
+				i4[k] = (int32_t)v->i;
+				data = &i4[k], len = 4;
+				break;
+			case DB_TYPE_INT64:
+				data = &v->i, len = 8;
+				break;
+			case DB_TYPE_DOUBLE:
+				data = &v->d, len = 8;
+				break;
+			case DB_TYPE_STRING:
+				data = v->len ? (const void *)v->s : (const void *)dummy, len = (int32_t)v->len;
+				break;
+			}
+			if (b->colptr(b->hdbc, data, ord[k]) != BCP_SUCCEED ||
+			    b->collen(b->hdbc, v->is_null ? BCP_NULL_DATA : len, ord[k]) != BCP_SUCCEED)
+				return bcp_fail(c, "bcp_colptr");
+		}
+		if (b->sendrow(b->hdbc) != BCP_SUCCEED) {
+			bcp_fail(c, "bcp_sendrow");
+			b->done(b->hdbc);
+			return -1;
+		}
+	}
+	done = b->done(b->hdbc);
+	if (done < 0)
+		return bcp_fail(c, "bcp_done");
+	r->rows = (uint64_t)done;
+	r->kind = done ? DB_QUERY_WRITE : DB_QUERY_OTHER;
 	return 0;
 }
 
@@ -928,5 +1212,6 @@ const struct db_driver_ops db_odbc_ops = {
 	.commit = od_commit,
 	.rollback = od_rollback,
 	.execute_batch = od_execute_batch,
+	.copy_rows = od_copy_rows,
 	.dbms_name = od_dbms_name,
 };

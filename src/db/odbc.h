@@ -6,9 +6,13 @@
  * docs/tpcc.md "Errors"):
  *   RETRY     SQLSTATE 40001 (SQL Server deadlock victim 1205, MariaDB 1213,
  *             PostgreSQL serialization failure), 40P01 (PostgreSQL
- *             deadlock), 55P03 (PostgreSQL lock_timeout); under HY000 the
- *             MariaDB natives 1213 (deadlock) and 1205 (lock wait timeout);
- *             any native code in the caller's retry list.
+ *             deadlock), 55P03 (PostgreSQL lock_timeout); 42000 with native
+ *             1205 (a SQL Server deadlock victim through FreeTDS, which has
+ *             no SQLSTATE for 1205 and reports severity 13 as 42000); under
+ *             HY000 the MariaDB natives 1213 (deadlock) and 1205 (lock wait
+ *             timeout); any native code in the caller's retry list. None of
+ *             these depends on the list (--retry-errors); *why says which
+ *             kind of retry it is.
  *   RECONNECT SQLSTATE class 08 (08S01, 08003, 08001, …), 57P01/57P02/57P03
  *             (PostgreSQL admin shutdown / crash / cannot connect now);
  *             under HY000 the MariaDB client codes 2002, 2003, 2006, 2013
@@ -22,7 +26,8 @@
 
 #include <stddef.h>
 
-enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p);
+enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p,
+				enum db_retry_kind *why);
 
 /* The connection string with the password appended as PWD={…} (braces
  * doubled inside) when `password` is set and the string names none.

@@ -30,13 +30,28 @@ int result_new(struct result **out, const char *kind, const char *test) __attrib
 void result_free(struct result *r);
 void result_set_run(struct result *r, const struct run_identity *id);
 void result_param_int(struct result *r, const char *key, long long v);
+/* A count the workload measured (workload.counts): results that differ in it still form one group. */
+void result_count_int(struct result *r, const char *key, long long v);
 void result_param_double(struct result *r, const char *key, double v);
 void result_param_bool(struct result *r, const char *key, bool v);
 void result_param_str(struct result *r, const char *key, const char *v);
 void result_set_engine(struct result *r, const char *driver, const char *server_version, const char *endpoint,
 		       const char *database);
 void result_set_percentiles(struct result *r, const double *p, unsigned n);
+/* engine.settings: what the server was (name -> value), read from it. */
+void result_set_engine_settings(struct result *r, const char *const *names, const char *const *values, unsigned n);
 void result_set_types(struct result *r, const char *const *names, unsigned n);
+
+/* A consistency check's outcome (TPC-C clause 3.3.2), stored under
+ * "consistency"."when" ("before" or "after" the run). */
+struct result_check_cond {
+	unsigned number;
+	bool applies;
+	long long bad, checked;
+	const char *text, *unit;
+};
+void result_set_consistency(struct result *r, const char *when, const struct result_check_cond *conds, unsigned n,
+			    const char *const *table_names, const long long *rows, unsigned ntables);
 
 /* Record an interval (kept in the result, and returned as a journal line
  * with its histogram when `line` is not NULL; free with free()). */

@@ -18,6 +18,7 @@
 struct result {
 	json_t *root;
 	json_t *params;
+	json_t *counts;    /* what the workload counted (not a setting: never splits a group) */
 	json_t *phases;
 	json_t *intervals;
 	double pct[16];
@@ -54,9 +55,10 @@ int result_new(struct result **out, const char *kind, const char *test)
 	clock_utc_iso8601(ts, sizeof(ts));
 	r->root = json_object();
 	r->params = json_object();
+	r->counts = json_object();
 	r->phases = json_object();
 	r->intervals = json_array();
-	if (!r->root || !r->params || !r->phases || !r->intervals) {
+	if (!r->root || !r->params || !r->counts || !r->phases || !r->intervals) {
 		result_free(r);
 		return -ENOMEM;
 	}
@@ -68,7 +70,8 @@ int result_new(struct result **out, const char *kind, const char *test)
 	json_object_set_new(r->root, "run", json_pack("{s:s, s:s, s:s, s:s, s:i, s:i}", "campaign", "", "run_group", "",
 						      "drive", "", "instance", "", "vm_count", 1, "repetition", 1));
 	json_object_set_new(r->root, "workload",
-			    json_pack("{s:s, s:s, s:O}", "kind", kind, "test", test, "params", r->params));
+			    json_pack("{s:s, s:s, s:O, s:O}", "kind", kind, "test", test, "params", r->params,
+				      "counts", r->counts));
 	json_object_set_new(r->root, "engine", json_object());
 	json_object_set_new(r->root, "percentiles", json_array());
 	json_object_set(r->root, "phases", r->phases);
@@ -84,6 +87,7 @@ void result_free(struct result *r)
 	if (!r)
 		return;
 	json_decref(r->params);
+	json_decref(r->counts);
 	json_decref(r->phases);
 	json_decref(r->intervals);
 	json_decref(r->root);
@@ -102,6 +106,11 @@ void result_set_run(struct result *r, const struct run_identity *id)
 void result_param_int(struct result *r, const char *key, long long v)
 {
 	json_object_set_new(r->params, key, json_integer(v));
+}
+
+void result_count_int(struct result *r, const char *key, long long v)
+{
+	json_object_set_new(r->counts, key, json_integer(v));
 }
 
 void result_param_double(struct result *r, const char *key, double v)
@@ -133,6 +142,15 @@ void result_set_driver(struct result *r, unsigned loops, bool blocking, uint64_t
 							 blocking, "clock_start_ns", (json_int_t)start_ns));
 }
 
+void result_set_engine_settings(struct result *r, const char *const *names, const char *const *values, unsigned n)
+{
+	json_t *o = json_object();
+
+	for (unsigned i = 0; i < n; i++)
+		json_object_set_new(o, names[i], json_string(values[i]));
+	json_object_set_new(json_object_get(r->root, "engine"), "settings", o);
+}
+
 void result_set_percentiles(struct result *r, const double *p, unsigned n)
 {
 	json_t *a = json_array();
@@ -149,6 +167,35 @@ void result_set_types(struct result *r, const char *const *names, unsigned n)
 {
 	r->type_names = names;
 	r->ntypes = n;
+}
+
+void result_set_consistency(struct result *r, const char *when, const struct result_check_cond *conds, unsigned n,
+			    const char *const *table_names, const long long *rows, unsigned ntables)
+{
+	json_t *all = json_object_get(r->root, "consistency");
+	json_t *o = json_object(), *rw = json_object(), *cs = json_array();
+	bool ok = true;
+	char clause[16];
+
+	if (!all) {
+		all = json_object();
+		json_object_set_new(r->root, "consistency", all);
+	}
+	for (unsigned i = 0; i < ntables; i++)
+		json_object_set_new(rw, table_names[i], json_integer(rows[i]));
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(clause, sizeof(clause), "3.3.2.%u", conds[i].number);
+		json_array_append_new(cs, json_pack("{s:i, s:s, s:s, s:b, s:I, s:I, s:s}", "condition", (int)conds[i].number,
+						    "clause", clause, "text", conds[i].text, "applies", conds[i].applies,
+						    "bad", (json_int_t)conds[i].bad, "checked",
+						    (json_int_t)conds[i].checked, "unit", conds[i].unit));
+		if (conds[i].applies && conds[i].bad)
+			ok = false;
+	}
+	json_object_set_new(o, "ok", json_boolean(ok));
+	json_object_set_new(o, "rows", rw);
+	json_object_set_new(o, "conditions", cs);
+	json_object_set_new(all, when, o);
 }
 
 static json_t *hist_json(const struct hist *h, bool full)
@@ -268,6 +315,17 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 		      (json_int_t)c->writes, "other", (json_int_t)c->others, "total", (json_int_t)q, "qps",
 		      num3((double)q / sec), "errors", "ignored", (json_int_t)c->errors, "reconnects",
 		      (json_int_t)c->reconnects, "fatal", 0);
+	{
+		json_t *errs = json_object_get(o, "errors"), *by = json_object();
+		for (unsigned k = 0; k < DB_RETRY_KINDS; k++)
+			json_object_set_new(by, db_retry_kind_name((enum db_retry_kind)k),
+					    json_integer((json_int_t)s->retry_kind[k]));
+		json_object_set_new(errs, "retried", json_integer((json_int_t)c->errors));
+		json_object_set_new(errs, "retried_by_class", by);
+	}
+	json_object_set_new(o, "round_trips",
+			    json_pack("{s:I, s:o}", "total", (json_int_t)s->round_trips, "per_transaction",
+				      num3(c->events ? (double)s->round_trips / (double)c->events : 0)));
 	json_object_set_new(o, "latency_ms",
 			    json_pack("{s:o, s:o, s:o, s:o, s:o}", "min", num3(ms(h->total ? (double)h->min : 0)), "avg",
 				      num3(ms(hist_mean(h))), "max", num3(ms((double)h->max)), "sum",
@@ -288,9 +346,13 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 		json_t *to;
 		if (!th)
 			continue;
-		to = json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)th->total, "avg_ms", num3(ms(hist_mean(th))),
-			       "p90_ms", num3(ms((double)hist_value_at_percentile(th, 90))), "p99_ms",
-			       num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms", num3(ms((double)th->max)));
+		to = json_pack("{s:I, s:o, s:o, s:o, s:o, s:I}", "count", (json_int_t)th->total, "avg_ms",
+			       num3(ms(hist_mean(th))), "p90_ms", num3(ms((double)hist_value_at_percentile(th, 90))),
+			       "p99_ms", num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms",
+			       num3(ms((double)th->max)), "retries",
+			       (json_int_t)(r->ntypes > 1 ? s->type_retries[t] : c->errors));
+		uint64_t trt = r->ntypes > 1 ? s->type_rt[t] : s->round_trips;
+		json_object_set_new(to, "round_trips_per_txn", num3(th->total ? (double)trt / (double)th->total : 0));
 		if (pr->pools) {
 			uint64_t wsum = r->ntypes > 1 ? s->type_wait_ns[t] : (uint64_t)s->wait->sum;
 			double wavg = th->total ? (double)wsum / (double)th->total : 0;

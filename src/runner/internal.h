@@ -63,6 +63,7 @@ enum sess_state {
 	S_WAIT_EXEC,     /* a statement is in flight */
 	S_WAIT_ROLLBACK, /* rolling back before a retry */
 	S_RECONNECT,     /* waiting to try connecting again */
+	S_BACKOFF,       /* waiting to run a rolled-back transaction again */
 	S_DONE,
 };
 
@@ -86,6 +87,9 @@ struct session {
 	uint64_t reconnect_since;
 	uint64_t reconnect_at;
 	uint64_t backoff;
+	unsigned attempts;   /* failed attempts of the transaction in progress */
+	uint64_t rt;         /* requests sent for it so far (round trips) */
+	uint64_t retry_at;   /* S_BACKOFF: when to run it again */
 	uint64_t events[PHASE_COUNT];
 	uint64_t busy_ns[PHASE_COUNT];
 	struct term *term;   /* terminal (or job) whose transaction runs here */
@@ -120,7 +124,7 @@ struct loop {
 	struct session **sess;
 	unsigned n;
 	unsigned active;
-	unsigned timers;     /* sessions in S_RECONNECT */
+	unsigned timers;     /* sessions in S_RECONNECT or S_BACKOFF */
 	bool blocking;
 	struct recorder *rec;
 	struct sched *sched;   /* terminal mode */

@@ -34,9 +34,13 @@ static uint64_t loop_timeout_ns(struct loop *l)
 		next = l->rate ? rate_next_due(l->rate) : sched_top_due(l->sched);
 	else if (l->sched && l->r->cfg->session_per_terminal && !atomic_load_explicit(&l->r->stop, memory_order_relaxed))
 		next = sched_top_due(l->sched); /* bound sessions: their next item (none is handed after a stop) */
-	for (unsigned i = 0; l->timers && i < l->n; i++) /* thousands of sessions: only when one reconnects */
+	/* thousands of sessions: only when one reconnects or backs off before a retry */
+	for (unsigned i = 0; l->timers && i < l->n; i++) {
 		if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at < next)
 			next = l->sess[i]->reconnect_at;
+		if (l->sess[i]->state == S_BACKOFF && l->sess[i]->retry_at < next)
+			next = l->sess[i]->retry_at;
+	}
 	if (next == UINT64_MAX)
 		return tick;
 	now = clock_now_ns();
@@ -122,17 +126,19 @@ static void loop_serve(struct loop *l)
 		if (l->timers) {
 			uint64_t now = clock_now_ns();
 			for (unsigned i = 0; i < l->n; i++)
-				if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at <= now)
+				if ((l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at <= now) ||
+				    (l->sess[i]->state == S_BACKOFF && l->sess[i]->retry_at <= now))
 					session_run(l->sess[i], 0);
 		}
 		if (bound)
 			loop_wake_bound(l);
 		else
 			loop_wake_idle(l);
-		/* A stop request ends sessions parked in reconnect right away. */
+		/* A stop request ends sessions parked in reconnect (or in a
+		 * retry's backoff) right away. */
 		if (atomic_load_explicit(&l->r->stop, memory_order_relaxed) && l->timers)
 			for (unsigned i = 0; i < l->n; i++)
-				if (l->sess[i]->state == S_RECONNECT)
+				if (l->sess[i]->state == S_RECONNECT || l->sess[i]->state == S_BACKOFF)
 					session_finish(l->sess[i]);
 	}
 }
@@ -151,6 +157,8 @@ static void loop_serve_blocking(struct loop *l)
 			if (s->reconnect_at > now)
 				clock_sleep_until(s->reconnect_at);
 		}
+		if (s->state == S_BACKOFF && s->retry_at > clock_now_ns())
+			clock_sleep_until(s->retry_at);
 		session_run(s, 0);
 	}
 }

@@ -37,6 +37,13 @@ struct span_stats {
 	struct hist *lat;                     /* all types */
 	struct hist *type_lat[RUNNER_MAX_TYPES];
 	uint64_t type_count[RUNNER_MAX_TYPES];
+	uint64_t type_retries[RUNNER_MAX_TYPES];  /* retried errors per type */
+	/* Requests sent to the server for the committed transactions (each
+	 * statement, commit and rollback, failed attempts included): round
+	 * trips, in total and per type. */
+	uint64_t round_trips;
+	uint64_t type_rt[RUNNER_MAX_TYPES];
+	uint64_t retry_kind[DB_RETRY_KINDS];      /* retried errors per db_retry_kind */
 	/* Terminals: the wait for a connection, apart from the service time
 	 * (latency = wait + service). `wait` holds every transaction's time from
 	 * its submit to its pickup by a connection; `queued_ns` the time during
@@ -124,6 +131,7 @@ struct runner_config {
 	const struct workload_ops *wl;
 	void *wl_ctx;
 	unsigned ntypes;                 /* >= 1 */
+	const char *const *type_names;   /* ntypes names for messages, or NULL */
 	unsigned threads;                /* concurrent connections */
 	unsigned event_loops;            /* 0 = one per online CPU, at most `threads` */
 	uint64_t precondition_ns;        /* 0 = no precondition phase */
@@ -132,6 +140,13 @@ struct runner_config {
 	uint64_t report_interval_ns;     /* 0 = no interval reports */
 	uint64_t rand_seed;              /* 0 = from the clock */
 	uint64_t reconnect_timeout_ns;   /* give up when the server is gone this long */
+	/* Retried errors (deadlocks, lock waits): 0 = retry at once and without
+	 * limit (sysbench). Otherwise the n-th retry of a transaction waits a
+	 * random time in [b/2, b], b = retry_backoff_ns × 2^(n-1) (at most ×64),
+	 * and its attempt max_retries + 1 failing ends the run with one line;
+	 * a transaction that fails after the run was told to stop is dropped. */
+	unsigned max_retries;
+	uint64_t retry_backoff_ns;
 	struct runner_callbacks cb;
 
 	/* Open loop (sysbench's --rate): transactions arrive at `rate` per

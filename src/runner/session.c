@@ -146,12 +146,15 @@ static void record_txn(struct session *s, bool rolled_back)
 	if (cur->type_lat[type])
 		hist_record(cur->type_lat[type], lat);
 	cur->type_count[type]++;
+	cur->type_rt[type] += s->rt;
+	cur->round_trips += s->rt;
 	if (cfg->terminals) {
 		hist_record(cur->wait, s->wait_ns);
 		cur->type_wait_ns[type] += s->wait_ns;
 		cur->queued_ns += s->queued_add;
 	}
 	pthread_mutex_unlock(&l->rec->mu);
+	s->rt = 0;
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;
 	s->freed = now;
@@ -178,7 +181,7 @@ void session_finish(struct session *s)
 {
 	if (s->state == S_DONE)
 		return;
-	if (s->state == S_RECONNECT)
+	if (s->state == S_RECONNECT || s->state == S_BACKOFF)
 		s->loop->timers--;
 	flush_pending(s);
 	s->state = S_DONE;
@@ -237,6 +240,21 @@ static void begin_reconnect(struct session *s)
 	s->reconnect_at = now + s->backoff;
 }
 
+/* The transaction was rolled back: run it again now, or after a backoff. */
+static void retry_later(struct session *s)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	uint64_t b;
+
+	s->state = S_START; /* in_txn stays set: the retry keeps txn_start */
+	if (!cfg->retry_backoff_ns || s->attempts == 0)
+		return;
+	b = cfg->retry_backoff_ns << (s->attempts - 1 < 6 ? s->attempts - 1 : 6);
+	s->retry_at = clock_now_ns() + b / 2 + (uint64_t)(rng_double(&s->rng) * (double)(b / 2));
+	s->state = S_BACKOFF;
+	s->loop->timers++;
+}
+
 /* Called for a failed step: decide between retry, reconnect and stop. */
 static void handle_error(struct session *s)
 {
@@ -248,8 +266,29 @@ static void handle_error(struct session *s)
 	case DB_ERR_RETRY: {
 		int wait = 0;
 		int rc;
+		unsigned type = cfg->ntypes > 1 ? cfg->wl->txn_type(s->wsess) : 0;
+		if (type >= cfg->ntypes)
+			type = 0;
 		s->pending.errors++;
+		s->attempts++;
+		pthread_mutex_lock(&s->loop->rec->mu);
+		cur_span(s->loop)->type_retries[type]++;
+		if ((unsigned)s->conn.err.retry < DB_RETRY_KINDS)
+			cur_span(s->loop)->retry_kind[s->conn.err.retry]++;
+		pthread_mutex_unlock(&s->loop->rec->mu);
+		if (cfg->max_retries && s->attempts > cfg->max_retries) {
+			runner_fail(r, "%s: a %s transaction failed %u times in a row (--max-retries=%u); the last error %d (%s): %s",
+				 runner_endpoint(cfg, ep, sizeof(ep)), cfg->type_names ? cfg->type_names[type] : "workload's",
+				 s->attempts, cfg->max_retries, s->conn.err.native, s->conn.err.sqlstate, s->conn.err.msg);
+			session_finish(s);
+			return;
+		}
+		if (cfg->max_retries && atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			session_finish(s); /* the run is over: not run again */
+			return;
+		}
 		cfg->wl->restart(s->wsess);
+		s->rt++; /* the rollback */
 		if (s->loop->blocking || !cfg->drv->query_start) {
 			rc = cfg->drv->rollback(&s->conn);
 		} else {
@@ -264,7 +303,7 @@ static void handle_error(struct session *s)
 			handle_error(s);
 			return;
 		}
-		s->state = S_START; /* in_txn stays set: the retry keeps txn_start */
+		retry_later(s);
 		return;
 	}
 	case DB_ERR_RECONNECT:
@@ -348,7 +387,16 @@ void session_run(struct session *s, int ready)
 					return;
 				continue;
 			}
+			retry_later(s);
+			if (s->state != S_START)
+				return;
+			continue;
+		case S_BACKOFF:
+			if (clock_now_ns() < s->retry_at)
+				return;
+			s->loop->timers--;
 			s->state = S_START;
+			last = NULL;
 			continue;
 		case S_WAIT_EXEC:
 			rc = drv->cont(&s->conn, ready, &wait);
@@ -405,6 +453,8 @@ void session_run(struct session *s, int ready)
 					return;
 				}
 				s->term = t;
+				s->attempts = 0;
+				s->rt = 0;
 				s->in_txn = true;
 				s->txn_start = t->due; /* the submit: waiting for a connection counts */
 				s->wait_ns = now > t->due ? now - t->due : 0;
@@ -441,6 +491,8 @@ void session_run(struct session *s, int ready)
 					session_finish(s);
 					return;
 				}
+				s->attempts = 0;
+				s->rt = 0;
 				s->in_txn = true;
 				s->txn_start = cfg->rate > 0 ? start : clock_now_ns();
 				last = NULL;
@@ -463,6 +515,7 @@ void session_run(struct session *s, int ready)
 			record_txn(s, rc == WL_DONE_ROLLBACK);
 			continue;
 		}
+		s->rt++; /* this step goes to the server */
 		if (step->kind != WL_STEP_SQL && (s->loop->blocking || !drv->query_start)) {
 			rc = step->kind == WL_STEP_COMMIT ? drv->commit(&s->conn) : drv->rollback(&s->conn);
 			s->res.kind = DB_QUERY_OTHER;

@@ -44,8 +44,12 @@ void span_reset(struct span_stats *s)
 		if (s->type_lat[i])
 			hist_reset(s->type_lat[i]);
 		s->type_count[i] = 0;
+		s->type_retries[i] = 0;
+		s->type_rt[i] = 0;
 		s->type_wait_ns[i] = 0;
 	}
+	s->round_trips = 0;
+	memset(s->retry_kind, 0, sizeof(s->retry_kind));
 }
 
 void span_add(struct span_stats *d, const struct span_stats *s)
@@ -58,6 +62,11 @@ void span_add(struct span_stats *d, const struct span_stats *s)
 		if (d->type_lat[i] && s->type_lat[i])
 			hist_add(d->type_lat[i], s->type_lat[i]);
 		d->type_count[i] += s->type_count[i];
+		d->type_retries[i] += s->type_retries[i];
+		d->type_rt[i] += s->type_rt[i];
 		d->type_wait_ns[i] += s->type_wait_ns[i];
 	}
+	d->round_trips += s->round_trips;
+	for (unsigned k = 0; k < DB_RETRY_KINDS; k++)
+		d->retry_kind[k] += s->retry_kind[k];
 }

@@ -86,6 +86,7 @@ const struct workload_desc workload_tpcc = {
 	.database = "tpcc",
 	.tests = NULL,
 	.connections_option = "connections",
+	.check_option = "check",
 	.pacing = "tpcc paces its terminals with workload.options.delays",
 	.scale_option = "warehouses",
 	.ops = &tpcc_workload_ops,

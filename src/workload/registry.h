@@ -39,6 +39,10 @@ struct workload_desc {
 	const char *scale_option;       /* what prepare spreads over its --threads ("tables", "warehouses") */
 	const char *rate_option;        /* its open-loop rate option ("rate"); NULL: it paces itself */
 	const char *pacing;             /* how it paces itself instead, for messages (when rate_option is NULL) */
+	/* Its run's consistency-check option ("check"): a campaign passes
+	 * --<it>=after to every run (the outcome goes into the result) and
+	 * refuses it as a workload option; NULL: the run has none. */
+	const char *check_option;
 	const struct workload_ops *ops; /* the run's steps */
 	bool mysql_only;                /* speaks the MySQL protocol only (engines with another one cannot run it) */
 

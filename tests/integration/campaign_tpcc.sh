@@ -4,7 +4,7 @@
 # drive, run groups of 1 and 2 instances, seconds per phase. Checks that every
 # instance left a complete tpcc result and journal, that the summary's group
 # TPS is the sum of its instances', that every restore was verified with
-# `dbrig tpcc check` (conditions 1-4) and row counts equal to the golden
+# `dbrig tpcc check` (the 12 consistency conditions) and row counts equal to the golden
 # copy's (orders included) although the runs before it added orders, that
 # every result passes the oracle (tests/lib/oracle.py) and the summary and the
 # report's figures (tpmC included) agree with the result files, that the
@@ -112,6 +112,11 @@ for g, insts in expect.items():
             err.append(p + " sessions %s over %s connections" % (wp["sessions"], wp["connections"]))
         if r["percentiles"] != [95, 99]: err.append(p + " percentiles %s, not the campaign's [95, 99]" % r["percentiles"])
         if not os.path.exists(p + "l"): err.append("missing journal " + p + "l")
+        ck = r.get("consistency", {}).get("after")
+        if not ck or not ck["ok"] or len(ck["conditions"]) != 12:
+            err.append(p + " has no passed consistency check after the run: %s" % ck)
+        elif [c["condition"] for c in ck["conditions"] if not c["applies"]] != [11]:
+            err.append(p + " condition 11 should not apply after Deliveries: %s" % ck["conditions"][10])
         tot += s["tps"]
     sums[g] = tot
 rows = {}

@@ -39,11 +39,22 @@ mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc_ins; CREATE DATABASE tpcc_odbc
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc_ins --warehouses=2 --threads=1 --rand-seed=11 prepare >"$TEST_TMP/ins.out" 2>&1 ||
 	fail "load: INSERT fallback (local_infile=0)"
 check "load: the refusal is said and the INSERT fallback taken" grep -q "refuses LOAD DATA LOCAL INFILE (error 4166).*multi-row INSERTs" "$TEST_TMP/ins.out"
+check "load: the INSERT fallback is verified against the scale" grep -q "^Verified the row counts against the scale: warehouse 2, " "$TEST_TMP/ins.out"
 mariadb_sql "$MARIADB_PORT" "SET GLOBAL local_infile=1"
 odbc_register "$TEST_TMP/odbc"
-check "load: ODBC parameter arrays, 2 threads" env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
+env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
 	--odbc-connect="Driver={MariaDB};Server=127.0.0.1;Port=$MARIADB_PORT;Database=tpcc_odbc;UID=sbtest" \
-	--warehouses=2 --threads=2 --rand-seed=11 prepare
+	--warehouses=2 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/odbc.out" 2>&1 || fail "load: ODBC parameter arrays, 2 threads"
+check "load: the ODBC load is verified against the scale" grep -q "^Verified the row counts against the scale: warehouse 2, " "$TEST_TMP/odbc.out"
+# Rows that vanish without an error (every table BLACKHOLE: the server takes
+# the LOAD DATA streams and keeps nothing) are caught by the count at the end.
+mariadb_sql "$MARIADB_PORT" "INSTALL SONAME 'ha_blackhole'" 2>/dev/null || true
+mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc_bh; SET GLOBAL enforce_storage_engine = BLACKHOLE; SET GLOBAL sql_mode = 'STRICT_TRANS_TABLES'"
+rc=0; "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc_bh --warehouses=1 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/bh.out" 2>"$TEST_TMP/bh.err" || rc=$?
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL enforce_storage_engine = NULL; SET GLOBAL sql_mode = DEFAULT; DROP DATABASE tpcc_bh"
+check "load: rows lost without an error fail prepare (exit $rc)" [ "$rc" = 1 ]
+check "load: one line names the tables and counts" bash -c '[ "$(wc -l <"$0")" = 1 ] &&
+	grep -q "prepare: rows were lost without an error (rows in the table of rows sent): warehouse 0 of 1, district 0 of 10, customer 0 of 30000, .*order_line 0 of [0-9]*, tpcc_meta 0 of 4$" "$0"' "$TEST_TMP/bh.err"
 fingerprint tpcc >"$TEST_TMP/fp.stream"
 fingerprint tpcc_ins >"$TEST_TMP/fp.insert"
 fingerprint tpcc_odbc >"$TEST_TMP/fp.odbc"
@@ -76,7 +87,7 @@ assert all(sorted(i['lat_ms']) == ['50', '95', '99.9'] for i in r['intervals']),
 check "percentile: oracle (p50, p95, p99.9 from the buckets)" oracle result "$TEST_TMP/pct.json"
 check "percentile: summary line" grep -Eq "latency \(ms, from the terminal's submit\): avg [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99.9 [0-9.]+, max" "$TEST_TMP/pct.out"
 check "percentile: interval lines" grep -Eq "lat \(ms\) avg: [0-9.]+ p50: [0-9.]+ p95: [0-9.]+ p99.9: [0-9.]+ rollbacks" "$TEST_TMP/pct.out"
-check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +p90 limit" "$TEST_TMP/pct.out"
+check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +retries +rt/txn +p90 limit" "$TEST_TMP/pct.out"
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=2 \
 	--result="$TEST_TMP/pct95.json" run >"$TEST_TMP/pct95.out" 2>&1 || fail "run with the default --percentile"
 check "percentile: default 95" python3 -c "
@@ -97,6 +108,80 @@ check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
 	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
+check "isolation: snapshot (SQL Server's) with --db-driver=mysql is one line and exit 2" bash -c 'f=$1; shift
+	"$0" tpcc "$@" --isolation=snapshot run 2>"$f"; [ $? = 2 ] && [ "$(wc -l <"$f")" = 1 ] &&
+	grep -q "^dbrig: --isolation: \"snapshot\" is SQL Server.s SNAPSHOT level, through ODBC (expected .* for dialect mysql)$" "$f"' \
+	"$DBRIG_BIN" "$TEST_TMP/snapshot.err" $MY --mysql-db=tpcc
+
+# Round trips as the server counts them: every request of a run is a
+# COM_STMT_EXECUTE (statements, CALLs) or a text COMMIT / ROLLBACK, so the
+# deltas of Com_stmt_execute + Com_commit + Com_rollback equal the run's
+# round_trips (both phases) plus reading tpcc_meta (one execute, one commit)
+# and the server settings (sql/mysql/settings.sql: on MariaDB 10.11 three
+# executes and two rollbacks, its transaction_isolation failing at prepare);
+# a CALL's own COMMIT counts in Com_commit too, so procedures compare
+# Com_stmt_execute with the calls. A transaction dropped at the stop may add
+# a request the result does not count (at most one per connection).
+com() { mariadb_sql "$MARIADB_PORT" "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ($1)"; }
+for mode in statements procedures; do
+	if [ $mode = statements ]; then vars="'Com_stmt_execute','Com_commit','Com_rollback'"; else vars="'Com_stmt_execute'"; fi
+	b=$(com "$vars")
+	"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --mode=$mode --delays=off --terminals=4 --connections=2 --precondition=1 --time=2 \
+		--result="$TEST_TMP/rt-$mode.json" run >"$TEST_TMP/rt-$mode.out" 2>&1 || fail "run --mode=$mode for the round trips"
+	a=$(com "$vars")
+	check "round trips, $mode: the server counted what the result says" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); mode = sys.argv[3]; server = int(sys.argv[2]) - (2 + 5 if mode == 'statements' else 1 + 3)
+ph = [r['phases'][p] for p in ('precondition', 'sample')]
+rt = sum(p['round_trips']['total'] for p in ph)
+if mode == 'procedures':
+    rt -= sum(p['errors']['retried'] for p in ph)   # the retries' ROLLBACKs are text queries
+assert 0 <= server - rt <= 2, (mode, server, rt)
+print(mode, 'server', server, 'dbrig', rt, 'per transaction', [p['round_trips']['per_transaction'] for p in ph])
+" "$TEST_TMP/rt-$mode.json" "$((a - b))" $mode
+done
+check "round trips: printed per transaction" grep -Eq "round trips: 1.00 per transaction \(procedures mode" "$TEST_TMP/rt-procedures.out"
+
+# Retries: another session holds warehouse 1's districts (lock waits time out
+# after 1 s, MariaDB 1205). Held 3 s: the terminals of warehouse 1 retry with
+# backoff, the run completes and the result counts the retries per type and
+# per class. Held 12 s with --max-retries=2: the third failure of one
+# transaction ends the run with one line, exit 1, within seconds.
+hold_districts() { # hold_districts SECONDS: lock until then, in the background
+	mariadb --no-defaults -uroot --protocol=tcp -h127.0.0.1 -P"$MARIADB_PORT" tpcc -e \
+		"BEGIN; SELECT d_id FROM district WHERE d_w_id = 1 FOR UPDATE; SELECT SLEEP($1);" >/dev/null 2>&1 &
+	HOLD_PID=$!
+	sleep 0.3
+}
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL innodb_lock_wait_timeout = 1"
+hold_districts 3
+rc=0; "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=10 --connections=4 --time=6 \
+	--result="$TEST_TMP/retry.json" run >"$TEST_TMP/retry.out" 2>&1 || rc=$?
+wait "$HOLD_PID" || true
+check "retry: lock wait timeouts are retried, the run completes (exit $rc)" [ "$rc" = 0 ]
+check "retry: per class and per type in the result" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['phases']['sample']
+e = s['errors']; by = e['retried_by_class']
+assert e['retried'] > 0 and e['retried'] == e['ignored'], e
+assert by['lock_timeout'] == e['retried'] and sum(by.values()) == e['retried'], by
+assert sum(t['retries'] for t in s['types'].values()) == e['retried'], s['types']
+assert s['types']['new_order']['retries'] + s['types']['payment']['retries'] > 0, s['types']
+" "$TEST_TMP/retry.json"
+check "retry: the summary names the class" grep -Eq "retried errors: [1-9][0-9]* \(lock_timeout [1-9][0-9]*\)" "$TEST_TMP/retry.out"
+hold_districts 12
+rc=0; timeout -s KILL 60 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=10 --connections=4 --time=20 \
+	--max-retries=2 --result="$TEST_TMP/maxretry.json" run >"$TEST_TMP/maxretry.out" 2>"$TEST_TMP/maxretry.err" || rc=$?
+kill "$HOLD_PID" 2>/dev/null; wait "$HOLD_PID" 2>/dev/null || true
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL innodb_lock_wait_timeout = 50"
+check "retry: --max-retries=2 ends the run (exit $rc)" [ "$rc" = 1 ]
+check "retry: one line naming the limit and the last error" bash -c '[ "$(wc -l <"$0")" = 1 ] &&
+	grep -Eq "a (new_order|payment|order_status|stock_level|delivery) transaction failed 3 times in a row \(--max-retries=2\); the last error 1205 \(HY000\): Lock wait timeout" "$0"' \
+	"$TEST_TMP/maxretry.err"
+check "retry: the result says failed" python3 -c "
+import json, sys; r = json.load(open(sys.argv[1])); assert r['status'] == 'failed' and 'max-retries' in r['error'], r['status']
+" "$TEST_TMP/maxretry.json"
+
 # --connections=terminals: one server session per terminal, as Benchmark
 # Factory runs its virtual users; 2,000 terminals are 2,000 sessions (the
 # server's own count proves it), none capped by a pool.

@@ -1,9 +1,10 @@
 # The TPC-C integration suite, shared by the three driver paths. Source after
 # common.sh; call tpcc_suite NAME ARGS... where ARGS are the connection options.
 # prepare 2 warehouses, check, run closed loop, run with delays, check again,
-# and the mix and counts within the spec's bounds; then each consistency
-# condition broken in turn (TPCC_SQL names a function that runs one SQL
-# statement on the suite's database as its owner or a superuser).
+# and the mix and counts within the spec's bounds; each consistency condition
+# broken in turn after prepare (TPCC_SQL names a function that runs one SQL
+# statement on the suite's database as its owner or a superuser); a script
+# that defines tpcc_extra NAME ARGS... gets the loaded database before the cleanup.
 
 tpcc_mix_ok() { # tpcc_mix_ok RESULT.json [SLACK]
 	# Each terminal draws its transaction types from its own shuffled 23-card deck
@@ -39,6 +40,55 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# tpcc_break_each SQLFN NAME ARGS...: on a database just prepared (no Delivery
+# yet), break each condition of clause 3.3.2 in turn with SQLFN "SQL" (runs SQL
+# in the tpcc database), run dbrig tpcc check, and expect exit 1 with exactly
+# the conditions listed FAILED, then undo. Some conditions follow from others
+# (1 from 8 and 9, 8 from 1 and 9): a change that breaks 1 breaks 8 too.
+TPCC_BREAKS=(
+	"1|1 8|UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1|UPDATE warehouse SET w_ytd = w_ytd - 1 WHERE w_id = 1"
+	"2|2|UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = 1 AND d_id = 1|UPDATE district SET d_next_o_id = d_next_o_id - 1 WHERE d_w_id = 1 AND d_id = 1"
+	"3|3 5 11|DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 1 AND no_o_id = 2500|INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (2500, 1, 1)"
+	"4|4 6|UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1|UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1"
+	"5|5|UPDATE orders SET o_carrier_id = NULL WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1|UPDATE orders SET o_carrier_id = 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1"
+	"6|6|UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 2|UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1; UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 2"
+	"7|7|UPDATE order_line SET ol_delivery_d = NULL WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1 AND ol_number = 1|UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1 AND ol_number = 1"
+	"8|8 9|UPDATE history SET h_w_id = 2 WHERE h_c_w_id = 1 AND h_c_d_id = 1 AND h_c_id = 1|UPDATE history SET h_w_id = 1 WHERE h_c_w_id = 1 AND h_c_d_id = 1 AND h_c_id = 1"
+	"9|9|UPDATE district SET d_ytd = d_ytd + 1 WHERE d_w_id = 1 AND d_id = 1; UPDATE district SET d_ytd = d_ytd - 1 WHERE d_w_id = 1 AND d_id = 2|UPDATE district SET d_ytd = d_ytd - 1 WHERE d_w_id = 1 AND d_id = 1; UPDATE district SET d_ytd = d_ytd + 1 WHERE d_w_id = 1 AND d_id = 2"
+	"10|10|UPDATE customer SET c_balance = c_balance + 1, c_ytd_payment = c_ytd_payment - 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1|UPDATE customer SET c_balance = c_balance - 1, c_ytd_payment = c_ytd_payment + 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1"
+	"11|11|INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (0, 1, 1, 1, CURRENT_TIMESTAMP, 1, 1, 1); INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (0, 1, 1, 1, 1, 1, CURRENT_TIMESTAMP, 5, 0, 'x')|DELETE FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 0; DELETE FROM orders WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 0"
+	"12|12|UPDATE customer SET c_ytd_payment = c_ytd_payment + 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1|UPDATE customer SET c_ytd_payment = c_ytd_payment - 1 WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1"
+)
+tpcc_break_each() {
+	local sqlfn=$1 name=$2; shift 2
+	local b n want brk undo out=$TEST_TMP/$name.break rc got
+	for b in "${TPCC_BREAKS[@]}"; do
+		IFS='|' read -r n want brk undo <<<"$b"
+		"$sqlfn" "$brk" || { fail "$name: breaking condition $n: SQL failed"; continue; }
+		rc=0; "$DBRIG_BIN" tpcc "$@" check >"$out.$n.out" 2>"$out.$n.err" || rc=$?
+		got=$(sed -n 's/^FAILED condition \([0-9]*\) .*/\1/p' "$out.$n.out" | tr '\n' ' ')
+		check "$name: condition $n broken: check exits 1 (exit $rc)" [ "$rc" = 1 ]
+		check "$name: condition $n broken: FAILED are exactly {$want} (got {${got% }})" [ "${got% }" = "$want" ]
+		check "$name: condition $n broken: the error line names it" grep -q "consistency check failed: .*condition $n (" "$out.$n.err"
+		"$sqlfn" "$undo" || fail "$name: undoing the break of condition $n failed"
+	done
+	check "$name: every break undone: check passes" "$DBRIG_BIN" tpcc "$@" check
+	# run --check=after stores the outcome in the result; a broken condition fails the run.
+	IFS='|' read -r n want brk undo <<<"${TPCC_BREAKS[11]}"
+	"$sqlfn" "$brk" || fail "$name: breaking condition 12 for run --check=after"
+	rc=0; "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=4 --connections=2 --time=1 --check=after \
+		--result="$out.run.json" run >"$out.run.out" 2>&1 || rc=$?
+	"$sqlfn" "$undo" || fail "$name: undoing condition 12 after run --check=after"
+	check "$name: run --check=after with condition 12 broken exits 1 (exit $rc)" [ "$rc" = 1 ]
+	check "$name: run --check=after stores the failed check in the result" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['consistency']['after']
+bad = [k['condition'] for k in c['conditions'] if k['applies'] and k['bad']]
+assert c['ok'] is False and bad == [12], c
+assert c['rows']['warehouse'] == 2 and len(c['conditions']) == 12, c
+" "$out.run.json"
+}
+
 # tpcc_sessions_check NAME N COUNT_FN ARGS...: --connections=terminals with N
 # terminals must open N server sessions (COUNT_FN prints the sessions the
 # server has open; it is polled while the run lasts) and run on them.
@@ -70,16 +120,67 @@ assert s['conn_wait']['pool_capped'] is False, s['conn_wait']
 tpcc_suite() {
 	local name=$1; shift
 	local out=$TEST_TMP/$name
-	check "$name: prepare 2 warehouses" "$DBRIG_BIN" tpcc "$@" --warehouses=2 --threads=2 --rand-seed=7 prepare
+	"$DBRIG_BIN" tpcc "$@" --warehouses=2 --threads=2 --rand-seed=7 prepare >"$out.prepare" 2>&1 || fail "$name: prepare 2 warehouses"
+	check "$name: prepare verified every table's rows against the scale" grep -Eq "^Verified the row counts against the scale: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000, history 60000, order_line [0-9]+$" "$out.prepare"
 	check "$name: prepare again refuses (tables exist)" bash -c '! "$0" tpcc "$@" --warehouses=2 prepare >/dev/null 2>&1' "$DBRIG_BIN" "$@"
 	check "$name: check after prepare" bash -c 'f=$1; shift; "$0" tpcc "$@" check >"$f" 2>&1' "$DBRIG_BIN" "$out.check0" "$@"
-	check "$name: loaded row counts" grep -q "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000" "$out.check0"
+	check "$name: loaded row counts" grep -q "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000, history 60000, order_line " "$out.check0"
+	check "$name: all 12 conditions hold after prepare (11 too)" [ "$(grep -c '^ok     condition' "$out.check0")" = 12 ]
+	# TPCC_SQL: a function running SQL in the database, for the breaks.
+	if [ -n "${TPCC_SQL:-}" ]; then tpcc_break_each "$TPCC_SQL" "$name" "$@"
+	else fail "$name: TPCC_SQL is not set: the broken-database checks cannot run"; fi
 	check "$name: closed-loop run" "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=8 --connections=4 --time=4 \
-		--report-interval=1 --result="$out.off.json" --journal="$out.off.jsonl" run
+		--report-interval=1 --check=after --result="$out.off.json" --journal="$out.off.jsonl" run
 	check "$name: closed-loop mix within bounds" tpcc_mix_ok "$out.off.json"
+	check "$name: the result records what the server was (engine.settings)" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); s = r['engine']['settings']
+want = {'mysql': ['innodb_flush_log_at_trx_commit', 'innodb_flush_method', 'innodb_doublewrite', 'sync_binlog', 'isolation'],
+        'postgresql': ['synchronous_commit', 'shared_buffers', 'fsync', 'full_page_writes', 'isolation']}[r['workload']['params']['dialect']]
+assert all(s.get(k) for k in want), s
+assert s['isolation'].lower().replace('-', ' ') in ('repeatable read', 'read committed'), s['isolation']
+" "$out.off.json"
+	check "$name: closed-loop run: the 12 conditions after it, in the result" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['consistency']['after']
+assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']] == [11], c
+assert all(k['bad'] == 0 and k['checked'] > 0 for k in c['conditions'] if k['applies']), c
+" "$out.off.json"
+	# Delivery reads the oldest new order with a lock (UPDLOCK / FOR UPDATE):
+	# concurrent Deliveries of a warehouse queue on the row, none finds it
+	# gone at its DELETE (the conflict class; 18-29% of Deliveries without
+	# the lock). The by-name lookups and remote lines are stored (~60% of
+	# Payment + Order-Status, ~1% of New-Order's 5-15 lines).
+	check "$name: closed loop: no Delivery retried as delivered concurrently; by-name and remote counts stored" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); s = r['phases']['sample']; t = s['types']; p = r['workload']['counts']
+assert t['delivery']['count'] > 0 and s['errors']['retried_by_class']['conflict'] == 0, s['errors']
+lookups = t['payment']['count'] + t['order_status']['count']
+assert 0.45 * lookups < p['by_name_lookups'] < 0.75 * lookups + 20, (p['by_name_lookups'], lookups)
+no = t['new_order']['count'] + t['new_order_rollback']['count']
+assert 0 < p['new_order_remote_lines'] < 0.03 * 15 * no + 10, (p['new_order_remote_lines'], no)
+" "$out.off.json"
 	check "$name: journal has interval lines" [ "$(grep -c '"type":"interval"' "$out.off.jsonl")" -ge 3 ]
 	# terminals / TPS = average latency (each queued Delivery one more in the system)
 	check "$name: closed-loop run: oracle" oracle result "$out.off.json" --journal "$out.off.jsonl"
+	# One call of a server-side procedure per transaction (created by prepare):
+	# the same mix, the same checks, one round trip per transaction instead of ~27.
+	check "$name: closed-loop run, --mode=procedures" "$DBRIG_BIN" tpcc "$@" --mode=procedures --delays=off --terminals=8 \
+		--connections=4 --time=4 --check=after --result="$out.proc.json" run
+	check "$name: procedures: mix within bounds" tpcc_mix_ok "$out.proc.json"
+	check "$name: round trips per transaction: statements ~27, procedures 1, per type too" python3 -c "
+import json, sys
+st, pr = (json.load(open(f)) for f in sys.argv[1:3])
+s, p = st['phases']['sample'], pr['phases']['sample']
+assert st['workload']['params']['mode'] == 'statements' and pr['workload']['params']['mode'] == 'procedures'
+assert 20 < s['round_trips']['per_transaction'] < 35, s['round_trips']
+assert 40 < s['types']['new_order']['round_trips_per_txn'] < 52, s['types']['new_order']
+retries = p['errors']['retried']
+assert p['round_trips']['total'] == p['transactions'] + 2 * retries, (p['round_trips'], p['transactions'], retries)
+assert all(t['round_trips_per_txn'] == 1 for t in p['types'].values() if t['count'] and not t['retries']), p['types']
+c = pr['consistency']['after']
+assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']] == [11], c
+" "$out.off.json" "$out.proc.json"
 	check "$name: run with delays (20 terminals, scale:0.01)" "$DBRIG_BIN" tpcc "$@" --delays=scale:0.01 --connections=3 \
 		--precondition=1 --time=6 --result="$out.spec.json" run
 	check "$name: delayed mix within bounds" tpcc_mix_ok "$out.spec.json" 0.5
@@ -91,46 +192,10 @@ import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['prec
 	check "$name: password not in the result" bash -c '! grep -q "${TPCC_SECRET:-no-secret-here}" "$0"' "$out.spec.json"
 	# TPCC_SESSIONS="N COUNT_FN": also one session per terminal, N terminals.
 	[ -z "${TPCC_SESSIONS:-}" ] || tpcc_sessions_check "$name" ${TPCC_SESSIONS} "$@"
-	check "$name: check after the runs" "$DBRIG_BIN" tpcc "$@" check
-	tpcc_broken_checks "$name" "$@"
+	"$DBRIG_BIN" tpcc "$@" check >"$out.check1" 2>&1 || fail "$name: check after the runs"
+	check "$name: after the runs 11 conditions hold, 11 does not apply" bash -c '[ "$(grep -c "^ok     condition" "$0")" = 11 ] &&
+		grep -q "^n/a    condition 11 (3.3.2.11): .*holds only before the first Delivery" "$0"' "$out.check1"
+	# A script's own checks on the loaded database (tpcc_extra NAME ARGS...).
+	if declare -F tpcc_extra >/dev/null; then tpcc_extra "$name" "$@"; fi
 	check "$name: cleanup" "$DBRIG_BIN" tpcc "$@" cleanup
-}
-
-# The check is shown to fail: each of conditions 1-4 broken in turn on
-# warehouse 1 / district 1 (the review's four breaks), `tpcc check` must exit 1
-# with that condition's FAILED line(s) naming one warehouse or district and
-# every other condition ok; the change is undone and the next check passes.
-tpcc_broken_checks() { # tpcc_broken_checks NAME ARGS...
-	local name=$1; shift
-	local out=$TEST_TMP/$name.broken mid n expect rc row
-	if [ -z "${TPCC_SQL:-}" ]; then
-		fail "$name: TPCC_SQL is not set: the broken-database checks cannot run"
-		return
-	fi
-	mid=$($TPCC_SQL "SELECT FLOOR((MIN(no_o_id) + MAX(no_o_id)) / 2) FROM new_order WHERE no_w_id = 1 AND no_d_id = 1")
-	local rows=(
-		"1|UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1|UPDATE warehouse SET w_ytd = w_ytd - 1 WHERE w_id = 1"
-		"2|UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = 1 AND d_id = 1|UPDATE district SET d_next_o_id = d_next_o_id - 1 WHERE d_w_id = 1 AND d_id = 1"
-		"3|DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 1 AND no_o_id = $mid|INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ($mid, 1, 1)"
-		"4|UPDATE orders SET o_ol_cnt = o_ol_cnt + 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1|UPDATE orders SET o_ol_cnt = o_ol_cnt - 1 WHERE o_w_id = 1 AND o_d_id = 1 AND o_id = 1"
-	)
-	for row in "${rows[@]}"; do
-		IFS='|' read -r n brk undo <<<"$row"
-		$TPCC_SQL "$brk" >/dev/null
-		set +e
-		"$DBRIG_BIN" tpcc "$@" check >"$out.$n" 2>"$out.$n.err"
-		rc=$?
-		set -e
-		$TPCC_SQL "$undo" >/dev/null
-		check "$name: condition $n broken: check exits 1 (got $rc)" [ "$rc" = 1 ]
-		# condition 2 is two lines (max(O_ID) and max(NO_O_ID)); the others one
-		expect=1; [ "$n" = 2 ] && expect=2
-		check "$name: condition $n broken: its FAILED line(s), one warehouse/district ($(grep FAILED "$out.$n" | tr '\n' ' '))" \
-			[ "$(grep -c "^FAILED condition $n (.*: 1 \(warehouses\|districts\) violate it$" "$out.$n")" = "$expect" ]
-		check "$name: condition $n broken: nothing else FAILED" [ "$(grep -c '^FAILED' "$out.$n")" = "$expect" ]
-		check "$name: condition $n broken: the other conditions ok" [ "$(grep -c '^ok ' "$out.$n")" = $((5 - expect)) ]
-		check "$name: condition $n broken: the error line names it ($(cat "$out.$n.err"))" \
-			grep -q "consistency check failed: condition $n " "$out.$n.err"
-	done
-	check "$name: check passes again once the breaks are undone" "$DBRIG_BIN" tpcc "$@" check
 }

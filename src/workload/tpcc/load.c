@@ -16,7 +16,8 @@
  *    while storing tpcc_meta, before any other row) gets multi-row INSERTs;
  *  - ODBC binds parameter arrays (execute_batch, SQL_ATTR_PARAMSET_SIZE).
  * The C-load constants are drawn here and stored in tpcc_meta so that run
- * can pick a C-run with a valid delta.
+ * can pick a C-run with a valid delta. After the indexes, prepare creates
+ * the procedure mode's procedures and checks every table's row count.
  */
 #include "workload/tpcc/tpcc.h"
 
@@ -25,11 +26,13 @@
 #include "core/strbuf.h"
 #include "db/bulk.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BATCH_ROWS 1000          /* ODBC parameter array rows */
 #define ARENA_BYTES (BATCH_ROWS * 1200)
@@ -41,7 +44,9 @@ enum batch_mode {
 	BM_ARRAY,  /* ODBC parameter arrays */
 	BM_STREAM, /* LOAD DATA LOCAL INFILE text rows */
 	BM_INSERT, /* multi-row INSERT text */
+	BM_COPY,   /* SQL Server's bulk copy (copy_rows); rows held as for BM_ARRAY */
 };
+#define COPY_COLS 24
 
 struct batch {
 	struct db_conn *c;
@@ -57,8 +62,19 @@ struct batch {
 	struct strbuf text;      /* BM_STREAM / BM_INSERT: the batch's rows */
 	const char *tuple;       /* BM_INSERT: "(?, …)" of the INSERT */
 	uint64_t since_commit;
-	atomic_ullong *rows;
+	atomic_ullong *rows;     /* rows sent, per enum tpcc_table */
 	bool probe;              /* a refused LOAD DATA returns -2, unreported */
+	/* BM_COPY: the table's plan (db_bulk_copy_plan), or copy_table false
+	 * when its INSERT has another expression (then a parameter array). */
+	bool copy_table;
+	char copy_name[64];
+	struct db_copy_col plan[COPY_COLS];
+	unsigned nplan;
+	const char *copy_cols[COPY_COLS];
+	enum db_type copy_types[COPY_COLS];
+	struct db_value *cv;     /* BATCH_ROWS × nplan: the values per column */
+	const char *now;         /* CURRENT_TIMESTAMP of the copy, "YYYY-MM-DD HH:MM:SS" */
+	atomic_int *no_copy_said;
 };
 
 struct loader {
@@ -70,9 +86,11 @@ struct loader {
 	enum batch_mode mode;
 	char *load_sql[TS_COUNT];
 	atomic_uint next_unit;
-	atomic_ullong rows;
+	atomic_ullong rows[TPCC_TABLES]; /* rows sent per table */
 	atomic_int failed;
 	uint64_t seed;
+	char now[24];            /* BM_COPY: the load's CURRENT_TIMESTAMP */
+	atomic_int no_copy_said; /* "no bulk copy: parameter arrays" printed once */
 };
 
 void tpcc_db_fail(struct db_conn *c, const char *what)
@@ -91,6 +109,25 @@ int tpcc_exec_text(struct db_conn *c, const char *sql)
 	return -1;
 }
 
+/* The table an ld_* statement fills. */
+static enum tpcc_table ld_table(enum tpcc_stmt k)
+{
+	static const enum tpcc_table tables[TS_LD_META - TS_LD_ITEM + 1] = {
+		[TS_LD_ITEM - TS_LD_ITEM] = TB_ITEM,
+		[TS_LD_WAREHOUSE - TS_LD_ITEM] = TB_WAREHOUSE,
+		[TS_LD_DISTRICT - TS_LD_ITEM] = TB_DISTRICT,
+		[TS_LD_CUSTOMER - TS_LD_ITEM] = TB_CUSTOMER,
+		[TS_LD_HISTORY - TS_LD_ITEM] = TB_HISTORY,
+		[TS_LD_ORDERS - TS_LD_ITEM] = TB_ORDERS,
+		[TS_LD_NEW_ORDER - TS_LD_ITEM] = TB_NEW_ORDER,
+		[TS_LD_ORDER_LINE - TS_LD_ITEM] = TB_ORDER_LINE,
+		[TS_LD_STOCK - TS_LD_ITEM] = TB_STOCK,
+		[TS_LD_META - TS_LD_ITEM] = TB_META,
+	};
+
+	return tables[k - TS_LD_ITEM];
+}
+
 static void batch_init(struct batch *b, struct db_conn *c, const struct loader *l, atomic_ullong *rows)
 {
 	memset(b, 0, sizeof(*b));
@@ -99,7 +136,11 @@ static void batch_init(struct batch *b, struct db_conn *c, const struct loader *
 	b->load_sql = l->load_sql;
 	b->mode = l->mode;
 	b->rows = rows;
-	b->v = xcalloc(b->mode == BM_ARRAY ? (size_t)BATCH_ROWS * 24 : 24, sizeof(*b->v));
+	b->v = xcalloc(b->mode == BM_ARRAY || b->mode == BM_COPY ? (size_t)BATCH_ROWS * 24 : 24, sizeof(*b->v));
+	if (b->mode == BM_COPY)
+		b->cv = xcalloc((size_t)BATCH_ROWS * COPY_COLS, sizeof(*b->cv));
+	b->now = l->now;
+	b->no_copy_said = (atomic_int *)&l->no_copy_said;
 	b->arena = xmalloc(ARENA_BYTES);
 	strbuf_init(&b->text, (b->mode == BM_STREAM ? STREAM_BYTES : INSERT_BYTES) + 8192);
 }
@@ -107,6 +148,7 @@ static void batch_init(struct batch *b, struct db_conn *c, const struct loader *
 static void batch_release(struct batch *b)
 {
 	free(b->v);
+	free(b->cv);
 	free(b->arena);
 	strbuf_release(&b->text);
 }
@@ -167,6 +209,41 @@ static void batch_format_row(struct batch *b)
 	}
 }
 
+/* BM_COPY: every column's value of the held rows, from the plan. */
+static int copy_flush(struct batch *b, struct db_exec_result *r)
+{
+	const struct tpcc_stmt_def *d = tpcc_stmt_def(b->k);
+
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct db_value *row = &b->v[(size_t)i * b->np];
+		struct db_value *out = &b->cv[(size_t)i * b->nplan];
+		for (unsigned j = 0; j < b->nplan; j++) {
+			const struct db_copy_col *pc = &b->plan[j];
+			struct db_value now = {.type = DB_TYPE_STRING, .s = b->now, .len = strlen(b->now)};
+			struct db_value null = {.type = DB_TYPE_STRING, .is_null = true};
+			switch (pc->kind) {
+			case DB_COPY_PARAM:
+				out[j] = row[pc->param];
+				break;
+			case DB_COPY_NOW:
+				out[j] = now;
+				break;
+			case DB_COPY_NOW_IF_ONE:
+				out[j] = !row[pc->param].is_null && row[pc->param].i == 1 ? now : null;
+				break;
+			case DB_COPY_NULL:
+				out[j] = null;
+				break;
+			}
+		}
+	}
+	for (unsigned j = 0; j < b->nplan; j++) {
+		b->copy_cols[j] = b->plan[j].name;
+		b->copy_types[j] = b->plan[j].kind == DB_COPY_PARAM ? d->params[b->plan[j].param] : DB_TYPE_STRING;
+	}
+	return b->c->ops->copy_rows(b->c, b->copy_name, b->copy_cols, b->copy_types, b->nplan, b->cv, b->n, r);
+}
+
 static int batch_flush(struct batch *b)
 {
 	struct db_conn *c = b->c;
@@ -175,7 +252,29 @@ static int batch_flush(struct batch *b)
 
 	if (b->n == 0)
 		return 0;
-	if (b->mode == BM_ARRAY)
+	if (b->mode == BM_COPY && b->copy_table) {
+		rc = copy_flush(b, &r);
+		if (rc == -ENOTSUP) {
+			/* This connection has no bulk copy after all: parameter
+			 * arrays from now on, these rows first. */
+			const struct tpcc_stmt_def *d = tpcc_stmt_def(b->k);
+			if (atomic_exchange(b->no_copy_said, 1) == 0) {
+				printf("The ODBC driver offers no bulk-copy API (bcp): loading with parameter arrays\n");
+				fflush(stdout);
+			}
+			b->mode = BM_ARRAY;
+			b->copy_table = false;
+			if (c->ops->prepare(c, b->sql->stmt[b->k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
+				tpcc_db_fail(c, d->name);
+				return -1;
+			}
+			rc = c->ops->execute_batch(c, b->st, b->v, b->n, &r);
+		} else if (rc == 0 && r.rows != b->n) {
+			log_error("%s: the bulk copy took %llu rows of %u", tpcc_stmt_def(b->k)->name,
+				  (unsigned long long)r.rows, b->n);
+			return -1;
+		}
+	} else if (b->mode == BM_ARRAY || b->mode == BM_COPY)
 		rc = c->ops->execute_batch(c, b->st, b->v, b->n, &r);
 	else if (b->mode == BM_INSERT)
 		rc = c->ops->query(c, b->text.buf, b->text.len, &r);
@@ -192,7 +291,7 @@ static int batch_flush(struct batch *b)
 			  (unsigned long long)r.rows, b->n);
 		return -1;
 	}
-	atomic_fetch_add(b->rows, b->n);
+	atomic_fetch_add(&b->rows[ld_table(b->k)], b->n);
 	b->since_commit += b->n;
 	b->n = 0;
 	b->used = 0;
@@ -219,7 +318,11 @@ static int batch_table(struct batch *b, enum tpcc_stmt k)
 	b->st = NULL;
 	if (b->mode == BM_INSERT)
 		b->tuple = strstr(b->sql->stmt[k], "VALUES ") + 7;
-	if (b->mode == BM_ARRAY && b->c->ops->prepare(b->c, b->sql->stmt[k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
+	b->copy_table = b->mode == BM_COPY &&
+			db_bulk_copy_plan(b->sql->stmt[k], b->copy_name, sizeof(b->copy_name), b->plan, COPY_COLS,
+					  &b->nplan) == 0;
+	if ((b->mode == BM_ARRAY || (b->mode == BM_COPY && !b->copy_table)) &&
+	    b->c->ops->prepare(b->c, b->sql->stmt[k], d->params, d->nparams, NULL, 0, &b->st) < 0) {
 		tpcc_db_fail(b->c, d->name);
 		return -1;
 	}
@@ -229,12 +332,12 @@ static int batch_table(struct batch *b, enum tpcc_stmt k)
 /* The next row's values; call batch_row_done after filling them. */
 static struct db_value *batch_row(struct batch *b)
 {
-	return b->mode == BM_ARRAY ? &b->v[(size_t)b->n * b->np] : b->v;
+	return b->mode == BM_ARRAY || b->mode == BM_COPY ? &b->v[(size_t)b->n * b->np] : b->v;
 }
 
 static int batch_row_done(struct batch *b)
 {
-	if (b->mode == BM_ARRAY) {
+	if (b->mode == BM_ARRAY || b->mode == BM_COPY) {
 		b->n++;
 		if (b->n == BATCH_ROWS || b->used > ARENA_BYTES - 2048)
 			return batch_flush(b);
@@ -288,18 +391,28 @@ static void vstr(struct batch *b, struct db_value *v, const char *s)
 	memcpy(vs(b, v, n), s, n);
 }
 
-/* Random letters (a-string) of length in [lo, hi]. */
+/* A random a-string (clause 4.3.2.2: alphanumeric characters) of length in
+ * [lo, hi]: 62 characters, each equally likely (a 6-bit draw of 62 or 63 is
+ * drawn again, so no modulo bias). */
 static void vastr(struct batch *b, struct db_value *v, struct rng *r, unsigned lo, unsigned hi)
 {
+	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	unsigned n = rng_uniform(r, lo, hi);
 	char *p = vs(b, v, n);
 	uint64_t bits = 0;
+	unsigned left = 0;
 
-	for (unsigned i = 0; i < n; i++) {
-		if (i % 10 == 0)
+	for (unsigned i = 0; i < n;) {
+		unsigned k;
+		if (left == 0) {
 			bits = rng_next(r);
-		p[i] = (char)('a' + (bits & 63) % 26);
+			left = 10;
+		}
+		k = (unsigned)(bits & 63);
 		bits >>= 6;
+		left--;
+		if (k < 62)
+			p[i++] = alnum[k];
 	}
 }
 
@@ -573,7 +686,7 @@ static void *load_worker(void *arg)
 	struct batch b;
 	unsigned units = 1 + 3 * l->warehouses;
 
-	batch_init(&b, &c, l, &l->rows);
+	batch_init(&b, &c, l, l->rows);
 	if (l->drv->connect(&c, l->cp) < 0) {
 		tpcc_db_fail(&c, "connect");
 		atomic_store(&l->failed, 1);
@@ -602,11 +715,10 @@ static int store_meta(struct loader *l, struct db_conn *c)
 	static const char *const names[] = {"c_load_c_last", "c_load_c_id", "c_load_ol_i_id", "warehouses"};
 	unsigned vals[] = {l->c_load.c_last, l->c_load.c_id, l->c_load.ol_i_id, l->warehouses};
 	struct batch b;
-	atomic_ullong rows = 0;
 	int ret = -1, rc;
 
 again:
-	batch_init(&b, c, l, &rows);
+	batch_init(&b, c, l, l->rows);
 	b.probe = true;
 	if (batch_table(&b, TS_LD_META) < 0)
 		goto out;
@@ -638,6 +750,60 @@ out:
 	return ret;
 }
 
+/* The load's last step, whatever path the rows took: every table holds the
+ * rows the loader sent, and those are what the scale requires (clause
+ * 4.3.3.1: 30,000 customers, history rows and orders per warehouse, 9,000 new
+ * orders, 100,000 stock rows; 100,000 items; 5 to 15 lines per order). */
+static int verify_rows(struct loader *l, struct db_conn *c)
+{
+	uint64_t w = l->warehouses;
+	const uint64_t want[TPCC_TABLES] = {
+		[TB_WAREHOUSE] = w,          [TB_DISTRICT] = 10 * w,   [TB_CUSTOMER] = 30000 * w,
+		[TB_ORDERS] = 30000 * w,     [TB_NEW_ORDER] = 9000 * w, [TB_ITEM] = 100000,
+		[TB_STOCK] = 100000 * w,     [TB_HISTORY] = 30000 * w, [TB_ORDER_LINE] = 0,
+		[TB_META] = 4,
+	};
+	int64_t got[TPCC_TABLES], ol_cnt = 0;
+	struct strbuf lost, scale, sb;
+	int ret = 0;
+
+	if (tpcc_select_ints(c, l->sql, TS_CHK_ROWS, got, TPCC_TABLES) < 0 ||
+	    tpcc_select_ints(c, l->sql, TS_CHK_OL_CNT, &ol_cnt, 1) < 0)
+		return -1;
+	c->ops->commit(c);
+	strbuf_init(&lost, 128);
+	strbuf_init(&scale, 128);
+	strbuf_init(&sb, 256);
+	for (unsigned i = 0; i < TPCC_TABLES; i++) {
+		uint64_t sent = atomic_load(&l->rows[i]);
+		const char *name = tpcc_table_name((enum tpcc_table)i);
+		if ((uint64_t)got[i] != sent)
+			strbuf_addf(&lost, "%s%s %lld of %llu", lost.len ? ", " : "", name, (long long)got[i],
+				    (unsigned long long)sent);
+		else if (i == TB_ORDER_LINE ? sent < 5 * want[TB_ORDERS] || sent > 15 * want[TB_ORDERS] ||
+						      (int64_t)sent != ol_cnt
+					    : sent != want[i])
+			strbuf_addf(&scale, "%s%s %lld, not %llu", scale.len ? ", " : "", name, (long long)got[i],
+				    (unsigned long long)(i == TB_ORDER_LINE ? (uint64_t)ol_cnt : want[i]));
+		else if (i != TB_META)
+			strbuf_addf(&sb, "%s %s %lld", sb.len ? "," : "", name, (long long)got[i]);
+	}
+	if (lost.len) {
+		log_error("prepare: rows were lost without an error (rows in the table of rows sent): %s", lost.buf);
+		ret = -1;
+	} else if (scale.len) {
+		log_error("prepare: the tables do not have the rows %u warehouses need: %s", l->warehouses, scale.buf);
+		ret = -1;
+	} else {
+		printf("Verified the row counts against the scale:%s\n", sb.buf);
+		fflush(stdout);
+	}
+	strbuf_release(&lost);
+	strbuf_release(&scale);
+	strbuf_release(&sb);
+	return ret;
+}
+
 int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct db_driver_ops *drv,
 		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, struct tpcc_load_stats *st)
 {
@@ -656,6 +822,16 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	l.drv = drv;
 	l.cp = &lcp;
 	l.mode = drv->execute_batch ? BM_ARRAY : BM_INSERT;
+	/* SQL Server: the driver's bulk copy where it has one (msodbcsql's bcp
+	 * API; a connection without it falls back to parameter arrays). */
+	if (drv->copy_rows && drv->execute_batch && sql->dialect == TPCC_MSSQL) {
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(l.now, sizeof(l.now), "%Y-%m-%d %H:%M:%S", &tm);
+		lcp.bulk_copy = true;
+		l.mode = BM_COPY;
+	}
 	if (drv->load_stream) {
 		lcp.allow_load_stream = true;
 		l.mode = BM_STREAM;
@@ -714,7 +890,20 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 		tpcc_db_fail(&c, "COMMIT");
 		goto out;
 	}
-	st->rows = atomic_load(&l.rows) + 4;
+	/* The procedure mode's procedures (sql/<dialect>/procedures.sql). */
+	printf("Creating procedures...\n");
+	fflush(stdout);
+	for (unsigned i = 0; i < sql->nprocs; i++)
+		if (tpcc_exec_text(&c, sql->procs[i]) < 0)
+			goto out;
+	if (drv->commit(&c) < 0) {
+		tpcc_db_fail(&c, "COMMIT");
+		goto out;
+	}
+	if (verify_rows(&l, &c) < 0)
+		goto out;
+	for (unsigned i = 0; i < TPCC_TABLES; i++)
+		st->rows += atomic_load(&l.rows[i]);
 	st->seconds = (double)(clock_now_ns() - t0) / 1e9;
 	st->c_load = l.c_load;
 	ret = 0;

@@ -21,7 +21,7 @@ static const struct tpcc_stmt_def defs[TS_COUNT] = {
 	[TS_NO_INS_ORDER] = {"no_ins_order", T(I, I, I, I, I, I), NONE},
 	[TS_NO_INS_NEW_ORDER] = {"no_ins_new_order", T(I, I, I), NONE},
 	[TS_NO_ITEM] = {"no_item", T(I), T(D, S, S)},
-	[TS_NO_STOCK] = {"no_stock", T(I, I), T(I, S, S, S, S, S, S, S, S, S, S, S)},
+	[TS_NO_STOCK] = {"no_stock", T(I, I, I), T(I, S, S)},
 	[TS_NO_STOCK_UPD] = {"no_stock_upd", T(I, I, I, I, I), NONE},
 	[TS_NO_INS_ORDER_LINE] = {"no_ins_order_line", T(I, I, I, I, I, I, I, D, S), NONE},
 	[TS_PAY_WH_UPD] = {"pay_wh_upd", T(D, I), NONE},
@@ -29,14 +29,14 @@ static const struct tpcc_stmt_def defs[TS_COUNT] = {
 	[TS_PAY_DIST_UPD] = {"pay_dist_upd", T(D, I, I), NONE},
 	[TS_PAY_DIST] = {"pay_dist", T(I, I), T(S, S, S, S, S, S)},
 	[TS_CUST_BY_NAME] = {"cust_by_name", T(I, I, S), T(I)},
-	[TS_PAY_CUST] = {"pay_cust", T(I, I, I), T(S, S, S, S, S, S, S, S, S, S, D, D, D)},
+	[TS_PAY_CUST] = {"pay_cust", T(I, I, I), T(S, S, S, S, S, S, S, S, S, S, D, D, D, S)},
 	[TS_PAY_CUST_UPD] = {"pay_cust_upd", T(D, D, I, I, I), NONE},
 	[TS_PAY_CUST_DATA] = {"pay_cust_data", T(I, I, I), T(S)},
 	[TS_PAY_CUST_DATA_UPD] = {"pay_cust_data_upd", T(S, I, I, I), NONE},
 	[TS_PAY_INS_HISTORY] = {"pay_ins_history", T(I, I, I, I, I, D, S), NONE},
 	[TS_OS_CUST] = {"os_cust", T(I, I, I), T(S, S, S, D)},
-	[TS_OS_LAST_ORDER] = {"os_last_order", T(I, I, I), T(I, I)},
-	[TS_OS_LINES] = {"os_lines", T(I, I, I), T(I, I, I, D)},
+	[TS_OS_LAST_ORDER] = {"os_last_order", T(I, I, I), T(I, I, S)},
+	[TS_OS_LINES] = {"os_lines", T(I, I, I), T(I, I, I, D, S)},
 	[TS_DL_OLDEST_NEW_ORDER] = {"dl_oldest_new_order", T(I, I), T(I)},
 	[TS_DL_DEL_NEW_ORDER] = {"dl_del_new_order", T(I, I, I), NONE},
 	[TS_DL_ORDER] = {"dl_order", T(I, I, I), T(I)},
@@ -46,6 +46,11 @@ static const struct tpcc_stmt_def defs[TS_COUNT] = {
 	[TS_DL_CUST_UPD] = {"dl_cust_upd", T(D, I, I, I), NONE},
 	[TS_SL_DIST] = {"sl_dist", T(I, I), T(I)},
 	[TS_SL_COUNT] = {"sl_count", T(I, I, I, I, I, I), T(L)},
+	[TS_PR_NEWORD] = {"pr_neword", T(I, I, I, I, I, S, S, S, S), T(I, I, D)},
+	[TS_PR_PAYMENT] = {"pr_payment", T(I, I, I, I, I, S, I, D), T(I, D, S)},
+	[TS_PR_OSTAT] = {"pr_ostat", T(I, I, I, S, I), T(I, I, I)},
+	[TS_PR_DELIVERY] = {"pr_delivery", T(I, I), T(I, I, S)},
+	[TS_PR_SLEV] = {"pr_slev", T(I, I, I), T(I)},
 	[TS_LD_ITEM] = {"ld_item", T(I, I, S, D, S), NONE},
 	[TS_LD_WAREHOUSE] = {"ld_warehouse", T(I, S, S, S, S, S, S, D, D), NONE},
 	[TS_LD_DISTRICT] = {"ld_district", T(I, I, S, S, S, S, S, S, D, D, I), NONE},
@@ -57,12 +62,18 @@ static const struct tpcc_stmt_def defs[TS_COUNT] = {
 	[TS_LD_STOCK] = {"ld_stock", T(I, I, I, S, S, S, S, S, S, S, S, S, S, I, I, I, S), NONE},
 	[TS_LD_META] = {"ld_meta", T(S, I), NONE},
 	[TS_META_GET] = {"meta_get", NONE, T(S, I)},
-	[TS_CHK_1] = {"chk_1", NONE, T(L)},
-	[TS_CHK_2_ORDERS] = {"chk_2_orders", NONE, T(L)},
-	[TS_CHK_2_NEW_ORDER] = {"chk_2_new_order", NONE, T(L)},
-	[TS_CHK_3] = {"chk_3", NONE, T(L)},
-	[TS_CHK_4] = {"chk_4", NONE, T(L)},
-	[TS_CHK_ROWS] = {"chk_rows", NONE, T(L, L, L, L, L, L, L)},
+	[TS_CHK_1] = {"chk_1", NONE, T(L, L)},
+	[TS_CHK_2] = {"chk_2", NONE, T(L, L, L)},
+	[TS_CHK_3] = {"chk_3", NONE, T(L, L)},
+	[TS_CHK_4] = {"chk_4", NONE, T(L, L)},
+	[TS_CHK_5_7] = {"chk_5_7", NONE, T(L, L, L, L, L)},
+	[TS_CHK_8] = {"chk_8", NONE, T(L, L)},
+	[TS_CHK_9] = {"chk_9", NONE, T(L, L)},
+	[TS_CHK_10_12] = {"chk_10_12", NONE, T(L, L, L)},
+	[TS_CHK_11] = {"chk_11", NONE, T(L, L)},
+	[TS_CHK_DELIVERED] = {"chk_delivered", NONE, T(L)},
+	[TS_CHK_ROWS] = {"chk_rows", NONE, T(L, L, L, L, L, L, L, L, L, L)},
+	[TS_CHK_OL_CNT] = {"chk_ol_cnt", NONE, T(L)},
 };
 
 const struct tpcc_stmt_def *tpcc_stmt_def(enum tpcc_stmt s)
@@ -217,6 +228,59 @@ static int load_list(enum tpcc_dialect d, const char *base, char ***out, unsigne
 	return 0;
 }
 
+/* procedures.sql: a "-- procedure: NAME" line starts a block that runs to the
+ * next such line; comment lines before the first block are the file's
+ * header. A block is sent as it is written, without its trailing ';'. */
+static int load_procs(enum tpcc_dialect d, struct tpcc_sql *s, char *err, size_t errlen)
+{
+	static const char mark[] = "-- procedure: ";
+	const char *text = tpcc_sql_file_text(d, "procedures.sql");
+	const char *p;
+	struct strbuf cur;
+
+	if (!text) {
+		snprintf(err, errlen, "sql/%s/procedures.sql: missing from this build", dialect_names[d]);
+		return -1;
+	}
+	strbuf_init(&cur, 4096);
+	if (!strncmp(text, mark, sizeof(mark) - 1))
+		p = text;
+	else if ((p = strstr(text, "\n-- procedure: ")))
+		p++;
+	while (p) {
+		const char *name = p + sizeof(mark) - 1, *eol = strchr(name, '\n');
+		const char *next = eol ? strstr(eol, "\n-- procedure: ") : NULL;
+		const char *end = next ? next + 1 : name + strlen(name);
+		size_t nlen = eol ? (size_t)(eol - name) : strlen(name);
+		strbuf_reset(&cur);
+		if (eol)
+			strbuf_add(&cur, eol + 1, (size_t)(end - eol - 1));
+		while (cur.len && (cur.buf[cur.len - 1] == '\n' || cur.buf[cur.len - 1] == ' '))
+			cur.buf[--cur.len] = '\0';
+		if (cur.len && cur.buf[cur.len - 1] == ';')
+			cur.buf[--cur.len] = '\0';
+		if (!nlen || !cur.len) {
+			snprintf(err, errlen, "sql/%s/procedures.sql: an empty \"-- procedure:\" block", dialect_names[d]);
+			strbuf_release(&cur);
+			return -1;
+		}
+		s->procs = xrealloc(s->procs, (s->nprocs + 1) * sizeof(*s->procs));
+		s->proc_names = xrealloc(s->proc_names, (s->nprocs + 1) * sizeof(*s->proc_names));
+		s->procs[s->nprocs] = xstrdup(cur.buf);
+		s->proc_names[s->nprocs] = xmalloc(nlen + 1);
+		memcpy(s->proc_names[s->nprocs], name, nlen);
+		s->proc_names[s->nprocs][nlen] = '\0';
+		s->nprocs++;
+		p = next ? next + 1 : NULL;
+	}
+	strbuf_release(&cur);
+	if (!s->nprocs) {
+		snprintf(err, errlen, "sql/%s/procedures.sql: no \"-- procedure: NAME\" block", dialect_names[d]);
+		return -1;
+	}
+	return 0;
+}
+
 void tpcc_sql_free(struct tpcc_sql *s)
 {
 	if (!s)
@@ -229,6 +293,18 @@ void tpcc_sql_free(struct tpcc_sql *s)
 		free(s->indexes[i]);
 	for (unsigned i = 0; i < s->ndrop; i++)
 		free(s->drop[i]);
+	for (unsigned i = 0; i < s->nsession; i++)
+		free(s->session[i]);
+	free(s->session);
+	for (unsigned i = 0; i < s->nsettings; i++)
+		free(s->settings[i]);
+	free(s->settings);
+	for (unsigned i = 0; i < s->nprocs; i++) {
+		free(s->procs[i]);
+		free(s->proc_names[i]);
+	}
+	free(s->procs);
+	free(s->proc_names);
 	free(s->schema);
 	free(s->indexes);
 	free(s->drop);
@@ -246,7 +322,10 @@ int tpcc_sql_load(enum tpcc_dialect d, struct tpcc_sql **out, char *err, size_t 
 	s->dialect = d;
 	if (load_list(d, "schema.sql", &s->schema, &s->nschema, err, errlen) < 0 ||
 	    load_list(d, "indexes.sql", &s->indexes, &s->nindexes, err, errlen) < 0 ||
-	    load_list(d, "drop.sql", &s->drop, &s->ndrop, err, errlen) < 0)
+	    load_list(d, "drop.sql", &s->drop, &s->ndrop, err, errlen) < 0 ||
+	    load_list(d, "session.sql", &s->session, &s->nsession, err, errlen) < 0 ||
+	    load_list(d, "settings.sql", &s->settings, &s->nsettings, err, errlen) < 0 ||
+	    load_procs(d, s, err, errlen) < 0)
 		goto out;
 	if (!text || split(text, &p, &np) < 0) {
 		snprintf(err, errlen, "sql/%s/statements.sql: %s", dialect_names[d],
@@ -300,9 +379,18 @@ void tpcc_sql_print(FILE *f, const struct tpcc_sql *s)
 	fprintf(f, "-- after the load (sql/%s/indexes.sql)\n\n", d);
 	for (unsigned i = 0; i < s->nindexes; i++)
 		fprintf(f, "%s;\n", s->indexes[i]);
+	fprintf(f, "\n-- on every run connection (sql/%s/session.sql)\n\n", d);
+	for (unsigned i = 0; i < s->nsession; i++)
+		fprintf(f, "%s;\n", s->session[i]);
+	fprintf(f, "\n-- what the server was, for the result (sql/%s/settings.sql)\n\n", d);
+	for (unsigned i = 0; i < s->nsettings; i++)
+		fprintf(f, "%s;\n", s->settings[i]);
 	fprintf(f, "\n-- statements (sql/%s/statements.sql)\n\n", d);
 	for (unsigned k = 0; k < TS_COUNT; k++)
 		fprintf(f, "-- %s\n%s;\n", defs[k].name, s->stmt[k]);
+	fprintf(f, "\n-- procedures, created by prepare (sql/%s/procedures.sql)\n", d);
+	for (unsigned i = 0; i < s->nprocs; i++)
+		fprintf(f, "\n-- procedure: %s\n%s;\n", s->proc_names[i], s->procs[i]);
 	fprintf(f, "\n-- cleanup (sql/%s/drop.sql)\n\n", d);
 	for (unsigned i = 0; i < s->ndrop; i++)
 		fprintf(f, "%s;\n", s->drop[i]);

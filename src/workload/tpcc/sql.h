@@ -1,6 +1,9 @@
 /*
  * TPC-C SQL per dialect. The text lives in sql/<dialect>/{schema,indexes,
- * statements,drop}.sql (compiled in by cmake/embed_sql.cmake); this module
+ * statements,drop,session,settings,procedures}.sql (session.sql: settings sent
+ * once on every run connection; settings.sql: queries of (name, value) rows,
+ * what the server was, for the result; procedures.sql: the server-side procedures of the
+ * procedure mode, one per "-- procedure: NAME" line, which may hold ';') (compiled in by cmake/embed_sql.cmake); this module
  * parses it and fixes every statement's parameter and column types, which are
  * the same for all dialects.
  *
@@ -61,6 +64,11 @@ enum tpcc_stmt {
 	TS_DL_CUST_UPD,
 	TS_SL_DIST,
 	TS_SL_COUNT,
+	TS_PR_NEWORD, /* the procedure mode: one call per transaction */
+	TS_PR_PAYMENT,
+	TS_PR_OSTAT,
+	TS_PR_DELIVERY,
+	TS_PR_SLEV,
 	TS_LD_ITEM,
 	TS_LD_WAREHOUSE,
 	TS_LD_DISTRICT,
@@ -72,15 +80,22 @@ enum tpcc_stmt {
 	TS_LD_STOCK,
 	TS_LD_META,
 	TS_META_GET,
-	TS_CHK_1,
-	TS_CHK_2_ORDERS,
-	TS_CHK_2_NEW_ORDER,
+	TS_CHK_1, /* the consistency conditions of clause 3.3.2 */
+	TS_CHK_2,
 	TS_CHK_3,
 	TS_CHK_4,
+	TS_CHK_5_7,
+	TS_CHK_8,
+	TS_CHK_9,
+	TS_CHK_10_12,
+	TS_CHK_11,
+	TS_CHK_DELIVERED,
 	TS_CHK_ROWS,
+	TS_CHK_OL_CNT,
 };
-#define TS_COUNT (TS_CHK_ROWS + 1)
+#define TS_COUNT (TS_CHK_OL_CNT + 1)
 #define TS_FIRST_LOAD TS_LD_ITEM /* statements before this one are the transactions' */
+#define TS_FIRST_PROC TS_PR_NEWORD /* the statement mode's are before this one */
 
 struct tpcc_stmt_def {
 	const char *name;
@@ -95,8 +110,11 @@ const struct tpcc_stmt_def *tpcc_stmt_def(enum tpcc_stmt s);
 struct tpcc_sql {
 	enum tpcc_dialect dialect;
 	char *stmt[TS_COUNT];
-	char **schema, **indexes, **drop;
-	unsigned nschema, nindexes, ndrop;
+	char **schema, **indexes, **drop, **session, **settings;
+	unsigned nschema, nindexes, ndrop, nsession, nsettings;
+	/* procedures.sql: one CREATE PROCEDURE / FUNCTION per "-- procedure: NAME" block */
+	char **procs, **proc_names;
+	unsigned nprocs;
 };
 
 const char *tpcc_dialect_name(enum tpcc_dialect d);

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Transaction types as recorded; the first five are the deck's. */
 enum tpcc_type {
@@ -76,8 +77,15 @@ double tpcc_spec_mean_cycle_s(const unsigned weights[TPCC_DECK_TYPES]);
 
 /* --- the run workload --- */
 
+/* --mode: how a transaction reaches the server. */
+enum tpcc_mode {
+	TPCC_STATEMENTS, /* one prepared statement per step, the client commits */
+	TPCC_PROCEDURES, /* one call of a server-side procedure (sql/<dialect>/procedures.sql) */
+};
+
 struct tpcc_ctx {
 	const struct tpcc_sql *sql;
+	enum tpcc_mode mode;
 	unsigned warehouses;
 	unsigned weights[TPCC_DECK_TYPES];
 	struct tpcc_c c_run;
@@ -88,6 +96,14 @@ struct tpcc_ctx {
 };
 
 extern const struct workload_ops tpcc_workload_ops;
+
+/* What the server was (sql/<dialect>/settings.sql), read on a connection set
+ * up as the run's: fn gets each (name, value); a statement that fails gives
+ * fn(arg, NULL, 0, message) and the next one runs. Returns 0, or -1 when no
+ * connection could be made (fn had the message). */
+typedef void (*tpcc_setting_fn)(void *arg, const char *name, size_t nlen, const char *value, size_t vlen);
+int tpcc_read_settings(const struct tpcc_ctx *x, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		       tpcc_setting_fn fn, void *arg) __attribute__((warn_unused_result));
 
 /* --- load (load.c); read_meta, check, cleanup (check.c) --- */
 
@@ -102,13 +118,64 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 /* Read tpcc_meta: the C-load constants and the warehouse count. */
 int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 		   struct tpcc_c *c_load, unsigned *warehouses);
-/* Conditions 1-4 of clause 3.3.2; prints the row counts and one line per
- * condition, and puts the row-count line ("rows: warehouse N, …", the
- * fingerprint) in fp. Returns 0 when all hold, 1 when one fails, -1 on a
- * database error. */
+/* --- consistency (tpcc_check.c) --- */
+
+/* The tables, in the order of chk_rows's columns. */
+enum tpcc_table {
+	TB_WAREHOUSE,
+	TB_DISTRICT,
+	TB_CUSTOMER,
+	TB_ORDERS,
+	TB_NEW_ORDER,
+	TB_ITEM,
+	TB_STOCK,
+	TB_HISTORY,
+	TB_ORDER_LINE,
+	TB_META,
+};
+#define TPCC_TABLES 10
+const char *tpcc_table_name(enum tpcc_table t);
+
+#define TPCC_CONDITIONS 12
+struct tpcc_cond {
+	bool applies; /* condition 11: only before any Delivery */
+	int64_t bad;  /* rows (warehouses, districts, orders, ...) that break it */
+	int64_t checked;
+};
+struct tpcc_check_report {
+	int64_t rows[TPCC_TABLES];
+	struct tpcc_cond cond[TPCC_CONDITIONS]; /* cond[n - 1]: condition n */
+	int64_t districts_without_new_orders;  /* exempt from condition 2's NEW-ORDER half */
+	int64_t delivered_after_load;          /* orders after 2100 delivered: > 0 once Delivery ran */
+	unsigned failed;                       /* conditions that apply and do not hold */
+};
+/* Clause 3.3.2.n in words, and what its rows are ("districts"). */
+const char *tpcc_cond_text(unsigned n);
+const char *tpcc_cond_unit(unsigned n);
+
+/* All 12 conditions of clause 3.3.2, every row of every table aggregated.
+ * Returns 0 when the check ran (rep->failed says how many fail), -1 on a
+ * database error (logged). */
+int tpcc_check_run(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		   struct tpcc_check_report *rep) __attribute__((warn_unused_result));
 struct strbuf;
+/* "rows: warehouse 2, …, order_line N" (every table but tpcc_meta) into sb. */
+void tpcc_check_rows(const struct tpcc_check_report *rep, struct strbuf *sb);
+/* The rows line, then one line per condition: ok / FAILED / n/a. */
+void tpcc_check_print(FILE *f, const struct tpcc_check_report *rep);
+/* tpcc_check_run + print; a failure also gets one error line naming the
+ * failed conditions. When all hold, the rows line (the fingerprint a
+ * campaign compares restores with) goes into fp (may be NULL). Returns 0
+ * when all hold, 1 when one fails, -1 on a database error. */
 int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 	       struct strbuf *fp);
+
+/* Helpers shared by the loader and the check: prepare statement k (logs
+ * a failure), and read the first row's first n integer columns. */
+int tpcc_prepare_stmt(struct db_conn *c, const struct tpcc_sql *sql, enum tpcc_stmt k, struct db_stmt **st)
+	__attribute__((warn_unused_result));
+int tpcc_select_ints(struct db_conn *c, const struct tpcc_sql *sql, enum tpcc_stmt k, int64_t *out, unsigned n)
+	__attribute__((warn_unused_result));
 int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
 
 /* Shared by load.c and check.c: one error line "<what> failed: error N (SQLSTATE): msg";

@@ -27,16 +27,18 @@ struct tpcc_term {
 
 struct line {
 	uint32_t i_id, supply_w, qty;
+	uint8_t number; /* OL_NUMBER: the line's place in the order as entered */
 };
 
 struct tpcc_sess {
 	struct tpcc_ctx *x;
 	struct db_conn *c;
-	struct db_stmt *st[TS_FIRST_LOAD];
+	struct db_stmt *st[TS_FIRST_LOAD]; /* the mode's statements only */
 	struct tpcc_term *term;
 	struct tpcc_term own; /* without terminals */
 	enum tpcc_type type;  /* of the transaction in progress (or next) */
 	bool active;
+	bool retry;           /* the next start runs the last inputs again */
 	unsigned pc;
 	struct wl_step step;
 	struct db_value cols[NCOLS_MAX];
@@ -51,9 +53,10 @@ struct tpcc_sess {
 	size_t data_len;
 	char h_data[32];
 	size_t h_data_len;
+	char pack[4][96]; /* procedure mode: New-Order's lines, packed */
 	struct line lines[MAX_LINES];
-	uint32_t ids[64];
-	unsigned nids;
+	uint32_t *ids; /* by-name lookups: every c_id of the name, in c_first order */
+	unsigned ids_cap;
 };
 
 static void set_i(struct db_value *v, int64_t x)
@@ -140,6 +143,16 @@ static void start(struct tpcc_sess *s, struct rng *r)
 {
 	s->pc = 0;
 	s->active = true;
+	if (s->retry) {
+		/* A retried transaction is the same business transaction: the
+		 * inputs drawn for it stay, only its progress starts over. */
+		s->retry = false;
+		if (s->type == TT_NEW_ORDER_ROLLBACK)
+			s->type = TT_NEW_ORDER;
+		if (s->type == TT_DELIVERY)
+			s->d = 1;
+		return;
+	}
 	s->w = s->term->w;
 	switch (s->type) {
 	case TT_NEW_ORDER:
@@ -160,6 +173,7 @@ static void start(struct tpcc_sess *s, struct rng *r)
 				atomic_fetch_add_explicit(&s->x->remote_lines, 1, memory_order_relaxed);
 			}
 			l->qty = rng_uniform(r, 1, 10);
+			l->number = (uint8_t)(i + 1);
 		}
 		if (s->rollback)
 			s->lines[s->ol_cnt - 1].i_id = 100001; /* unused: the item lookup fails */
@@ -194,31 +208,40 @@ static void start(struct tpcc_sess *s, struct rng *r)
 	}
 }
 
-/* By-name lookups: the customer at position ceil(n/2) in c_first order. */
+/* By-name lookups: the customer at position ceil(n/2) in c_first order,
+ * however many share the name (67 were seen in one district at 2 W). */
 static bool middle_customer(struct tpcc_sess *s)
 {
 	unsigned n = 0;
 
 	while (s->c->ops->fetch(s->c, s->st[TS_CUST_BY_NAME], s->cols) == 1) {
-		if (n < sizeof(s->ids) / sizeof(s->ids[0]))
-			s->ids[n] = (uint32_t)s->cols[0].i;
-		n++;
+		if (n == s->ids_cap) {
+			s->ids_cap = s->ids_cap ? 2 * s->ids_cap : 64;
+			s->ids = xrealloc(s->ids, s->ids_cap * sizeof(*s->ids));
+		}
+		s->ids[n++] = (uint32_t)s->cols[0].i;
 	}
 	if (n == 0)
 		return false;
-	if (n > sizeof(s->ids) / sizeof(s->ids[0]))
-		n = sizeof(s->ids) / sizeof(s->ids[0]);
 	s->c_id = s->ids[(n + 1) / 2 - 1];
 	return true;
 }
 
-static int wl_error(struct tpcc_sess *s, const char *what)
+static int wl_fatal(struct tpcc_sess *s, const char *msg)
 {
 	memset(&s->c->err, 0, sizeof(s->c->err));
 	s->c->err.cls = DB_ERR_FATAL;
 	snprintf(s->c->err.sqlstate, sizeof(s->c->err.sqlstate), "HY000");
-	snprintf(s->c->err.msg, sizeof(s->c->err.msg), "%s (is the database loaded by dbrig tpcc prepare?)", what);
+	snprintf(s->c->err.msg, sizeof(s->c->err.msg), "%s", msg);
 	return -1;
+}
+
+static int wl_error(struct tpcc_sess *s, const char *what)
+{
+	char msg[300];
+
+	snprintf(msg, sizeof(msg), "%s (is the database loaded by dbrig tpcc prepare?)", what);
+	return wl_fatal(s, msg);
 }
 
 static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, const struct wl_step **out)
@@ -276,7 +299,7 @@ static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, con
 			s->amount = s->cols[0].d * s->lines[s->line].qty;
 			drain(s, TS_NO_ITEM);
 			l = &s->lines[s->line];
-			set_i(&p[0], l->i_id), set_i(&p[1], l->supply_w);
+			set_i(&p[0], s->d), set_i(&p[1], l->i_id), set_i(&p[2], l->supply_w);
 			*out = stmt(s, TS_NO_STOCK);
 			return WL_STEP;
 		case 7: {
@@ -286,8 +309,8 @@ static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, con
 				return wl_error(s, "New-Order: stock row not found");
 			q = s->cols[0].i;
 			memset(s->dist_info, ' ', 24);
-			if (!s->cols[1 + s->d].is_null)
-				memcpy(s->dist_info, s->cols[1 + s->d].s, s->cols[1 + s->d].len < 24 ? s->cols[1 + s->d].len : 24);
+			if (!s->cols[2].is_null)
+				memcpy(s->dist_info, s->cols[2].s, s->cols[2].len < 24 ? s->cols[2].len : 24);
 			drain(s, TS_NO_STOCK);
 			q = q >= (int64_t)l->qty + 10 ? q - l->qty : q - l->qty + 91;
 			set_i(&p[0], q), set_i(&p[1], l->qty), set_i(&p[2], l->supply_w != s->w);
@@ -297,7 +320,7 @@ static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, con
 		}
 		case 8:
 			l = &s->lines[s->line];
-			set_i(&p[0], s->o_id), set_i(&p[1], s->d), set_i(&p[2], s->w), set_i(&p[3], s->line + 1);
+			set_i(&p[0], s->o_id), set_i(&p[1], s->d), set_i(&p[2], s->w), set_i(&p[3], l->number);
 			set_i(&p[4], l->i_id), set_i(&p[5], l->supply_w), set_i(&p[6], l->qty);
 			set_d(&p[7], s->amount), set_s(&p[8], s->dist_info, 24);
 			*out = stmt(s, TS_NO_INS_ORDER_LINE);
@@ -318,6 +341,9 @@ static int new_order(struct tpcc_sess *s, const struct db_exec_result *last, con
 	(void)last;
 }
 
+/* The hot rows (the warehouse, then the district) are read first without a
+ * lock and updated last, so that their locks are held only from the last
+ * statements to the commit, as HammerDB's procedure does (review #9). */
 static int payment(struct tpcc_sess *s, const struct wl_step **out)
 {
 	struct db_value *p = s->step.params;
@@ -325,27 +351,19 @@ static int payment(struct tpcc_sess *s, const struct wl_step **out)
 	for (;;) {
 		switch (s->pc++) {
 		case 0:
-			set_d(&p[0], s->amount), set_i(&p[1], s->w);
-			*out = stmt(s, TS_PAY_WH_UPD);
-			return WL_STEP;
-		case 1:
 			set_i(&p[0], s->w);
 			*out = stmt(s, TS_PAY_WH);
 			return WL_STEP;
-		case 2:
+		case 1:
 			if (!row(s, TS_PAY_WH))
 				return wl_error(s, "Payment: warehouse not found");
 			s->h_data_len = (size_t)snprintf(s->h_data, sizeof(s->h_data), "%.*s    ",
 							 (int)(s->cols[0].len > 10 ? 10 : s->cols[0].len), s->cols[0].s);
 			drain(s, TS_PAY_WH);
-			set_d(&p[0], s->amount), set_i(&p[1], s->w), set_i(&p[2], s->d);
-			*out = stmt(s, TS_PAY_DIST_UPD);
-			return WL_STEP;
-		case 3:
 			set_i(&p[0], s->w), set_i(&p[1], s->d);
 			*out = stmt(s, TS_PAY_DIST);
 			return WL_STEP;
-		case 4:
+		case 2:
 			if (!row(s, TS_PAY_DIST))
 				return wl_error(s, "Payment: district not found");
 			if (s->h_data_len + s->cols[0].len < sizeof(s->h_data)) {
@@ -358,13 +376,13 @@ static int payment(struct tpcc_sess *s, const struct wl_step **out)
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_s(&p[2], s->c_last, s->c_last_len);
 			*out = stmt(s, TS_CUST_BY_NAME);
 			return WL_STEP;
-		case 5:
+		case 3:
 			if (s->by_name && !middle_customer(s))
 				return wl_error(s, "Payment: no customer with the last name");
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_PAY_CUST);
 			return WL_STEP;
-		case 6:
+		case 4:
 			if (!row(s, TS_PAY_CUST))
 				return wl_error(s, "Payment: customer not found");
 			s->bc = s->cols[9].len >= 2 && !memcmp(s->cols[9].s, "BC", 2);
@@ -373,15 +391,15 @@ static int payment(struct tpcc_sess *s, const struct wl_step **out)
 			set_i(&p[2], s->c_w), set_i(&p[3], s->c_d), set_i(&p[4], s->c_id);
 			*out = stmt(s, TS_PAY_CUST_UPD);
 			return WL_STEP;
-		case 7:
+		case 5:
 			if (!s->bc) {
-				s->pc = 9;
+				s->pc = 7;
 				continue;
 			}
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_PAY_CUST_DATA);
 			return WL_STEP;
-		case 8: {
+		case 6: {
 			size_t n;
 			const char *old = "";
 			size_t oldlen = 0;
@@ -401,10 +419,18 @@ static int payment(struct tpcc_sess *s, const struct wl_step **out)
 			*out = stmt(s, TS_PAY_CUST_DATA_UPD);
 			return WL_STEP;
 		}
-		case 9:
+		case 7:
 			set_i(&p[0], s->c_id), set_i(&p[1], s->c_d), set_i(&p[2], s->c_w), set_i(&p[3], s->d);
 			set_i(&p[4], s->w), set_d(&p[5], s->amount), set_s(&p[6], s->h_data, s->h_data_len);
 			*out = stmt(s, TS_PAY_INS_HISTORY);
+			return WL_STEP;
+		case 8:
+			set_d(&p[0], s->amount), set_i(&p[1], s->w), set_i(&p[2], s->d);
+			*out = stmt(s, TS_PAY_DIST_UPD);
+			return WL_STEP;
+		case 9:
+			set_d(&p[0], s->amount), set_i(&p[1], s->w);
+			*out = stmt(s, TS_PAY_WH_UPD);
 			return WL_STEP;
 		case 10:
 			*out = end(s, WL_STEP_COMMIT);
@@ -489,11 +515,16 @@ static int delivery(struct tpcc_sess *s, const struct db_exec_result *last, cons
 			*out = stmt(s, TS_DL_DEL_NEW_ORDER);
 			return WL_STEP;
 		case 2:
+			if (last && last->rows == DB_ROWS_UNKNOWN)
+				return wl_fatal(s, "Delivery: the server did not say how many rows the DELETE of the oldest "
+						   "new order removed (SQLRowCount -1: NOCOUNT on, e.g. SQL Server's "
+						   "'user options' 512); dbrig needs that count: turn NOCOUNT off");
 			if (!last || last->rows == 0) {
 				/* A concurrent Delivery took it after our (snapshot) read:
 				 * roll back and run again with a fresh snapshot. */
 				wl_error(s, "Delivery: the oldest new order was delivered concurrently");
 				s->c->err.cls = DB_ERR_RETRY;
+				s->c->err.retry = DB_RETRY_CONFLICT;
 				snprintf(s->c->err.sqlstate, sizeof(s->c->err.sqlstate), "40001");
 				snprintf(s->c->err.msg, sizeof(s->c->err.msg), "Delivery: new order delivered concurrently");
 				return -1;
@@ -567,15 +598,167 @@ static int stock_level(struct tpcc_sess *s, const struct wl_step **out)
 	}
 }
 
+/* --- the procedure mode: one call, one result row --- */
+
+static int call_result(struct tpcc_sess *s, enum tpcc_stmt k, const char *what)
+{
+	char msg[200];
+
+	if (row(s, k))
+		return 0;
+	snprintf(msg, sizeof(msg), "%s: the procedure returned no row", what);
+	return wl_error(s, msg);
+}
+
+/* v as exactly `width` decimal digits, zero-padded (v < 10^width). */
+static void digits(char *p, uint32_t v, unsigned width)
+{
+	for (unsigned i = width; i-- > 0; v /= 10)
+		p[i] = (char)('0' + v % 10);
+}
+
+static int pr_new_order(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+	int rolled_back;
+
+	if (s->pc++ == 0) {
+		for (unsigned i = 0; i < s->ol_cnt; i++) {
+			const struct line *l = &s->lines[i];
+			digits(s->pack[0] + 6 * i, l->i_id, 6);
+			digits(s->pack[1] + 6 * i, l->supply_w, 6);
+			digits(s->pack[2] + 2 * i, l->qty, 2);
+			digits(s->pack[3] + 2 * i, l->number, 2);
+		}
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->c_id), set_i(&p[3], s->ol_cnt);
+		set_i(&p[4], s->all_local);
+		set_s(&p[5], s->pack[0], 6 * s->ol_cnt), set_s(&p[6], s->pack[1], 6 * s->ol_cnt);
+		set_s(&p[7], s->pack[2], 2 * s->ol_cnt), set_s(&p[8], s->pack[3], 2 * s->ol_cnt);
+		*out = stmt(s, TS_PR_NEWORD);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_NEWORD, "New-Order") < 0)
+		return -1;
+	rolled_back = s->cols[1].i != 0;
+	drain(s, TS_PR_NEWORD);
+	s->active = false;
+	/* The client knows which New-Orders must roll back: the procedure must
+	 * have done exactly that. */
+	if (rolled_back != s->rollback)
+		return wl_fatal(s, rolled_back ? "New-Order: the procedure rolled back an order whose items all exist"
+					       : "New-Order: the procedure committed an order with the unused item");
+	if (!rolled_back)
+		return WL_DONE;
+	s->type = TT_NEW_ORDER_ROLLBACK;
+	return WL_DONE_ROLLBACK;
+}
+
+static int pr_payment(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->c_w), set_i(&p[3], s->c_d);
+		set_i(&p[4], s->by_name ? 0 : s->c_id), set_s(&p[5], s->c_last, s->by_name ? s->c_last_len : 0);
+		set_i(&p[6], s->by_name), set_d(&p[7], s->amount);
+		*out = stmt(s, TS_PR_PAYMENT);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_PAYMENT, "Payment") < 0)
+		return -1;
+	if (s->cols[0].i <= 0)
+		return wl_error(s, "Payment: no customer with the last name");
+	drain(s, TS_PR_PAYMENT);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int pr_order_status(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->by_name ? 0 : s->c_id);
+		set_s(&p[3], s->c_last, s->by_name ? s->c_last_len : 0), set_i(&p[4], s->by_name);
+		*out = stmt(s, TS_PR_OSTAT);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_OSTAT, "Order-Status") < 0)
+		return -1;
+	if (s->cols[0].i <= 0)
+		return wl_error(s, "Order-Status: no customer with the last name");
+	drain(s, TS_PR_OSTAT);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int pr_delivery(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+	int64_t delivered, skipped;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->carrier);
+		*out = stmt(s, TS_PR_DELIVERY);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_DELIVERY, "Delivery") < 0)
+		return -1;
+	delivered = s->cols[0].i;
+	skipped = s->cols[1].i;
+	drain(s, TS_PR_DELIVERY);
+	if (delivered < 0 || skipped < 0 || delivered + skipped != 10)
+		return wl_fatal(s, "Delivery: the procedure did not account for the ten districts");
+	atomic_fetch_add_explicit(&s->x->skipped_districts, (unsigned long long)skipped, memory_order_relaxed);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int pr_stock_level(struct tpcc_sess *s, const struct wl_step **out)
+{
+	struct db_value *p = s->step.params;
+
+	if (s->pc++ == 0) {
+		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->threshold);
+		*out = stmt(s, TS_PR_SLEV);
+		return WL_STEP;
+	}
+	if (call_result(s, TS_PR_SLEV, "Stock-Level") < 0)
+		return -1;
+	drain(s, TS_PR_SLEV);
+	s->active = false;
+	return WL_DONE;
+}
+
+static int tpcc_next_call(struct tpcc_sess *s, const struct wl_step **out)
+{
+	switch (s->type) {
+	case TT_NEW_ORDER:
+	case TT_NEW_ORDER_ROLLBACK:
+		return pr_new_order(s, out);
+	case TT_PAYMENT:
+		return pr_payment(s, out);
+	case TT_ORDER_STATUS:
+		return pr_order_status(s, out);
+	case TT_DELIVERY:
+		return pr_delivery(s, out);
+	case TT_STOCK_LEVEL:
+		return pr_stock_level(s, out);
+	}
+	return wl_error(s, "unknown transaction type");
+}
+
 static int tpcc_next(void *p, struct rng *r, const struct db_exec_result *last, const struct wl_step **out)
 {
 	struct tpcc_sess *s = p;
 
 	if (!s->active) {
-		if (s->term == &s->own) /* no terminals: draw from the session's own deck */
+		if (s->term == &s->own && !s->retry) /* no terminals: draw from the session's own deck */
 			s->type = tpcc_deck_next(&s->own.deck, s->x->weights, r);
 		start(s, r);
 	}
+	if (s->x->mode == TPCC_PROCEDURES)
+		return tpcc_next_call(s, out);
 	switch (s->type) {
 	case TT_NEW_ORDER:
 	case TT_NEW_ORDER_ROLLBACK:
@@ -596,11 +779,9 @@ static void tpcc_restart(void *p)
 {
 	struct tpcc_sess *s = p;
 
-	/* The retry runs the same type with fresh inputs (a rolled-back
-	 * New-Order stays a New-Order). */
+	/* The retry runs the same transaction again: same type, same inputs. */
 	s->active = false;
-	if (s->type == TT_NEW_ORDER_ROLLBACK)
-		s->type = TT_NEW_ORDER;
+	s->retry = true;
 }
 
 static unsigned tpcc_txn_type(void *p)
@@ -610,7 +791,62 @@ static unsigned tpcc_txn_type(void *p)
 
 static void tpcc_session_close(void *p)
 {
+	struct tpcc_sess *s = p;
+
+	if (s)
+		free(s->ids);
 	free(p);
+}
+
+/* What every run connection sends before its first transaction. */
+static int session_prologue(const struct tpcc_ctx *x, struct db_conn *c)
+{
+	/* Every statement inside a transaction at the chosen isolation (db.h);
+	 * the procedure mode's connections have autocommit on instead
+	 * (db_conn_params.autocommit): each procedure ends its own transaction,
+	 * so a call is the transaction's one round trip. */
+	if (c->ops->session_setup && c->ops->session_setup(c, x->isolation) < 0)
+		return -1;
+	/* The dialect's session settings (SQL Server: SET NOCOUNT OFF, so that
+	 * Delivery's DELETE reports its row count whatever the server's
+	 * 'user options' say). */
+	for (unsigned i = 0; i < x->sql->nsession; i++)
+		if (c->ops->query(c, x->sql->session[i], strlen(x->sql->session[i]), NULL) < 0)
+			return -1;
+	return 0;
+}
+
+int tpcc_read_settings(const struct tpcc_ctx *x, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		       tpcc_setting_fn fn, void *arg)
+{
+	static const enum db_type cols[2] = {DB_TYPE_STRING, DB_TYPE_STRING};
+	struct db_conn c = {.ops = drv};
+	int ret = -1;
+
+	if (drv->connect(&c, cp) < 0 || session_prologue(x, &c) < 0) {
+		fn(arg, NULL, 0, c.err.msg, strlen(c.err.msg));
+		goto out;
+	}
+	for (unsigned i = 0; i < x->sql->nsettings; i++) {
+		struct db_stmt *st;
+		struct db_exec_result r;
+		struct db_value v[2];
+		if (drv->prepare(&c, x->sql->settings[i], NULL, 0, cols, 2, &st) < 0 ||
+		    drv->execute(&c, st, NULL, &r) < 0) {
+			/* This server has no such setting, or the user may not read it. */
+			fn(arg, NULL, 0, c.err.msg, strlen(c.err.msg));
+			drv->rollback(&c);
+			continue;
+		}
+		while (drv->fetch(&c, st, v) == 1)
+			if (!v[0].is_null)
+				fn(arg, v[0].s, v[0].len, v[1].is_null ? "" : v[1].s, v[1].is_null ? 0 : v[1].len);
+	}
+	drv->rollback(&c);
+	ret = 0;
+out:
+	drv->disconnect(&c);
+	return ret;
 }
 
 static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void **out)
@@ -624,10 +860,10 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	s->own.d = (uint8_t)(index / x->warehouses % 10 + 1);
 	tpcc_deck_init(&s->own.deck, x->weights);
 	s->term = &s->own;
-	/* Every statement inside a transaction at the chosen isolation (db.h). */
-	if (c->ops->session_setup && c->ops->session_setup(c, x->isolation) < 0)
+	if (session_prologue(x, c) < 0)
 		goto fail;
-	for (unsigned k = 0; k < TS_FIRST_LOAD; k++) {
+	for (unsigned k = x->mode == TPCC_PROCEDURES ? TS_FIRST_PROC : 0;
+	     k < (x->mode == TPCC_PROCEDURES ? TS_FIRST_LOAD : TS_FIRST_PROC); k++) {
 		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);
 		if (c->ops->prepare(c, x->sql->stmt[k], d->params, d->nparams, d->cols, d->ncols, &s->st[k]) < 0)
 			goto fail;
@@ -662,9 +898,12 @@ static void tpcc_bind_term(void *p, void *term, unsigned type)
 {
 	struct tpcc_sess *s = p;
 
+	if (s->retry && s->term == term)
+		return; /* the retry of the terminal's transaction */
 	s->term = term;
 	s->type = (enum tpcc_type)type;
 	s->active = false;
+	s->retry = false;
 }
 
 static unsigned tpcc_term_next(void *wl, void *term, struct rng *r)

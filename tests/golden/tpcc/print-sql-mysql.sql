@@ -137,6 +137,17 @@ CREATE TABLE tpcc_meta (
 
 CREATE INDEX customer_name ON customer (c_w_id, c_d_id, c_last, c_first);
 CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+ANALYZE TABLE warehouse, district, customer, history, new_order, orders, order_line, item, stock;
+
+-- on every run connection (sql/mysql/session.sql)
+
+
+-- what the server was, for the result (sql/mysql/settings.sql)
+
+SELECT 'innodb_flush_log_at_trx_commit', CAST(@@global.innodb_flush_log_at_trx_commit AS CHAR) UNION ALL SELECT 'innodb_flush_method', CAST(@@global.innodb_flush_method AS CHAR) UNION ALL SELECT 'innodb_doublewrite', CAST(@@global.innodb_doublewrite AS CHAR) UNION ALL SELECT 'innodb_buffer_pool_size', CAST(@@global.innodb_buffer_pool_size AS CHAR) UNION ALL SELECT 'innodb_log_file_size', CAST(@@global.innodb_log_file_size AS CHAR) UNION ALL SELECT 'innodb_io_capacity', CAST(@@global.innodb_io_capacity AS CHAR) UNION ALL SELECT 'sync_binlog', CAST(@@global.sync_binlog AS CHAR) UNION ALL SELECT 'log_bin', CAST(@@global.log_bin AS CHAR);
+SELECT 'isolation', CAST(@@session.transaction_isolation AS CHAR);
+SELECT 'isolation', CAST(@@session.tx_isolation AS CHAR);
+SELECT 'autocommit', CAST(@@session.autocommit AS CHAR);
 
 -- statements (sql/mysql/statements.sql)
 
@@ -153,7 +164,7 @@ INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
 -- no_item
 SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
 -- no_stock
-SELECT s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE;
+SELECT s_quantity, s_data, CASE ? WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END FROM stock WHERE s_i_id = ? AND s_w_id = ? FOR UPDATE;
 -- no_stock_upd
 UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_i_id = ? AND s_w_id = ?;
 -- no_ins_order_line
@@ -169,7 +180,7 @@ SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHER
 -- cust_by_name
 SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
 -- pay_cust
-SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- pay_cust_upd
 UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- pay_cust_data
@@ -181,11 +192,11 @@ INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amoun
 -- os_cust
 SELECT c_first, c_middle, c_last, c_balance FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
 -- os_last_order
-SELECT o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
+SELECT o_id, o_carrier_id, o_entry_d FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
 -- os_lines
-SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
 -- dl_oldest_new_order
-SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = ? AND no_d_id = ?;
+SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1 FOR UPDATE;
 -- dl_del_new_order
 DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
 -- dl_order
@@ -202,6 +213,16 @@ UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt +
 SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
 -- sl_count
 SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+-- pr_neword
+CALL tpcc_neword(?, ?, ?, ?, ?, ?, ?, ?, ?);
+-- pr_payment
+CALL tpcc_payment(?, ?, ?, ?, ?, ?, ?, ?);
+-- pr_ostat
+CALL tpcc_ostat(?, ?, ?, ?, ?);
+-- pr_delivery
+CALL tpcc_delivery(?, ?);
+-- pr_slev
+CALL tpcc_slev(?, ?, ?);
 -- ld_item
 INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (?, ?, ?, ?, ?);
 -- ld_warehouse
@@ -225,17 +246,255 @@ INSERT INTO tpcc_meta (m_name, m_value) VALUES (?, ?);
 -- meta_get
 SELECT m_name, m_value FROM tpcc_meta;
 -- chk_1
-SELECT COUNT(*) FROM warehouse w, (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d WHERE w.w_id = d.d_w_id AND w.w_ytd <> d.s;
--- chk_2_orders
-SELECT COUNT(*) FROM district d, (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o WHERE d.d_w_id = o.o_w_id AND d.d_id = o.o_d_id AND d.d_next_o_id - 1 <> o.m;
--- chk_2_new_order
-SELECT COUNT(*) FROM district d, (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n WHERE d.d_w_id = n.no_w_id AND d.d_id = n.no_d_id AND d.d_next_o_id - 1 <> n.m;
+SELECT COUNT(CASE WHEN d.s IS NULL OR w.w_ytd <> d.s THEN 1 END), COUNT(*) FROM warehouse w LEFT JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d ON d.d_w_id = w.w_id;
+-- chk_2
+SELECT COUNT(CASE WHEN o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND d.d_next_o_id - 1 <> n.m) THEN 1 END), COUNT(*), COUNT(CASE WHEN n.m IS NULL THEN 1 END) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id;
 -- chk_3
-SELECT COUNT(*) FROM (SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*)) x;
+SELECT COUNT(CASE WHEN x.hi - x.lo + 1 <> x.c THEN 1 END), COUNT(*) FROM (SELECT MAX(no_o_id) AS hi, MIN(no_o_id) AS lo, COUNT(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) x;
 -- chk_4
-SELECT COUNT(*) FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o, (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l WHERE o.o_w_id = l.ol_w_id AND o.o_d_id = l.ol_d_id AND o.s <> l.c;
+SELECT COUNT(CASE WHEN (SELECT COALESCE(SUM(o_ol_cnt), 0) FROM orders WHERE o_w_id = d.d_w_id AND o_d_id = d.d_id) <> (SELECT COUNT(*) FROM order_line WHERE ol_w_id = d.d_w_id AND ol_d_id = d.d_id) THEN 1 END), COUNT(*) FROM district d;
+-- chk_5_7
+SELECT COUNT(CASE WHEN (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL) THEN 1 END), COUNT(CASE WHEN l.c IS NULL OR l.c <> o.o_ol_cnt THEN 1 END), COUNT(*), COALESCE(SUM(CASE WHEN o.o_carrier_id IS NULL THEN l.c - l.nd ELSE l.nd END), 0), COALESCE(SUM(l.c), 0) FROM orders o LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT(*) AS c, COUNT(CASE WHEN ol_delivery_d IS NULL THEN 1 END) AS nd FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id;
+-- chk_8
+SELECT COUNT(CASE WHEN h.s IS NULL OR w.w_ytd <> h.s THEN 1 END), COUNT(*) FROM warehouse w LEFT JOIN (SELECT h_w_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id) h ON h.h_w_id = w.w_id;
+-- chk_9
+SELECT COUNT(CASE WHEN h.s IS NULL OR d.d_ytd <> h.s THEN 1 END), COUNT(*) FROM district d LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id, h_d_id) h ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id;
+-- chk_10_12
+SELECT COUNT(CASE WHEN c.c_balance <> COALESCE(a.s, 0) - COALESCE(h.s, 0) THEN 1 END), COUNT(CASE WHEN c.c_balance + c.c_ytd_payment <> COALESCE(a.s, 0) THEN 1 END), COUNT(*) FROM customer c LEFT JOIN (SELECT o.o_w_id AS w, o.o_d_id AS d, o.o_c_id AS cid, SUM(l.ol_amount) AS s FROM orders o, order_line l WHERE l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id AND l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) a ON a.w = c.c_w_id AND a.d = c.c_d_id AND a.cid = c.c_id LEFT JOIN (SELECT h_c_w_id AS w, h_c_d_id AS d, h_c_id AS cid, SUM(h_amount) AS s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h ON h.w = c.c_w_id AND h.d = c.c_d_id AND h.cid = c.c_id;
+-- chk_11
+SELECT COUNT(CASE WHEN COALESCE(o.c, 0) - COALESCE(n.c, 0) <> 2100 THEN 1 END), COUNT(*) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, COUNT(*) AS c FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, COUNT(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id;
+-- chk_delivered
+SELECT COUNT(*) FROM orders WHERE o_id > 2100 AND o_carrier_id IS NOT NULL;
 -- chk_rows
-SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock);
+SELECT (SELECT COUNT(*) FROM warehouse), (SELECT COUNT(*) FROM district), (SELECT COUNT(*) FROM customer), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM new_order), (SELECT COUNT(*) FROM item), (SELECT COUNT(*) FROM stock), (SELECT COUNT(*) FROM history), (SELECT COUNT(*) FROM order_line), (SELECT COUNT(*) FROM tpcc_meta);
+-- chk_ol_cnt
+SELECT COALESCE(SUM(o_ol_cnt), 0) FROM orders;
+
+-- procedures, created by prepare (sql/mysql/procedures.sql)
+
+-- procedure: tpcc_neword
+CREATE PROCEDURE tpcc_neword(IN p_w_id INT, IN p_d_id INT, IN p_c_id INT, IN p_ol_cnt INT, IN p_all_local INT,
+    IN p_items VARCHAR(90), IN p_supply VARCHAR(90), IN p_qty VARCHAR(30), IN p_numbers VARCHAR(30))
+proc: BEGIN
+    DECLARE v_o_id INT;
+    DECLARE v_i_id INT;
+    DECLARE v_s_w_id INT;
+    DECLARE v_q INT;
+    DECLARE v_n INT;
+    DECLARE v_s_quantity INT;
+    DECLARE v_i INT DEFAULT 1;
+    DECLARE v_w_tax DECIMAL(4, 4);
+    DECLARE v_d_tax DECIMAL(4, 4);
+    DECLARE v_c_discount DECIMAL(4, 4);
+    DECLARE v_c_last VARCHAR(16);
+    DECLARE v_c_credit CHAR(2);
+    DECLARE v_i_price DECIMAL(5, 2);
+    DECLARE v_i_name VARCHAR(24);
+    DECLARE v_i_data VARCHAR(50);
+    DECLARE v_s_data VARCHAR(50);
+    DECLARE v_dist CHAR(24);
+    DECLARE v_amount DECIMAL(6, 2);
+    DECLARE v_total DECIMAL(12, 2) DEFAULT 0;
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    START TRANSACTION;
+    SELECT c_discount, c_last, c_credit, w_tax INTO v_c_discount, v_c_last, v_c_credit, v_w_tax
+    FROM customer, warehouse
+    WHERE w_id = p_w_id AND c_w_id = w_id AND c_d_id = p_d_id AND c_id = p_c_id;
+    UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = p_w_id AND d_id = p_d_id;
+    SELECT d_next_o_id - 1, d_tax INTO v_o_id, v_d_tax FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
+    INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+    VALUES (v_o_id, p_d_id, p_w_id, p_c_id, CURRENT_TIMESTAMP, NULL, p_ol_cnt, p_all_local);
+    INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_o_id, p_d_id, p_w_id);
+    WHILE v_i <= p_ol_cnt DO
+        SET v_i_id = CAST(SUBSTRING(p_items, v_i * 6 - 5, 6) AS UNSIGNED);
+        SET v_s_w_id = CAST(SUBSTRING(p_supply, v_i * 6 - 5, 6) AS UNSIGNED);
+        SET v_q = CAST(SUBSTRING(p_qty, v_i * 2 - 1, 2) AS UNSIGNED);
+        SET v_n = CAST(SUBSTRING(p_numbers, v_i * 2 - 1, 2) AS UNSIGNED);
+        SET v_i_price = NULL;
+        SELECT i_price, i_name, i_data INTO v_i_price, v_i_name, v_i_data FROM item WHERE i_id = v_i_id;
+        IF v_i_price IS NULL THEN
+            -- the unused item: the intended rollback (clause 2.4.2.3)
+            ROLLBACK;
+            SELECT v_o_id AS o_id, 1 AS rolled_back, 0.0 AS total;
+            LEAVE proc;
+        END IF;
+        SELECT s_quantity, s_data,
+            CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+        INTO v_s_quantity, v_s_data, v_dist
+        FROM stock WHERE s_i_id = v_i_id AND s_w_id = v_s_w_id FOR UPDATE;
+        UPDATE stock
+        SET s_quantity = CASE WHEN v_s_quantity >= v_q + 10 THEN v_s_quantity - v_q ELSE v_s_quantity - v_q + 91 END,
+            s_ytd = s_ytd + v_q, s_order_cnt = s_order_cnt + 1,
+            s_remote_cnt = s_remote_cnt + CASE WHEN v_s_w_id <> p_w_id THEN 1 ELSE 0 END
+        WHERE s_i_id = v_i_id AND s_w_id = v_s_w_id;
+        SET v_amount = v_q * v_i_price;
+        INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d,
+            ol_quantity, ol_amount, ol_dist_info)
+        VALUES (v_o_id, p_d_id, p_w_id, v_n, v_i_id, v_s_w_id, NULL, v_q, v_amount, v_dist);
+        SET v_total = v_total + v_amount;
+        SET v_i = v_i + 1;
+    END WHILE;
+    COMMIT;
+    SELECT v_o_id AS o_id, 0 AS rolled_back, v_total * (1 - v_c_discount) * (1 + v_w_tax + v_d_tax) AS total;
+END;
+
+-- procedure: tpcc_payment
+CREATE PROCEDURE tpcc_payment(IN p_w_id INT, IN p_d_id INT, IN p_c_w_id INT, IN p_c_d_id INT, IN p_c_id INT,
+    IN p_c_last VARCHAR(16), IN p_by_name INT, IN p_amount DOUBLE)
+proc: BEGIN
+    DECLARE v_h_amount DECIMAL(6, 2);
+    DECLARE v_c_id INT;
+    DECLARE v_n INT;
+    DECLARE v_w_name VARCHAR(10);
+    DECLARE v_d_name VARCHAR(10);
+    DECLARE v_w_street_1 VARCHAR(20);
+    DECLARE v_w_city VARCHAR(20);
+    DECLARE v_d_street_1 VARCHAR(20);
+    DECLARE v_d_city VARCHAR(20);
+    DECLARE v_c_first VARCHAR(16);
+    DECLARE v_c_credit CHAR(2);
+    DECLARE v_c_balance DECIMAL(12, 2);
+    DECLARE v_c_since DATETIME;
+    DECLARE v_c_data VARCHAR(500);
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    SET v_h_amount = p_amount;
+    SET v_c_id = p_c_id;
+    START TRANSACTION;
+    SELECT w_name, w_street_1, w_city INTO v_w_name, v_w_street_1, v_w_city FROM warehouse WHERE w_id = p_w_id;
+    SELECT d_name, d_street_1, d_city INTO v_d_name, v_d_street_1, v_d_city
+    FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
+    IF p_by_name = 1 THEN
+        -- the customer at position ceil(n / 2) in C_FIRST order (clause 2.5.2.2)
+        SELECT COUNT(*) INTO v_n FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_last = p_c_last;
+        SET v_c_id = NULL;
+        SELECT x.c_id INTO v_c_id
+        FROM (SELECT c_id, ROW_NUMBER() OVER (ORDER BY c_first) AS rn FROM customer
+            WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_last = p_c_last) AS x
+        WHERE x.rn = FLOOR((v_n + 1) / 2);
+        IF v_c_id IS NULL THEN
+            ROLLBACK;
+            SELECT 0 AS c_id, 0.0 AS c_balance, '' AS c_credit;
+            LEAVE proc;
+        END IF;
+    END IF;
+    UPDATE customer
+    SET c_balance = c_balance - v_h_amount, c_ytd_payment = c_ytd_payment + v_h_amount, c_payment_cnt = c_payment_cnt + 1
+    WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+    SELECT c_first, c_credit, c_balance, c_since INTO v_c_first, v_c_credit, v_c_balance, v_c_since
+    FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+    IF v_c_credit = 'BC' THEN
+        SELECT c_data INTO v_c_data FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+        SET v_c_data = LEFT(CONCAT(v_c_id, ' ', p_c_d_id, ' ', p_c_w_id, ' ', p_d_id, ' ', p_w_id, ' ', v_h_amount, ' | ',
+            v_c_data), 500);
+        UPDATE customer SET c_data = v_c_data WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+    END IF;
+    INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+    VALUES (v_c_id, p_c_d_id, p_c_w_id, p_d_id, p_w_id, CURRENT_TIMESTAMP, v_h_amount, CONCAT(v_w_name, '    ', v_d_name));
+    -- the hot rows last: district and warehouse stay locked only to the commit
+    UPDATE district SET d_ytd = d_ytd + v_h_amount WHERE d_w_id = p_w_id AND d_id = p_d_id;
+    UPDATE warehouse SET w_ytd = w_ytd + v_h_amount WHERE w_id = p_w_id;
+    COMMIT;
+    SELECT v_c_id AS c_id, v_c_balance AS c_balance, v_c_credit AS c_credit;
+END;
+
+-- procedure: tpcc_ostat
+CREATE PROCEDURE tpcc_ostat(IN p_w_id INT, IN p_d_id INT, IN p_c_id INT, IN p_c_last VARCHAR(16), IN p_by_name INT)
+proc: BEGIN
+    DECLARE v_c_id INT;
+    DECLARE v_n INT;
+    DECLARE v_o_carrier_id INT;
+    DECLARE v_ol_quantity INT;
+    DECLARE v_ol_i_id INT;
+    DECLARE v_ol_supply_w_id INT;
+    DECLARE v_o_id INT DEFAULT 0;
+    DECLARE v_lines INT DEFAULT 0;
+    DECLARE v_c_first VARCHAR(16);
+    DECLARE v_c_last VARCHAR(16);
+    DECLARE v_c_middle CHAR(2);
+    DECLARE v_c_balance DECIMAL(12, 2);
+    DECLARE v_ol_amount DECIMAL(12, 2);
+    DECLARE v_o_entry_d DATETIME;
+    DECLARE v_ol_delivery_d DATETIME;
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    SET v_c_id = p_c_id;
+    START TRANSACTION;
+    IF p_by_name = 1 THEN
+        SELECT COUNT(*) INTO v_n FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last;
+        SET v_c_id = NULL;
+        SELECT x.c_id INTO v_c_id
+        FROM (SELECT c_id, ROW_NUMBER() OVER (ORDER BY c_first) AS rn FROM customer
+            WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last) AS x
+        WHERE x.rn = FLOOR((v_n + 1) / 2);
+        IF v_c_id IS NULL THEN
+            COMMIT;
+            SELECT 0 AS c_id, 0 AS o_id, 0 AS line_count;
+            LEAVE proc;
+        END IF;
+    END IF;
+    SELECT c_first, c_middle, c_last, c_balance INTO v_c_first, v_c_middle, v_c_last, v_c_balance
+    FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = v_c_id;
+    SELECT o_id, o_carrier_id, o_entry_d INTO v_o_id, v_o_carrier_id, v_o_entry_d
+    FROM orders WHERE o_w_id = p_w_id AND o_d_id = p_d_id AND o_c_id = v_c_id ORDER BY o_id DESC LIMIT 1;
+    -- every line of the order is read (the terminal shows them)
+    SELECT COUNT(*), SUM(ol_quantity), SUM(ol_amount), MAX(ol_delivery_d), MAX(ol_i_id), MAX(ol_supply_w_id)
+    INTO v_lines, v_ol_quantity, v_ol_amount, v_ol_delivery_d, v_ol_i_id, v_ol_supply_w_id
+    FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id;
+    COMMIT;
+    SELECT v_c_id AS c_id, v_o_id AS o_id, v_lines AS line_count;
+END;
+
+-- procedure: tpcc_delivery
+CREATE PROCEDURE tpcc_delivery(IN p_w_id INT, IN p_carrier INT)
+BEGIN
+    DECLARE v_d INT DEFAULT 1;
+    DECLARE v_skipped INT DEFAULT 0;
+    DECLARE v_o_id INT;
+    DECLARE v_c_id INT;
+    DECLARE v_sum DECIMAL(12, 2);
+    DECLARE v_orders VARCHAR(80) DEFAULT '';
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    START TRANSACTION;
+    WHILE v_d <= 10 DO
+        SET v_o_id = NULL;
+        -- the oldest new order, locked: a concurrent Delivery waits for it
+        SELECT no_o_id INTO v_o_id FROM new_order
+        WHERE no_w_id = p_w_id AND no_d_id = v_d ORDER BY no_o_id LIMIT 1 FOR UPDATE;
+        IF v_o_id IS NULL THEN
+            SET v_skipped = v_skipped + 1;
+            SET v_orders = CONCAT(v_orders, '0 ');
+        ELSE
+            DELETE FROM new_order WHERE no_w_id = p_w_id AND no_d_id = v_d AND no_o_id = v_o_id;
+            SELECT o_c_id INTO v_c_id FROM orders WHERE o_w_id = p_w_id AND o_d_id = v_d AND o_id = v_o_id;
+            UPDATE orders SET o_carrier_id = p_carrier WHERE o_w_id = p_w_id AND o_d_id = v_d AND o_id = v_o_id;
+            UPDATE order_line SET ol_delivery_d = CURRENT_TIMESTAMP
+            WHERE ol_w_id = p_w_id AND ol_d_id = v_d AND ol_o_id = v_o_id;
+            SELECT SUM(ol_amount) INTO v_sum FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = v_d AND ol_o_id = v_o_id;
+            UPDATE customer SET c_balance = c_balance + v_sum, c_delivery_cnt = c_delivery_cnt + 1
+            WHERE c_w_id = p_w_id AND c_d_id = v_d AND c_id = v_c_id;
+            SET v_orders = CONCAT(v_orders, v_o_id, ' ');
+        END IF;
+        SET v_d = v_d + 1;
+    END WHILE;
+    COMMIT;
+    SELECT 10 - v_skipped AS delivered, v_skipped AS skipped, v_orders AS orders;
+END;
+
+-- procedure: tpcc_slev
+CREATE PROCEDURE tpcc_slev(IN p_w_id INT, IN p_d_id INT, IN p_threshold INT)
+BEGIN
+    DECLARE v_next INT;
+    DECLARE v_low INT;
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    START TRANSACTION;
+    SELECT d_next_o_id INTO v_next FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
+    SELECT COUNT(DISTINCT s_i_id) INTO v_low FROM order_line, stock
+    WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id < v_next AND ol_o_id >= v_next - 20
+        AND s_w_id = p_w_id AND s_i_id = ol_i_id AND s_quantity < p_threshold;
+    COMMIT;
+    SELECT v_low AS low_stock;
+END;
 
 -- cleanup (sql/mysql/drop.sql)
 
@@ -249,3 +508,8 @@ DROP TABLE IF EXISTS order_line;
 DROP TABLE IF EXISTS item;
 DROP TABLE IF EXISTS stock;
 DROP TABLE IF EXISTS tpcc_meta;
+DROP PROCEDURE IF EXISTS tpcc_neword;
+DROP PROCEDURE IF EXISTS tpcc_payment;
+DROP PROCEDURE IF EXISTS tpcc_ostat;
+DROP PROCEDURE IF EXISTS tpcc_delivery;
+DROP PROCEDURE IF EXISTS tpcc_slev;

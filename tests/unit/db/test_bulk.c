@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,10 +69,51 @@ static void test_bulk_load(void **state)
 	strbuf_release(&sb);
 }
 
+/* The bulk copy's plan: every loader INSERT of the SQL Server dialect maps
+ * to parameters and the two loader expressions; anything else is refused. */
+static void test_copy_plan(void **state)
+{
+	struct tpcc_sql *ms;
+	struct db_copy_col cols[24];
+	unsigned n;
+	char table[64], err[256];
+
+	(void)state;
+	assert_int_equal(tpcc_sql_load(TPCC_MSSQL, &ms, err, sizeof(err)), 0);
+	for (unsigned k = TS_LD_ITEM; k <= TS_LD_META; k++) {
+		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);
+		unsigned params = 0;
+		assert_int_equal(db_bulk_copy_plan(ms->stmt[k], table, sizeof(table), cols, 24, &n), 0);
+		for (unsigned i = 0; i < n; i++)
+			if (cols[i].kind == DB_COPY_PARAM || cols[i].kind == DB_COPY_NOW_IF_ONE)
+				assert_int_equal(cols[i].param, params++);
+		assert_int_equal(params, d->nparams); /* every parameter lands in a column */
+	}
+	assert_int_equal(db_bulk_copy_plan(ms->stmt[TS_LD_ORDER_LINE], table, sizeof(table), cols, 24, &n), 0);
+	assert_string_equal(table, "order_line");
+	assert_int_equal(n, 10);
+	assert_string_equal(cols[6].name, "ol_delivery_d");
+	assert_int_equal(cols[6].kind, DB_COPY_NOW_IF_ONE);
+	assert_int_equal(cols[6].param, 6);
+	assert_string_equal(cols[9].name, "ol_dist_info");
+	assert_int_equal(cols[9].param, 9);
+	assert_int_equal(db_bulk_copy_plan(ms->stmt[TS_LD_CUSTOMER], table, sizeof(table), cols, 24, &n), 0);
+	assert_string_equal(cols[12].name, "c_since");
+	assert_int_equal(cols[12].kind, DB_COPY_NOW);
+	assert_int_equal(db_bulk_copy_plan("INSERT INTO t (a, b) VALUES (?, NULL)", table, sizeof(table), cols, 24, &n), 0);
+	assert_int_equal(cols[1].kind, DB_COPY_NULL);
+	assert_int_equal(db_bulk_copy_plan("INSERT INTO t (a, b) VALUES (?, ? + 1)", table, sizeof(table), cols, 24, &n),
+			 -EINVAL);
+	assert_int_equal(db_bulk_copy_plan("INSERT INTO t (a, b) VALUES (?)", table, sizeof(table), cols, 24, &n), -EINVAL);
+	assert_int_equal(db_bulk_copy_plan("UPDATE t SET a = ?", table, sizeof(table), cols, 24, &n), -EINVAL);
+	tpcc_sql_free(ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bulk_load),
+		cmocka_unit_test(test_copy_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,37 +15,50 @@ static void test_odbc_classify(void **state)
 		const char *state;
 		int native;
 		enum db_err_class want;
+		enum db_retry_kind why;
 	} cases[] = {
-		{"40001", 1205, DB_ERR_RETRY},    /* SQL Server deadlock victim */
-		{"40001", 1213, DB_ERR_RETRY},    /* MariaDB C/ODBC deadlock */
-		{"HY000", 1213, DB_ERR_RETRY},
-		{"HY000", 1205, DB_ERR_RETRY},    /* MariaDB lock wait timeout */
-		{"40P01", 1, DB_ERR_RETRY},       /* psqlODBC deadlock */
-		{"55P03", 1, DB_ERR_RETRY},       /* psqlODBC lock_timeout */
-		{"08S01", 2013, DB_ERR_RECONNECT},
-		{"08S01", 35, DB_ERR_RECONNECT},
-		{"08003", 0, DB_ERR_RECONNECT},
-		{"08001", 101, DB_ERR_RECONNECT},
-		{"57P01", 35, DB_ERR_RECONNECT},
-		{"HY000", 2002, DB_ERR_RECONNECT},
-		{"HY000", 2006, DB_ERR_RECONNECT},
-		{"HY000", 2013, DB_ERR_RECONNECT},
-		{"42000", 1064, DB_ERR_FATAL},
-		{"23000", 1062, DB_ERR_FATAL},
-		{"23505", 1, DB_ERR_FATAL},
-		{"42S02", 1146, DB_ERR_FATAL},
-		{"28000", 18456, DB_ERR_FATAL},
-		{"HY000", 1969, DB_ERR_FATAL},
-		{"42000", 1205, DB_ERR_FATAL},    /* native codes count under HY000 only */
+		{"40001", 1205, DB_ERR_RETRY, DB_RETRY_DEADLOCK},       /* SQL Server deadlock victim (msodbcsql) */
+		{"42000", 1205, DB_ERR_RETRY, DB_RETRY_DEADLOCK},       /* the same through FreeTDS */
+		{"42000", 3960, DB_ERR_RETRY, DB_RETRY_SERIALIZATION},  /* SQL Server snapshot update conflict (FreeTDS) */
+		{"40001", 1213, DB_ERR_RETRY, DB_RETRY_DEADLOCK},       /* MariaDB C/ODBC deadlock */
+		{"40001", 1, DB_ERR_RETRY, DB_RETRY_SERIALIZATION},     /* psqlODBC serialization failure */
+		{"HY000", 1213, DB_ERR_RETRY, DB_RETRY_DEADLOCK},
+		{"HY000", 1205, DB_ERR_RETRY, DB_RETRY_LOCK_TIMEOUT},   /* MariaDB lock wait timeout */
+		{"40P01", 1, DB_ERR_RETRY, DB_RETRY_DEADLOCK},          /* psqlODBC deadlock */
+		{"55P03", 1, DB_ERR_RETRY, DB_RETRY_LOCK_TIMEOUT},      /* psqlODBC lock_timeout */
+		{"08S01", 2013, DB_ERR_RECONNECT, 0},
+		{"08S01", 35, DB_ERR_RECONNECT, 0},
+		{"08003", 0, DB_ERR_RECONNECT, 0},
+		{"08001", 101, DB_ERR_RECONNECT, 0},
+		{"57P01", 35, DB_ERR_RECONNECT, 0},
+		{"HY000", 2002, DB_ERR_RECONNECT, 0},
+		{"HY000", 2006, DB_ERR_RECONNECT, 0},
+		{"HY000", 2013, DB_ERR_RECONNECT, 0},
+		{"42000", 1064, DB_ERR_FATAL, 0},
+		{"42000", 1213, DB_ERR_FATAL, 0},  /* only SQL Server's 1205 is a deadlock under 42000 */
+		{"23000", 1062, DB_ERR_FATAL, 0},
+		{"23505", 1, DB_ERR_FATAL, 0},
+		{"42S02", 1146, DB_ERR_FATAL, 0},
+		{"28000", 18456, DB_ERR_FATAL, 0},
+		{"HY000", 1969, DB_ERR_FATAL, 0},
 	};
 	static const int extra[] = {1969};
 	struct db_conn_params p = {.retry_codes = extra, .n_retry_codes = 1};
+	enum db_retry_kind why;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_int_equal(odbc_classify(cases[i].state, cases[i].native, NULL), cases[i].want);
-	assert_int_equal(odbc_classify("HY000", 1969, &p), DB_ERR_RETRY);
-	assert_int_equal(odbc_classify("", 0, NULL), DB_ERR_FATAL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		why = DB_RETRY_LISTED;
+		assert_int_equal(odbc_classify(cases[i].state, cases[i].native, NULL, &why), cases[i].want);
+		if (cases[i].want == DB_ERR_RETRY)
+			assert_int_equal(why, cases[i].why);
+		/* A retry list without them (--retry-errors=1969) changes nothing. */
+		if (cases[i].native != 1969)
+			assert_int_equal(odbc_classify(cases[i].state, cases[i].native, &p, NULL), cases[i].want);
+	}
+	assert_int_equal(odbc_classify("HY000", 1969, &p, &why), DB_ERR_RETRY);
+	assert_int_equal(why, DB_RETRY_LISTED);
+	assert_int_equal(odbc_classify("", 0, NULL, NULL), DB_ERR_FATAL);
 }
 
 static void test_odbc_strings(void **state)

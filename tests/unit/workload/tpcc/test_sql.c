@@ -47,10 +47,28 @@ static void test_dialect_text(void **state)
 	assert_int_equal(tpcc_sql_load(TPCC_MSSQL, &ms, err, sizeof(err)), 0);
 	assert_int_equal(tpcc_sql_load(TPCC_MYSQL, &my, err, sizeof(err)), 0);
 	assert_int_equal(tpcc_sql_load(TPCC_POSTGRESQL, &pg, err, sizeof(err)), 0);
-	assert_string_equal(ms->stmt[TS_OS_LAST_ORDER], "SELECT TOP 1 o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND "
-							"o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC");
-	assert_string_equal(my->stmt[TS_OS_LAST_ORDER], "SELECT o_id, o_carrier_id FROM orders WHERE o_w_id = ? AND "
-							"o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1");
+	assert_string_equal(ms->stmt[TS_OS_LAST_ORDER], "SELECT TOP 1 o_id, o_carrier_id, o_entry_d FROM orders WHERE "
+							"o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC");
+	assert_string_equal(my->stmt[TS_OS_LAST_ORDER], "SELECT o_id, o_carrier_id, o_entry_d FROM orders WHERE o_w_id = ? "
+							"AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1");
+	/* Delivery's oldest new order is a locking read in every dialect. */
+	assert_non_null(strstr(ms->stmt[TS_DL_OLDEST_NEW_ORDER], "SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK)"));
+	assert_non_null(strstr(my->stmt[TS_DL_OLDEST_NEW_ORDER], "ORDER BY no_o_id LIMIT 1 FOR UPDATE"));
+	assert_non_null(strstr(pg->stmt[TS_DL_OLDEST_NEW_ORDER], "ORDER BY no_o_id LIMIT 1 FOR UPDATE"));
+	/* The procedure mode: five procedures per dialect, one call each. */
+	assert_int_equal(ms->nprocs, 5);
+	assert_int_equal(my->nprocs, 5);
+	assert_int_equal(pg->nprocs, 5);
+	assert_string_equal(ms->proc_names[0], "tpcc_neword");
+	assert_non_null(strstr(ms->procs[0], "CREATE PROCEDURE tpcc_neword @w_id INT"));
+	assert_null(strstr(ms->procs[4], "-- procedure:"));
+	assert_non_null(strstr(pg->procs[1], "CREATE FUNCTION tpcc_payment("));
+	assert_string_equal(ms->stmt[TS_PR_DELIVERY], "EXEC tpcc_delivery ?, ?");
+	assert_string_equal(my->stmt[TS_PR_DELIVERY], "CALL tpcc_delivery(?, ?)");
+	assert_string_equal(pg->stmt[TS_PR_DELIVERY], "SELECT * FROM tpcc_delivery(?, ?)");
+	assert_true(ms->nsettings >= 1 && my->nsettings >= 1 && pg->nsettings >= 1);
+	assert_int_equal(ms->nsession, 1);
+	assert_string_equal(ms->session[0], "SET NOCOUNT OFF");
 	assert_non_null(strstr(ms->stmt[TS_NO_STOCK], "FROM stock WITH (UPDLOCK, ROWLOCK) WHERE"));
 	assert_null(strstr(ms->stmt[TS_NO_STOCK], "FOR UPDATE"));
 	assert_non_null(strstr(pg->stmt[TS_NO_STOCK], "FOR UPDATE"));

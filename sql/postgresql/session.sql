@@ -1,0 +1,1 @@
+-- Sent once on every run connection, before the workload's statements (none for this dialect).
