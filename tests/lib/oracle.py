@@ -402,7 +402,10 @@ def check_result(path, journal=None, no_little=None):
         hdr, jivs, end = read_journal(journal)
         if hdr is not None:
             stripped = [dict((k, v) for k, v in iv.items() if k != "histogram") for iv in jivs]
-            if stripped != r["intervals"]:
+            # A campaign adds each interval's host/drive "telemetry" to the result after the run
+            # (docs/result-format.md); the driver's own records must be the journal's.
+            own = [dict((k, v) for k, v in iv.items() if k != "telemetry") for iv in r["intervals"]]
+            if stripped != own:
                 bad(where, "the journal's %d intervals differ from the result's %d" % (len(stripped), len(r["intervals"])))
             if end is None or end["status"] != r["status"]:
                 bad(where, "journal end line %s, result status %s" % (end, r["status"]))
@@ -466,6 +469,8 @@ def groups(results_dir, groups_csv):
     runs = {}
     for dp, _, fs in os.walk(results_dir):
         for f in sorted(fs):
+            if f.startswith("."):
+                continue  # not a run: e.g. a campaign's .telemetry-rep<k>.jsonl (dbrig report skips them too)
             p = os.path.join(dp, f)
             # a campaign's cut-off attempts are kept apart, never results
             if ".partial-" in f or f == "state.json" or os.path.basename(dp) == "report":
