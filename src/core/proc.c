@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,71 @@ int proc_wait(pid_t pid, uint64_t timeout_ns, int *status)
 	}
 }
 
+/*
+ * Feed stdin_text and read the child's stdout in one poll loop: a child that
+ * answers each statement as it reads them (`mariadb --batch` with one SELECT
+ * per table) fills the stdout pipe long before it has read all its input, so
+ * writing everything first and reading afterwards would block both sides
+ * forever (security review finding 11).
+ */
+static int pump(int in_fd, const char *text, int out_fd, struct strbuf *out)
+{
+	size_t left = text ? strlen(text) : 0;
+	char buf[16384];
+	int ret = 0;
+
+	if (in_fd >= 0 && (!left || fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK) < 0)) {
+		ret = left ? -errno : 0;
+		close(in_fd);
+		in_fd = -1;
+	}
+	while (ret == 0 && (in_fd >= 0 || out_fd >= 0)) {
+		struct pollfd pf[2];
+		nfds_t n = 0;
+		int iw = -1, ir = -1;
+
+		if (in_fd >= 0) {
+			pf[n] = (struct pollfd){.fd = in_fd, .events = POLLOUT};
+			iw = (int)n++;
+		}
+		if (out_fd >= 0) {
+			pf[n] = (struct pollfd){.fd = out_fd, .events = POLLIN};
+			ir = (int)n++;
+		}
+		if (poll(pf, n, -1) < 0) {
+			if (errno != EINTR)
+				ret = -errno;
+			continue;
+		}
+		if (iw >= 0 && pf[iw].revents) {
+			ssize_t w = write(in_fd, text, left);
+			if (w > 0) {
+				text += w;
+				left -= (size_t)w;
+			}
+			/* EPIPE: the child stopped reading; what it printed is still read. */
+			if (left == 0 || (w < 0 && errno != EINTR && errno != EAGAIN)) {
+				close(in_fd);
+				in_fd = -1;
+			}
+		}
+		if (ir >= 0 && pf[ir].revents) {
+			ssize_t r = read(out_fd, buf, sizeof(buf));
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (r <= 0) {
+				out_fd = -1; /* closed by the caller */
+				continue;
+			}
+			if (out)
+				strbuf_add(out, buf, (size_t)r);
+		}
+	}
+	if (in_fd >= 0)
+		close(in_fd);
+	return ret;
+}
+
 int proc_run(const struct proc_spec *s, struct strbuf *out, int *status)
 {
 	int in[2] = {-1, -1}, op[2] = {-1, -1};
@@ -112,37 +178,27 @@ int proc_run(const struct proc_spec *s, struct strbuf *out, int *status)
 	if (in[0] >= 0) {
 		close(in[0]);
 		in[0] = -1;
-		const char *p = s->stdin_text;
-		size_t left = strlen(p);
-		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-		while (left) {
-			ssize_t n = write(in[1], p, left);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			p += n;
-			left -= (size_t)n;
-		}
-		signal(SIGPIPE, old);
-		close(in[1]);
-		in[1] = -1;
 	}
 	if (op[1] >= 0) {
 		close(op[1]);
 		op[1] = -1;
-		char buf[4096];
-		for (;;) {
-			ssize_t n = read(op[0], buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			if (out)
-				strbuf_add(out, buf, (size_t)n);
-		}
 	}
-	ret = proc_wait(pid, 0, &st);
+	{
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+		int in_fd = in[1];
+		in[1] = -1; /* pump closes it as soon as the text is written */
+		ret = pump(in_fd, s->stdin_text, op[0], out);
+		signal(SIGPIPE, old);
+	}
+	if (op[0] >= 0) { /* read to the end, or given up on: the child must not block on it */
+		close(op[0]);
+		op[0] = -1;
+	}
+	{
+		int wr = proc_wait(pid, 0, &st);
+		if (ret == 0)
+			ret = wr;
+	}
 	if (ret < 0)
 		goto out;
 	if (status)

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,69 @@ static void test_describe_status(void **state)
 	strbuf_release(&sb);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+	static const char msg[] = "proc_run hung: stdin and stdout deadlocked (security review finding 11)\n";
+	if (write(2, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to say */
+	}
+	_exit(1);
+}
+
+/*
+ * Security review finding 11: a child that answers as it reads (here cat, as
+ * `mariadb --batch` answers each SELECT of the fingerprint) filled its stdout
+ * pipe while proc_run was still writing stdin: both blocked forever.
+ */
+static void test_run_large_stdin_and_stdout(void **state)
+{
+	(void)state;
+	size_t n = 4u << 20;
+	char *in = malloc(n + 1);
+	assert_non_null(in);
+	for (size_t i = 0; i < n; i++)
+		in[i] = (char)('a' + i % 26);
+	in[n] = '\0';
+	char *argv[] = {"/bin/cat", NULL};
+	struct proc_spec spec = {.argv = argv, .stdin_text = in, .capture = true};
+	struct strbuf out;
+	int st = -1;
+	strbuf_init(&out, 0);
+	signal(SIGALRM, on_alarm);
+	alarm(30);
+	assert_int_equal(proc_run(&spec, &out, &st), 0);
+	alarm(0);
+	assert_int_equal(out.len, n);
+	assert_memory_equal(out.buf, in, n);
+	strbuf_release(&out);
+	free(in);
+}
+
+/* A child that exits without reading its input: proc_run returns, its output kept. */
+static void test_run_child_ignores_stdin(void **state)
+{
+	(void)state;
+	size_t n = 1u << 20;
+	char *in = malloc(n + 1);
+	assert_non_null(in);
+	memset(in, 'x', n);
+	in[n] = '\0';
+	char *argv[] = {"/bin/sh", "-c", "echo early; exit 3", NULL};
+	struct proc_spec spec = {.argv = argv, .stdin_text = in, .capture = true};
+	struct strbuf out;
+	int st = 0;
+	strbuf_init(&out, 0);
+	signal(SIGALRM, on_alarm);
+	alarm(30);
+	assert_int_equal(proc_run(&spec, &out, &st), -ECHILD);
+	alarm(0);
+	assert_string_equal(out.buf, "early\n");
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+	strbuf_release(&out);
+	free(in);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -106,6 +171,8 @@ int main(void)
 		cmocka_unit_test(test_log_tail_bounded),
 		cmocka_unit_test(test_log_tail_missing_file),
 		cmocka_unit_test(test_describe_status),
+		cmocka_unit_test(test_run_large_stdin_and_stdout),
+		cmocka_unit_test(test_run_child_ignores_stdin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
