@@ -1,9 +1,7 @@
 /*
- * Secrets for ODBC children go through this process's environment for the
- * instant of the fork: proc_spawn only knows MYSQL_PWD, and the orchestrator
- * is single-threaded, so setting ODBC_PWD and ODBCSYSINI around the fork and
- * restoring them right after gives the child alone its values. setenv()
- * never touches /proc/self/environ, so the password is not visible there.
+ * Secrets for children go into the child's own environment only
+ * (proc_spec.mysql_pwd / .env, built before the fork): this process's
+ * environment is never changed.
  */
 #include "campaign/driver.h"
 
@@ -92,63 +90,44 @@ size_t driver_split_args(const struct strbuf *args, char **argv, size_t start, s
 	return n;
 }
 
-struct saved_env {
-	const char *name;
-	char *old; /* NULL: was unset */
-};
-
-static void env_set(struct saved_env *s, const char *name, const char *value)
-{
-	const char *o = getenv(name);
-
-	s->name = name;
-	s->old = o ? xstrdup(o) : NULL;
-	if (value)
-		setenv(name, value, 1);
-	else
-		unsetenv(name);
-}
-
-static void env_restore(struct saved_env *s)
-{
-	if (!s->name)
-		return;
-	if (s->old) {
-		setenv(s->name, s->old, 1);
-		free(s->old);
-	} else {
-		unsetenv(s->name);
-	}
-	s->name = NULL;
-}
-
 /* spawn (out == NULL and pid != NULL) or run to completion. */
 static int with_env(const struct campaign_config *cfg, const struct target_endpoint *ep, struct proc_spec *spec,
 		    pid_t *pid, struct strbuf *out, int *status)
 {
-	struct saved_env env[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-	struct strbuf ini;
+	struct strbuf pw, sysini, ini;
+	const char *env[4] = {NULL, NULL, NULL, NULL};
 	int ret;
 
+	strbuf_init(&pw, 0);
+	strbuf_init(&sysini, 0);
 	strbuf_init(&ini, 0);
 	spec->mysql_pwd = NULL;
+	spec->env = NULL;
 	if (!driver_is_odbc(cfg)) {
 		spec->mysql_pwd = ep->password;
 	} else {
-		env_set(&env[0], "ODBC_PWD", ep->password);
+		if (ep->password)
+			strbuf_addf(&pw, "ODBC_PWD=%s", ep->password);
+		else
+			strbuf_adds(&pw, "ODBC_PWD");
+		env[0] = pw.buf;
 		if (ep->odbc_sysini) {
 			/* The registration of the campaign alone: no /etc/odbc*.ini, no ~/.odbc.ini. */
-			strbuf_addf(&ini, "%s/odbc.ini", ep->odbc_sysini);
-			env_set(&env[1], "ODBCSYSINI", ep->odbc_sysini);
-			env_set(&env[2], "ODBCINI", ini.buf);
+			strbuf_addf(&sysini, "ODBCSYSINI=%s", ep->odbc_sysini);
+			strbuf_addf(&ini, "ODBCINI=%s/odbc.ini", ep->odbc_sysini);
+			env[1] = sysini.buf;
+			env[2] = ini.buf;
 		}
+		spec->env = env;
 	}
 	if (pid)
 		ret = proc_spawn(spec, pid);
 	else
 		ret = proc_run(spec, out, status);
-	for (size_t i = 0; i < 3; i++)
-		env_restore(&env[i]);
+	spec->env = NULL;
+	memset(pw.buf, 0, pw.len);
+	strbuf_release(&pw);
+	strbuf_release(&sysini);
 	strbuf_release(&ini);
 	return ret;
 }

@@ -12,29 +12,96 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Between fork and exec only async-signal-safe calls; failures exit 127. */
-static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent)
+extern char **environ;
+
+/* Does the environment entry "NAME=value" (or "NAME") name the variable of `key` ("NAME=value" or "NAME")? */
+static bool same_name(const char *entry, const char *key)
 {
+	size_t n = strcspn(key, "=");
+
+	return !strncmp(entry, key, n) && (entry[n] == '=' || entry[n] == '\0');
+}
+
+/*
+ * The child's environment, built before the fork (setenv between fork and
+ * exec is not async-signal-safe: it allocates; security review finding 22):
+ * this process's environment with MYSQL_PWD and every spec->env entry
+ * replaced ("NAME=value") or removed ("NAME"); mysql_pwd wins over an env
+ * entry of the same name. The strings stay owned by
+ * environ, spec and `pwd`.
+ */
+static char **child_env(const struct proc_spec *s, struct strbuf *pwd)
+{
+	size_t n = 0, k = 0, extra = 0;
+	char **env;
+
+	if (s->mysql_pwd)
+		strbuf_addf(pwd, "MYSQL_PWD=%s", s->mysql_pwd);
+	while (environ && environ[n])
+		n++;
+	while (s->env && s->env[extra])
+		extra++;
+	env = xcalloc(n + extra + 2, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		bool drop = s->mysql_pwd && same_name(environ[i], "MYSQL_PWD");
+		for (size_t e = 0; e < extra && !drop; e++)
+			drop = same_name(environ[i], s->env[e]);
+		if (!drop)
+			env[k++] = environ[i];
+	}
+	for (size_t e = 0; e < extra; e++)
+		if (strchr(s->env[e], '=') && !(s->mysql_pwd && same_name(s->env[e], "MYSQL_PWD")))
+			env[k++] = (char *)s->env[e];
+	if (s->mysql_pwd)
+		env[k++] = pwd->buf;
+	env[k] = NULL;
+	return env;
+}
+
+/* Every descriptor above stderr: the child gets 0-2 and nothing else of ours (finding 22). */
+static void close_from_3(void)
+{
+	struct rlimit rl;
+
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 65536)
+		rl.rlim_cur = 65536;
+	for (int fd = 3; fd < (int)rl.rlim_cur; fd++)
+		close(fd);
+}
+
+/* Between fork and exec only async-signal-safe calls; failures exit 127. */
+static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent, char **env)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t none;
 	int fd;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
 		_exit(127);
 	if (s->new_group)
 		setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (in_fd >= 0) {
 		dup2(in_fd, 0);
 	} else if ((fd = open("/dev/null", O_RDONLY)) >= 0) {
 		dup2(fd, 0);
 	}
 	if (s->log_path) {
-		fd = open(s->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		fd = open(s->log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		if (fd < 0)
 			_exit(127);
 		if (out_fd < 0)
@@ -43,32 +110,43 @@ static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent
 	}
 	if (out_fd >= 0)
 		dup2(out_fd, 1);
-	if (s->mysql_pwd && setenv("MYSQL_PWD", s->mysql_pwd, 1) < 0)
-		_exit(127);
-	execv(s->argv[0], s->argv);
+	close_from_3();
+	execve(s->argv[0], s->argv, env);
 	_exit(127);
 }
 
 static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, int close_b, pid_t *out)
 {
 	pid_t parent = getpid();
+	struct strbuf pwd;
+	char **env;
 	pid_t pid;
+	int ret = 0;
 
+	strbuf_init(&pwd, 0);
+	env = child_env(s, &pwd);
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
 	if (pid == 0) {
 		if (close_a >= 0)
 			close(close_a);
 		if (close_b >= 0)
 			close(close_b);
-		child(s, in_fd, out_fd, parent);
+		child(s, in_fd, out_fd, parent, env);
 	}
 	if (s->new_group)
 		setpgid(pid, pid);
 	*out = pid;
-	return 0;
+out:
+	free(env);
+	if (pwd.len)
+		memset(pwd.buf, 0, pwd.len);
+	strbuf_release(&pwd);
+	return ret;
 }
 
 int proc_spawn(const struct proc_spec *s, pid_t *out)

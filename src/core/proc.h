@@ -5,6 +5,12 @@
  * (a server shuts down, a driver writes an "interrupted" result) instead of
  * leaving them running into the resumed campaign.
  *
+ * The child's environment is built before the fork and handed to execve;
+ * the child keeps only descriptors 0-2 (stdin, and stdout/stderr to the log
+ * or the capture pipe), so no pipe, lock or connection of dbrig leaks into
+ * a server or driver. A log_path that is a symbolic link is refused
+ * (O_NOFOLLOW): dbrig derives those paths itself.
+ *
  * Only waitpid on a given pid is used anywhere: a caller never reaps a child
  * it does not own.
  */
@@ -21,6 +27,7 @@ struct proc_spec {
 	char *const *argv;          /* argv[0] is the program path */
 	const char *log_path;       /* stdout and stderr appended here; NULL = inherit */
 	const char *mysql_pwd;      /* exported as MYSQL_PWD to this child only, or NULL */
+	const char *const *env;     /* this child only: "NAME=value" set, "NAME" removed; NULL-terminated, or NULL */
 	const char *stdin_text;     /* written to the child's stdin (proc_run), or NULL = /dev/null */
 	bool capture;               /* proc_run: stdout into `out` (stderr to log_path or inherited) */
 	bool new_group;             /* put the child in its own process group (no terminal SIGINT) */

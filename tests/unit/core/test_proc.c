@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,48 @@ static void test_run_child_ignores_stdin(void **state)
 	free(in);
 }
 
+/* Security review finding 22: a child inherited every descriptor of dbrig that lacked CLOEXEC. */
+static void test_child_gets_no_stray_descriptor(void **state)
+{
+	(void)state;
+	int fd = open("/dev/null", O_RDONLY); /* no O_CLOEXEC, as a library might leave one */
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, 50), 50);
+	char *argv[] = {"/bin/sh", "-c", "if [ -e /proc/self/fd/50 ]; then echo leaked; else echo closed; fi", NULL};
+	struct proc_spec spec = {.argv = argv, .capture = true};
+	struct strbuf out;
+	strbuf_init(&out, 0);
+	assert_int_equal(proc_run(&spec, &out, NULL), 0);
+	assert_string_equal(out.buf, "closed\n");
+	close(50);
+	close(fd);
+	strbuf_release(&out);
+}
+
+/*
+ * Finding 22: MYSQL_PWD was set with setenv between fork and exec (not
+ * async-signal-safe). The environment is now built before the fork: the
+ * child sees MYSQL_PWD and spec.env, this process's environment never changes.
+ */
+static void test_child_env(void **state)
+{
+	(void)state;
+	const char *env[] = {"DBRIG_TEST_SET=yes", "DBRIG_TEST_DROP", "MYSQL_PWD=not-this-one", NULL};
+	char *argv[] = {"/bin/sh", "-c", "env | grep ^DBRIG_TEST_ | sort; echo \"pwd=$MYSQL_PWD\"", NULL};
+	struct proc_spec spec = {.argv = argv, .capture = true, .mysql_pwd = "s3cret", .env = env};
+	struct strbuf out;
+	strbuf_init(&out, 0);
+	setenv("DBRIG_TEST_KEEP", "1", 1);
+	setenv("DBRIG_TEST_DROP", "1", 1);
+	unsetenv("MYSQL_PWD");
+	assert_int_equal(proc_run(&spec, &out, NULL), 0);
+	assert_string_equal(out.buf, "DBRIG_TEST_KEEP=1\nDBRIG_TEST_SET=yes\npwd=s3cret\n");
+	assert_null(getenv("MYSQL_PWD"));
+	assert_null(getenv("DBRIG_TEST_SET"));
+	assert_string_equal(getenv("DBRIG_TEST_DROP"), "1");
+	strbuf_release(&out);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -173,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_describe_status),
 		cmocka_unit_test(test_run_large_stdin_and_stdout),
 		cmocka_unit_test(test_run_child_ignores_stdin),
+		cmocka_unit_test(test_child_gets_no_stray_descriptor),
+		cmocka_unit_test(test_child_env),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
