@@ -1,5 +1,6 @@
 #include "core/fileio.h"
 
+#include "core/log.h"
 #include "core/strbuf.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +28,33 @@ static int fsync_dir_of(const char *path)
 	return ret;
 }
 
-int atomic_write_file(const char *path, const void *data, size_t len)
+/*
+ * A new file beside `path`, "<path>.tmp.<12 random hex digits>", created
+ * exclusively (O_EXCL: never an existing file, never through a symbolic
+ * link) with `mode` (less the umask, as open() does; mkstemp would give
+ * 0600 and lose it). A name planted in a shared folder is never followed:
+ * security review finding 9. Returns the fd, or -errno.
+ */
+static int create_temp(const char *path, unsigned mode, struct strbuf *tmp)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		int fd;
+
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -EIO;
+		strbuf_reset(tmp);
+		strbuf_addf(tmp, "%s.tmp.", path);
+		for (size_t i = 0; i < sizeof(r); i++)
+			strbuf_addf(tmp, "%02x", r[i]);
+		fd = open(tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+int atomic_write_file_mode(const char *path, const void *data, size_t len, unsigned mode)
 {
 	struct strbuf tmp;
 	const char *p = data;
@@ -34,10 +62,10 @@ int atomic_write_file(const char *path, const void *data, size_t len)
 	int ret = -EIO;
 
 	strbuf_init(&tmp, 0);
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = create_temp(path, mode, &tmp);
 	if (fd < 0) {
-		ret = -errno;
+		ret = fd;
+		fd = -1;
 		goto out;
 	}
 	while (len > 0) {
@@ -65,7 +93,15 @@ int atomic_write_file(const char *path, const void *data, size_t len)
 		ret = -errno;
 		goto out_unlink;
 	}
+	/*
+	 * The new file is in place: a folder that cannot be synced only means the
+	 * rename may not survive a power loss yet. Reporting "cannot write" for a
+	 * file that was written would be wrong (security review finding 22).
+	 */
 	ret = fsync_dir_of(path);
+	if (ret < 0)
+		log_warn("%s: written, but its folder could not be synced: %s", path, strerror(-ret));
+	ret = 0;
 	goto out;
 out_unlink:
 	if (fd >= 0)
@@ -77,6 +113,11 @@ out:
 		close(fd);
 	strbuf_release(&tmp);
 	return ret;
+}
+
+int atomic_write_file(const char *path, const void *data, size_t len)
+{
+	return atomic_write_file_mode(path, data, len, 0644);
 }
 
 int read_file(const char *path, char **out, size_t *len)

@@ -1,8 +1,11 @@
 /*
  * Files that must never be left half-written: results, state, reports.
- * atomic_write_file writes to "<path>.tmp.<pid>" in the same folder, fsyncs it,
- * renames it over `path` and fsyncs the folder. On any failure the temporary
- * file is removed, `path` is untouched, and -errno is returned.
+ * atomic_write_file writes to a new "<path>.tmp.<random>" in the same folder,
+ * created exclusively (O_EXCL | O_NOFOLLOW: nothing planted there is ever
+ * followed or reused), fsyncs it, renames it over `path` and fsyncs the
+ * folder. On any failure before the rename the temporary file is removed,
+ * `path` is untouched, and -errno is returned; once renamed the call returns
+ * 0 (a folder that cannot be synced is a warning: the new file is in place).
  */
 #ifndef DBRIG_CORE_FILEIO_H
 #define DBRIG_CORE_FILEIO_H
@@ -10,6 +13,9 @@
 #include <stddef.h>
 
 int atomic_write_file(const char *path, const void *data, size_t len) __attribute__((warn_unused_result));
+/* The same with the file's mode (0644 above; 0600 for secrets), less the umask. */
+int atomic_write_file_mode(const char *path, const void *data, size_t len, unsigned mode)
+	__attribute__((warn_unused_result));
 /* Read a whole file (NUL-terminated). Returns 0 or -errno. */
 int read_file(const char *path, char **out, size_t *len) __attribute__((warn_unused_result));
 /* mkdir -p; returns 0 or -errno. */

@@ -254,11 +254,9 @@ int local_load_password(struct local_drive *ld, bool create)
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
 	strcat(hex, "\n");
-	mode_t old = umask(077);
-	ret = atomic_write_file(path.buf, hex, strlen(hex));
-	umask(old);
+	/* Created 0600: the password is never in a file others can read, not even for an instant. */
+	ret = atomic_write_file_mode(path.buf, hex, strlen(hex), 0600);
 	if (ret == 0) {
-		ret = chmod(path.buf, 0600) < 0 ? -errno : 0;
 		hex[32] = '\0';
 		ld->password = xstrdup(hex);
 	}
