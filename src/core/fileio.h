@@ -16,8 +16,16 @@ int atomic_write_file(const char *path, const void *data, size_t len) __attribut
 /* The same with the file's mode (0644 above; 0600 for secrets), less the umask. */
 int atomic_write_file_mode(const char *path, const void *data, size_t len, unsigned mode)
 	__attribute__((warn_unused_result));
-/* Read a whole file (NUL-terminated). Returns 0 or -errno. */
+/*
+ * Read a whole regular file (NUL-terminated) of at most READ_FILE_MAX bytes.
+ * Returns 0 or -errno: -EINVAL for anything but a regular file (a FIFO is
+ * never waited on, a device never read), -EFBIG beyond the bound.
+ * read_file_strerror says which in words.
+ */
+#define READ_FILE_MAX (256u << 20)
+#define READ_FILE_MAX_TEXT "256 MiB"
 int read_file(const char *path, char **out, size_t *len) __attribute__((warn_unused_result));
+const char *read_file_strerror(int err);
 /* mkdir -p; returns 0 or -errno. */
 int mkdir_p(const char *path, unsigned mode) __attribute__((warn_unused_result));
 

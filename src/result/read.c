@@ -723,7 +723,7 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 			text = NULL;
 			ret = read_file(full.buf, &text, NULL);
 			if (ret < 0) {
-				strbuf_addf(err, "%s: %s (expected a readable file)", fl.v[i], strerror(-ret));
+				strbuf_addf(err, "%s: %s (expected a readable file)", fl.v[i], read_file_strerror(ret));
 				goto out;
 			}
 			if (!is_journal) {
