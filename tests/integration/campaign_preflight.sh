@@ -1,7 +1,8 @@
 #!/bin/bash
 # The local target refuses to start, before touching anything, when a port is
 # busy, when the server binary is missing, or when a folder in the way was not
-# created by dbrig; --resume without a state file is a usage error.
+# created by dbrig; --resume without a state file is a usage error. The shipped
+# configs plan cleanly.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 LPID=
@@ -50,4 +51,12 @@ mkdir "$T/a/dbrig-pf" && echo precious > "$T/a/dbrig-pf/file"
 [ $rc -eq 2 ] || fail "foreign folder: exit $rc (expected 2)"
 grep -q 'dbrig-pf" already exists and was not created by dbrig' err.txt || fail "foreign folder message: $(cat err.txt)"
 [ "$(cat "$T/a/dbrig-pf/file")" = precious ] || fail "the foreign folder was touched"
+
+# Every shipped config plans cleanly, and --help documents --resume (bad
+# campaign files are in the bad-input corpus, tests/bad-input/campaign-*).
+for cfgf in "$DBRIG_SOURCE_DIR"/configs/*.json; do
+	out=$(cd "$DBRIG_SOURCE_DIR" && "$DBRIG_BIN" campaign "configs/$(basename "$cfgf")" --plan 2>&1) ||
+		fail "$(basename "$cfgf") --plan: $out"
+done
+"$DBRIG_BIN" campaign --help | grep -q -- "--resume" || fail "campaign --help does not list --resume"
 echo "campaign_preflight: ok"
