@@ -65,7 +65,7 @@ int campaign_main(const struct campaign_opts *o)
 {
 	struct campaign_ctx c = {0};
 	struct strbuf path;
-	struct sigaction sa = {0}, old_int, old_term;
+	struct sigaction sa = {0}, old_int, old_term, old_hup;
 	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
 	size_t unfinished = 0;
 	int ret, code = EXIT_RUNTIME;
@@ -117,6 +117,7 @@ int campaign_main(const struct campaign_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup); /* a closed terminal stops the campaign in order, like SIGTERM */
 	sig_installed = true;
 
 	/* Only what unfinished runs need is provisioned and loaded. */
@@ -223,6 +224,7 @@ out:
 	if (sig_installed) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 	}
 	free(need_inst);
 	free(need_drive);

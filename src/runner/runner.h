@@ -130,7 +130,7 @@ uint64_t runner_think_ns(struct rng *r, uint64_t mean_ns, double cap);
 
 enum runner_status {
 	RUNNER_COMPLETE = 0,
-	RUNNER_INTERRUPTED,  /* SIGINT / SIGTERM */
+	RUNNER_INTERRUPTED,  /* SIGINT / SIGTERM / SIGHUP */
 	RUNNER_FAILED,       /* fatal database error, or the server did not come back */
 };
 
@@ -141,7 +141,7 @@ struct runner_outcome {
 	bool started;        /* every connection was up and the clock started */
 };
 
-/* Runs to the end; blocks SIGINT/SIGTERM in the calling thread while it runs
+/* Runs to the end; blocks SIGINT/SIGTERM/SIGHUP in the calling thread while it runs
  * and turns them into an orderly stop. Returns 0 when the run could start (see
  * outcome for how it ended) or -1 when it could not (outcome.error says why). */
 int runner_run(const struct runner_config *cfg, struct runner_outcome *outcome);

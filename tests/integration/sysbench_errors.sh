@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Errors during a run: deadlocks are rolled back, retried and counted; a
-# connection killed by the server reconnects and the run goes on; SIGINT and
-# SIGTERM keep a partial result; kill -9 keeps the journal; a fatal error
+# connection killed by the server reconnects and the run goes on; SIGINT,
+# SIGTERM and SIGHUP keep a partial result; kill -9 keeps the journal; a fatal error
 # stops the run with a clear message and a partial result.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -55,6 +55,24 @@ check "the KILLs were sent" wait $bg
 check "reconnects counted" [ "$(json_get "$TEST_TMP/kill.json" "r['phases']['sample']['errors']['reconnects']")" = 2 ]
 check "status complete after KILL" [ "$(json_get "$TEST_TMP/kill.json" "r['status']")" = complete ]
 
+# --- a lock wait timeout (1205): the transaction is rolled back, retried and counted ---
+# (README "What happens when things fail" claims it; the review found it untested.)
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL innodb_lock_wait_timeout=1"
+mariadb_sql "$MARIADB_PORT" "BEGIN; SELECT COUNT(*) FROM sbtest.sbtest1 FOR UPDATE; DO SLEEP(4); COMMIT" >/dev/null &
+bg=$!
+for _ in $(seq 1 100); do
+	[ "$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM information_schema.INNODB_TRX")" -gt 0 ] && break
+	sleep 0.05
+done
+check "lock wait: the run completes" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=3 \
+	--result="$TEST_TMP/lw.json" oltp_update_index run >"$TEST_TMP/lw.out" 2>&1
+wait $bg
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL innodb_lock_wait_timeout=50"
+ign=$(json_get "$TEST_TMP/lw.json" "r['phases']['sample']['errors']['ignored']")
+check "lock wait: the timed-out updates were retried and counted ($ign)" [ "$ign" -ge 2 ]
+check "lock wait: status complete" [ "$(json_get "$TEST_TMP/lw.json" "r['status']")" = complete ]
+check "lock wait: no fatal error" [ "$(json_get "$TEST_TMP/lw.json" "r['phases']['sample']['errors']['fatal']")" = 0 ]
+
 # --- prepare on existing tables is an error, as in sysbench ---
 set +e
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >"$TEST_TMP/exists.out" 2>&1
@@ -93,8 +111,9 @@ check "--rate: the header says so" grep -qx 'Target transaction rate: 50/sec' "$
 "$DBRIG_BIN" sysbench $C --tables=1 oltp_update_index cleanup >/dev/null
 "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 oltp_read_only prepare >/dev/null
 
-# --- SIGINT and SIGTERM: partial result, exit non-zero ---
-for sig in INT TERM; do
+# --- SIGINT, SIGTERM and SIGHUP: partial result, exit non-zero (SIGHUP: security review
+# finding 17, it killed the driver with no result and no journal end line) ---
+for sig in INT TERM HUP; do
 	"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --precondition=1 --time=60 --report-interval=1 \
 		--result="$TEST_TMP/sig$sig.json" --journal="$TEST_TMP/sig$sig.jsonl" oltp_read_only run >"$TEST_TMP/sig$sig.out" 2>&1 &
 	pid=$!
@@ -105,6 +124,7 @@ for sig in INT TERM; do
 	check "SIG$sig result interrupted" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['status']")" = interrupted ]
 	check "SIG$sig sample marked incomplete" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['phases']['sample']['complete']")" = False ]
 	check "SIG$sig precondition kept" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['phases']['precondition']['complete']")" = True ]
+	check "SIG$sig named in the result" [ "$(json_get "$TEST_TMP/sig$sig.json" "r['error']")" = "interrupted by SIG$sig" ]
 	check "SIG$sig journal ended interrupted" [ "$(tail -n1 "$TEST_TMP/sig$sig.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')" = interrupted ]
 done
 
@@ -121,13 +141,32 @@ n=$(grep -c '"type":"interval"' "$TEST_TMP/k9.jsonl" || true)
 check "kill -9 journal holds the completed intervals ($n)" [ "$n" -ge 2 ]
 check "kill -9 journal has no end line" [ -z "$(grep '"type":"end"' "$TEST_TMP/k9.jsonl" || true)" ]
 
+# --- the server dies early in the sample and is still away when the sample ends: the
+# outage is shorter than --reconnect-timeout, but the result must not be "complete"
+# (security review finding 22: it was, at a fraction of the TPS) ---
+# kill_server_mid_run NAME OPTIONS...: a 2-connection read-only run; kill -9 of the
+# server after its first interval; $rc its exit, NAME.json/.jsonl/.err its files.
+kill_server_mid_run() {
+	local name=$1 pid
+	shift
+	"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --report-interval=1 "$@" \
+		--result="$TEST_TMP/$name.json" --journal="$TEST_TMP/$name.jsonl" oltp_read_only run >"$TEST_TMP/$name.err" 2>&1 &
+	pid=$!
+	wait_lines "$TEST_TMP/$name.jsonl" '"type":"interval"' 1
+	kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
+	set +e; wait $pid; rc=$?; set -e
+}
+kill_server_mid_run cut --time=5 --reconnect-timeout=1h
+check "server away until the sample ends: exit 1 (got $rc)" [ "$rc" = 1 ]
+check "server away until the sample ends: clear error ($(grep FATAL "$TEST_TMP/cut.err"))" \
+	grep -Eq "^FATAL: .*connection lost [0-9.]+s before the end of the sample \([0-9]+% of it\) and not re-established" "$TEST_TMP/cut.err"
+check "server away until the sample ends: result failed" [ "$(json_get "$TEST_TMP/cut.json" "r['status']")" = failed ]
+check "server away until the sample ends: sample incomplete" \
+	[ "$(json_get "$TEST_TMP/cut.json" "r['phases']['sample']['complete']")" = False ]
+mariadb_start "$MARIADB_DIR" "$MARIADB_PORT" || die "MariaDB did not restart"
+
 # --- the server dies and does not come back within --reconnect-timeout ---
-"$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=2 --time=60 --report-interval=1 --reconnect-timeout=2s \
-	--result="$TEST_TMP/gone.json" --journal="$TEST_TMP/gone.jsonl" oltp_read_only run >"$TEST_TMP/gone.err" 2>&1 &
-pid=$!
-wait_lines "$TEST_TMP/gone.jsonl" '"type":"interval"' 1
-kill -9 "$(cat "$MARIADB_DIR/mysqld.pid")"
-set +e; wait $pid; rc=$?; set -e
+kill_server_mid_run gone --time=60 --reconnect-timeout=2s
 check "server gone: exit 1 (got $rc)" [ "$rc" = 1 ]
 check "server gone: clear error" grep -q "^FATAL: .*connection lost and not re-established within 2s" "$TEST_TMP/gone.err"
 check "server gone: partial result failed" [ "$(json_get "$TEST_TMP/gone.json" "r['status']")" = failed ]
