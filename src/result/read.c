@@ -632,7 +632,15 @@ struct file_list {
 	char **v;
 };
 
-static int walk(const char *root, const char *rel, struct file_list *fl)
+#define WALK_MAX_DEPTH 32
+
+/*
+ * Every *.json / *.jsonl under root/rel. Links to folders are never followed
+ * (a warning names them): `again -> .` made the walk count every result 41
+ * times, and two such links made it exponential (security review finding 13).
+ * Links to files are read. The depth is bounded as well (bind mounts).
+ */
+static int walk(const char *root, const char *rel, struct file_list *fl, unsigned depth)
 {
 	struct strbuf dirpath;
 	DIR *d = NULL;
@@ -657,8 +665,20 @@ static int walk(const char *root, const char *rel, struct file_list *fl)
 		strbuf_init(&full, 0);
 		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
 		strbuf_addf(&full, "%s/%s", root, child.buf);
-		if (stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-			ret = walk(root, child.buf, fl);
+		bool is_dir = false, dir_link = false;
+		if (lstat(full.buf, &st) == 0) {
+			if (S_ISLNK(st.st_mode))
+				dir_link = stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode);
+			else
+				is_dir = S_ISDIR(st.st_mode);
+		}
+		if (dir_link) {
+			log_warn("%s: a link to a folder; not followed (expected results in real folders)", child.buf);
+		} else if (is_dir) {
+			if (depth >= WALK_MAX_DEPTH)
+				ret = -ELOOP;
+			else
+				ret = walk(root, child.buf, fl, depth + 1);
 		} else if ((n > 5 && !strcmp(de->d_name + n - 5, ".json")) ||
 			   (n > 6 && !strcmp(de->d_name + n - 6, ".jsonl"))) {
 			if (fl->n == fl->cap) {
@@ -701,7 +721,7 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 
 	*out = NULL;
 	strbuf_init(&full, 0);
-	ret = walk(dir, "", &fl);
+	ret = walk(dir, "", &fl, 0);
 	if (ret < 0) {
 		strbuf_addf(err, "%s: %s (expected a readable folder of results)", dir, strerror(-ret));
 		goto out;

@@ -2,7 +2,8 @@
  * Finding and reading results for a report.
  *
  * results_load_dir walks `dir` recursively (sorted, so reports are
- * reproducible) and reads:
+ * reproducible; links to folders are skipped with a warning, never followed,
+ * and at most 32 levels deep) and reads:
  *   *.json   with "schema": "dbrig.result/1" (1.x accepted: new keys are
  *            ignored); any other major version of dbrig.result is refused;
  *            JSON files of other schemas (reports, campaign files) are skipped;

@@ -115,6 +115,21 @@ assert any(l.startswith("  drive:    " + sys.argv[2] + ": HPE") for l in lines),
 assert "  file:     a-review-file-with-a-rather-long-name-too.json" in lines
 assert any(l.startswith("  method (4 VMs on 1 drive, 32 threads each, 2 h precondition, sysbench):") for l in lines)
 PY
+# Links to folders are never followed (security review finding 13): with
+# `l1 -> .`, `l2 -> .` and a link up from a group, the walk counted every
+# result 41 times or did not end; now the report is the golden one.
+cp -r "$FIX/results" "$WORK/linked"
+ln -s . "$WORK/linked/l1"
+ln -s . "$WORK/linked/l2"
+ln -s .. "$WORK/linked/lab-a/up"
+(cd "$WORK" && timeout 60 "$DBRIG_BIN" report linked --out "$WORK/out-linked" --compare "$PUB" --format md,csv,json) \
+	2>"$WORK/stderr-linked" || check "report over folder links exited $?: $(tail -n1 "$WORK/stderr-linked")"
+for f in report.md report-groups.csv report-instances.csv report.json; do
+	diff -u "$GOLD/$f" "$WORK/out-linked/$f" >&2 || check "$f over folder links differs from tests/golden/report/$f"
+done
+grep -q "^dbrig: warning: lab-a/up: a link to a folder; not followed" "$WORK/stderr-linked" ||
+	check "no warning names the skipped folder link"
+
 "$DBRIG_BIN" report --help | grep -q -- '--compare' || check "report --help lacks --compare"
 
 [ $fail = 0 ] && echo "report_golden: ok"
