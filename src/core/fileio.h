@@ -17,6 +17,29 @@ int atomic_write_file(const char *path, const void *data, size_t len) __attribut
 int atomic_write_file_mode(const char *path, const void *data, size_t len, unsigned mode)
 	__attribute__((warn_unused_result));
 /*
+ * Several files that appear together or not at all (a report's md, html, csv
+ * and json): atomic_set_add writes and fsyncs each one's temporary file (on
+ * an error nothing of the set has changed); atomic_set_commit renames them
+ * all, and if a rename fails it puts the old files back (each existing one is
+ * first linked to a backup name) and removes the new ones, then returns
+ * -errno with *failed_path naming the file (valid until the release).
+ * atomic_set_release removes
+ * whatever temporary or backup file is left. Only a crash between the renames
+ * can leave a mixed set (with the backups beside it).
+ */
+struct atomic_set {
+	size_t n;
+	struct atomic_set_file {
+		char *path, *tmp, *bak;
+	} *v;
+};
+void atomic_set_init(struct atomic_set *set);
+int atomic_set_add(struct atomic_set *set, const char *path, const void *data, size_t len)
+	__attribute__((warn_unused_result));
+int atomic_set_commit(struct atomic_set *set, const char **failed_path) __attribute__((warn_unused_result));
+void atomic_set_release(struct atomic_set *set);
+
+/*
  * Read a whole regular file (NUL-terminated) of at most READ_FILE_MAX bytes.
  * Returns 0 or -errno: -EINVAL for anything but a regular file (a FIFO is
  * never waited on, a device never read), -EFBIG beyond the bound.

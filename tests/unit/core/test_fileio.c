@@ -37,6 +37,26 @@ int fsync(int fd)
 	return (int)syscall(SYS_fsync, fd);
 }
 
+/* And its rename: the n-th call from now fails with ENOSPC (0 = none). */
+static int fail_rename_in;
+
+int rename(const char *from, const char *to)
+{
+	if (fail_rename_in > 0 && --fail_rename_in == 0) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return (int)syscall(SYS_rename, from, to);
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 static char *path_in(const char *name)
 {
 	struct strbuf sb;
@@ -163,6 +183,59 @@ static void test_atomic_write_failure_keeps_old(void **state)
 	free(p);
 }
 
+/*
+ * Security review finding 18: a report is a set of files; one that failed
+ * half-way left a mix of new and old. A write error before the renames
+ * changes nothing; a failed rename puts the old files back.
+ */
+static void test_set_all_or_nothing(void **state)
+{
+	(void)state;
+	char *a = path_in("report.md"), *b = path_in("report.html"), *c = path_in("report.json");
+	const char *keep[] = {"report.md", "report.html", NULL};
+	const char *failed = NULL;
+	struct atomic_set set;
+
+	put(a, "old md\n");
+	put(b, "old html\n");
+	for (int fail_at = 1; fail_at <= 3; fail_at++) {
+		atomic_set_init(&set);
+		assert_int_equal(atomic_set_add(&set, a, "new md\n", 7), 0);
+		assert_int_equal(atomic_set_add(&set, b, "new html\n", 9), 0);
+		assert_int_equal(atomic_set_add(&set, c, "new json\n", 9), 0);
+		fail_rename_in = fail_at;
+		assert_int_equal(atomic_set_commit(&set, &failed), -ENOSPC);
+		fail_rename_in = 0;
+		assert_string_equal(failed, fail_at == 1 ? a : fail_at == 2 ? b : c);
+		atomic_set_release(&set);
+		char *ta = slurp(a), *tb = slurp(b);
+		assert_string_equal(ta, "old md\n");
+		assert_string_equal(tb, "old html\n");
+		free(ta);
+		free(tb);
+		assert_int_equal(access(c, F_OK), -1); /* the new file is gone again */
+		assert_int_equal(strays(keep), 0);     /* no temporary or backup file */
+	}
+	atomic_set_init(&set);
+	assert_int_equal(atomic_set_add(&set, a, "new md\n", 7), 0);
+	assert_int_equal(atomic_set_add(&set, c, "new json\n", 9), 0);
+	assert_int_equal(atomic_set_commit(&set, &failed), 0);
+	atomic_set_release(&set);
+	char *ta = slurp(a), *tc = slurp(c);
+	assert_string_equal(ta, "new md\n");
+	assert_string_equal(tc, "new json\n");
+	const char *keep2[] = {"report.md", "report.html", "report.json", NULL};
+	assert_int_equal(strays(keep2), 0);
+	free(ta);
+	free(tc);
+	unlink(a);
+	unlink(b);
+	unlink(c);
+	free(a);
+	free(b);
+	free(c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -182,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_mode),
 		cmocka_unit_test(test_atomic_write_after_rename),
 		cmocka_unit_test(test_atomic_write_failure_keeps_old),
+		cmocka_unit_test(test_set_all_or_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
