@@ -191,6 +191,11 @@ static int json_render(const struct report *rep, struct report_files *out)
 	for (size_t i = 0; i < rep->runs->n; i++)
 		json_array_append_new(a, run_json(rep->runs->runs[i]));
 	json_object_set_new(root, "instances", a);
+	/* Cut-off attempts kept by `campaign --resume`: history, in no group. */
+	a = json_array();
+	for (size_t i = 0; i < rep->runs->nsuperseded; i++)
+		json_array_append_new(a, run_json(rep->runs->superseded[i]));
+	json_object_set_new(root, "superseded", a);
 	a = json_array();
 	for (size_t i = 0; rep->pub && i < rep->pub->n; i++)
 		json_array_append_new(a, pub_json(&rep->pub->reviews[i]));

@@ -711,6 +711,29 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* "…/vm1.partial-2.json" or ".jsonl": an attempt that `campaign --resume` kept apart. */
+static bool is_partial(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *p;
+
+	if (!dot)
+		return false;
+	for (p = dot; p > path && p[-1] >= '0' && p[-1] <= '9'; p--)
+		;
+	return p < dot && p - path >= 9 && !strncmp(p - 9, ".partial-", 9);
+}
+
+static void sort_by_path(struct run **v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		for (size_t j = i; j > 0 && strcmp(v[j - 1]->path, v[j]->path) > 0; j--) {
+			struct run *t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	}
+}
+
 int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 {
 	struct file_list fl = {0};
@@ -729,10 +752,14 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 	if (fl.n) /* qsort(NULL, 0, ...) is undefined */
 		qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
 	rs->runs = xcalloc(fl.n + 1, sizeof(*rs->runs));
+	rs->superseded = xcalloc(fl.n + 1, sizeof(*rs->superseded));
 	/* Result files first, so journals can find their result. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < fl.n; i++) {
 			bool is_journal = ends_with(fl.v[i], ".jsonl");
+			bool partial = is_partial(fl.v[i]);
+			struct run **list = partial ? rs->superseded : rs->runs;
+			size_t *nlist = partial ? &rs->nsuperseded : &rs->n;
 			struct run *r = NULL;
 
 			if (is_journal != (pass == 1))
@@ -751,15 +778,15 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 				if (ret < 0)
 					goto out;
 				if (ret == 0)
-					rs->runs[rs->n++] = r;
+					list[(*nlist)++] = r;
 				continue;
 			}
 			/* A journal: does its result file sit beside it? */
 			struct run *owner = NULL;
 			size_t stem = strlen(fl.v[i]) - 1; /* "x.jsonl" -> "x.json" */
-			for (size_t k = 0; k < rs->n; k++) {
-				if (!strncmp(rs->runs[k]->path, fl.v[i], stem) && rs->runs[k]->path[stem] == '\0') {
-					owner = rs->runs[k];
+			for (size_t k = 0; k < *nlist; k++) {
+				if (!strncmp(list[k]->path, fl.v[i], stem) && list[k]->path[stem] == '\0') {
+					owner = list[k];
 					break;
 				}
 			}
@@ -772,17 +799,12 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 			ret = results_parse_journal(fl.v[i], text, &r, err);
 			if (ret < 0)
 				goto out;
-			rs->runs[rs->n++] = r;
+			list[(*nlist)++] = r;
 		}
 	}
 	/* Keep the order by path, journals among their results. */
-	for (size_t i = 1; i < rs->n; i++) {
-		for (size_t j = i; j > 0 && strcmp(rs->runs[j - 1]->path, rs->runs[j]->path) > 0; j--) {
-			struct run *t = rs->runs[j];
-			rs->runs[j] = rs->runs[j - 1];
-			rs->runs[j - 1] = t;
-		}
-	}
+	sort_by_path(rs->runs, rs->n);
+	sort_by_path(rs->superseded, rs->nsuperseded);
 	*out = rs;
 	rs = NULL;
 	ret = 0;

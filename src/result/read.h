@@ -13,6 +13,9 @@
  *            result file becomes a run of its own, rebuilt from its intervals
  *            and marked unfinished (no "end" line) or no-result.
  * A truncated last journal line (crash mid-write) is ignored with a warning.
+ * <instance>.partial-<n>.json / .jsonl (a cut-off attempt that `campaign
+ * --resume` kept) are read the same way into run_set.superseded: history,
+ * shown apart by the writers, never aggregated.
  *
  * Errors: 0 on success; -EINVAL with one message in `err` (file, JSON path,
  * value, what was expected) for bad input; -errno for I/O errors.

@@ -3,7 +3,9 @@
 # again without a flag it says in one line that it is unfinished (exit 1);
 # then --resume it: the finished first run is neither repeated nor rewritten, the
 # cut-off run restarts from its restore with its partial files kept apart
-# (<instance>.partial-1.*), and every run ends with a complete result.
+# (<instance>.partial-1.*), and every run ends with a complete result; the
+# report counts each run once, lists the partial as history and agrees with
+# the campaign's summary.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 CPID=
@@ -85,6 +87,42 @@ for f in files:
     if r["status"] != "complete" or r["phases"]["sample"]["tps"] <= 0: err.append(p + ": " + r["status"])
     # "rate" is per instance: every driver ran its own open loop at 150/s.
     if r["workload"]["params"].get("rate") != 150: err.append(p + ": rate " + str(r["workload"]["params"].get("rate")))
+for e in err: print("FAIL:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+# The report after the resume counts each run once (security review finding 1:
+# the kept .partial-1 attempt was a second result of "two" repetition 1, its TPS
+# in the sum and the group INCOMPLETE), lists the attempt as history, and agrees
+# with the campaign's own text summary.
+R=$T/out/ci-resume/report
+[ -f "$R/report.json" ] || fail "no report after the resume: $(cat "$T/out/ci-resume/report.log" 2>/dev/null)"
+grep -q "instances missing\|incomplete run" "$T/out/ci-resume/report.log" &&
+	fail "the report warns about the resumed run: $(cat "$T/out/ci-resume/report.log")"
+grep -q '^## Superseded attempts' "$R/report.md" || fail "report.md does not list the superseded attempt"
+grep -q '^| two/da/vm1-rep1.partial-1.json' "$R/report.md" || fail "report.md does not name two/da/vm1-rep1.partial-1.json"
+python3 - "$R/report.json" "$T/out2.txt" <<'PY' || exit 1
+import json, sys
+rep = json.load(open(sys.argv[1]))
+err = []
+groups = {g["key"]["run_group"]: g for g in rep["groups"] if not g["all_drives"]}
+for name, vms in (("one", 1), ("two", 2)):
+    g = groups[name]
+    if g["status"] != "complete": err.append("group %s is %s" % (name, g["status"]))
+    for r in g["repetitions"]:
+        if len(r["results"]) != vms:
+            err.append("group %s rep %d counts %d results for %d VMs: %s" % (name, r["repetition"], len(r["results"]), vms, r["results"]))
+        if any(".partial-" in p for p in r["results"]): err.append("group %s counts a partial: %s" % (name, r["results"]))
+if not any(s["path"].startswith("two/da/vm1-rep1.partial-1") for s in rep["superseded"]):
+    err.append("report.json has no superseded attempt two/da/vm1-rep1.partial-1: %s" % [s["path"] for s in rep["superseded"]])
+# The campaign's summary: "<group> <drive> <instances> <TPS sum> ..." per group x drive.
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) >= 4 and f[0] in groups and f[1] == "da":
+        want = groups[f[0]]["over_repetitions"]["tps_sum"]["mean"]
+        if abs(float(f[3]) - want) > 0.01:
+            err.append("summary says %s TPS for %s, the report %.2f" % (f[3], f[0], want))
+        groups[f[0]]["seen"] = True
+err += ["group %s is not in the summary" % n for n, g in groups.items() if not g.get("seen")]
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY
