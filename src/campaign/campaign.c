@@ -9,6 +9,7 @@
 
 #include "campaign/config.h"
 #include "campaign/fresh.h"
+#include "campaign/lock.h"
 #include "campaign/plan.h"
 #include "campaign/run.h"
 #include "campaign/state.h"
@@ -64,6 +65,7 @@ static void report(struct campaign_ctx *c)
 int campaign_main(const struct campaign_opts *o)
 {
 	struct campaign_ctx c = {0};
+	struct campaign_lock lock = {.fd = -1};
 	struct strbuf path;
 	struct sigaction sa = {0}, old_int, old_term, old_hup;
 	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
@@ -80,6 +82,9 @@ int campaign_main(const struct campaign_opts *o)
 	c.plan = plan_make(c.cfg);
 	plan_campaign_dir(c.cfg, &c.dir);
 	strbuf_addf(&path, "%s/state.json", c.dir.buf);
+	/* Before the state is read: a campaign running here must not be disturbed (finding 4). */
+	if (!o->plan && campaign_lock_take(c.cfg, &lock) < 0)
+		goto out;
 	/* --fresh never reads the earlier state: it may be another config's. */
 	ret = o->fresh ? -ENOENT : state_load(c.cfg, c.plan, path.buf, &c.st);
 	if (ret < 0 && ret != -ENOENT) {
@@ -226,6 +231,7 @@ out:
 		sigaction(SIGTERM, &old_term, NULL);
 		sigaction(SIGHUP, &old_hup, NULL);
 	}
+	campaign_lock_release(&lock);
 	free(need_inst);
 	free(need_drive);
 	state_free(c.st);

@@ -12,6 +12,7 @@
  * (every XML) and changes nothing.
  */
 #include "campaign/config.h"
+#include "campaign/lock.h"
 #include "campaign/plan.h"
 #include "cli/cli.h"
 #include "core/log.h"
@@ -88,6 +89,7 @@ static int run(enum step s, const char *file, bool dry_run)
 	struct campaign_config *cfg = NULL;
 	struct plan *p = NULL;
 	struct target t = {0};
+	struct campaign_lock lock = {.fd = -1};
 	struct strbuf line;
 	char exe[PATH_MAX];
 	ssize_t n;
@@ -104,6 +106,9 @@ static int run(enum step s, const char *file, bool dry_run)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	p = plan_make(cfg);
+	/* A step that changes instances never runs beside a campaign of the same folder (finding 4). */
+	if (s != STEP_STATUS && !dry_run && campaign_lock_take(cfg, &lock) < 0)
+		goto out;
 	t.ops = cfg->target;
 	t.cfg = cfg;
 	t.dbrig_exe = exe;
@@ -177,6 +182,7 @@ out:
 			t.ops->release(&t, &p->insts[i]);
 		t.ops->cleanup(&t);
 	}
+	campaign_lock_release(&lock);
 	plan_free(p);
 	campaign_config_free(cfg);
 	strbuf_release(&line);

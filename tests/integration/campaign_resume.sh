@@ -39,6 +39,21 @@ for _ in $(seq 1 600); do
 	sleep 0.2
 done
 [ "$(status 2)" = running ] || fail "the third run never started"
+# A second dbrig on the same campaign folder while this one drives is refused
+# before it touches anything (security review finding 4: a concurrent --resume
+# SIGTERMed the live servers and drivers and renamed the live results).
+for args in "--resume" "" ; do
+	"$DBRIG_BIN" campaign c.json $args > out-c.txt 2> err-c.txt; rc=$?
+	[ $rc -eq 1 ] || fail "a second 'campaign $args' beside the running one exited $rc: $(cat err-c.txt)"
+	grep -q "ci-resume: campaign \"ci-resume\" is already running here (pid $CPID: .*dbrig campaign c.json)" err-c.txt ||
+		fail "a second 'campaign $args' does not name the holder: $(cat err-c.txt)"
+	[ "$(wc -l < err-c.txt)" = 1 ] || fail "a second 'campaign $args' printed more than one line: $(cat err-c.txt)"
+done
+"$DBRIG_BIN" teardown c.json > /dev/null 2> err-c.txt && fail "teardown beside the running campaign was not refused"
+grep -q "is already running here (pid $CPID" err-c.txt || fail "teardown beside the campaign: $(cat err-c.txt)"
+ls out/ci-resume/two/da/vm1-rep1.partial-* >/dev/null 2>&1 && fail "the refused resume renamed the live results"
+kill -0 $CPID 2>/dev/null || fail "the running campaign did not survive the second one"
+[ "$(status 2)" = running ] || fail "the running run was disturbed: $(status 2)"
 sleep 4
 [ "$(status 0)" = done ] && [ "$(status 1)" = done ] || fail "runs 1-2 are not done before the kill"
 sum_before=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
