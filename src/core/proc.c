@@ -312,6 +312,28 @@ bool proc_alive_named(pid_t pid, const char *comm)
 	return ok;
 }
 
+bool proc_argv_has(pid_t pid, const char *arg, const char *next)
+{
+	char path[64];
+	char *text = NULL;
+	size_t len = 0;
+	bool found = false;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
+	/* /proc files say size 0 but are regular: read_file reads to the end, bounded. */
+	if (read_file(path, &text, &len) < 0)
+		return false;
+	for (size_t off = 0; off < len && !found; off += strlen(text + off) + 1) {
+		const char *a = text + off;
+		size_t after = off + strlen(a) + 1;
+		found = !strcmp(a, arg) && (!next || (after < len && !strcmp(text + after, next)));
+	}
+	free(text);
+	return found;
+}
+
 void proc_describe_status(int status, struct strbuf *sb)
 {
 	if (WIFEXITED(status))

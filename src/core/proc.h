@@ -40,6 +40,13 @@ int proc_wait(pid_t pid, uint64_t timeout_ns, int *status) __attribute__((warn_u
 int proc_run(const struct proc_spec *s, struct strbuf *out, int *status) __attribute__((warn_unused_result));
 /* pid is alive and its /proc/pid/comm is `comm`. */
 bool proc_alive_named(pid_t pid, const char *comm);
+/*
+ * pid's command line has the argument `arg` (followed by `next` when next is
+ * not NULL): how dbrig tells a process it started from one that merely got a
+ * pid written in a stale file (a zombie or a process of another user has an
+ * empty or unreadable command line: false).
+ */
+bool proc_argv_has(pid_t pid, const char *arg, const char *next);
 /* "exited with status 3" / "was killed by signal 9". */
 void proc_describe_status(int status, struct strbuf *sb);
 /* Append ": <last non-empty line of the log>" (at most 300 bytes) so that an error

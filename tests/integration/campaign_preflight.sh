@@ -52,6 +52,30 @@ mkdir "$T/a/dbrig-pf" && echo precious > "$T/a/dbrig-pf/file"
 grep -q 'dbrig-pf" already exists and was not created by dbrig' err.txt || fail "foreign folder message: $(cat err.txt)"
 [ "$(cat "$T/a/dbrig-pf/file")" = precious ] || fail "the foreign folder was touched"
 
+# A stale pid file naming a process dbrig did not start: left alone (security
+# review finding 5: preflight SIGTERMed any mariadbd whose pid was in a stale
+# pid file, e.g. the system's server after a reboot). The stand-in is a copy of
+# sleep named mariadbd; the campaign's own server binary is a fake that exits 1.
+rm -rf "$T/a/dbrig-pf"
+mkdir -p "$T/fake" "$T/a/dbrig-pf/golden/boot"
+cp "$(command -v sleep)" "$T/fake/mariadbd"
+printf '#!/bin/sh\nexit 1\n' >"$T/fake/fail.sh"
+chmod +x "$T/fake/fail.sh"
+"$T/fake/mariadbd" 300 &
+LPID=$!
+echo 'dbrig campaign folder' >"$T/a/dbrig-pf/.dbrig-created"
+echo 'dbrig golden copy' >"$T/a/dbrig-pf/golden/.dbrig-created"
+echo "$LPID" >"$T/a/dbrig-pf/golden/boot/mysqld.pid"
+write_cfg ', "server_binary": "'"$T/fake/fail.sh"'", "install_db_binary": "'"$T/fake/fail.sh"'", "client_binary": "'"$T/fake/fail.sh"'"'
+"$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
+[ $rc -eq 1 ] || fail "stale pid file: exit $rc (expected 1 from the fake server): $(cat err.txt)"
+sleep 0.5
+kill -0 "$LPID" 2>/dev/null || fail "a process named by a stale pid file was killed: $(cat err.txt)"
+grep -q "a: $T/a/dbrig-pf/golden/boot/mysqld.pid names pid $LPID, a mariadbd that does not serve $T/a/dbrig-pf/golden/data; it is not dbrig's, left alone" err.txt ||
+	fail "stale pid file: no warning naming it: $(cat err.txt)"
+kill "$LPID"; wait "$LPID" 2>/dev/null; LPID=
+rm -rf "$T/a/dbrig-pf" "$T/out"
+
 # Every shipped config plans cleanly, and --help documents --resume (bad
 # campaign files are in the bad-input corpus, tests/bad-input/campaign-*).
 for cfgf in "$DBRIG_SOURCE_DIR"/configs/*.json; do

@@ -9,7 +9,8 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 CPID=
-on_exit() { [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; }
+FPID=
+on_exit() { [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; }
 on_fail() { [ -f "$T/err1.txt" ] && tail -5 "$T/err1.txt" >&2; [ -f "$T/err2.txt" ] && tail -20 "$T/err2.txt" >&2; }
 need_mariadb
 base=$(free_port_block 5) || exit 1
@@ -61,6 +62,18 @@ mtime_before=$(stat -c %Y out/ci-resume/one/da/vm1-rep1.json)
 kill -9 $CPID
 wait $CPID 2>/dev/null
 CPID=
+# A pid in the state file whose driver is gone may belong to anything by now:
+# here a process named dbrig (a copy of sleep) that is no driver of this run.
+# The resume must leave it alone (finding 4: it SIGTERMed any "dbrig").
+cp "$(command -v sleep)" "$T/dbrig"
+"$T/dbrig" 300 &
+FPID=$!
+python3 - "$S" "$FPID" <<'PY'
+import json, sys
+st = json.load(open(sys.argv[1]))
+st["runs"][2]["driver_pids"] = st["runs"][2].get("driver_pids", []) + [int(sys.argv[2])]
+json.dump(st, open(sys.argv[1], "w"))
+PY
 
 # Started again without a flag, the unfinished campaign points at --resume in one line, exit 1, nothing touched.
 state_before=$(sha256sum "$S")
@@ -76,6 +89,8 @@ grep -qF "dbrig: $T/out/ci-resume: campaign ci-resume is unfinished (2 of 4 runs
 "$DBRIG_BIN" campaign c.json --resume > out2.txt 2> err2.txt
 rc=$?
 [ $rc -eq 0 ] || fail "--resume exited $rc"
+kill -0 "$FPID" 2>/dev/null || fail "the resume killed a process that is no driver of the run (pid $FPID)"
+kill "$FPID"; wait "$FPID" 2>/dev/null
 cat out2.txt
 sum_after=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
 [ "$sum_before" = "$sum_after" ] || fail "a finished run's result was rewritten"

@@ -462,7 +462,7 @@ static int local_stop(struct target *t, struct target_instance *inst)
 	inst_what(t, inst, what, sizeof(what));
 	ret = local_server_stop(t->priv, what, &li->pid);
 	if (ret == 0)
-		ret = local_wait_stale(t->priv, li->pidfile, what);
+		ret = local_wait_stale(t->priv, li->pidfile, li->data, what);
 	inst->running = false;
 	return ret;
 }

@@ -65,7 +65,9 @@ int local_validate(const struct campaign_config *cfg) __attribute__((warn_unused
 int local_preflight(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 
 /* server.c */
-int local_wait_stale(struct local *l, const char *pidfile, const char *what) __attribute__((warn_unused_result));
+/* pidfile's server, when its command line names `data` (else a warning, nothing signalled): SIGTERM, wait. */
+int local_wait_stale(struct local *l, const char *pidfile, const char *data, const char *what)
+	__attribute__((warn_unused_result));
 int local_own_tree(const struct local *l, const char *path) __attribute__((warn_unused_result));
 int local_await_server(const struct local *l, const char *what, const char *name, pid_t pid, unsigned port,
 		       const char *log, int stop_sig, bool (*ready)(const struct local *, unsigned))

@@ -306,9 +306,17 @@ drives:
 					      "create it; move it away or rename the campaign)", l->drives[d].root);
 			goto out;
 		}
+		struct strbuf data;
+		strbuf_init(&data, 0);
+		strbuf_addf(&data, "%s/data", l->drives[d].golden);
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, l->pg ? "%s/data/postmaster.pid" : "%s/boot/mysqld.pid", l->drives[d].golden);
-		if ((ret = local_wait_stale(l, sb.buf, cfg->drives[d].name)) < 0)
+		if (l->pg)
+			strbuf_addf(&sb, "%s/postmaster.pid", data.buf);
+		else
+			strbuf_addf(&sb, "%s/boot/mysqld.pid", l->drives[d].golden);
+		ret = local_wait_stale(l, sb.buf, data.buf, cfg->drives[d].name);
+		strbuf_release(&data);
+		if (ret < 0)
 			goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -316,7 +324,7 @@ drives:
 		struct local_inst *li = insts[i].priv;
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/%s", cfg->drives[insts[i].drive].name, insts[i].name);
-		if ((ret = local_wait_stale(l, li->pidfile, sb.buf)) < 0)
+		if ((ret = local_wait_stale(l, li->pidfile, li->data, sb.buf)) < 0)
 			goto out;
 	}
 	ret = -EADDRINUSE;
