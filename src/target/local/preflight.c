@@ -35,6 +35,82 @@ static const char *const odbc_dirs[] = {
 	"/usr/local/lib", NULL,
 };
 
+/*
+ * The folder a drive path names, absolute and normalised: "." and empty
+ * components dropped, ".." applied, and the longest existing prefix resolved
+ * through realpath (links, "x/./x/"), the rest kept as written.
+ */
+static char *canonical(const char *path)
+{
+	char *abs = local_absolute(path), *save = NULL, *tok, *real;
+	struct strbuf norm, sb;
+
+	strbuf_init(&norm, 0);
+	for (tok = strtok_r(abs, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			char *slash = strrchr(norm.buf, '/');
+			if (slash) {
+				norm.len = (size_t)(slash - norm.buf);
+				norm.buf[norm.len] = '\0';
+			}
+			continue;
+		}
+		strbuf_addf(&norm, "/%s", tok);
+	}
+	free(abs);
+	if (!norm.len)
+		strbuf_addc(&norm, '/');
+	strbuf_init(&sb, 0);
+	for (size_t cut = norm.len; cut > 0; cut--) {
+		if (cut < norm.len && norm.buf[cut] != '/')
+			continue;
+		strbuf_reset(&sb);
+		strbuf_add(&sb, norm.buf, cut);
+		if ((real = realpath(sb.buf, NULL))) {
+			strbuf_reset(&sb);
+			strbuf_adds(&sb, strcmp(real, "/") ? real : "");
+			strbuf_adds(&sb, norm.buf + cut);
+			free(real);
+			strbuf_release(&norm);
+			return strbuf_detach(&sb);
+		}
+	}
+	strbuf_release(&sb);
+	return strbuf_detach(&norm);
+}
+
+/*
+ * Two drives on one folder would share their golden copy and instance folders
+ * and stop each other's servers (security review finding 10: a 10-minute hang).
+ */
+static int distinct_drives(const struct campaign_config *cfg)
+{
+	char **c = xcalloc(cfg->ndrives + 1, sizeof(*c));
+	char jp[64];
+	int ret = 0;
+
+	for (size_t d = 0; d < cfg->ndrives && ret == 0; d++) {
+		struct stat sd, se;
+		c[d] = canonical(cfg->drives[d].path);
+		for (size_t e = 0; e < d && ret == 0; e++) {
+			bool same = !strcmp(c[d], c[e]) || (stat(c[d], &sd) == 0 && stat(c[e], &se) == 0 &&
+							     sd.st_dev == se.st_dev && sd.st_ino == se.st_ino);
+			if (!same)
+				continue;
+			snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
+			campaign_config_error(cfg, jp, "\"%s\" is the same folder as .drives[%zu].path \"%s\" (expected "
+					      "a folder of its own for every drive)", cfg->drives[d].path, e, cfg->drives[e].path);
+			ret = -EINVAL;
+		}
+	}
+	for (size_t d = 0; d < cfg->ndrives; d++)
+		free(c[d]);
+	free(c);
+	return ret;
+}
+
 int local_validate(const struct campaign_config *cfg)
 {
 	const bool create = target_setting(cfg, "create_drive_dirs")->num;
@@ -120,7 +196,7 @@ sockcheck:
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = distinct_drives(cfg);
 out:
 	strbuf_release(&sb);
 	return ret;
