@@ -6,6 +6,7 @@
 #include "campaign/driver.h"
 
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,14 +81,11 @@ void driver_workload_args(const struct campaign_config *cfg, struct strbuf *args
 		strbuf_addf(args, "--%s=%s%c", cfg->wl_options[i].key, cfg->wl_options[i].value, '\0');
 }
 
-size_t driver_split_args(const struct strbuf *args, char **argv, size_t start, size_t max)
+void driver_argv_push(struct strvec *av, const char *exe, const char *command, const struct strbuf *args)
 {
-	size_t n = start;
-
-	for (size_t off = 0; off < args->len && n + 1 < max; off += strlen(args->buf + off) + 1)
-		argv[n++] = args->buf + off;
-	argv[n] = NULL;
-	return n;
+	strvec_push(av, exe);
+	strvec_push(av, command);
+	strvec_push_nul_list(av, args);
 }
 
 /* spawn (out == NULL and pid != NULL) or run to completion. */

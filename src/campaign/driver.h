@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 struct strbuf;
+struct strvec;
 
 /* The database the workload's tables live in: "sbtest" or "tpcc". */
 const char *driver_database(const struct campaign_config *cfg);
@@ -34,8 +35,8 @@ bool driver_is_odbc(const struct campaign_config *cfg);
 void driver_conn_args(const struct campaign_config *cfg, const struct target_endpoint *ep, struct strbuf *args);
 /* Appends the workload options of the config (--key=value), each followed by a NUL. */
 void driver_workload_args(const struct campaign_config *cfg, struct strbuf *args);
-/* argv[start..] <- the NUL-separated strings of args; returns the new count (argv stays NULL-terminated). */
-size_t driver_split_args(const struct strbuf *args, char **argv, size_t start, size_t max);
+/* av <- exe, command, then every NUL-separated string of args (however many: finding 15). */
+void driver_argv_push(struct strvec *av, const char *exe, const char *command, const struct strbuf *args);
 /*
  * proc_spawn / proc_run with ep's password (and ODBC registration) in the
  * child's environment only. spec->mysql_pwd is filled here.

@@ -12,6 +12,7 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
+#include "core/strvec.h"
 #include "core/units.h"
 
 #include <errno.h>
@@ -137,7 +138,7 @@ const char *run_driver_file(struct run_driver *dv, const char *suffix)
 }
 
 static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t inst, const struct target_endpoint *ep,
-			const char *base, struct strbuf *args, char **argv, size_t max)
+			const char *base, struct strbuf *args, struct strvec *av)
 {
 	const struct campaign_config *cfg = c->cfg;
 	const struct target_instance *in = &c->plan->insts[inst];
@@ -172,9 +173,7 @@ static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t
 		strbuf_addf(args, "%s%c", cfg->test, '\0');
 	strbuf_addf(args, "run%c", '\0');
 
-	argv[0] = c->exe;
-	argv[1] = (char *)driver_command(cfg);
-	driver_split_args(args, argv, 2, max);
+	driver_argv_push(av, c->exe, driver_command(cfg), args);
 }
 
 static void set_error(struct state_run *sr, const char *msg)
@@ -317,10 +316,12 @@ static int spawn_drivers(struct campaign_ctx *c, const struct plan_run *r, struc
 	for (size_t i = 0; i < r->ninsts && ret == 0; i++)
 		ret = c->tgt.ops->endpoint(&c->tgt, &c->plan->insts[r->insts[i]], &eps[i]);
 	for (size_t i = 0; i < r->ninsts && ret == 0; i++) {
-		char *argv[128];
-		driver_argv(c, r, r->insts[i], &eps[i], dv[i].base.buf, &args, argv, 128);
-		struct proc_spec spec = {.argv = argv, .log_path = run_driver_file(&dv[i], ".log"), .new_group = true};
+		struct strvec av;
+		strvec_init(&av);
+		driver_argv(c, r, r->insts[i], &eps[i], dv[i].base.buf, &args, &av);
+		struct proc_spec spec = {.argv = av.v, .log_path = run_driver_file(&dv[i], ".log"), .new_group = true};
 		ret = driver_spawn(cfg, &eps[i], &spec, &dv[i].pid);
+		strvec_clear(&av);
 		if (ret == 0)
 			sr->pids[sr->npids++] = dv[i].pid;
 	}

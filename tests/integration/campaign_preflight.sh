@@ -76,6 +76,28 @@ grep -q "a: $T/a/dbrig-pf/golden/boot/mysqld.pid names pid $LPID, a mariadbd tha
 kill "$LPID"; wait "$LPID" 2>/dev/null; LPID=
 rm -rf "$T/a/dbrig-pf" "$T/out"
 
+# Every server option reaches the server (security review finding 15: a 64-slot
+# argv passed 47 of 60 and dropped the rest without a word). The fake server
+# writes its argv and exits 1.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/fake/argv.txt"\nexit 1\n' "$T" >"$T/fake/record.sh"
+printf '#!/bin/sh\nexit 0\n' >"$T/fake/ok.sh"
+chmod +x "$T/fake/record.sh" "$T/fake/ok.sh"
+opts=$(for i in $(seq -w 0 59); do printf '"loose_opt_%s": "%d", ' "$i" "$((10#$i))"; done)
+cat > c.json <<JSON
+{"name": "pf", "workload": {"kind": "sysbench", "test": "oltp_read_only"},
+ "engine": {"kind": "mariadb", "server_options": {${opts%, }}},
+ "target": {"kind": "local", "base_port": $base, "server_binary": "$T/fake/record.sh",
+            "install_db_binary": "$T/fake/ok.sh", "client_binary": "$T/fake/ok.sh"},
+ "drives": [{"name": "a", "path": "$T/a"}], "run_groups": [{"name": "g", "placement": {"a": 1}}],
+ "precondition": 0, "sample": 1, "output": "$T/out"}
+JSON
+"$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
+[ $rc -eq 1 ] || fail "60 server options: exit $rc (expected 1 from the fake server): $(cat err.txt)"
+n=$(grep -c '^--loose_opt_' "$T/fake/argv.txt") || true
+[ "$n" = 60 ] || fail "60 server options: the server got $n of them"
+grep -qx -- '--loose_opt_59=59' "$T/fake/argv.txt" || fail "the last server option did not reach the server"
+rm -rf "$T/a/dbrig-pf" "$T/out"
+
 # Every shipped config plans cleanly, and --help documents --resume (bad
 # campaign files are in the bad-input corpus, tests/bad-input/campaign-*).
 for cfgf in "$DBRIG_SOURCE_DIR"/configs/*.json; do

@@ -28,6 +28,7 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 #include "core/units.h"
 #include "core/proc.h"
 
@@ -540,8 +541,7 @@ static int run_prepare(struct target *t, struct target_instance *inst, const cha
 	const struct campaign_config *cfg = t->cfg;
 	struct target_endpoint ep;
 	struct strbuf host, port, user, thr, opt, logp, st;
-	char *argv[80];
-	size_t n = 0;
+	struct strvec av;
 	int ret, status = 0;
 
 	if ((ret = libvirt_endpoint(t, inst, &ep)) < 0)
@@ -557,23 +557,20 @@ static int run_prepare(struct target *t, struct target_instance *inst, const cha
 	strbuf_addf(&port, "--mysql-port=%u", ep.port);
 	strbuf_addf(&user, "--mysql-user=%s", ep.user);
 	strbuf_addf(&thr, "--threads=%u", cfg->tables < cfg->threads ? cfg->tables : cfg->threads);
-	argv[n++] = (char *)t->dbrig_exe;
-	argv[n++] = "sysbench";
-	argv[n++] = "--db-driver=mysql";
-	argv[n++] = host.buf;
-	argv[n++] = port.buf;
-	argv[n++] = user.buf;
-	argv[n++] = "--mysql-db=sbtest";
-	argv[n++] = thr.buf;
+	strvec_init(&av);
+	strvec_push(&av, t->dbrig_exe);
+	strvec_push(&av, "sysbench");
+	strvec_push(&av, "--db-driver=mysql");
+	strvec_push(&av, host.buf);
+	strvec_push(&av, port.buf);
+	strvec_push(&av, user.buf);
+	strvec_push(&av, "--mysql-db=sbtest");
+	strvec_push(&av, thr.buf);
+	/* Every workload option (security review finding 15: a 75-slot cut dropped the rest, then TEST). */
 	for (size_t i = 0; i < cfg->nwl_options; i++)
-		strbuf_addf(&opt, "--%s=%s%c", cfg->wl_options[i].key, cfg->wl_options[i].value, '\0');
-	for (size_t i = 0, off = 0; i < cfg->nwl_options && n < 75; i++) {
-		argv[n++] = opt.buf + off;
-		off += strlen(opt.buf + off) + 1;
-	}
-	argv[n++] = cfg->test;
-	argv[n++] = "prepare";
-	argv[n] = NULL;
+		strvec_pushf(&av, "--%s=%s", cfg->wl_options[i].key, cfg->wl_options[i].value);
+	strvec_push(&av, cfg->test);
+	strvec_push(&av, "prepare");
 	strbuf_addf(&logp, "%s/%s/golden-%s.log", cfg->output, cfg->name, cfg->drives[inst->drive].name);
 	{
 		char *slash = strrchr(logp.buf, '/');
@@ -583,9 +580,10 @@ static int run_prepare(struct target *t, struct target_instance *inst, const cha
 	}
 	log_info("%s: loading %u table(s) of %" PRIu64 " rows for the golden copy (log %s)", what, cfg->tables,
 		 cfg->table_size, logp.buf);
-	struct proc_spec spec = {.argv = argv, .log_path = ret == 0 ? logp.buf : NULL, .mysql_pwd = ep.password,
+	struct proc_spec spec = {.argv = av.v, .log_path = ret == 0 ? logp.buf : NULL, .mysql_pwd = ep.password,
 				 .new_group = true};
 	ret = proc_run(&spec, NULL, &status);
+	strvec_clear(&av);
 	if (ret < 0) {
 		proc_describe_status(status, &st);
 		strbuf_addf(&st, " (see %s)", logp.buf);

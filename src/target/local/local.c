@@ -27,6 +27,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 #include "core/tree.h"
 
 #include <errno.h>
@@ -264,18 +265,17 @@ static int tpcc_fingerprint(struct target *t, const char *what, const struct tar
 {
 	const struct campaign_config *cfg = t->cfg;
 	struct strbuf args, out, why;
-	char *argv[64];
+	struct strvec av;
 	int ret, st = 0;
 
 	strbuf_init(&args, 0);
 	strbuf_init(&out, 0);
 	strbuf_init(&why, 0);
+	strvec_init(&av);
 	driver_conn_args(cfg, ep, &args);
 	strbuf_addf(&args, "check%c", '\0');
-	argv[0] = (char *)t->dbrig_exe;
-	argv[1] = "tpcc";
-	driver_split_args(&args, argv, 2, 64);
-	struct proc_spec spec = {.argv = argv, .log_path = log, .capture = true, .new_group = true};
+	driver_argv_push(&av, t->dbrig_exe, "tpcc", &args);
+	struct proc_spec spec = {.argv = av.v, .log_path = log, .capture = true, .new_group = true};
 	ret = driver_run(cfg, ep, &spec, &out, &st);
 	if (ret < 0) {
 		proc_describe_status(st, &why);
@@ -290,6 +290,7 @@ static int tpcc_fingerprint(struct target *t, const char *what, const struct tar
 	}
 	strbuf_add(fp, line, strcspn(line, "\n"));
 out:
+	strvec_clear(&av);
 	strbuf_release(&args);
 	strbuf_release(&out);
 	strbuf_release(&why);
@@ -302,7 +303,7 @@ static int load_golden(struct target *t, const char *what, const struct target_e
 {
 	const struct campaign_config *cfg = t->cfg;
 	struct strbuf args, why;
-	char *argv[96];
+	struct strvec av;
 	unsigned conns;
 	int ret, st = 0;
 
@@ -323,11 +324,11 @@ static int load_golden(struct target *t, const char *what, const struct target_e
 		log_info("%s: loading %u TPC-C warehouse(s) into the golden copy", what, cfg->warehouses);
 		break;
 	}
-	argv[0] = (char *)t->dbrig_exe;
-	argv[1] = (char *)driver_command(cfg);
-	driver_split_args(&args, argv, 2, 96);
-	struct proc_spec spec = {.argv = argv, .log_path = log, .new_group = true};
+	strvec_init(&av);
+	driver_argv_push(&av, t->dbrig_exe, driver_command(cfg), &args);
+	struct proc_spec spec = {.argv = av.v, .log_path = log, .new_group = true};
 	ret = driver_run(cfg, ep, &spec, NULL, &st);
+	strvec_clear(&av);
 	if (ret < 0) {
 		proc_describe_status(st, &why);
 		strbuf_addf(&why, " (see %s)", log);
