@@ -10,7 +10,9 @@
 # without a flag gives one line naming its report and exits 1, changing
 # nothing; scripts/demo.sh again (it passes --fresh) moves the first run's
 # folder to local-quick.<UTC time of its state.json>/ byte for byte untouched
-# and writes a second complete campaign and report.
+# and writes a second complete campaign and report. During the first run a
+# monitor checks that the password is seen by no one but the drivers and that
+# the servers listen on 127.0.0.1 only.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 # On a failure, what the servers and their set-up said.
@@ -21,6 +23,8 @@ on_fail() {
 		tail -n 40 "$f" >&2
 	done
 }
+MPID=
+on_exit() { [ -n "$MPID" ] && kill "$MPID" 2>/dev/null; }
 need_mariadb
 base=$(free_port_block 8) || exit 1
 
@@ -31,6 +35,8 @@ c = json.load(open(sys.argv[1]))
 c["workload"]["options"]["table-size"] = 2000
 c["engine"]["buffer_pool"] = "32M"
 c["engine"]["server_options"]["innodb_log_file_size"] = "16M"
+# Abbreviates bind-address and passes validation: dbrig's own --bind-address must still win (finding 14).
+c["engine"]["server_options"]["loose-bind"] = "0.0.0.0"
 c["target"]["base_port"] = int(sys.argv[3])
 c.update({"precondition": "1s", "sample": "3s", "threads": 2, "report_interval": "1s"})
 json.dump(c, open(sys.argv[2], "w"), indent=1)
@@ -42,10 +48,49 @@ cd "$T" || exit 1
 demo --plan > plan.txt || fail "scripts/demo.sh --plan failed"
 grep -q '2 instances, 2 drives' plan.txt || fail "--plan does not list the run groups"
 [ -e "$D" ] && fail "--plan created $D"
+# While it runs, a monitor looks at what others could see (README "What happens
+# when things fail", passwords; the review found these claims untested): the
+# .credentials mode, the drivers' argv and environment, the servers' argv and
+# environment, and the servers' listening addresses, which must be 127.0.0.1
+# only although the config sets "loose-bind" (security review finding 14).
+monitor() {
+	local pw="" f p c
+	while :; do
+		for f in "$T"/drives/*/dbrig-local-quick/.credentials; do
+			[ -f "$f" ] || continue
+			pw=$(head -n1 "$f"); echo "MODE $(stat -c %a "$f")"
+		done
+		for p in /proc/[0-9]*; do
+			c=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null) || continue
+			case "$c" in
+			*--run-campaign=local-quick*) echo "DRIVER";
+				[ -n "$pw" ] && case "$c" in *"$pw"*) echo "LEAK argv of a driver";; esac
+				[ -n "$pw" ] && tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qx "MYSQL_PWD=$pw" && echo "ENVPWD" ;;
+			*mariadbd*--datadir=$T/*) echo "SERVER"
+				[ -n "$pw" ] && case "$c" in *"$pw"*) echo "LEAK argv of a server";; esac
+				tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -q '^MYSQL_PWD=' && echo "LEAK environment of a server" ;;
+			esac
+		done
+		ss -ltnH 2>/dev/null | awk -v lo="$base" '{ n = split($4, a, ":"); p = a[n] + 0
+			if (p >= lo && p < lo + 8 && $4 !~ /^127\.0\.0\.1:/) print "LISTEN " $4 }'
+		[ -n "$pw" ] && echo "PW $pw"
+		sleep 0.3
+	done
+}
+monitor > monitor.txt 2>/dev/null &
+MPID=$!
 demo > out.txt 2> err.txt
 rc=$?
+kill $MPID 2>/dev/null; wait $MPID 2>/dev/null; MPID=
 cat out.txt err.txt
 [ $rc -eq 0 ] || fail "the first scripts/demo.sh exited $rc"
+grep -q '^LEAK' monitor.txt && fail "the password was visible: $(grep '^LEAK' monitor.txt | sort -u)"
+grep -q '^LISTEN' monitor.txt && fail "a server listened beyond 127.0.0.1: $(grep '^LISTEN' monitor.txt | sort -u)"
+grep -q '^DRIVER' monitor.txt && grep -q '^SERVER' monitor.txt || fail "the monitor never saw a driver and a server"
+grep -q '^ENVPWD' monitor.txt || fail "no driver had the password in MYSQL_PWD"
+[ "$(grep '^MODE' monitor.txt | sort -u)" = "MODE 600" ] || fail ".credentials was not 0600: $(grep '^MODE' monitor.txt | sort -u)"
+pw=$(grep '^PW ' monitor.txt | head -n1 | cut -d' ' -f2)
+[ -n "$pw" ] && grep -rqF -- "$pw" out plan.txt out.txt err.txt && fail "the password is in a result, journal, log or output"
 
 # check_campaign DIR: complete results, summary = sum of instances, verified restores, a complete report.
 check_campaign() {

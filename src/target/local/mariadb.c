@@ -61,6 +61,15 @@ int mariadb_start(struct local *l, const struct campaign_config *cfg, const char
 	strbuf_addf(&log, "%s/server.out", boot);
 	strvec_push(&av, l->server);
 	strvec_push(&av, "--no-defaults");
+	/* Defaults a config may change (max_connections): before its options. */
+	strvec_pushf(&av, "--max-connections=%u", cfg->threads + 50 > 151 ? cfg->threads + 50 : 151);
+	strvec_push(&av, "--skip-name-resolve");
+	/* Every one of the config's options: a fixed array dropped those beyond ~47 without a word
+	 * (security review finding 15). */
+	for (size_t i = 0; i < cfg->nserver_options; i++)
+		strvec_pushf(&av, "--%s=%s", cfg->server_options[i].key, cfg->server_options[i].value);
+	/* What dbrig relies on comes last, so it wins over any spelling of it in the config
+	 * ("loose_bind_address", "bind-addr": security review finding 14). */
 	strvec_pushf(&av, "--datadir=%s", data);
 	strvec_pushf(&av, "--port=%u", port);
 	strvec_push(&av, "--bind-address=127.0.0.1");
@@ -69,14 +78,8 @@ int mariadb_start(struct local *l, const struct campaign_config *cfg, const char
 	strvec_pushf(&av, "--log-error=%s/error.log", boot);
 	strvec_pushf(&av, "--tmpdir=%s/tmp", boot);
 	strvec_pushf(&av, "--innodb-buffer-pool-size=%llu", (unsigned long long)cfg->buffer_pool);
-	strvec_pushf(&av, "--max-connections=%u", cfg->threads + 50 > 151 ? cfg->threads + 50 : 151);
-	strvec_push(&av, "--skip-name-resolve");
 	if (l->root)
 		strvec_push(&av, "--user=root");
-	/* After dbrig's own, so a config's option wins where both set one (max_connections). Every one of
-	 * them: a fixed array dropped those beyond ~47 without a word (security review finding 15). */
-	for (size_t i = 0; i < cfg->nserver_options; i++)
-		strvec_pushf(&av, "--%s=%s", cfg->server_options[i].key, cfg->server_options[i].value);
 	struct proc_spec spec = {.argv = av.v, .log_path = log.buf, .new_group = true};
 	ret = proc_spawn(&spec, &pid);
 	if (ret < 0) {

@@ -76,19 +76,16 @@ int pg_start(struct local *l, const struct campaign_config *cfg, const char *wha
 	strvec_push(&av, l->server);
 	strvec_push(&av, "-D");
 	strvec_push(&av, data);
-	strvec_push(&av, "-p");
-	strvec_pushf(&av, "%u", port);
-	strvec_push(&av, "-k");
-	strvec_push(&av, boot);
-	/* Every -c is NUL-separated in opts: "-c", "name=value". */
-	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
-		    '\0', '\0');
-	strbuf_addf(&opts, "shared_buffers=%llukB%cmax_connections=%u%c", (unsigned long long)(cfg->buffer_pool >> 10),
-		    '\0', maxconn, '\0');
-	/* After dbrig's own, so a config's option wins where both set one (max_connections); every one of
-	 * them (security review finding 15: a 96-slot array dropped the rest). */
+	/* Every -c is NUL-separated in opts: "-c", "name=value". A default a config may change first
+	 * (max_connections), then every one of the config's options (security review finding 15: a
+	 * 96-slot array dropped the rest), then what dbrig relies on, which wins (finding 14). */
+	strbuf_addf(&opts, "max_connections=%u%c", maxconn, '\0');
 	for (size_t i = 0; i < cfg->nserver_options; i++)
 		strbuf_addf(&opts, "%s=%s%c", cfg->server_options[i].key, cfg->server_options[i].value, '\0');
+	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
+		    '\0', '\0');
+	strbuf_addf(&opts, "shared_buffers=%llukB%cport=%u%cunix_socket_directories=%s%c",
+		    (unsigned long long)(cfg->buffer_pool >> 10), '\0', port, '\0', boot, '\0');
 	for (size_t off = 0; off < opts.len; off += strlen(opts.buf + off) + 1) {
 		strvec_push(&av, "-c");
 		strvec_push(&av, opts.buf + off);

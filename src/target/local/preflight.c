@@ -8,6 +8,7 @@
 #include "core/tree.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -30,6 +31,48 @@ static const char *const pg_reserved[] = {
 	"data-directory", "port", "listen-addresses", "unix-socket-directories", "unix-socket-permissions",
 	"shared-buffers", "config-file", "hba-file", "ident-file", "external-pid-file", "logging-collector", NULL,
 };
+/*
+ * The reserved option a config key stands for, or NULL. mariadbd reads
+ * "loose_bind_address", "Bind-Address" and the unique abbreviation
+ * "bind-addr" as bind-address (security review finding 14: the instance then
+ * listened on every address), so a key is compared in lower case with '-'
+ * for '_', without the prefixes my_getopt strips (loose-, skip-, enable-,
+ * disable-, maximum-, autoset-), and also refused when it abbreviates a
+ * reserved name (an abbreviation that ends at a '-' of the name, such as
+ * "innodb" or "log", is an option of its own and passes). postgres GUC names
+ * are case-insensitive and never abbreviated. Whatever passes, dbrig's own
+ * values still come after the config's on the command line, so they win.
+ */
+static const char *reserved_option(const char *key, bool pg)
+{
+	static const char *const prefixes[] = {"loose-", "skip-", "enable-", "disable-", "maximum-", "autoset-", NULL};
+	char k[128], r[128];
+	size_t n;
+
+	snprintf(k, sizeof(k), "%s", key);
+	for (char *p = k; *p; p++)
+		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	for (bool again = !pg; again;) {
+		again = false;
+		for (const char *const *p = prefixes; *p; p++) {
+			size_t pl = strlen(*p);
+			if (!strncmp(k, *p, pl)) {
+				memmove(k, k + pl, strlen(k + pl) + 1);
+				again = true;
+			}
+		}
+	}
+	n = strlen(k);
+	for (const char *const *res = pg ? pg_reserved : reserved; *res; res++) {
+		snprintf(r, sizeof(r), "%s", !pg && !strncmp(*res, "skip-", 5) ? *res + 5 : *res);
+		if (!strcmp(k, r))
+			return *res;
+		if (!pg && n >= 3 && !strncmp(r, k, n) && r[n] != '-')
+			return *res;
+	}
+	return NULL;
+}
+
 static const char *const odbc_dirs[] = {
 	"/usr/lib/x86_64-linux-gnu/odbc", "/usr/lib/aarch64-linux-gnu/odbc", "/usr/lib64/odbc", "/usr/lib/odbc",
 	"/usr/local/lib", NULL,
@@ -129,18 +172,12 @@ int local_validate(const struct campaign_config *cfg)
 		goto out;
 	}
 	for (size_t i = 0; i < cfg->nserver_options; i++) {
-		char *k = xstrdup(cfg->server_options[i].key);
-		bool bad = false;
-		for (char *p = k; *p; p++)
-			if (*p == '_')
-				*p = '-';
-		for (const char *const *r = pg ? pg_reserved : reserved; *r; r++)
-			bad = bad || !strcmp(*r, k);
-		free(k);
-		if (bad) {
+		const char *r = reserved_option(cfg->server_options[i].key, pg);
+		if (r) {
 			snprintf(jp, sizeof(jp), ".engine.server_options.%s", cfg->server_options[i].key);
-			campaign_config_error(cfg, jp, "is set by the local target for every instance "
-					      "(use .engine.buffer_pool for the %s)", pg ? "shared buffers" : "buffer pool");
+			campaign_config_error(cfg, jp, "is (or abbreviates) %s, which the local target sets for every "
+					      "instance (use .engine.buffer_pool for the %s)", r,
+					      pg ? "shared buffers" : "buffer pool");
 			goto out;
 		}
 	}
