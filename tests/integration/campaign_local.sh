@@ -37,6 +37,7 @@ c["engine"]["buffer_pool"] = "32M"
 c["engine"]["server_options"]["innodb_log_file_size"] = "16M"
 # Abbreviates bind-address and passes validation: dbrig's own --bind-address must still win (finding 14).
 c["engine"]["server_options"]["loose-bind"] = "0.0.0.0"
+c["target"]["db_user"] = "ci_user_1"  # not the default: the setup SQL quotes what it is given (finding 6)
 c["target"]["base_port"] = int(sys.argv[3])
 c.update({"precondition": "1s", "sample": "3s", "threads": 2, "report_interval": "1s"})
 json.dump(c, open(sys.argv[2], "w"), indent=1)

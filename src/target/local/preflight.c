@@ -73,6 +73,23 @@ static const char *reserved_option(const char *key, bool pg)
 	return NULL;
 }
 
+/*
+ * db_user goes into setup SQL run as root and into ODBC connection strings:
+ * only [A-Za-z_][A-Za-z0-9_]{0,31} (security review finding 6: a quote in it
+ * ran arbitrary SQL as root, and broke the campaign with an unclear error).
+ */
+static bool user_name_ok(const char *u)
+{
+	size_t n = strlen(u);
+
+	if (n < 1 || n > 32 || (u[0] >= '0' && u[0] <= '9'))
+		return false;
+	for (const char *p = u; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return true;
+}
+
 static const char *const odbc_dirs[] = {
 	"/usr/lib/x86_64-linux-gnu/odbc", "/usr/lib/aarch64-linux-gnu/odbc", "/usr/lib64/odbc", "/usr/lib/odbc",
 	"/usr/local/lib", NULL,
@@ -169,6 +186,12 @@ int local_validate(const struct campaign_config *cfg)
 				      "\"%s\" is not available on the local target (expected mariadb%s; %s runs on the "
 				      "libvirt target)", engine_kind_name(cfg->engine),
 				      cfg->workload == WORKLOAD_TPCC ? " or postgresql" : "", engine_kind_name(cfg->engine));
+		goto out;
+	}
+	if (!user_name_ok(target_setting(cfg, "db_user")->str)) {
+		campaign_config_error(cfg, ".target.db_user", "\"%s\" is not a database user name (expected 1 to 32 "
+				      "letters, digits or '_', starting with a letter or '_')",
+				      target_setting(cfg, "db_user")->str);
 		goto out;
 	}
 	for (size_t i = 0; i < cfg->nserver_options; i++) {
