@@ -43,7 +43,7 @@ done
 # A second dbrig on the same campaign folder while this one drives is refused
 # before it touches anything (security review finding 4: a concurrent --resume
 # SIGTERMed the live servers and drivers and renamed the live results).
-for args in "--resume" "" ; do
+for args in "--resume" "" "--fresh"; do
 	"$DBRIG_BIN" campaign c.json $args > out-c.txt 2> err-c.txt; rc=$?
 	[ $rc -eq 1 ] || fail "a second 'campaign $args' beside the running one exited $rc: $(cat err-c.txt)"
 	grep -q "ci-resume: campaign \"ci-resume\" is already running here (pid $CPID: .*dbrig campaign c.json)" err-c.txt ||
