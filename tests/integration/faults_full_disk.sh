@@ -38,6 +38,8 @@ check "full before the run: exit 1 (got $rc)" [ "$rc" = 1 ]
 check "full before the run: one line ($(cat "$TEST_TMP/a.err"))" \
 	[ "$(cat "$TEST_TMP/a.err")" = "dbrig: --journal: \"$M/a.jsonl\": $ENOSPC" ]
 check "full before the run: no result file" [ ! -e "$M/a.json" ]
+# An empty journal was left, which broke the report of a resumed campaign (found by bench/fault-soak.sh).
+check "full before the run: no journal file either" [ ! -e "$M/a.jsonl" ]
 check "full before the run: no temporary file" no_tmp
 
 # --- full for the result only: the run completes, the result cannot be written ---
