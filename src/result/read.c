@@ -769,14 +769,21 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 			free(text);
 			text = NULL;
 			ret = read_file(full.buf, &text, NULL);
-			if (ret < 0) {
+			if (ret < 0)
 				strbuf_addf(err, "%s: %s (expected a readable file)", fl.v[i], read_file_strerror(ret));
-				goto out;
-			}
-			if (!is_journal) {
+			else if (!is_journal)
 				ret = results_parse_result(fl.v[i], text, &r, err);
-				if (ret < 0)
-					goto out;
+			/* A superseded attempt is history: one that cannot be read (an empty
+			 * journal of a driver stopped by a full disk, seen in the fault soak)
+			 * is left out with a warning instead of failing the whole report. */
+			if (ret < 0 && partial) {
+				log_warn("%s; an attempt kept by campaign --resume, left out", err->buf);
+				strbuf_reset(err);
+				continue;
+			}
+			if (ret < 0)
+				goto out;
+			if (!is_journal) {
 				if (ret == 0)
 					list[(*nlist)++] = r;
 				continue;
@@ -797,6 +804,11 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 				continue;
 			}
 			ret = results_parse_journal(fl.v[i], text, &r, err);
+			if (ret < 0 && partial) {
+				log_warn("%s; an attempt kept by campaign --resume, left out", err->buf);
+				strbuf_reset(err);
+				continue;
+			}
 			if (ret < 0)
 				goto out;
 			list[(*nlist)++] = r;
