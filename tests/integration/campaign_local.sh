@@ -55,26 +55,28 @@ grep -q '2 instances, 2 drives' plan.txt || fail "--plan does not list the run g
 # environment, and the servers' listening addresses, which must be 127.0.0.1
 # only although the config sets "loose-bind" (security review finding 14).
 monitor() {
-	local pw="" f p c
+	local pws=() f p c w
 	while :; do
+		# One password per drive: a driver has its drive's.
+		pws=()
 		for f in "$T"/drives/*/dbrig-local-quick/.credentials; do
 			[ -f "$f" ] || continue
-			pw=$(head -n1 "$f"); echo "MODE $(stat -c %a "$f")"
+			pws+=("$(head -n1 "$f")"); echo "MODE $(stat -c %a "$f")"
 		done
 		for p in /proc/[0-9]*; do
 			c=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null) || continue
 			case "$c" in
-			*--run-campaign=local-quick*) echo "DRIVER";
-				[ -n "$pw" ] && case "$c" in *"$pw"*) echo "LEAK argv of a driver";; esac
-				[ -n "$pw" ] && tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qx "MYSQL_PWD=$pw" && echo "ENVPWD" ;;
+			*--run-campaign=local-quick*) echo "DRIVER"
+				for w in "${pws[@]}"; do case "$c" in *"$w"*) echo "LEAK argv of a driver";; esac; done
+				tr '\0' '\n' < "$p/environ" 2>/dev/null | sed -n 's/^MYSQL_PWD=/ENVPWD /p' ;;
 			*mariadbd*--datadir=$T/*) echo "SERVER"
-				[ -n "$pw" ] && case "$c" in *"$pw"*) echo "LEAK argv of a server";; esac
+				for w in "${pws[@]}"; do case "$c" in *"$w"*) echo "LEAK argv of a server";; esac; done
 				tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -q '^MYSQL_PWD=' && echo "LEAK environment of a server" ;;
 			esac
 		done
 		ss -ltnH 2>/dev/null | awk -v lo="$base" '{ n = split($4, a, ":"); p = a[n] + 0
 			if (p >= lo && p < lo + 8 && $4 !~ /^127\.0\.0\.1:/) print "LISTEN " $4 }'
-		[ -n "$pw" ] && echo "PW $pw"
+		for w in "${pws[@]}"; do echo "PW $w"; done
 		sleep 0.3
 	done
 }
@@ -88,10 +90,16 @@ cat out.txt err.txt
 grep -q '^LEAK' monitor.txt && fail "the password was visible: $(grep '^LEAK' monitor.txt | sort -u)"
 grep -q '^LISTEN' monitor.txt && fail "a server listened beyond 127.0.0.1: $(grep '^LISTEN' monitor.txt | sort -u)"
 grep -q '^DRIVER' monitor.txt && grep -q '^SERVER' monitor.txt || fail "the monitor never saw a driver and a server"
-grep -q '^ENVPWD' monitor.txt || fail "no driver had the password in MYSQL_PWD"
 [ "$(grep '^MODE' monitor.txt | sort -u)" = "MODE 600" ] || fail ".credentials was not 0600: $(grep '^MODE' monitor.txt | sort -u)"
-pw=$(grep '^PW ' monitor.txt | head -n1 | cut -d' ' -f2)
-[ -n "$pw" ] && grep -rqF -- "$pw" out plan.txt out.txt err.txt && fail "the password is in a result, journal, log or output"
+pws=$(grep '^PW ' monitor.txt | cut -d' ' -f2 | sort -u)
+[ "$(echo "$pws" | grep -c .)" = 2 ] || fail "expected the two drives' passwords in their .credentials, the monitor read: $pws"
+# Every driver seen with MYSQL_PWD had its drive's password there, and at least one was seen.
+envs=$(grep '^ENVPWD ' monitor.txt | cut -d' ' -f2 | sort -u)
+[ -n "$envs" ] || fail "no driver had the password in MYSQL_PWD"
+for w in $envs; do echo "$pws" | grep -qx -- "$w" || fail "a driver's MYSQL_PWD is not a drive's password"; done
+for pw in $pws; do
+	grep -rqF -- "$pw" out plan.txt out.txt err.txt && fail "the password is in a result, journal, log or output"
+done
 
 # check_campaign DIR: complete results, summary = sum of instances, verified restores, a complete report.
 check_campaign() {
