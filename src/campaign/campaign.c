@@ -47,7 +47,7 @@ static void report(struct campaign_ctx *c)
 	strbuf_init(&logp, 0);
 	strbuf_addf(&out, "%s/report", c->dir.buf);
 	strbuf_addf(&logp, "%s/report.log", c->dir.buf);
-	char *argv[] = {c->exe, "report", c->dir.buf, "--out", out.buf, NULL};
+	char *argv[] = {c->steps.exe, "report", c->dir.buf, "--out", out.buf, NULL};
 	struct proc_spec spec = {.argv = argv, .log_path = logp.buf};
 	if (proc_run(&spec, NULL, &st) == 0) {
 		printf("report: %s/\n", out.buf);
@@ -62,6 +62,74 @@ static void report(struct campaign_ctx *c)
 	strbuf_release(&logp);
 }
 
+/* A failure of a step after the config was accepted is a runtime one, whatever its errno. */
+static int as_runtime(int ret)
+{
+	return ret < 0 && ret != -EINVAL ? ret : -EIO;
+}
+
+/* The instances and drives the unfinished runs of a resumed campaign use; returns how many runs are left. */
+static size_t needed(struct campaign_ctx *c, bool *need_inst, bool *need_drive)
+{
+	size_t unfinished = 0;
+
+	for (size_t ri = 0; c->st && ri < c->plan->nruns; ri++) {
+		if (c->st->runs[ri].status == STATE_RUN_DONE)
+			continue;
+		for (size_t k = 0; k < c->plan->runs[ri].ninsts; k++) {
+			need_inst[c->plan->runs[ri].insts[k]] = true;
+			need_drive[c->plan->insts[c->plan->runs[ri].insts[k]].drive] = true;
+		}
+		unfinished++;
+	}
+	return unfinished;
+}
+
+/* The golden copy of every drive (need NULL) or of the drives in need; the state records each fingerprint. */
+static int build_goldens(struct campaign_ctx *c, const bool *need)
+{
+	int ret = 0;
+
+	for (size_t d = 0; d < c->cfg->ndrives && !stop_signal && ret == 0; d++) {
+		struct strbuf fp;
+		if (need && !need[d])
+			continue;
+		strbuf_init(&fp, 0);
+		ret = c->steps.tgt.ops->build_golden(&c->steps.tgt, d, &fp);
+		if (ret == 0 && c->st->golden[d] && strcmp(c->st->golden[d], fp.buf))
+			log_warn("%s: the golden copy was rebuilt (%s, earlier %s); finished runs used the earlier one",
+				 c->cfg->drives[d].name, fp.buf, c->st->golden[d]);
+		if (ret == 0) {
+			free(c->st->golden[d]);
+			c->st->golden[d] = strbuf_detach(&fp);
+			log_info("%s: golden copy ready (%s)", c->cfg->drives[d].name, c->st->golden[d]);
+		}
+		strbuf_release(&fp);
+		if (ret == 0)
+			ret = state_save(c->cfg, c->plan, c->st);
+	}
+	return ret;
+}
+
+/* Every run not done yet, in order; -EINTR stops at a signal, a failed run stops the campaign. */
+static int run_all(struct campaign_ctx *c)
+{
+	for (size_t ri = 0; ri < c->plan->nruns && !stop_signal; ri++) {
+		int ret;
+		if (c->st->runs[ri].status == STATE_RUN_DONE)
+			continue;
+		ret = run_one(c, ri);
+		if (ret == -EINTR)
+			break;
+		if (ret < 0) {
+			log_error("run %s failed; fix the cause and continue with: dbrig campaign %s --resume",
+				  c->plan->runs[ri].id, c->cfg->file);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int campaign_main(const struct campaign_opts *o)
 {
 	struct campaign_ctx c = {0};
@@ -69,14 +137,14 @@ int campaign_main(const struct campaign_opts *o)
 	struct strbuf path;
 	struct sigaction sa = {0}, old_int, old_term, old_hup;
 	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
-	size_t unfinished = 0;
-	int ret, code = EXIT_RUNTIME;
+	size_t unfinished;
+	int ret, err = -EIO;
 
 	strbuf_init(&c.dir, 0);
 	strbuf_init(&path, 0);
 	ret = campaign_config_load(o->file, &c.cfg);
 	if (ret < 0) {
-		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		err = ret;
 		goto out;
 	}
 	c.plan = plan_make(c.cfg);
@@ -88,12 +156,12 @@ int campaign_main(const struct campaign_opts *o)
 	/* --fresh never reads the earlier state: it may be another config's. */
 	ret = o->fresh ? -ENOENT : state_load(c.cfg, c.plan, path.buf, &c.st);
 	if (ret < 0 && ret != -ENOENT) {
-		code = EXIT_USAGE;
+		err = -EINVAL;
 		goto out;
 	}
 	if (o->plan) {
 		progress_plan(&c);
-		code = 0;
+		err = 0;
 		goto out;
 	}
 	if (!o->resume && c.st) {
@@ -103,16 +171,18 @@ int campaign_main(const struct campaign_opts *o)
 	if (o->resume && !c.st) {
 		log_error("%s: nothing to resume: no campaign state (expected a campaign started with the same config)",
 			  path.buf);
-		code = EXIT_USAGE;
+		err = -EINVAL;
 		goto out;
 	}
-	if (c.cfg->workload == WORKLOAD_TPCC && !c.cfg->target->tpcc) {
-		log_error("%s: .workload.kind: the %s target cannot run the TPC-C workload yet (expected the local "
-			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name);
+	if (!c.cfg->workload->mysql_only && !c.cfg->target->any_workload) {
+		log_error("%s: .workload.kind: the %s target cannot run the %s workload yet (expected the local "
+			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name,
+			  c.cfg->workload->display);
+		err = -ENOTSUP;
 		goto out;
 	}
-	if (!realpath("/proc/self/exe", c.exe)) {
-		log_error("cannot find this program's path through /proc/self/exe: %s", strerror(errno));
+	if ((ret = steps_self_exe(c.steps.exe, sizeof(c.steps.exe))) < 0) {
+		err = as_runtime(ret);
 		goto out;
 	}
 	c.tty = isatty(STDOUT_FILENO);
@@ -128,31 +198,21 @@ int campaign_main(const struct campaign_opts *o)
 	/* Only what unfinished runs need is provisioned and loaded. */
 	need_inst = xcalloc(c.plan->ninsts + 1, sizeof(bool));
 	need_drive = xcalloc(c.cfg->ndrives + 1, sizeof(bool));
-	for (size_t ri = 0; c.st && ri < c.plan->nruns; ri++) {
-		if (c.st->runs[ri].status == RUN_DONE)
-			continue;
-		for (size_t k = 0; k < c.plan->runs[ri].ninsts; k++) {
-			need_inst[c.plan->runs[ri].insts[k]] = true;
-			need_drive[c.plan->insts[c.plan->runs[ri].insts[k]].drive] = true;
-		}
-		unfinished++;
-	}
+	unfinished = needed(&c, need_inst, need_drive);
 	if (c.st && !unfinished) {
 		log_info("every run of %s is done; summarising", c.cfg->name);
 		progress_summary(&c);
 		report(&c);
-		code = 0;
+		err = 0;
 		goto out;
 	}
-	c.tgt.ops = c.cfg->target;
-	c.tgt.cfg = c.cfg;
-	c.tgt.dbrig_exe = c.exe;
-	if ((ret = c.tgt.ops->init(&c.tgt)) < 0)
+	if ((ret = steps_open(&c.steps, c.cfg, c.plan, false)) < 0) {
+		err = as_runtime(ret);
 		goto out;
-	c.target_ready = true;
-	ret = c.tgt.ops->preflight(&c.tgt, c.plan->insts, c.plan->ninsts);
+	}
+	ret = steps_preflight(&c.steps);
 	if (ret < 0) {
-		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+		err = ret;
 		goto out;
 	}
 	/* After preflight, which fails while a local campaign still running there has a server up. */
@@ -166,6 +226,7 @@ int campaign_main(const struct campaign_opts *o)
 	}
 	if ((ret = mkdir_p(c.dir.buf, 0755)) < 0) {
 		log_error("cannot create the results folder %s: %s", c.dir.buf, strerror(-ret));
+		err = as_runtime(ret);
 		goto out;
 	}
 	if (!c.st) {
@@ -173,39 +234,11 @@ int campaign_main(const struct campaign_opts *o)
 		if (state_save(c.cfg, c.plan, c.st) < 0)
 			goto out;
 	}
-	for (size_t i = 0; i < c.plan->ninsts; i++)
-		if ((need_inst[i] || !unfinished) && c.tgt.ops->create(&c.tgt, &c.plan->insts[i]) < 0)
-			goto out;
-	for (size_t d = 0; d < c.cfg->ndrives && !stop_signal; d++) {
-		struct strbuf fp;
-		if (unfinished && !need_drive[d])
-			continue;
-		strbuf_init(&fp, 0);
-		ret = c.tgt.ops->build_golden(&c.tgt, d, &fp);
-		if (ret == 0 && c.st->golden[d] && strcmp(c.st->golden[d], fp.buf))
-			log_warn("%s: the golden copy was rebuilt (%s, earlier %s); finished runs used the earlier one",
-				 c.cfg->drives[d].name, fp.buf, c.st->golden[d]);
-		if (ret == 0) {
-			free(c.st->golden[d]);
-			c.st->golden[d] = strbuf_detach(&fp);
-			log_info("%s: golden copy ready (%s)", c.cfg->drives[d].name, c.st->golden[d]);
-		}
-		strbuf_release(&fp);
-		if (ret < 0 || (ret = state_save(c.cfg, c.plan, c.st)) < 0)
-			goto out;
-	}
-	for (size_t ri = 0; ri < c.plan->nruns && !stop_signal; ri++) {
-		if (c.st->runs[ri].status == RUN_DONE)
-			continue;
-		ret = run_one(&c, ri);
-		if (ret == -EINTR)
-			break;
-		if (ret < 0) {
-			log_error("run %s failed; fix the cause and continue with: dbrig campaign %s --resume",
-				  c.plan->runs[ri].id, c.cfg->file);
-			goto out;
-		}
-	}
+	/* What a resumed campaign still needs (all of it for a fresh one); a failure removes what this process made. */
+	if (steps_provision(&c.steps, unfinished ? need_inst : NULL) < 0)
+		goto out;
+	if (build_goldens(&c, unfinished ? need_drive : NULL) < 0 || run_all(&c) < 0)
+		goto out;
 	if (stop_signal) {
 		log_error("interrupted by signal %d; the cut-off run restarts from its restore with: dbrig campaign %s --resume",
 			  (int)stop_signal, c.cfg->file);
@@ -213,18 +246,14 @@ int campaign_main(const struct campaign_opts *o)
 	}
 	progress_summary(&c);
 	report(&c);
-	code = 0;
+	err = 0;
 out:
-	if (c.target_ready) {
-		if (c.plan && run_stop_instances(&c, NULL, c.plan->ninsts) < 0)
-			code = code ? code : EXIT_RUNTIME;
-		if (code == 0 && !c.cfg->keep)
-			for (size_t i = 0; i < c.plan->ninsts; i++)
-				if (c.plan->insts[i].created && c.tgt.ops->destroy(&c.tgt, &c.plan->insts[i]) < 0)
-					code = EXIT_RUNTIME;
-		for (size_t i = 0; c.plan && i < c.plan->ninsts; i++)
-			c.tgt.ops->release(&c.tgt, &c.plan->insts[i]);
-		c.tgt.ops->cleanup(&c.tgt);
+	if (c.steps.open) {
+		if (steps_stop(&c.steps, NULL, c.plan->ninsts) < 0)
+			err = err ? err : -EIO;
+		if (err == 0 && !c.cfg->keep && steps_teardown(&c.steps, true) < 0)
+			err = -EIO;
+		steps_close(&c.steps);
 	}
 	if (sig_installed) {
 		sigaction(SIGINT, &old_int, NULL);
@@ -239,5 +268,5 @@ out:
 	campaign_config_free(c.cfg);
 	strbuf_release(&c.dir);
 	strbuf_release(&path);
-	return code;
+	return err;
 }

@@ -17,7 +17,11 @@ struct campaign_opts {
 	bool fresh;  /* move earlier results aside (campaign/fresh.h), then start anew */
 };
 
-/* Returns the process exit status: 0, EXIT_RUNTIME or EXIT_USAGE. */
+/*
+ * 0 when the campaign (or --plan) completed; -EINVAL after a message about the
+ * config, the state or the options (a usage error); any other negative errno
+ * after a message about a runtime failure or an interruption.
+ */
 int campaign_main(const struct campaign_opts *o);
 
 #endif

@@ -10,32 +10,13 @@
 #ifndef DBRIG_CAMPAIGN_CONFIG_H
 #define DBRIG_CAMPAIGN_CONFIG_H
 
+#include "db/engine.h"
 #include "target/target.h"
+#include "workload/registry.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-enum workload_kind {
-	WORKLOAD_SYSBENCH,
-	WORKLOAD_TPCC,
-};
-
-enum engine_kind {
-	ENGINE_MARIADB,
-	ENGINE_PERCONA,
-	ENGINE_MYSQL,
-	ENGINE_POSTGRESQL,
-	ENGINE_SQLSERVER,
-};
-
-struct campaign_drive {
-	char *name;
-	char *path;  /* directory on the drive (local; libvirt dir pool), or NULL */
-	char *pool;  /* existing storage pool (libvirt), or NULL */
-	char *host;  /* libvirt host name from the target's hosts, or NULL */
-	char *model; /* published model name for reports, or NULL */
-};
 
 struct campaign_placement {
 	size_t drive; /* index into drives */
@@ -54,15 +35,16 @@ struct campaign_config {
 	char *file; /* as given, for messages */
 	char *name;
 
-	enum workload_kind workload;
+	const struct workload_desc *workload; /* workload/registry.h */
 	char *test;                        /* sysbench test, e.g. "oltp_read_write" */
 	struct target_kv *wl_options;      /* --key=value for the driver, keys with '-' */
 	size_t nwl_options;
 	unsigned tables;                   /* sysbench: from options "tables" (default 1) */
 	uint64_t table_size;               /* sysbench: from options "table-size" (default 10000) */
 	unsigned warehouses;               /* tpcc: from options "warehouses" (default 1) */
+	unsigned scale;                    /* what prepare spreads over its threads: tables or warehouses */
 
-	enum engine_kind engine;
+	const struct db_engine *engine;   /* db/engine.h */
 	uint64_t buffer_pool;              /* bytes */
 	struct target_kv *server_options;  /* engine options, e.g. innodb_flush_log_at_trx_commit */
 	size_t nserver_options;
@@ -70,8 +52,9 @@ struct campaign_config {
 	const struct target_ops *target;
 	struct target_setting *target_settings; /* parallel to target->options */
 
-	struct campaign_drive *drives;
+	struct target_drive *drives;
 	size_t ndrives;
+	unsigned *drive_instances;         /* per drive: the largest count a run group places there */
 	struct campaign_group *groups;
 	size_t ngroups;
 
@@ -86,17 +69,14 @@ struct campaign_config {
 	char *output;                      /* results folder; the campaign writes <output>/<name>/ */
 	bool verify_restore;               /* compare each restored instance with the golden copy */
 	bool keep;                         /* leave instances in place at the end */
+
+	struct target_env env;             /* what the target sees of this campaign (no loader) */
+	char *log_dir;                     /* <output>/<name> */
 };
 
 int campaign_config_load(const char *file, struct campaign_config **out) __attribute__((warn_unused_result));
 void campaign_config_free(struct campaign_config *cfg);
 
-/* One message in the config's style: "dbrig: <file>: <jpath>: <text>". */
-void campaign_config_error(const struct campaign_config *cfg, const char *jpath, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-const char *workload_kind_name(enum workload_kind k);
-const char *engine_kind_name(enum engine_kind k);
 /* Largest count a run group places on drive d (instances the drive needs). */
 unsigned campaign_drive_instances(const struct campaign_config *cfg, size_t d);
 /* "1.5,99" for --percentile. */

@@ -1,49 +1,57 @@
 /*
- * The driver command lines of a campaign: which `dbrig sysbench|tpcc`
- * connection options an endpoint needs, and how the child gets its secrets.
+ * Every `dbrig <workload>` child of a campaign: the run of an instance, the
+ * golden copy's prepare, the fingerprint check. This file builds their
+ * command lines and their environment; nothing else in dbrig does.
  *
- * engine mariadb / percona / mysql: --db-driver=mysql with host and port (or
- * socket), user and database; the password in MYSQL_PWD.
- * engine postgresql / sqlserver (TPC-C only): --db-driver=odbc with a
- * connection string naming the endpoint's ODBC driver; the password in
- * ODBC_PWD, and ODBCSYSINI pointing at the endpoint's odbcinst.ini when it has
- * one. Passwords never go on a command line.
+ * The engine (db/engine.h) names the driver: libmysqlclient engines
+ * (mariadb, percona, mysql) get --db-driver=mysql with host and port (or
+ * socket), user and database, the password in MYSQL_PWD; ODBC engines
+ * (postgresql, sqlserver; TPC-C only) get --db-driver=odbc with the engine's
+ * connection string naming the endpoint's ODBC driver, the password in
+ * ODBC_PWD, and ODBCSYSINI / ODBCINI pointing at the endpoint's odbcinst.ini
+ * when it has one. Passwords never go on a command line, and the environment
+ * is the child's alone (proc_spec.env): this process sets nothing.
  *
- * The target builds the golden copy and checks restores with the same
- * options the campaign's drivers run with.
+ *   struct driver_cmd dc;
+ *   driver_cmd_init(&dc);
+ *   driver_cmd_check(&dc, cfg, exe, &ep);
+ *   struct proc_spec spec = {.argv = dc.argv, .env = dc.env, ...};
+ *   ret = proc_run(&spec, &out, &status);
+ *   driver_cmd_release(&dc);   // wipes the password
  */
 #ifndef DBRIG_CAMPAIGN_DRIVER_H
 #define DBRIG_CAMPAIGN_DRIVER_H
 
 #include "campaign/config.h"
-#include "core/proc.h"
+#include "core/strbuf.h"
+#include "core/strvec.h"
 #include "target/target.h"
 
-#include <stdbool.h>
-#include <sys/types.h>
+struct driver_cmd {
+	struct strbuf args;                 /* the argv strings, NUL-separated */
+	struct strvec av;                   /* argv built from args, however many (security review finding 15) */
+	char **argv;                        /* av.v: NULL-terminated */
+	struct strbuf vars[3];              /* NAME=value entries ("NAME": removed from the child's environment) */
+	const char *env[4];                 /* NULL-terminated, for proc_spec.env */
+};
 
-struct strbuf;
-struct strvec;
+/* Who a run is, as its result records it (--run-*). */
+struct driver_run_id {
+	const char *group, *drive, *instance;
+	unsigned vm_count, repetition;
+};
 
-/* The database the workload's tables live in: "sbtest" or "tpcc". */
-const char *driver_database(const struct campaign_config *cfg);
-/* "sysbench" or "tpcc": the dbrig command of the workload. */
-const char *driver_command(const struct campaign_config *cfg);
-/* The engine is reached through ODBC (postgresql, sqlserver). */
-bool driver_is_odbc(const struct campaign_config *cfg);
-/* Appends the connection options for ep, each followed by a NUL. */
-void driver_conn_args(const struct campaign_config *cfg, const struct target_endpoint *ep, struct strbuf *args);
-/* Appends the workload options of the config (--key=value), each followed by a NUL. */
-void driver_workload_args(const struct campaign_config *cfg, struct strbuf *args);
-/* av <- exe, command, then every NUL-separated string of args (however many: finding 15). */
-void driver_argv_push(struct strvec *av, const char *exe, const char *command, const struct strbuf *args);
-/*
- * proc_spawn / proc_run with ep's password (and ODBC registration) in the
- * child's environment only. spec->mysql_pwd is filled here.
- */
-int driver_spawn(const struct campaign_config *cfg, const struct target_endpoint *ep, struct proc_spec *spec,
-		 pid_t *pid) __attribute__((warn_unused_result));
-int driver_run(const struct campaign_config *cfg, const struct target_endpoint *ep, struct proc_spec *spec,
-	       struct strbuf *out, int *status) __attribute__((warn_unused_result));
+void driver_cmd_init(struct driver_cmd *dc);
+void driver_cmd_release(struct driver_cmd *dc);
+
+/* `dbrig <workload> … run` of one instance: results at <base>.json / .jsonl. */
+void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
+		    const struct target_endpoint *ep, const struct driver_run_id *id, const char *base);
+/* `dbrig <workload> … prepare` of the golden copy (its --threads: the smaller of the scale and threads). */
+void driver_cmd_prepare(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
+			const struct target_endpoint *ep);
+/* `dbrig <workload> … check`: the consistency checks and the "fingerprint: " line. */
+void driver_cmd_check(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
+		      const struct target_endpoint *ep);
 
 #endif

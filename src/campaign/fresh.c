@@ -76,7 +76,7 @@ void fresh_refuse(const struct campaign_config *cfg, const struct plan *p, const
 	strbuf_init(&aside, 0);
 	strbuf_init(&report, 0);
 	for (size_t i = 0; i < p->nruns; i++)
-		done += st->runs[i].status == RUN_DONE;
+		done += st->runs[i].status == STATE_RUN_DONE;
 	if (fresh_aside_name(dir, &aside) < 0) {
 		strbuf_reset(&aside);
 		strbuf_addf(&aside, "%s.<UTC time>", dir);

@@ -34,7 +34,7 @@ void progress_plan(struct campaign_ctx *c)
 	fmt_dur(cfg->sample_ns, b, sizeof(b));
 	fmt_dur(cfg->report_interval_ns, iv, sizeof(iv));
 	printf("campaign %s (%s)\n", cfg->name, cfg->file);
-	if (cfg->workload == WORKLOAD_SYSBENCH)
+	if (cfg->workload == &workload_sysbench)
 		printf("  workload  sysbench %s: %u table(s) x %llu rows, %u threads per instance\n", cfg->test,
 		       cfg->tables, (unsigned long long)cfg->table_size, cfg->threads);
 	else
@@ -42,7 +42,7 @@ void progress_plan(struct campaign_ctx *c)
 		       cfg->threads);
 	for (size_t i = 0; i < cfg->nwl_options; i++)
 		printf("            --%s=%s\n", cfg->wl_options[i].key, cfg->wl_options[i].value);
-	printf("  engine    %s, buffer pool %llu MiB\n", engine_kind_name(cfg->engine),
+	printf("  engine    %s, buffer pool %llu MiB\n", cfg->engine->name,
 	       (unsigned long long)(cfg->buffer_pool >> 20));
 	printf("  target    %s\n", cfg->target->name);
 	printf("  phases    precondition %s, sample %s, report every %s\n", a, b, iv);
@@ -150,7 +150,7 @@ void progress_summary(struct campaign_ctx *c)
 			for (size_t ri = 0; ri < c->plan->nruns; ri++) {
 				const struct plan_run *r = &c->plan->runs[ri];
 				bool any = false;
-				if (r->group != g || c->st->runs[ri].status != RUN_DONE)
+				if (r->group != g || c->st->runs[ri].status != STATE_RUN_DONE)
 					continue;
 				for (size_t i = 0; i < r->ninsts; i++) {
 					const struct target_instance *in = &c->plan->insts[r->insts[i]];

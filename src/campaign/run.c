@@ -12,7 +12,6 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
-#include "core/strvec.h"
 #include "core/units.h"
 
 #include <errno.h>
@@ -137,61 +136,10 @@ const char *run_driver_file(struct run_driver *dv, const char *suffix)
 	return dv->path.buf;
 }
 
-static void driver_argv(struct campaign_ctx *c, const struct plan_run *r, size_t inst, const struct target_endpoint *ep,
-			const char *base, struct strbuf *args, struct strvec *av)
-{
-	const struct campaign_config *cfg = c->cfg;
-	const struct target_instance *in = &c->plan->insts[inst];
-
-	strbuf_reset(args);
-	driver_conn_args(cfg, ep, args);
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		strbuf_addf(args, "--threads=%u%c", cfg->threads, '\0');
-		/* A rate per instance: each driver is its own open loop. */
-		if (cfg->rate)
-			strbuf_addf(args, "--rate=%llu%c", (unsigned long long)cfg->rate, '\0');
-		break;
-	case WORKLOAD_TPCC:
-		/* The terminals share the instance's connections. */
-		strbuf_addf(args, "--connections=%u%c", cfg->threads, '\0');
-		break;
-	}
-	strbuf_adds(args, "--percentile=");
-	campaign_percentiles_arg(cfg, args);
-	strbuf_addc(args, '\0');
-	strbuf_addf(args, "--precondition=%llu%c", (unsigned long long)(cfg->precondition_ns / NS_PER_SEC), '\0');
-	strbuf_addf(args, "--time=%llu%c", (unsigned long long)(cfg->sample_ns / NS_PER_SEC), '\0');
-	strbuf_addf(args, "--report-interval=%llu%c", (unsigned long long)(cfg->report_interval_ns / NS_PER_SEC), '\0');
-	strbuf_addf(args, "--result=%s.json%c--journal=%s.jsonl%c", base, '\0', base, '\0');
-	strbuf_addf(args, "--run-campaign=%s%c--run-group=%s%c", cfg->name, '\0', cfg->groups[r->group].name, '\0');
-	strbuf_addf(args, "--run-drive=%s%c--run-instance=%s%c", cfg->drives[in->drive].name, '\0', in->name, '\0');
-	strbuf_addf(args, "--run-vm-count=%u%c--run-repetition=%u%c", cfg->groups[r->group].instances, '\0', r->rep,
-		    '\0');
-	driver_workload_args(cfg, args);
-	if (cfg->workload == WORKLOAD_SYSBENCH)
-		strbuf_addf(args, "%s%c", cfg->test, '\0');
-	strbuf_addf(args, "run%c", '\0');
-
-	driver_argv_push(av, c->exe, driver_command(cfg), args);
-}
-
 static void set_error(struct state_run *sr, const char *msg)
 {
 	free(sr->error);
 	sr->error = msg ? xstrdup(msg) : NULL;
-}
-
-int run_stop_instances(struct campaign_ctx *c, const size_t *idx, size_t n)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		struct target_instance *in = &c->plan->insts[idx ? idx[i] : i];
-		if (in->created && c->tgt.ops->stop(&c->tgt, in) < 0)
-			ret = -EIO;
-	}
-	return ret;
 }
 
 /* Set up the instances' failure message the state records. */
@@ -211,7 +159,7 @@ static int stop_other_groups(struct campaign_ctx *c, const struct plan_run *r)
 		bool mine = false;
 		for (size_t k = 0; k < r->ninsts; k++)
 			mine = mine || r->insts[k] == i;
-		if (!mine && c->plan->insts[i].created && (ret = c->tgt.ops->stop(&c->tgt, &c->plan->insts[i])) < 0)
+		if (!mine && c->plan->insts[i].created && (ret = c->steps.tgt.ops->stop(&c->steps.tgt, &c->plan->insts[i])) < 0)
 			return ret;
 	}
 	return 0;
@@ -225,14 +173,14 @@ static int restore_instances(struct campaign_ctx *c, const struct plan_run *r, s
 			     struct strbuf *msg)
 {
 	const struct campaign_config *cfg = c->cfg;
-	const struct target_ops *ops = c->tgt.ops;
+	const struct target_ops *ops = c->steps.tgt.ops;
 	struct strbuf fp;
 	int ret = 0;
 
 	strbuf_init(&fp, 0);
 	for (size_t i = 0; i < r->ninsts && !*c->stop_signal; i++) {
 		struct target_instance *in = &c->plan->insts[r->insts[i]];
-		if ((ret = ops->restore(&c->tgt, in)) < 0 || (ret = ops->start(&c->tgt, in)) < 0) {
+		if ((ret = ops->restore(&c->steps.tgt, in)) < 0 || (ret = ops->start(&c->steps.tgt, in)) < 0) {
 			setup_failed(msg, ret);
 			goto out;
 		}
@@ -242,7 +190,7 @@ static int restore_instances(struct campaign_ctx *c, const struct plan_run *r, s
 			sr->restore_check = xstrdup("not checked");
 			continue;
 		}
-		ret = ops->verify(&c->tgt, in, &fp);
+		ret = ops->verify(&c->steps.tgt, in, &fp);
 		if (ret == -ENOTSUP) {
 			free(sr->restore_check);
 			sr->restore_check = xstrdup("not supported by the target");
@@ -301,11 +249,9 @@ static int spawn_drivers(struct campaign_ctx *c, const struct plan_run *r, struc
 			 struct run_driver *dv)
 {
 	const struct campaign_config *cfg = c->cfg;
-	struct strbuf args;
 	int ret = 0;
 
-	strbuf_init(&args, 0);
-	sr->status = RUN_RUNNING;
+	sr->status = STATE_RUN_RUNNING;
 	sr->attempts++;
 	clock_utc_iso8601(sr->started_at, sizeof(sr->started_at));
 	sr->finished_at[0] = '\0';
@@ -314,14 +260,23 @@ static int spawn_drivers(struct campaign_ctx *c, const struct plan_run *r, struc
 	sr->npids = 0;
 	struct target_endpoint *eps = xcalloc(r->ninsts, sizeof(*eps));
 	for (size_t i = 0; i < r->ninsts && ret == 0; i++)
-		ret = c->tgt.ops->endpoint(&c->tgt, &c->plan->insts[r->insts[i]], &eps[i]);
+		ret = c->steps.tgt.ops->endpoint(&c->steps.tgt, &c->plan->insts[r->insts[i]], &eps[i]);
 	for (size_t i = 0; i < r->ninsts && ret == 0; i++) {
-		struct strvec av;
-		strvec_init(&av);
-		driver_argv(c, r, r->insts[i], &eps[i], dv[i].base.buf, &args, &av);
-		struct proc_spec spec = {.argv = av.v, .log_path = run_driver_file(&dv[i], ".log"), .new_group = true};
-		ret = driver_spawn(cfg, &eps[i], &spec, &dv[i].pid);
-		strvec_clear(&av);
+		const struct target_instance *in = &c->plan->insts[r->insts[i]];
+		struct driver_run_id id = {
+			.group = cfg->groups[r->group].name,
+			.drive = cfg->drives[in->drive].name,
+			.instance = in->name,
+			.vm_count = cfg->groups[r->group].instances,
+			.repetition = r->rep,
+		};
+		struct driver_cmd dc;
+		driver_cmd_init(&dc);
+		driver_cmd_run(&dc, cfg, c->steps.exe, &eps[i], &id, dv[i].base.buf);
+		struct proc_spec spec = {.argv = dc.argv, .env = dc.env, .log_path = run_driver_file(&dv[i], ".log"),
+					 .new_group = true};
+		ret = proc_spawn(&spec, &dv[i].pid);
+		driver_cmd_release(&dc);
 		if (ret == 0)
 			sr->pids[sr->npids++] = dv[i].pid;
 	}
@@ -332,7 +287,6 @@ static int spawn_drivers(struct campaign_ctx *c, const struct plan_run *r, struc
 		for (size_t i = 0; i < r->ninsts; i++)
 			if (dv[i].pid > 0)
 				kill(dv[i].pid, SIGTERM);
-	strbuf_release(&args);
 	return ret;
 }
 
@@ -460,17 +414,17 @@ int run_one(struct campaign_ctx *c, size_t ri)
 	}
 	if (ret < 0 || (ret = collect_results(r, dv, &msg)) < 0)
 		goto fail;
-	sr->status = RUN_DONE;
+	sr->status = STATE_RUN_DONE;
 	free(sr->pids);
 	sr->pids = NULL;
 	sr->npids = 0;
 	clock_utc_iso8601(sr->finished_at, sizeof(sr->finished_at));
-	if (run_stop_instances(c, r->insts, r->ninsts) < 0)
+	if (steps_stop(&c->steps, r->insts, r->ninsts) < 0)
 		log_warn("a server did not shut down cleanly after run %s; the next restore replaces its data anyway", r->id);
 	ret = state_save(cfg, c->plan, c->st);
 	goto out;
 fail:
-	sr->status = RUN_FAILED;
+	sr->status = STATE_RUN_FAILED;
 	set_error(sr, msg.buf);
 	if (state_save(cfg, c->plan, c->st) < 0) {
 		/* already reported */

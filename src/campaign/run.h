@@ -15,6 +15,7 @@
 #include "campaign/config.h"
 #include "campaign/plan.h"
 #include "campaign/state.h"
+#include "campaign/steps.h"
 #include "core/strbuf.h"
 #include "result/tail.h"
 #include "target/target.h"
@@ -29,11 +30,9 @@ struct campaign_ctx {
 	struct campaign_config *cfg;
 	struct plan *plan;
 	struct campaign_state *st;
-	struct target tgt;
-	char exe[PATH_MAX];
+	struct steps steps;      /* the target, its env and the golden loader; steps.exe is this program */
 	struct strbuf dir; /* <output>/<campaign> */
 	bool tty;
-	bool target_ready;
 	const volatile sig_atomic_t *stop_signal; /* set by SIGINT / SIGTERM */
 };
 
@@ -51,8 +50,6 @@ struct run_driver {
 const char *run_driver_file(struct run_driver *dv, const char *suffix);
 /* Run ri of the plan: 0 done, -EINTR stopped by a signal, other negative: the run failed. */
 int run_one(struct campaign_ctx *c, size_t ri);
-/* Stop the created instances idx[0..n) (all when idx is NULL); -EIO when one did not stop cleanly. */
-int run_stop_instances(struct campaign_ctx *c, const size_t *idx, size_t n);
 
 void progress_plan(struct campaign_ctx *c);
 /* The live view of run ri (a redrawn table on a terminal, one line per interval otherwise). */

@@ -2,6 +2,7 @@
 #include "campaign/state.h"
 
 #include "core/fileio.h"
+#include "core/jsonr.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 
@@ -14,16 +15,16 @@
 
 #define STATE_SCHEMA "dbrig.campaign-state/1"
 
-const char *state_status_name(enum run_status st)
+const char *state_status_name(enum state_run_status st)
 {
 	switch (st) {
-	case RUN_PENDING:
+	case STATE_RUN_PENDING:
 		return "pending";
-	case RUN_RUNNING:
+	case STATE_RUN_RUNNING:
 		return "running";
-	case RUN_DONE:
+	case STATE_RUN_DONE:
 		return "done";
-	case RUN_FAILED:
+	case STATE_RUN_FAILED:
 		return "failed";
 	}
 	return "?";
@@ -58,24 +59,64 @@ void state_free(struct campaign_state *s)
 	free(s);
 }
 
-static int bad(const char *path, const char *what)
+/* "<file>: <path>: <what>; …": the campaign's state is not what this config expects. */
+static int state_mismatch(struct jsonr *jr, const char *path, const char *what)
 {
-	log_error("%s: %s (expected a state file written by this campaign; --fresh starts again, keeping this folder under another name)", path,
-		  what);
-	return -EINVAL;
+	return jsonr_failf(jr, path,
+			   "%s (expected the state of this campaign; --fresh starts again, keeping this folder under "
+			   "another name)", what);
 }
 
-static void copy_str(char *dst, size_t n, json_t *v)
+static void copy_str(char *dst, size_t n, const char *v)
 {
-	snprintf(dst, n, "%s", json_is_string(v) ? json_string_value(v) : "");
+	snprintf(dst, n, "%s", v ? v : "");
+}
+
+static void read_run(struct jsonr *jr, json_t *r, const char *path, struct state_run *sr)
+{
+	const char *st = jsonr_str(jr, r, path, "status", JSONR_REQUIRED, NULL);
+	json_t *pids;
+	bool ok = false;
+
+	for (int k = STATE_RUN_PENDING; k <= STATE_RUN_FAILED && st; k++) {
+		if (!strcmp(st, state_status_name((enum state_run_status)k))) {
+			sr->status = (enum state_run_status)k;
+			ok = true;
+		}
+	}
+	if (st && !ok)
+		jsonr_fail(jr, path, "status", json_object_get(r, "status"), "pending, running, done or failed");
+	sr->attempts = (unsigned)jsonr_int(jr, r, path, "attempts", JSONR_OPTIONAL, 0, 0);
+	copy_str(sr->started_at, sizeof(sr->started_at), jsonr_str(jr, r, path, "started_at", JSONR_OPTIONAL, ""));
+	copy_str(sr->finished_at, sizeof(sr->finished_at), jsonr_str(jr, r, path, "finished_at", JSONR_OPTIONAL, ""));
+	st = jsonr_str(jr, r, path, "restore_check", JSONR_NULLABLE, NULL);
+	sr->restore_check = st ? xstrdup(st) : NULL;
+	st = jsonr_str(jr, r, path, "error", JSONR_NULLABLE, NULL);
+	sr->error = st ? xstrdup(st) : NULL;
+	pids = jsonr_arr(jr, r, path, "driver_pids", JSONR_OPTIONAL);
+	if (pids && json_array_size(pids)) {
+		char pp[160];
+		sr->pids = xcalloc(json_array_size(pids), sizeof(pid_t));
+		for (size_t k = 0; k < json_array_size(pids); k++) {
+			json_t *v = json_array_get(pids, k);
+			if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+				snprintf(pp, sizeof(pp), "%s.driver_pids[%zu]", path, k);
+				jsonr_fail(jr, pp, NULL, v, "a process id");
+				break;
+			}
+			sr->pids[sr->npids++] = (pid_t)json_integer_value(v);
+		}
+	}
 }
 
 int state_load(const struct campaign_config *cfg, const struct plan *p, const char *path, struct campaign_state **out)
 {
 	struct campaign_state *s = NULL;
+	struct jsonr jr = {.file = path};
 	json_error_t jerr;
 	json_t *root = NULL, *runs, *golden;
-	int ret;
+	const char *v;
+	char rp[64];
 
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
@@ -84,71 +125,55 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 		log_error("%s: line %d: %s (expected the campaign's JSON state file)", path, jerr.line, jerr.text);
 		return -EINVAL;
 	}
-	ret = -EINVAL;
-	if (!json_is_string(json_object_get(root, "schema")) ||
-	    strcmp(json_string_value(json_object_get(root, "schema")), STATE_SCHEMA)) {
-		ret = bad(path, ".schema is not \"" STATE_SCHEMA "\"");
+	if (!json_is_object(root)) {
+		jsonr_fail(&jr, "", NULL, root, "the campaign's state object");
 		goto out;
 	}
-	if (!json_is_string(json_object_get(root, "campaign")) ||
-	    strcmp(json_string_value(json_object_get(root, "campaign")), cfg->name)) {
-		ret = bad(path, ".campaign names another campaign");
+	v = jsonr_str(&jr, root, "", "schema", JSONR_REQUIRED, NULL);
+	if (v && strcmp(v, STATE_SCHEMA)) {
+		jsonr_fail(&jr, "", "schema", json_object_get(root, "schema"), "\"" STATE_SCHEMA "\"");
 		goto out;
 	}
-	runs = json_object_get(root, "runs");
-	if (!json_is_array(runs) || json_array_size(runs) != p->nruns) {
-		ret = bad(path, ".runs does not match the config's run groups and repetitions");
+	v = jsonr_str(&jr, root, "", "campaign", JSONR_REQUIRED, NULL);
+	if (v && strcmp(v, cfg->name)) {
+		state_mismatch(&jr, ".campaign", "names another campaign");
 		goto out;
 	}
+	runs = jsonr_arr(&jr, root, "", "runs", JSONR_REQUIRED);
+	if (runs && json_array_size(runs) != p->nruns) {
+		state_mismatch(&jr, ".runs", "does not match the config's run groups and repetitions");
+		goto out;
+	}
+	if (jr.failed)
+		goto out;
 	s = state_new(cfg, p, path);
-	for (size_t i = 0; i < p->nruns; i++) {
-		json_t *r = json_array_get(runs, i), *pids;
-		const char *st = json_string_value(json_object_get(r, "status"));
-		bool ok = false;
-
-		if (!json_is_string(json_object_get(r, "id")) || strcmp(json_string_value(json_object_get(r, "id")), p->runs[i].id)) {
-			ret = bad(path, ".runs does not match the config's run groups and repetitions");
-			goto out;
+	for (size_t i = 0; i < p->nruns && !jr.failed; i++) {
+		json_t *r = json_array_get(runs, i);
+		snprintf(rp, sizeof(rp), ".runs[%zu]", i);
+		if (!json_is_object(r)) {
+			jsonr_fail(&jr, rp, NULL, r, "an object");
+			break;
 		}
-		for (int k = RUN_PENDING; k <= RUN_FAILED && st; k++) {
-			if (!strcmp(st, state_status_name((enum run_status)k))) {
-				s->runs[i].status = (enum run_status)k;
-				ok = true;
-			}
+		v = jsonr_str(&jr, r, rp, "id", JSONR_REQUIRED, NULL);
+		if (v && strcmp(v, p->runs[i].id)) {
+			state_mismatch(&jr, rp, "does not match the config's run groups and repetitions");
+			break;
 		}
-		if (!ok) {
-			ret = bad(path, ".runs[].status is not pending, running, done or failed");
-			goto out;
-		}
-		json_t *att = json_object_get(r, "attempts");
-		s->runs[i].attempts = json_is_integer(att) && json_integer_value(att) >= 0 ? (unsigned)json_integer_value(att) : 0;
-		copy_str(s->runs[i].started_at, sizeof(s->runs[i].started_at), json_object_get(r, "started_at"));
-		copy_str(s->runs[i].finished_at, sizeof(s->runs[i].finished_at), json_object_get(r, "finished_at"));
-		if (json_is_string(json_object_get(r, "restore_check")))
-			s->runs[i].restore_check = xstrdup(json_string_value(json_object_get(r, "restore_check")));
-		if (json_is_string(json_object_get(r, "error")))
-			s->runs[i].error = xstrdup(json_string_value(json_object_get(r, "error")));
-		pids = json_object_get(r, "driver_pids");
-		if (json_is_array(pids) && json_array_size(pids)) {
-			s->runs[i].pids = xcalloc(json_array_size(pids), sizeof(pid_t));
-			for (size_t k = 0; k < json_array_size(pids); k++)
-				if (json_is_integer(json_array_get(pids, k)))
-					s->runs[i].pids[s->runs[i].npids++] = (pid_t)json_integer_value(json_array_get(pids, k));
-		}
+		read_run(&jr, r, rp, &s->runs[i]);
 	}
-	golden = json_object_get(root, "golden");
-	for (size_t d = 0; d < cfg->ndrives; d++) {
-		json_t *g = json_object_get(golden, cfg->drives[d].name);
-		if (json_is_string(g))
-			s->golden[d] = xstrdup(json_string_value(g));
+	golden = jsonr_obj(&jr, root, "", "golden", JSONR_OPTIONAL);
+	for (size_t d = 0; d < cfg->ndrives && golden; d++) {
+		v = jsonr_str(&jr, golden, ".golden", cfg->drives[d].name, JSONR_OPTIONAL, NULL);
+		s->golden[d] = v ? xstrdup(v) : NULL;
 	}
+	if (jr.failed)
+		goto out;
 	*out = s;
 	s = NULL;
-	ret = 0;
 out:
 	state_free(s);
 	json_decref(root);
-	return ret;
+	return jr.failed ? -EINVAL : 0;
 }
 
 int state_save(const struct campaign_config *cfg, const struct plan *p, const struct campaign_state *s)

@@ -12,15 +12,15 @@
 
 #include <sys/types.h>
 
-enum run_status {
-	RUN_PENDING,
-	RUN_RUNNING,
-	RUN_DONE,
-	RUN_FAILED,
+enum state_run_status {
+	STATE_RUN_PENDING,
+	STATE_RUN_RUNNING,
+	STATE_RUN_DONE,
+	STATE_RUN_FAILED,
 };
 
 struct state_run {
-	enum run_status status;
+	enum state_run_status status;
 	unsigned attempts;       /* times the run was started */
 	char started_at[32];
 	char finished_at[32];
@@ -45,6 +45,6 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 int state_save(const struct campaign_config *cfg, const struct plan *p, const struct campaign_state *s)
 	__attribute__((warn_unused_result));
 void state_free(struct campaign_state *s);
-const char *state_status_name(enum run_status st);
+const char *state_status_name(enum state_run_status st);
 
 #endif

@@ -2,6 +2,10 @@
 #ifndef DBRIG_CLI_CLI_H
 #define DBRIG_CLI_CLI_H
 
+/* Exit codes: only commands turn the libraries' 0 / -errno into these. */
+#define EXIT_USAGE 2   /* bad flags, bad config */
+#define EXIT_RUNTIME 1 /* a runtime failure, an interrupted run */
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv); /* argv[0] is the command name */

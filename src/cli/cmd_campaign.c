@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "core/log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,5 +76,12 @@ int cmd_campaign(int argc, char **argv)
 			  !o.plan ? "--resume and --fresh" : "--plan, --resume and --fresh");
 		return EXIT_USAGE;
 	}
-	return campaign_main(&o);
+	switch (campaign_main(&o)) {
+	case 0:
+		return 0;
+	case -EINVAL:
+		return EXIT_USAGE;
+	default:
+		return EXIT_RUNTIME;
+	}
 }

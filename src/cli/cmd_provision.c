@@ -1,7 +1,7 @@
 /*
  * dbrig provision | status | restore | teardown FILE: one step of a campaign
  * by hand, for every instance the campaign's plan needs, through the same
- * target ops `dbrig campaign` uses.
+ * campaign/steps.c that `dbrig campaign` uses.
  *
  *   provision  create every instance (VMs, volumes, pools); on a failure, remove
  *              what this call created and report the first error
@@ -14,10 +14,10 @@
 #include "campaign/config.h"
 #include "campaign/lock.h"
 #include "campaign/plan.h"
+#include "campaign/steps.h"
 #include "cli/cli.h"
 #include "core/log.h"
 #include "core/strbuf.h"
-#include "target/target.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -88,88 +88,47 @@ static int run(enum step s, const char *file, bool dry_run)
 {
 	struct campaign_config *cfg = NULL;
 	struct plan *p = NULL;
-	struct target t = {0};
+	struct steps st = {0};
 	struct campaign_lock lock = {.fd = -1};
-	struct strbuf line;
-	char exe[PATH_MAX];
-	ssize_t n;
-	size_t done = 0;
-	bool inited = false;
 	int ret, code = EXIT_RUNTIME;
 
-	strbuf_init(&line, 0);
 	ret = campaign_config_load(file, &cfg);
 	if (ret < 0) {
 		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
 	p = plan_make(cfg);
 	/* A step that changes instances never runs beside a campaign of the same folder (finding 4). */
 	if (s != STEP_STATUS && !dry_run && campaign_lock_take(cfg, &lock) < 0)
 		goto out;
-	t.ops = cfg->target;
-	t.cfg = cfg;
-	t.dbrig_exe = exe;
-	t.dry_run = dry_run;
-	if (s == STEP_STATUS && !t.ops->status) {
-		log_error("%s: the %s target has no status (expected a libvirt campaign)", file, t.ops->name);
+	if (s == STEP_STATUS && !cfg->target->status) {
+		log_error("%s: the %s target has no status (expected a libvirt campaign)", file, cfg->target->name);
 		code = EXIT_USAGE;
 		goto out;
 	}
-	if ((ret = t.ops->init(&t)) < 0)
+	if ((ret = steps_open(&st, cfg, p, dry_run)) < 0)
 		goto out;
-	inited = true;
-	ret = t.ops->preflight(&t, p->insts, p->ninsts);
+	ret = steps_preflight(&st);
 	if (ret < 0) {
 		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	ret = 0;
 	switch (s) {
 	case STEP_PROVISION:
-		for (done = 0; done < p->ninsts && ret == 0; done++)
-			ret = t.ops->create(&t, &p->insts[done]);
-		if (ret < 0 && t.ops->rollback && t.ops->rollback(&t, p->insts, done) < 0)
-			log_error("%s: removing what this provision created failed too; see the messages above", file);
-		else if (ret < 0 && t.ops->rollback)
-			log_info("%s: removed what this provision had created", file);
+		ret = steps_provision(&st, NULL);
 		if (ret == 0 && !dry_run)
 			printf("provisioned %zu instance(s) of %s\n", p->ninsts, cfg->name);
 		break;
-	case STEP_STATUS: {
-		bool all = true;
-		for (size_t i = 0; i < p->ninsts && ret >= 0; i++) {
-			strbuf_reset(&line);
-			ret = t.ops->status(&t, &p->insts[i], &line);
-			if (ret >= 0)
-				printf("%s\n", line.buf);
-			all = all && ret == 0;
-		}
-		if (ret >= 0)
-			ret = all ? 0 : -EAGAIN;
+	case STEP_STATUS:
+		ret = steps_status(&st, stdout);
 		break;
-	}
 	case STEP_RESTORE:
-		for (size_t i = 0; i < p->ninsts && ret == 0; i++) {
-			p->insts[i].created = true;
-			ret = t.ops->stop(&t, &p->insts[i]);
-			if (ret == 0)
-				ret = t.ops->restore(&t, &p->insts[i]);
-			if (ret == 0)
-				ret = t.ops->start(&t, &p->insts[i]);
-		}
+		ret = steps_restore(&st);
 		if (ret == 0)
 			printf("restored %zu instance(s) of %s\n", p->ninsts, cfg->name);
 		break;
 	case STEP_TEARDOWN:
-		/* Keep going past a failure: remove all that can be removed, report the first error. */
-		for (size_t i = 0; i < p->ninsts; i++) {
-			int r = t.ops->destroy(&t, &p->insts[i]);
-			if (r < 0 && ret == 0)
-				ret = r;
-		}
+		ret = steps_teardown(&st, false);
 		if (ret == 0 && !dry_run)
 			printf("removed the instances of %s\n", cfg->name);
 		break;
@@ -177,15 +136,10 @@ static int run(enum step s, const char *file, bool dry_run)
 	if (ret == 0)
 		code = 0;
 out:
-	if (inited) {
-		for (size_t i = 0; p && i < p->ninsts; i++)
-			t.ops->release(&t, &p->insts[i]);
-		t.ops->cleanup(&t);
-	}
+	steps_close(&st);
 	campaign_lock_release(&lock);
 	plan_free(p);
 	campaign_config_free(cfg);
-	strbuf_release(&line);
 	return code;
 }
 

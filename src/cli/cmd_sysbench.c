@@ -327,7 +327,9 @@ static void usage(void)
 	print_section(DBRIG, false);
 	printf("  Also: --percentile takes a list (50,95,99: interval lines show the first) and decimals (99.9);\n"
 	       "  --time, --report-interval and --precondition take units (30 = seconds, 90s, 15m, 2h, 1h30m);\n"
-	       "  --rand-type=zipfian. Exit status: 0 success, 1 any failure or interrupted run (as sysbench).\n\n");
+	       "  --rand-type=zipfian. Exit status: 0 success, 1 any failure or interrupted run (as sysbench).\n"
+	       "  Command check (dbrig's): prints the database's fingerprint, its row counts and CHECKSUM TABLE of\n"
+	       "  sbtest1, what a campaign compares restores with.\n\n");
 	printf("Tests (sysbench 1.0.20's oltp_*.lua, built in; a path to one, such as\n"
 	       "/usr/share/sysbench/oltp_read_write.lua, names the same test):\n");
 	for (int t = 0; t < SB_TEST_COUNT; t++)
@@ -659,7 +661,7 @@ static int do_run(const struct sb_cli *c, const struct sb_opts *o, const struct 
 	result_set_engine(rc.rec.res, c->mysql_dry_run ? "mysql-dry-run" : drv->name, version, endpoint,
 			  cp->database);
 	if (run_record_open(&rc.rec) == 0)
-		ret = run_record_run(&rc.rec, &cfg, report_summary, &rc);
+		ret = run_record_run(&rc.rec, &cfg, report_summary, &rc) == 0 ? 0 : EXIT_RUNTIME;
 out:
 	run_record_release(&rc.rec);
 	sb_text_free(&rc.text);
@@ -854,7 +856,9 @@ int cmd_sysbench(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	if (strcmp(cmd, "prepare") && strcmp(cmd, "prewarm") && strcmp(cmd, "run") && strcmp(cmd, "cleanup")) {
+	/* check is dbrig's own: the fingerprint a campaign compares restores with. */
+	if (strcmp(cmd, "prepare") && strcmp(cmd, "prewarm") && strcmp(cmd, "run") && strcmp(cmd, "cleanup") &&
+	    strcmp(cmd, "check")) {
 		fprintf(stderr, "Unknown command: %s\n", cmd);
 		goto out;
 	}
@@ -964,6 +968,14 @@ int cmd_sysbench(int argc, char **argv)
 	} else if (!strcmp(cmd, "prewarm")) {
 		if (sb_prewarm(&o, drv, &cp, c.threads) == 0)
 			ret = 0;
+	} else if (!strcmp(cmd, "check")) {
+		struct strbuf fp;
+		strbuf_init(&fp, 0);
+		if (sb_check(&o, drv, &cp, &fp) == 0) {
+			printf("fingerprint: %s\n", fp.buf);
+			ret = 0;
+		}
+		strbuf_release(&fp);
 	} else {
 		if (sb_cleanup(&o, drv, &cp) == 0)
 			ret = 0;

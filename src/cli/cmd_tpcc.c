@@ -12,9 +12,9 @@
 #include "core/units.h"
 #include "core/version.h"
 #include "db/db.h"
-#include "db/odbc.h"
 #include "result/result.h"
 #include "runner/runner.h"
+#include "workload/registry.h"
 #include "workload/tpcc/tpcc.h"
 
 #include <errno.h>
@@ -298,7 +298,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	       tpcc_dialect_name(x->sql->dialect));
 	fflush(stdout);
 	if (run_record_open(&rc.rec) == 0)
-		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc);
+		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc) == 0 ? 0 : EXIT_RUNTIME;
 	run_record_release(&rc.rec);
 	result_free(rc.rec.res);
 	return ret;
@@ -313,7 +313,7 @@ int cmd_tpcc(int argc, char **argv)
 	const struct db_driver_ops *drv;
 	const char *pos[2];
 	int npos = 0, ret = EXIT_USAGE;
-	char *password = NULL, *redacted = NULL;
+	char *password = NULL;
 	int *codes = NULL;
 	size_t ncodes = 0;
 	bool all = false, auto_dialect;
@@ -345,12 +345,21 @@ int cmd_tpcc(int argc, char **argv)
 		log_error("--dialect: \"%s\" is not valid (expected auto, mssql, mysql or postgresql)", c.dialect);
 		goto out;
 	}
-	if (!strcmp(drv->name, "mysql")) {
-		if (!auto_dialect && dialect != TPCC_MYSQL) {
-			log_error("--dialect: \"%s\" does not go with --db-driver=mysql (expected mysql or auto)", c.dialect);
+	if (drv->dialect) {
+		/* A driver that always speaks one dialect (libmysqlclient: mysql). */
+		enum tpcc_dialect fixed;
+		if (tpcc_dialect_parse(drv->dialect, &fixed) < 0) {
+			log_error("--db-driver=%s: speaks the %s dialect, which TPC-C has no SQL for", drv->name,
+				  drv->dialect);
+			ret = EXIT_RUNTIME;
 			goto out;
 		}
-		dialect = TPCC_MYSQL;
+		if (!auto_dialect && dialect != fixed) {
+			log_error("--dialect: \"%s\" does not go with --db-driver=%s (expected %s or auto)", c.dialect,
+				  drv->name, drv->dialect);
+			goto out;
+		}
+		dialect = fixed;
 		auto_dialect = false;
 	}
 	if (c.print_sql) {
@@ -401,20 +410,19 @@ int cmd_tpcc(int argc, char **argv)
 	cp.n_retry_codes = ncodes;
 	cp.retry_all = all;
 	cp.connect_timeout_s = 10;
-	if (!strcmp(drv->name, "odbc")) {
+	if (drv->uses_dsn) {
 		if (!c.odbc_connect) {
 			log_error("--odbc-connect: missing (expected a connection string such as "
 				  "'Driver={ODBC Driver 18 for SQL Server};Server=host,1433;UID=bench;Database=tpcc')");
 			goto out;
 		}
-		redacted = odbc_redact(c.odbc_connect);
-		if (strcmp(redacted, c.odbc_connect))
+		cp.dsn = c.odbc_connect;
+		drv->describe(&cp, endpoint, sizeof(endpoint));
+		if (strcmp(endpoint, c.odbc_connect))
 			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
 				 "--odbc-password-file");
 		if (cli_password(NULL, "odbc-password-file", c.odbc_password_file, "ODBC_PWD", &password) < 0)
 			goto out;
-		cp.odbc_connect = c.odbc_connect;
-		snprintf(endpoint, sizeof(endpoint), "%s", redacted);
 	} else {
 		if (cli_password(NULL, "mysql-password-file", c.my.password_file, "MYSQL_PWD", &password) < 0)
 			goto out;
@@ -425,10 +433,7 @@ int cmd_tpcc(int argc, char **argv)
 		cp.database = c.my.db;
 		if (cli_mysql_tls(c.my.ssl, c.my.ssl_ca, c.my.ssl_cert, c.my.ssl_key, &cp) < 0)
 			goto out;
-		if (c.my.socket)
-			snprintf(endpoint, sizeof(endpoint), "%s", c.my.socket);
-		else
-			snprintf(endpoint, sizeof(endpoint), "%s:%u", c.my.host, c.my.port);
+		drv->describe(&cp, endpoint, sizeof(endpoint));
 	}
 	cp.password = password;
 	ret = EXIT_RUNTIME;
@@ -456,7 +461,7 @@ int cmd_tpcc(int argc, char **argv)
 			drv->disconnect(&probe);
 			goto out;
 		}
-		if (dialect == TPCC_POSTGRESQL && !strcmp(drv->name, "odbc") && !strstr(c.odbc_connect, "7.4-1"))
+		if (dialect == TPCC_POSTGRESQL && cp.dsn && !strstr(cp.dsn, "7.4-1"))
 			log_warn("--odbc-connect: psqlODBC without Protocol=7.4-1 wraps every statement in a SAVEPOINT "
 				 "and keeps a transaction after a deadlock error; append ;Protocol=7.4-1");
 		drv->disconnect(&probe);
@@ -468,21 +473,26 @@ int cmd_tpcc(int argc, char **argv)
 	x.sql = sql;
 	x.isolation = cp.isolation;
 	if (!strcmp(pos[0], "prepare")) {
-		struct tpcc_load_stats st;
-		uint64_t seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
+		struct wl_load_stats st;
+		x.warehouses = c.warehouses;
+		x.seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
 		printf("dbrig %s tpcc prepare: %u warehouses into %s (%s)\n", DBRIG_VERSION, c.warehouses, endpoint, version);
 		fflush(stdout);
-		if (tpcc_prepare(sql, c.warehouses, drv, &cp, c.threads, seed, &st) == 0) {
-			printf("Loaded %llu rows in %.2fs (%.0f rows/s); C-load: C_LAST %u, C_ID %u, OL_I_ID %u\n",
-			       (unsigned long long)st.rows, st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0,
-			       st.c_load.c_last, st.c_load.c_id, st.c_load.ol_i_id);
+		if (workload_tpcc.prepare(&x, drv, &cp, c.threads, &st) == 0) {
+			printf("Loaded %llu rows in %.2fs (%.0f rows/s); %s\n", (unsigned long long)st.rows, st.seconds,
+			       st.seconds > 0 ? (double)st.rows / st.seconds : 0, st.note);
 			ret = 0;
 		}
 	} else if (!strcmp(pos[0], "check")) {
-		int rc = tpcc_check(sql, drv, &cp);
+		struct strbuf fp;
+		strbuf_init(&fp, 0);
+		int rc = workload_tpcc.check(&x, drv, &cp, &fp);
+		if (rc == 0)
+			printf("fingerprint: %s\n", fp.buf);
+		strbuf_release(&fp);
 		ret = rc == 0 ? 0 : EXIT_RUNTIME;
 	} else if (!strcmp(pos[0], "cleanup")) {
-		if (tpcc_cleanup(sql, drv, &cp) == 0) {
+		if (workload_tpcc.cleanup(&x, drv, &cp) == 0) {
 			printf("Dropped the TPC-C tables\n");
 			ret = 0;
 		}
@@ -501,7 +511,6 @@ int cmd_tpcc(int argc, char **argv)
 	}
 out:
 	cli_password_free(password);
-	free(redacted);
 	free(codes);
 	tpcc_sql_free(sql);
 	return ret;

@@ -1,81 +1,151 @@
 #include "core/jsonr.h"
 
+#include "core/log.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+
+#include <errno.h>
+#include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void jr_fail(struct jread *jr, const char *path, const char *key, const json_t *v, const char *expected)
+#define NS_PER_S UINT64_C(1000000000)
+
+static void emit(struct jsonr *jr, const char *text)
 {
-	char *dump = NULL;
+	if (jr->err)
+		strbuf_adds(jr->err, text);
+	else
+		log_error("%s", text);
+}
+
+int jsonr_failf(struct jsonr *jr, const char *path, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	if (jr->failed)
+		return -EINVAL;
+	jr->failed = true;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "%s: %s: ", jr->file, path);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	emit(jr, sb.buf);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+void jsonr_show(const struct json_t *v, unsigned max, struct strbuf *sb)
+{
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	if (!s) {
+		strbuf_adds(sb, "?");
+		return;
+	}
+	if (max > 3 && strlen(s) > max) {
+		strbuf_add(sb, s, max - 3);
+		strbuf_adds(sb, "...");
+	} else {
+		strbuf_adds(sb, s);
+	}
+	free(s);
+}
+
+static unsigned show_max(const struct jsonr *jr)
+{
+	return jr->show_max ? jr->show_max : 60;
+}
+
+int jsonr_fail_value(struct jsonr *jr, const char *path, const struct json_t *v, const char *what)
+{
+	struct strbuf sb;
+
+	if (jr->failed)
+		return -EINVAL;
+	strbuf_init(&sb, 0);
+	jsonr_show(v, show_max(jr), &sb);
+	jsonr_failf(jr, path, "%s %s", sb.buf, what);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+void jsonr_fail(struct jsonr *jr, const char *path, const char *key, const struct json_t *v, const char *expected)
+{
+	struct strbuf sb, p;
 
 	if (jr->failed)
 		return;
-	jr->failed = true;
-	strbuf_addf(jr->err, "%s: %s%s%s: ", jr->file, path, key ? "." : "", key ? key : "");
-	if (!v) {
-		strbuf_adds(jr->err, "missing");
-	} else {
-		dump = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		if (dump && strlen(dump) > 60)
-			strcpy(dump + 57, "...");
-		strbuf_adds(jr->err, dump ? dump : "?");
-	}
-	strbuf_addf(jr->err, " (expected %s)", expected);
-	free(dump);
+	strbuf_init(&sb, 0);
+	strbuf_init(&p, 0);
+	strbuf_addf(&p, "%s%s%s", path, key ? "." : "", key ? key : "");
+	if (!v)
+		strbuf_adds(&sb, "missing");
+	else
+		jsonr_show(v, show_max(jr), &sb);
+	jsonr_failf(jr, p.buf, "%s (expected %s)", sb.buf, expected);
+	strbuf_release(&sb);
+	strbuf_release(&p);
 }
 
+/* --- value-or-default getters --- */
+
 /* The value at key, or NULL when absent (or null and nullable); fails when required. */
-static json_t *get(struct jread *jr, json_t *obj, const char *path, const char *key, int flags,
-		   const char *expected)
+static json_t *get(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, const char *expected)
 {
 	json_t *v;
 
 	if (jr->failed || !obj)
 		return NULL;
 	v = json_object_get(obj, key);
-	if (v && json_is_null(v) && (flags & JR_NULLABLE))
+	if (v && json_is_null(v) && (flags & JSONR_NULLABLE))
 		v = NULL;
-	if (!v && (flags & JR_REQUIRED))
-		jr_fail(jr, path, key, NULL, expected);
+	if (!v && (flags & JSONR_REQUIRED))
+		jsonr_fail(jr, path, key, NULL, expected);
 	return v;
 }
 
-json_t *jr_obj(struct jread *jr, json_t *obj, const char *path, const char *key, int flags)
+json_t *jsonr_obj(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags)
 {
 	json_t *v = get(jr, obj, path, key, flags, "an object");
 
 	if (v && !json_is_object(v)) {
-		jr_fail(jr, path, key, v, "an object");
+		jsonr_fail(jr, path, key, v, "an object");
 		return NULL;
 	}
 	return v;
 }
 
-json_t *jr_arr(struct jread *jr, json_t *obj, const char *path, const char *key, int flags)
+json_t *jsonr_arr(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags)
 {
 	json_t *v = get(jr, obj, path, key, flags, "an array");
 
 	if (v && !json_is_array(v)) {
-		jr_fail(jr, path, key, v, "an array");
+		jsonr_fail(jr, path, key, v, "an array");
 		return NULL;
 	}
 	return v;
 }
 
-const char *jr_str(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, const char *dflt)
+const char *jsonr_str(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, const char *dflt)
 {
 	json_t *v = get(jr, obj, path, key, flags, "a string");
 
 	if (!v)
 		return dflt;
 	if (!json_is_string(v)) {
-		jr_fail(jr, path, key, v, "a string");
+		jsonr_fail(jr, path, key, v, "a string");
 		return dflt;
 	}
 	return json_string_value(v);
 }
 
-double jr_num(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, double min, double dflt)
+double jsonr_num(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, double min, double dflt)
 {
 	char what[64];
 	json_t *v;
@@ -86,18 +156,19 @@ double jr_num(struct jread *jr, json_t *obj, const char *path, const char *key, 
 	if (!v)
 		return dflt;
 	if (!json_is_number(v)) {
-		jr_fail(jr, path, key, v, what);
+		jsonr_fail(jr, path, key, v, what);
 		return dflt;
 	}
 	d = json_number_value(v);
 	if (!isfinite(d) || d < min) {
-		jr_fail(jr, path, key, v, what);
+		jsonr_fail(jr, path, key, v, what);
 		return dflt;
 	}
 	return d;
 }
 
-int64_t jr_int(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, int64_t min, int64_t dflt)
+int64_t jsonr_int(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, int64_t min,
+		  int64_t dflt)
 {
 	char what[64];
 	json_t *v;
@@ -107,28 +178,281 @@ int64_t jr_int(struct jread *jr, json_t *obj, const char *path, const char *key,
 	if (!v)
 		return dflt;
 	if (!json_is_integer(v) || json_integer_value(v) < min) {
-		jr_fail(jr, path, key, v, what);
+		jsonr_fail(jr, path, key, v, what);
 		return dflt;
 	}
 	return (int64_t)json_integer_value(v);
 }
 
-bool jr_bool(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, bool dflt)
+bool jsonr_bool(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, bool dflt)
 {
 	json_t *v = get(jr, obj, path, key, flags, "true or false");
 
 	if (!v)
 		return dflt;
 	if (!json_is_boolean(v)) {
-		jr_fail(jr, path, key, v, "true or false");
+		jsonr_fail(jr, path, key, v, "true or false");
 		return dflt;
 	}
 	return json_is_true(v);
 }
 
-bool jr_has(json_t *obj, const char *key)
+bool jsonr_has(const json_t *obj, const char *key)
 {
 	json_t *v = obj ? json_object_get(obj, key) : NULL;
 
 	return v && !json_is_null(v);
+}
+
+/* --- 0 / -EINVAL getters --- */
+
+static void path_key(struct strbuf *sb, const char *base, const char *key)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s.%s", base, key);
+}
+
+int jsonr_get_keys(struct jsonr *jr, json_t *obj, const char *path, const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+	struct strbuf p, list;
+	int ret = 0;
+
+	strbuf_init(&p, 0);
+	strbuf_init(&list, 0);
+	json_object_foreach(obj, key, v) {
+		bool ok = false;
+		for (const char *const *a = allowed; *a; a++)
+			ok = ok || !strcmp(*a, key);
+		if (ok)
+			continue;
+		for (const char *const *a = allowed; *a; a++)
+			strbuf_addf(&list, "%s%s", a == allowed ? "" : ", ", *a);
+		path_key(&p, path, key);
+		ret = jsonr_failf(jr, p.buf, "unknown field (expected one of: %s)", list.buf);
+		break;
+	}
+	strbuf_release(&p);
+	strbuf_release(&list);
+	return ret;
+}
+
+int jsonr_get_obj(struct jsonr *jr, json_t *obj, const char *path, const char *key, bool required, json_t **out)
+{
+	struct strbuf p;
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+
+	strbuf_init(&p, 0);
+	path_key(&p, path, key);
+	if (!v) {
+		if (required)
+			ret = jsonr_failf(jr, p.buf, "missing (expected an object)");
+	} else if (!json_is_object(v)) {
+		ret = jsonr_fail_value(jr, p.buf, v, "is not an object");
+	} else {
+		*out = v;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+int jsonr_get_str(struct jsonr *jr, json_t *obj, const char *path, const char *key, bool required, const char **out)
+{
+	struct strbuf p;
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+
+	strbuf_init(&p, 0);
+	path_key(&p, path, key);
+	if (!v) {
+		if (required)
+			ret = jsonr_failf(jr, p.buf, "missing (expected a string)");
+	} else if (!json_is_string(v)) {
+		ret = jsonr_fail_value(jr, p.buf, v, "is not a string");
+	} else if (!json_string_length(v) || strlen(json_string_value(v)) != json_string_length(v)) {
+		ret = jsonr_fail_value(jr, p.buf, v, "is empty or holds a NUL (expected a non-empty string)");
+	} else {
+		*out = json_string_value(v);
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+int jsonr_get_uint(struct jsonr *jr, json_t *obj, const char *path, const char *key, uint64_t min, uint64_t max,
+		   uint64_t *out)
+{
+	struct strbuf p, why;
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	strbuf_init(&p, 0);
+	strbuf_init(&why, 0);
+	path_key(&p, path, key);
+	strbuf_addf(&why, "is not an integer in %llu..%llu", (unsigned long long)min, (unsigned long long)max);
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) < min ||
+	    (uint64_t)json_integer_value(v) > max)
+		ret = jsonr_fail_value(jr, p.buf, v, why.buf);
+	else
+		*out = (uint64_t)json_integer_value(v);
+	strbuf_release(&p);
+	strbuf_release(&why);
+	return ret;
+}
+
+int jsonr_get_bool(struct jsonr *jr, json_t *obj, const char *path, const char *key, bool *out)
+{
+	struct strbuf p;
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+
+	strbuf_init(&p, 0);
+	path_key(&p, path, key);
+	if (v && !json_is_boolean(v))
+		ret = jsonr_fail_value(jr, p.buf, v, "is not a boolean (expected true or false)");
+	else if (v)
+		*out = json_is_true(v);
+	strbuf_release(&p);
+	return ret;
+}
+
+int jsonr_duration(struct jsonr *jr, const char *path, const json_t *v, uint64_t min_ns, uint64_t *out)
+{
+	uint64_t ns = 0;
+	const char *why = NULL;
+	struct strbuf sb;
+
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 315360000) {
+		ns = (uint64_t)json_integer_value(v) * NS_PER_S;
+	} else if (json_is_string(v)) {
+		if (parse_duration_ns(json_string_value(v), &ns, &why) < 0) {
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "is not a duration (%s)", why ? why : "expected a number with unit s, m, h or d");
+			jsonr_fail_value(jr, path, v, sb.buf);
+			strbuf_release(&sb);
+			return -EINVAL;
+		}
+	} else {
+		return jsonr_fail_value(jr, path, v,
+					"is not a duration (expected a string such as \"30s\", \"2h\" or an integer number "
+					"of seconds)");
+	}
+	if (ns % NS_PER_S)
+		return jsonr_fail_value(jr, path, v, "is not a whole number of seconds (expected e.g. \"90s\")");
+	if (ns < min_ns) {
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "is too short (expected at least %llus)", (unsigned long long)(min_ns / NS_PER_S));
+		jsonr_fail_value(jr, path, v, sb.buf);
+		strbuf_release(&sb);
+		return -EINVAL;
+	}
+	*out = ns;
+	return 0;
+}
+
+int jsonr_get_duration(struct jsonr *jr, json_t *obj, const char *path, const char *key, uint64_t min_ns,
+		       uint64_t *out)
+{
+	struct strbuf p;
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	strbuf_init(&p, 0);
+	path_key(&p, path, key);
+	ret = jsonr_duration(jr, p.buf, v, min_ns, out);
+	strbuf_release(&p);
+	return ret;
+}
+
+int jsonr_size(struct jsonr *jr, const char *path, const json_t *v, uint64_t *out)
+{
+	const char *why = NULL;
+	struct strbuf sb;
+
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*out = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (json_is_string(v) && parse_size_bytes(json_string_value(v), out, &why) == 0)
+		return 0;
+	if (!json_is_string(v))
+		return jsonr_fail_value(jr, path, v,
+					"is not a size (expected a string such as \"24G\" or an integer number of bytes)");
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "is not a size (%s)", why ? why : "expected a number with unit K, M, G or T");
+	jsonr_fail_value(jr, path, v, sb.buf);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+/*
+ * ${VAR} and ${VAR:-default} in paths, so a shipped config can put its
+ * drives under a base the user chooses (local-quick uses DBRIG_QUICK_DIR).
+ */
+static int expand_vars(struct jsonr *jr, const char *path, const json_t *v, struct strbuf *out)
+{
+	const char *s = json_string_value(v);
+
+	while (*s) {
+		if (s[0] != '$' || s[1] != '{') {
+			strbuf_addc(out, *s++);
+			continue;
+		}
+		const char *end = strchr(s, '}');
+		if (!end)
+			return jsonr_fail_value(jr, path, v, "has an unclosed ${ (expected ${NAME} or ${NAME:-default})");
+		const char *name = s + 2;
+		const char *dflt = strstr(name, ":-");
+		size_t nlen = (size_t)((dflt && dflt < end ? dflt : end) - name);
+		char var[128];
+		if (!nlen || nlen >= sizeof(var))
+			return jsonr_fail_value(jr, path, v, "has an empty or too long variable name (expected ${NAME})");
+		memcpy(var, name, nlen);
+		var[nlen] = '\0';
+		const char *val = getenv(var);
+		if (val && *val) {
+			strbuf_adds(out, val);
+		} else if (dflt && dflt < end) {
+			strbuf_add(out, dflt + 2, (size_t)(end - dflt - 2));
+		} else {
+			struct strbuf sb;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "uses ${%s}, which is not set (expected it in the environment, or write ${%s:-default})",
+				    var, var);
+			jsonr_fail_value(jr, path, v, sb.buf);
+			strbuf_release(&sb);
+			return -EINVAL;
+		}
+		s = end + 1;
+	}
+	if (!out->len)
+		return jsonr_fail_value(jr, path, v, "expands to an empty path");
+	return 0;
+}
+
+int jsonr_get_path(struct jsonr *jr, json_t *obj, const char *path, const char *key, char **out)
+{
+	const char *s = NULL;
+	struct strbuf p, val;
+	int ret;
+
+	ret = jsonr_get_str(jr, obj, path, key, false, &s);
+	if (ret < 0 || !s)
+		return ret;
+	strbuf_init(&p, 0);
+	strbuf_init(&val, 0);
+	path_key(&p, path, key);
+	ret = expand_vars(jr, p.buf, json_object_get(obj, key), &val);
+	if (ret == 0) {
+		free(*out);
+		*out = strbuf_detach(&val);
+	}
+	strbuf_release(&p);
+	strbuf_release(&val);
+	return ret;
 }

@@ -1,44 +1,97 @@
 /*
- * Strict reading of JSON input with messages that name the place:
- *   <file>: <json path>: <value> (expected <what>)
- * A `struct jread` remembers the first error; later calls return defaults, so
- * a reader fills a whole struct and checks `jr->failed` once at the end.
- * Only the JSON readers of src/report/ use this (jansson stays in those files).
+ * The strict JSON reader every parser of outside JSON uses (campaign files,
+ * campaign state, results, journals, published numbers). Messages name the
+ * place:   <file>: <json path>: <what is wrong>
+ * and go to `err` (when set) or to log_error. A `struct jsonr` remembers that
+ * it failed: only the first message is kept, later calls do nothing and
+ * return their defaults, so a reader can fill a whole struct and check
+ * `jr->failed` once at the end, or stop at the first -EINVAL.
+ *
+ * Two families of getters share that context:
+ *   jsonr_obj/arr/str/num/int/bool   return the value or a default; a bad
+ *       value reads "<value> (expected <what>)" (results, journals,
+ *       published numbers, state);
+ *   jsonr_get_*                      fill *out and return 0 or -EINVAL; a bad
+ *       value reads "<value> is not <what> (…)" (campaign files, whose
+ *       messages are part of the bad-input corpus).
+ * Values are shown compact and shortened (show_max characters, default 60).
+ * jansson stays out of this header: `struct json_t` is jansson's json_t.
  */
 #ifndef DBRIG_CORE_JSONR_H
 #define DBRIG_CORE_JSONR_H
 
-#include "core/strbuf.h"
-
-#include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct jread {
-	const char *file;     /* as shown in messages */
-	struct strbuf *err;   /* receives the first message (without "dbrig: ") */
+struct json_t;
+struct strbuf;
+
+struct jsonr {
+	const char *file;   /* as shown in messages */
+	struct strbuf *err; /* receives the first message (without "dbrig: "); NULL: log_error */
+	unsigned show_max;  /* longest value shown, in characters (0: 60) */
 	bool failed;
 };
 
 enum {
-	JR_OPTIONAL = 0,
-	JR_REQUIRED = 1 << 0,
-	JR_NULLABLE = 1 << 1, /* JSON null reads as absent */
+	JSONR_OPTIONAL = 0,
+	JSONR_REQUIRED = 1 << 0,
+	JSONR_NULLABLE = 1 << 1, /* JSON null reads as absent */
 };
 
-/* Record an error about `v` (NULL = missing) at `path` + `key`. */
-void jr_fail(struct jread *jr, const char *path, const char *key, const json_t *v, const char *expected);
+/* --- failing --- */
 
-/* Typed getters. `path` is the JSON path of obj (e.g. ".phases.sample"). */
-json_t *jr_obj(struct jread *jr, json_t *obj, const char *path, const char *key, int flags);
-json_t *jr_arr(struct jread *jr, json_t *obj, const char *path, const char *key, int flags);
-/* Returns a borrowed string, or `dflt`. */
-const char *jr_str(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, const char *dflt);
-/* Finite number >= min; `dflt` when absent. */
-double jr_num(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, double min, double dflt);
-int64_t jr_int(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, int64_t min, int64_t dflt);
-bool jr_bool(struct jread *jr, json_t *obj, const char *path, const char *key, int flags, bool dflt);
+/* "<file>: <path>: <text>"; returns -EINVAL. */
+int jsonr_failf(struct jsonr *jr, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "<file>: <path>: <value> <what>"; returns -EINVAL. */
+int jsonr_fail_value(struct jsonr *jr, const char *path, const struct json_t *v, const char *what);
+/* "<file>: <path>.<key>: <value or missing> (expected <expected>)" (key may be NULL). */
+void jsonr_fail(struct jsonr *jr, const char *path, const char *key, const struct json_t *v, const char *expected);
+/* The value as it appears in JSON, compact, at most max characters ("..." marks a cut). */
+void jsonr_show(const struct json_t *v, unsigned max, struct strbuf *sb);
+
+/* --- value-or-default getters; `path` is the JSON path of obj (e.g. ".phases.sample") --- */
+
+struct json_t *jsonr_obj(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, int flags);
+struct json_t *jsonr_arr(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, int flags);
+/* A borrowed string, or `dflt`. */
+const char *jsonr_str(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, int flags,
+		      const char *dflt);
+/* A finite number >= min, or `dflt` when absent. */
+double jsonr_num(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, int flags, double min,
+		 double dflt);
+int64_t jsonr_int(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, int flags, int64_t min,
+		  int64_t dflt);
+bool jsonr_bool(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, int flags, bool dflt);
 /* True when `key` is present (and not null). */
-bool jr_has(json_t *obj, const char *key);
+bool jsonr_has(const struct json_t *obj, const char *key);
+
+/* --- 0 / -EINVAL getters: absent leaves *out as it is (an error when `required`) --- */
+
+/* Every key of obj is in `allowed` (NULL-terminated): "unknown field (expected one of: …)". */
+int jsonr_get_keys(struct jsonr *jr, struct json_t *obj, const char *path, const char *const *allowed)
+	__attribute__((warn_unused_result));
+int jsonr_get_obj(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, bool required,
+		  struct json_t **out) __attribute__((warn_unused_result));
+/* A non-empty string without NUL (borrowed). */
+int jsonr_get_str(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, bool required,
+		  const char **out) __attribute__((warn_unused_result));
+int jsonr_get_uint(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, uint64_t min,
+		   uint64_t max, uint64_t *out) __attribute__((warn_unused_result));
+int jsonr_get_bool(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, bool *out)
+	__attribute__((warn_unused_result));
+/* "30s", "2h", "1h30m" or an integer number of seconds; whole seconds, at least min_ns. */
+int jsonr_get_duration(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, uint64_t min_ns,
+		       uint64_t *out) __attribute__((warn_unused_result));
+/* A string with ${VAR} / ${VAR:-default} expanded from the environment; *out is malloc'd (the old one freed). */
+int jsonr_get_path(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, char **out)
+	__attribute__((warn_unused_result));
+/* The same for a value already in hand (`path` is its own JSON path). */
+int jsonr_duration(struct jsonr *jr, const char *path, const struct json_t *v, uint64_t min_ns, uint64_t *out)
+	__attribute__((warn_unused_result));
+/* "24G" or an integer number of bytes. */
+int jsonr_size(struct jsonr *jr, const char *path, const struct json_t *v, uint64_t *out)
+	__attribute__((warn_unused_result));
 
 #endif

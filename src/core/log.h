@@ -2,13 +2,9 @@
  * User-facing messages. Every message is one line on stderr starting with
  * "dbrig: " and says the place, the value and what was expected, e.g.
  *   dbrig: --threads: "abc" is not an integer (expected 1..100000)
- * Exit codes: 2 for usage errors (bad flags, bad config), 1 for runtime failures.
  */
 #ifndef DBRIG_CORE_LOG_H
 #define DBRIG_CORE_LOG_H
-
-#define EXIT_USAGE 2
-#define EXIT_RUNTIME 1
 
 /* Inside `dbrig sysbench`, sysbench 1.0.20's conventions (its messages are
  * part of what a drop-in must reproduce): every message goes to stdout, as

@@ -5,6 +5,7 @@
 #include "core/strbuf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,35 +32,30 @@ static bool same_name(const char *entry, const char *key)
 /*
  * The child's environment, built before the fork (setenv between fork and
  * exec is not async-signal-safe: it allocates; security review finding 22):
- * this process's environment with MYSQL_PWD and every spec->env entry
- * replaced ("NAME=value") or removed ("NAME"); mysql_pwd wins over an env
- * entry of the same name. The strings stay owned by
- * environ, spec and `pwd`.
+ * this process's environment with every spec->env entry replaced
+ * ("NAME=value") or removed ("NAME"). The strings stay owned by environ and
+ * spec.
  */
-static char **child_env(const struct proc_spec *s, struct strbuf *pwd)
+static char **child_env(const struct proc_spec *s)
 {
 	size_t n = 0, k = 0, extra = 0;
 	char **env;
 
-	if (s->mysql_pwd)
-		strbuf_addf(pwd, "MYSQL_PWD=%s", s->mysql_pwd);
 	while (environ && environ[n])
 		n++;
 	while (s->env && s->env[extra])
 		extra++;
-	env = xcalloc(n + extra + 2, sizeof(*env));
+	env = xcalloc(n + extra + 1, sizeof(*env));
 	for (size_t i = 0; i < n; i++) {
-		bool drop = s->mysql_pwd && same_name(environ[i], "MYSQL_PWD");
+		bool drop = false;
 		for (size_t e = 0; e < extra && !drop; e++)
 			drop = same_name(environ[i], s->env[e]);
 		if (!drop)
 			env[k++] = environ[i];
 	}
 	for (size_t e = 0; e < extra; e++)
-		if (strchr(s->env[e], '=') && !(s->mysql_pwd && same_name(s->env[e], "MYSQL_PWD")))
+		if (strchr(s->env[e], '='))
 			env[k++] = (char *)s->env[e];
-	if (s->mysql_pwd)
-		env[k++] = pwd->buf;
 	env[k] = NULL;
 	return env;
 }
@@ -118,19 +114,13 @@ static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent
 static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, int close_b, pid_t *out)
 {
 	pid_t parent = getpid();
-	struct strbuf pwd;
-	char **env;
+	char **env = child_env(s);
 	pid_t pid;
-	int ret = 0;
+	int err;
 
-	strbuf_init(&pwd, 0);
-	env = child_env(s, &pwd);
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		goto out;
-	}
+	err = errno;
 	if (pid == 0) {
 		if (close_a >= 0)
 			close(close_a);
@@ -138,15 +128,13 @@ static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, 
 			close(close_b);
 		child(s, in_fd, out_fd, parent, env);
 	}
+	free(env);
+	if (pid < 0)
+		return -err;
 	if (s->new_group)
 		setpgid(pid, pid);
 	*out = pid;
-out:
-	free(env);
-	if (pwd.len)
-		memset(pwd.buf, 0, pwd.len);
-	strbuf_release(&pwd);
-	return ret;
+	return 0;
 }
 
 int proc_spawn(const struct proc_spec *s, pid_t *out)

@@ -1,6 +1,6 @@
 /*
  * Child processes for targets and the campaign: database servers, their
- * tools, and driver processes. Every child gets PR_SET_PDEATHSIG(SIGTERM), so
+ * tools, and driver processes, each with an explicit environment. Every child gets PR_SET_PDEATHSIG(SIGTERM), so
  * a campaign killed with SIGKILL takes its servers and drivers down cleanly
  * (a server shuts down, a driver writes an "interrupted" result) instead of
  * leaving them running into the resumed campaign.
@@ -26,8 +26,11 @@ struct strbuf;
 struct proc_spec {
 	char *const *argv;          /* argv[0] is the program path */
 	const char *log_path;       /* stdout and stderr appended here; NULL = inherit */
-	const char *mysql_pwd;      /* exported as MYSQL_PWD to this child only, or NULL */
-	const char *const *env;     /* this child only: "NAME=value" set, "NAME" removed; NULL-terminated, or NULL */
+	/* "NAME=value" entries for this child only (a password, ODBCSYSINI), over the
+	 * inherited environment, and "NAME" entries removing one; NULL-terminated, or
+	 * NULL. The child's environment is built before the fork: nothing is set in
+	 * this process. */
+	const char *const *env;
 	const char *stdin_text;     /* written to the child's stdin (proc_run), or NULL = /dev/null */
 	bool capture;               /* proc_run: stdout into `out` (stderr to log_path or inherited) */
 	bool new_group;             /* put the child in its own process group (no terminal SIGINT) */

@@ -77,15 +77,18 @@ struct db_conn_params {
 		DB_SSL_VERIFY_IDENTITY,
 	} ssl;
 	const char *ssl_ca, *ssl_cert, *ssl_key; /* PEM files, or NULL */
+	/* A driver that connects by a connection string (ODBC: Driver={…};Server=…
+	 * or DSN=…) takes it here instead of host/port/socket/user/database. */
+	const char *dsn;
 	const char *ssl_cipher; /* MySQL: TLS cipher list (sysbench's --mysql-ssl-cipher), NULL or "" = the library's */
 	bool compress;          /* MySQL: the compressed protocol (--mysql-compression) */
-	const char *odbc_connect; /* ODBC connection string or DSN=… */
 	unsigned connect_timeout_s;
-	/* Native error codes that mean "roll back and retry" (--mysql-ignore-errors). */
+	/* Native error codes that mean "roll back and retry" (--mysql-ignore-errors,
+	 * --retry-errors); retry_all: every native error does. */
 	const int *retry_codes;
 	size_t n_retry_codes;
-	bool retry_all; /* --mysql-ignore-errors=all */
-	bool local_infile; /* allow load_stream (MySQL LOCAL INFILE) on this connection */
+	bool retry_all;
+	bool allow_load_stream; /* this connection may call load_stream (a loader's, never a run's) */
 	/* Transaction isolation for backends that set it per connection (ODBC:
 	 * SQL_ATTR_TXN_ISOLATION); DB_ISO_DEFAULT leaves the server's. */
 	enum db_isolation {
@@ -119,6 +122,14 @@ struct db_conn;
 
 struct db_driver_ops {
 	const char *name;
+	/* The SQL dialect this driver always speaks ("mysql"), or NULL when it
+	 * depends on the server behind it (ODBC: ask dbms_name). */
+	const char *dialect;
+	/* Connects by params->dsn (ODBC) rather than host/port/socket/user/database. */
+	bool uses_dsn;
+	/* Where p connects, for messages and results, never with a password:
+	 * "host:port", the socket, or the connection string with PWD=*** . */
+	void (*describe)(const struct db_conn_params *p, char *buf, size_t n);
 	/* Called once per process before any connection (library init). */
 	int (*global_init)(void);
 	int (*connect)(struct db_conn *c, const struct db_conn_params *p);
@@ -149,6 +160,10 @@ struct db_driver_ops {
 			     struct db_exec_result *r, int *wait);
 	int (*query_start)(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait);
 	int (*cont)(struct db_conn *c, int ready, int *wait);
+	/* Optional: whether connections with params p use the non-blocking forms
+	 * (NULL: always, when the driver has them). The null driver's dry run
+	 * does not: the runner gives each of its connections a thread. */
+	bool (*polls)(const struct db_conn_params *p);
 
 	/* Optional bulk form: execute a prepared statement once per row of
 	 * `rows` (nrows × nparams values, row-major) in as few round trips as
@@ -166,6 +181,15 @@ struct db_driver_ops {
 	 * DB_ERR_FATAL with native 1148 / 3948 / 4166, and the caller falls back. */
 	int (*load_stream)(struct db_conn *c, const char *sql, long (*fill)(void *arg, char *buf, size_t cap),
 			   void *arg, struct db_exec_result *r);
+
+	/* Optional: put a run's session in the mode the workloads expect: every
+	 * statement inside a transaction that commit/rollback ends (no BEGIN round
+	 * trip), at `isolation`. NULL when connect already does (ODBC sets
+	 * manual commit and the isolation as connection attributes). */
+	int (*session_setup)(struct db_conn *c, enum db_isolation isolation);
+	/* Optional: settings of a loader's session (unique and foreign key checks
+	 * off, manual commit); failures are ignored: a slower load still loads. */
+	void (*bulk_session)(struct db_conn *c);
 };
 
 struct db_conn {

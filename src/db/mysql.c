@@ -177,7 +177,7 @@ static int my_connect(struct db_conn *c, const struct db_conn_params *p)
 		return -1;
 	}
 	mysql_options(m->mysql, MYSQL_OPT_NONBLOCK, 0);
-	if (p->local_infile) {
+	if (p->allow_load_stream) {
 		unsigned int on = 1;
 		mysql_options(m->mysql, MYSQL_OPT_LOCAL_INFILE, &on);
 	}
@@ -803,8 +803,62 @@ static int my_load_stream(struct db_conn *c, const char *sql, long (*fill)(void 
 	return ret;
 }
 
+static const char *iso_sql(enum db_isolation i)
+{
+	switch (i) {
+	case DB_ISO_DEFAULT:
+		return NULL;
+	case DB_ISO_READ_COMMITTED:
+		return "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
+	case DB_ISO_REPEATABLE_READ:
+		return "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ";
+	case DB_ISO_SERIALIZABLE:
+		return "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE";
+	}
+	return NULL;
+}
+
+/* Transactions start implicitly, like ODBC's manual-commit mode, so no BEGIN round trip. */
+static int my_session_setup(struct db_conn *c, enum db_isolation isolation)
+{
+	const char *iso = iso_sql(isolation);
+
+	if (my_query(c, "SET autocommit=0", 16, NULL) < 0 || (iso && my_query(c, iso, strlen(iso), NULL) < 0))
+		return -1;
+	return 0;
+}
+
+/*
+ * unique_checks=0 / foreign_key_checks=0 skip work a loader does not need
+ * (MariaDB 10.11 then takes its bulk-insert path for a transaction into an
+ * empty table); autocommit=0 lets the loader commit in batches.
+ */
+static void my_bulk_session(struct db_conn *c)
+{
+	static const char *const sets[] = {
+		"SET SESSION unique_checks=0",
+		"SET SESSION foreign_key_checks=0",
+		"SET SESSION autocommit=0",
+	};
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		if (my_query(c, sets[i], strlen(sets[i]), NULL) < 0) {
+			/* ignored: a slower load still loads */
+		}
+}
+
+static void my_describe(const struct db_conn_params *p, char *buf, size_t n)
+{
+	if (p->socket && *p->socket)
+		snprintf(buf, n, "%s", p->socket);
+	else
+		snprintf(buf, n, "%s:%u", p->host ? p->host : "localhost", p->port);
+}
+
 const struct db_driver_ops db_mysql_ops = {
 	.name = "mysql",
+	.dialect = "mysql",
+	.describe = my_describe,
 	.global_init = my_global_init,
 	.connect = my_connect,
 	.disconnect = my_disconnect,
@@ -822,4 +876,6 @@ const struct db_driver_ops db_mysql_ops = {
 	.query_start = my_query_start,
 	.cont = my_cont,
 	.load_stream = my_load_stream,
+	.session_setup = my_session_setup,
+	.bulk_session = my_bulk_session,
 };

@@ -304,7 +304,7 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 	c->priv = o;
 	c->params = p;
 	memset(&c->err, 0, sizeof(c->err));
-	if (!p->odbc_connect) {
+	if (!p->dsn) {
 		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HY000");
 		snprintf(c->err.msg, sizeof(c->err.msg), "no ODBC connection string (--odbc-connect)");
 		c->err.cls = DB_ERR_FATAL;
@@ -322,7 +322,7 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 	}
 	if (p->connect_timeout_s)
 		SQLSetConnectAttr(o->dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)(uintptr_t)p->connect_timeout_s, 0);
-	cs = odbc_conn_string(p->odbc_connect, p->password);
+	cs = odbc_conn_string(p->dsn, p->password);
 	rc = SQLDriverConnect(o->dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, &outlen, SQL_DRIVER_NOPROMPT);
 	memset(cs, 0, strlen(cs));
 	if (!ok(rc)) {
@@ -909,8 +909,18 @@ static int od_rollback(struct db_conn *c)
 	return end_tran(c, SQL_ROLLBACK);
 }
 
+static void od_describe(const struct db_conn_params *p, char *buf, size_t n)
+{
+	char *r = p->dsn ? odbc_redact(p->dsn) : NULL;
+
+	snprintf(buf, n, "%s", r ? r : "the ODBC data source");
+	free(r);
+}
+
 const struct db_driver_ops db_odbc_ops = {
 	.name = "odbc",
+	.uses_dsn = true,
+	.describe = od_describe,
 	.global_init = od_global_init,
 	.connect = od_connect,
 	.disconnect = od_disconnect,

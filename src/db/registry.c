@@ -10,7 +10,7 @@ extern const struct db_driver_ops db_null_ops;
 const struct db_driver_ops *const db_drivers[] = {
 	&db_mysql_ops,
 	&db_odbc_ops,
-	&db_null_ops,
+	&db_null_ops, /* in memory, for tests (db/null.c) */
 	NULL,
 };
 

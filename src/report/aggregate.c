@@ -66,12 +66,12 @@ static bool is_new_order(const char *name)
 	return *want == '\0';
 }
 
-static const struct phase_stat *phase_of(const struct run *r, enum phase_id ph)
+static const struct phase_stat *phase_of(const struct run *r, enum result_phase ph)
 {
 	switch (ph) {
-	case PHASE_PRECONDITION:
+	case RESULT_PHASE_PRECONDITION:
 		return &r->pre;
-	case PHASE_SAMPLE:
+	case RESULT_PHASE_SAMPLE:
 		return &r->sample;
 	}
 	return NULL;
@@ -88,7 +88,7 @@ static struct agg_type *type_slot(struct agg_fig *f, const char *name)
 	return &f->types[f->ntypes++];
 }
 
-void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, struct agg_fig *out)
+void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase, struct agg_fig *out)
 {
 	double lat_sum = 0, avg_sum = 0, p99_sum = 0;
 	uint64_t lat_n = 0;
@@ -308,8 +308,8 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	for (i = 0; i < g->nreps; i++) {
 		struct agg_rep *rp = &g->reps[i];
 
-		agg_fig_compute(rp->runs, rp->n, PHASE_SAMPLE, &rp->sample);
-		agg_fig_compute(rp->runs, rp->n, PHASE_PRECONDITION, &rp->pre);
+		agg_fig_compute(rp->runs, rp->n, RESULT_PHASE_SAMPLE, &rp->sample);
+		agg_fig_compute(rp->runs, rp->n, RESULT_PHASE_PRECONDITION, &rp->pre);
 		if (rp->sample.little == LITTLE_NA || g->little == LITTLE_NA)
 			g->little = LITTLE_NA;
 		else if (rp->sample.little == LITTLE_WARN)

@@ -123,7 +123,7 @@ enum little_state little_check(double threads, double tps, double avg_ms, bool o
 const char *little_state_name(enum little_state s);
 
 /* Figures of one phase over `n` concurrent instances. */
-void agg_fig_compute(struct run *const *runs, size_t n, enum phase_id phase, struct agg_fig *out);
+void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase, struct agg_fig *out);
 void agg_fig_release(struct agg_fig *f);
 
 /* Mean, min, max of n values (all 0 when n == 0). */

@@ -162,7 +162,7 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 		field(sb, r->test, false);
 		field(sb, r->params, false);
 		field(sb, run_is_complete(r) ? "complete" :
-			  r->status == RUN_COMPLETE ? "sample-incomplete" : run_status_name(r->status), false);
+			  r->status == RESULT_RUN_COMPLETE ? "sample-incomplete" : run_status_name(r->status), false);
 		field(sb, r->from_journal ? "yes" : "no", false);
 		if (p->present) {
 			st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);

@@ -164,7 +164,7 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 			for (size_t t = 0; t < r->nintervals; t++) {
 				const struct interval_pt *pt = &r->intervals[t];
 				line_series_add(s, pt->t, pt->tps);
-				if (pt->phase == PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
+				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
 					c.has_marker = true;
 					c.marker_x = pt->t;
 				}
@@ -295,7 +295,7 @@ static void instances(struct strbuf *sb, const struct report *rep)
 			td(sb, "complete");
 		else
 			strbuf_addf(sb, "<td class=\"warn\">%s%s</td>",
-				    r->status == RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
+				    r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
 				    r->from_journal ? " (from journal)" : "");
 		if (r->sample.present) {
 			tdn(sb, r->sample.tps, 2);

@@ -376,7 +376,7 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		if (run_is_complete(r))
 			cell(sb, "complete");
 		else
-			cellf(sb, "**%s**%s", r->status == RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
+			cellf(sb, "**%s**%s", r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
 			      r->from_journal ? " (from journal)" : "");
 		if (!p->present) {
 			for (int c = 0; c < 10; c++)

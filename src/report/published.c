@@ -2,16 +2,18 @@
 
 #include "core/fileio.h"
 #include "core/jsonr.h"
+#include "core/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define PUB_SCHEMA "dbrig.published/1"
 
 /* Refuse keys outside `allowed` (NULL-terminated): typos must not pass as absent. */
-static void only_keys(struct jread *jr, json_t *obj, const char *path, const char *const *allowed)
+static void only_keys(struct jsonr *jr, json_t *obj, const char *path, const char *const *allowed)
 {
 	const char *key;
 	json_t *v;
@@ -31,65 +33,65 @@ static void only_keys(struct jread *jr, json_t *obj, const char *path, const cha
 			for (const char *const *a = allowed; *a; a++)
 				strbuf_addf(&what, " %s", *a);
 			snprintf(p, sizeof(p), "%s.%s", path, key);
-			jr_fail(jr, p, NULL, v, what.buf);
+			jsonr_fail(jr, p, NULL, v, what.buf);
 			strbuf_release(&what);
 			return;
 		}
 	}
 }
 
-static char *dup_str(struct jread *jr, json_t *o, const char *path, const char *key, int flags)
+static char *dup_str(struct jsonr *jr, json_t *o, const char *path, const char *key, int flags)
 {
-	const char *s = jr_str(jr, o, path, key, flags, "");
+	const char *s = jsonr_str(jr, o, path, key, flags, "");
 
-	if (!jr->failed && (flags & JR_REQUIRED) && !*s)
-		jr_fail(jr, path, key, json_object_get(o, key), "a non-empty string");
+	if (!jr->failed && (flags & JSONR_REQUIRED) && !*s)
+		jsonr_fail(jr, path, key, json_object_get(o, key), "a non-empty string");
 	return xstrdup(s);
 }
 
-static void parse_result(struct jread *jr, json_t *o, const char *path, struct pub_result *r)
+static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct pub_result *r)
 {
 	static const char *const keys[] = {"label", "workload", "test", "vm_count", "drives", "threads_per_vm",
 					   "users_per_vm", "database", "method", "tps", "avg_latency_ms",
 					   "p99_latency_ms", NULL};
 
 	if (!json_is_object(o)) {
-		jr_fail(jr, path, NULL, o, "an object");
+		jsonr_fail(jr, path, NULL, o, "an object");
 		return;
 	}
 	only_keys(jr, o, path, keys);
-	r->label = dup_str(jr, o, path, "label", JR_REQUIRED);
-	r->kind = dup_str(jr, o, path, "workload", JR_REQUIRED);
+	r->label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
+	r->kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
 	if (!jr->failed && strcmp(r->kind, "sysbench") && strcmp(r->kind, "tpcc"))
-		jr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
-	r->test = dup_str(jr, o, path, "test", JR_REQUIRED);
-	r->vm_count = jr_int(jr, o, path, "vm_count", JR_REQUIRED, 1, 1);
-	r->drives = jr_int(jr, o, path, "drives", JR_REQUIRED, 1, 1);
-	r->threads_per_vm = jr_int(jr, o, path, "threads_per_vm", JR_OPTIONAL | JR_NULLABLE, 1, 0);
-	r->users_per_vm = jr_int(jr, o, path, "users_per_vm", JR_OPTIONAL | JR_NULLABLE, 1, 0);
+		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
+	r->test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
+	r->vm_count = jsonr_int(jr, o, path, "vm_count", JSONR_REQUIRED, 1, 1);
+	r->drives = jsonr_int(jr, o, path, "drives", JSONR_REQUIRED, 1, 1);
+	r->threads_per_vm = jsonr_int(jr, o, path, "threads_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	r->users_per_vm = jsonr_int(jr, o, path, "users_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
 	if (!jr->failed && r->users_per_vm && strcmp(r->kind, "tpcc"))
-		jr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+		jsonr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
 			"users_per_vm only on a tpcc row; sysbench threads are a closed loop: threads_per_vm");
 	if (!jr->failed && r->users_per_vm && r->threads_per_vm)
-		jr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+		jsonr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
 			"threads_per_vm (closed loop) or users_per_vm (think times), not both");
-	r->database = dup_str(jr, o, path, "database", JR_OPTIONAL | JR_NULLABLE);
-	r->method = dup_str(jr, o, path, "method", JR_REQUIRED);
-	r->tps = jr_num(jr, o, path, "tps", JR_REQUIRED, 0, 0);
-	r->avg_ms = jr_num(jr, o, path, "avg_latency_ms", JR_REQUIRED, 0, 0);
-	if (jr_has(o, "p99_latency_ms")) {
+	r->database = dup_str(jr, o, path, "database", JSONR_OPTIONAL | JSONR_NULLABLE);
+	r->method = dup_str(jr, o, path, "method", JSONR_REQUIRED);
+	r->tps = jsonr_num(jr, o, path, "tps", JSONR_REQUIRED, 0, 0);
+	r->avg_ms = jsonr_num(jr, o, path, "avg_latency_ms", JSONR_REQUIRED, 0, 0);
+	if (jsonr_has(o, "p99_latency_ms")) {
 		r->has_p99 = true;
-		r->p99_ms = jr_num(jr, o, path, "p99_latency_ms", JR_REQUIRED, 0, 0);
+		r->p99_ms = jsonr_num(jr, o, path, "p99_latency_ms", JSONR_REQUIRED, 0, 0);
 	}
 	if (!jr->failed && r->tps <= 0)
-		jr_fail(jr, path, "tps", json_object_get(o, "tps"), "a number > 0");
+		jsonr_fail(jr, path, "tps", json_object_get(o, "tps"), "a number > 0");
 	if (!jr->failed && r->avg_ms <= 0)
-		jr_fail(jr, path, "avg_latency_ms", json_object_get(o, "avg_latency_ms"), "a number > 0");
+		jsonr_fail(jr, path, "avg_latency_ms", json_object_get(o, "avg_latency_ms"), "a number > 0");
 	if (!jr->failed && r->has_p99 && r->p99_ms < r->avg_ms)
-		jr_fail(jr, path, "p99_latency_ms", json_object_get(o, "p99_latency_ms"),
+		jsonr_fail(jr, path, "p99_latency_ms", json_object_get(o, "p99_latency_ms"),
 			"a number >= avg_latency_ms");
 	if (!jr->failed && r->drives > r->vm_count)
-		jr_fail(jr, path, "drives", json_object_get(o, "drives"), "a number <= vm_count");
+		jsonr_fail(jr, path, "drives", json_object_get(o, "drives"), "a number <= vm_count");
 }
 
 int published_parse(const char *name, const char *text, struct pub_review *out, struct strbuf *err)
@@ -97,7 +99,7 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 	static const char *const top[] = {"schema", "source", "drive", "platform", "results", "notes", NULL};
 	static const char *const src_keys[] = {"publisher", "title", "url", "date", NULL};
 	static const char *const drv_keys[] = {"name", "details", NULL};
-	struct jread jr = {.file = name, .err = err};
+	struct jsonr jr = {.file = name, .err = err};
 	json_error_t je;
 	json_t *root, *src, *drv, *res, *v;
 	const char *schema;
@@ -112,27 +114,27 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 		goto out;
 	}
 	if (!json_is_object(root)) {
-		jr_fail(&jr, "", NULL, root, "an object");
+		jsonr_fail(&jr, "", NULL, root, "an object");
 		goto out;
 	}
-	schema = jr_str(&jr, root, "", "schema", JR_REQUIRED, "");
+	schema = jsonr_str(&jr, root, "", "schema", JSONR_REQUIRED, "");
 	if (!jr.failed && strcmp(schema, PUB_SCHEMA))
-		jr_fail(&jr, "", "schema", json_object_get(root, "schema"), "\"" PUB_SCHEMA "\"");
+		jsonr_fail(&jr, "", "schema", json_object_get(root, "schema"), "\"" PUB_SCHEMA "\"");
 	only_keys(&jr, root, "", top);
-	src = jr_obj(&jr, root, "", "source", JR_REQUIRED);
+	src = jsonr_obj(&jr, root, "", "source", JSONR_REQUIRED);
 	only_keys(&jr, src, ".source", src_keys);
-	out->publisher = dup_str(&jr, src, ".source", "publisher", JR_REQUIRED);
-	out->title = dup_str(&jr, src, ".source", "title", JR_REQUIRED);
-	out->url = dup_str(&jr, src, ".source", "url", JR_OPTIONAL | JR_NULLABLE);
-	out->date = dup_str(&jr, src, ".source", "date", JR_OPTIONAL | JR_NULLABLE);
-	drv = jr_obj(&jr, root, "", "drive", JR_REQUIRED);
+	out->publisher = dup_str(&jr, src, ".source", "publisher", JSONR_REQUIRED);
+	out->title = dup_str(&jr, src, ".source", "title", JSONR_REQUIRED);
+	out->url = dup_str(&jr, src, ".source", "url", JSONR_OPTIONAL | JSONR_NULLABLE);
+	out->date = dup_str(&jr, src, ".source", "date", JSONR_OPTIONAL | JSONR_NULLABLE);
+	drv = jsonr_obj(&jr, root, "", "drive", JSONR_REQUIRED);
 	only_keys(&jr, drv, ".drive", drv_keys);
-	out->drive = dup_str(&jr, drv, ".drive", "name", JR_REQUIRED);
-	out->drive_details = dup_str(&jr, drv, ".drive", "details", JR_OPTIONAL | JR_NULLABLE);
-	out->platform = dup_str(&jr, root, "", "platform", JR_REQUIRED);
-	res = jr_arr(&jr, root, "", "results", JR_REQUIRED);
+	out->drive = dup_str(&jr, drv, ".drive", "name", JSONR_REQUIRED);
+	out->drive_details = dup_str(&jr, drv, ".drive", "details", JSONR_OPTIONAL | JSONR_NULLABLE);
+	out->platform = dup_str(&jr, root, "", "platform", JSONR_REQUIRED);
+	res = jsonr_arr(&jr, root, "", "results", JSONR_REQUIRED);
 	if (!jr.failed && json_array_size(res) == 0)
-		jr_fail(&jr, "", "results", res, "at least one published result");
+		jsonr_fail(&jr, "", "results", res, "at least one published result");
 	if (jr.failed)
 		goto out;
 	out->results = xcalloc(json_array_size(res), sizeof(*out->results));

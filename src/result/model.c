@@ -4,18 +4,18 @@
 
 #include <stdlib.h>
 
-const char *run_status_name(enum run_status s)
+const char *run_status_name(enum result_run_status s)
 {
 	switch (s) {
-	case RUN_COMPLETE:
+	case RESULT_RUN_COMPLETE:
 		return "complete";
-	case RUN_INTERRUPTED:
+	case RESULT_RUN_INTERRUPTED:
 		return "interrupted";
-	case RUN_FAILED:
+	case RESULT_RUN_FAILED:
 		return "failed";
-	case RUN_UNFINISHED:
+	case RESULT_RUN_UNFINISHED:
 		return "unfinished";
-	case RUN_NO_RESULT:
+	case RESULT_RUN_NO_RESULT:
 		return "no-result";
 	}
 	return "?";
@@ -23,7 +23,7 @@ const char *run_status_name(enum run_status s)
 
 bool run_is_complete(const struct run *r)
 {
-	return r->status == RUN_COMPLETE && r->sample.present && r->sample.complete;
+	return r->status == RESULT_RUN_COMPLETE && r->sample.present && r->sample.complete;
 }
 
 void phase_stat_release(struct phase_stat *p)

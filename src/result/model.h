@@ -16,17 +16,17 @@
 
 struct hist;
 
-enum run_status {
-	RUN_COMPLETE,    /* result file, status "complete" */
-	RUN_INTERRUPTED, /* result file, status "interrupted" (Ctrl-C, SIGTERM) */
-	RUN_FAILED,      /* result file, status "failed" (fatal error) */
-	RUN_UNFINISHED,  /* journal without an "end" line and no result file */
-	RUN_NO_RESULT,   /* journal ended, but its result file is missing */
+enum result_run_status {
+	RESULT_RUN_COMPLETE,    /* result file, status "complete" */
+	RESULT_RUN_INTERRUPTED, /* result file, status "interrupted" (Ctrl-C, SIGTERM) */
+	RESULT_RUN_FAILED,      /* result file, status "failed" (fatal error) */
+	RESULT_RUN_UNFINISHED,  /* journal without an "end" line and no result file */
+	RESULT_RUN_NO_RESULT,   /* journal ended, but its result file is missing */
 };
 
-enum phase_id {
-	PHASE_PRECONDITION,
-	PHASE_SAMPLE,
+enum result_phase {
+	RESULT_PHASE_PRECONDITION,
+	RESULT_PHASE_SAMPLE,
 };
 
 struct type_stat {
@@ -49,6 +49,7 @@ struct phase_stat {
 	uint64_t err_fatal;
 	double lat_min_ms, lat_avg_ms, lat_max_ms, lat_sum_ms;
 	bool has_p99;
+	bool p99_from_hist;    /* p99_ms computed from the histogram: 99 was not among the stored percentiles */
 	double p99_ms;         /* this instance's own 99th percentile */
 	bool lat_approx;       /* avg/min/max rebuilt from histogram buckets */
 	struct hist *hist;     /* NULL when the file carried none */
@@ -57,7 +58,7 @@ struct phase_stat {
 };
 
 struct interval_pt {
-	enum phase_id phase;
+	enum result_phase phase;
 	double t;              /* seconds since the run started */
 	double tps;
 };
@@ -66,7 +67,7 @@ struct run {
 	char *path;            /* relative to the results folder */
 	char *journal;         /* relative path of the journal, or NULL */
 	bool from_journal;     /* no result file: everything rebuilt from the journal */
-	enum run_status status;
+	enum result_run_status status;
 	char *error;           /* message of an interrupted/failed run, or NULL */
 	char *campaign, *run_group, *drive, *instance;
 	int64_t vm_count, repetition;
@@ -89,7 +90,7 @@ struct run_set {
 	struct run **superseded; /* sorted by path */
 };
 
-const char *run_status_name(enum run_status s);
+const char *run_status_name(enum result_run_status s);
 bool run_is_complete(const struct run *r);
 void run_free(struct run *r);          /* accepts NULL */
 void run_set_free(struct run_set *s);  /* accepts NULL */

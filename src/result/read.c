@@ -8,10 +8,12 @@
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/jsonr.h"
+#include "core/strbuf.h"
 #include "stats/hist.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,28 +97,28 @@ static char *params_canonical(json_t *params, bool *open_loop)
 	return take(&sb);
 }
 
-static void read_identity(struct jread *jr, struct run *r, json_t *root)
+static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 {
-	json_t *run = jr_obj(jr, root, "", "run", JR_REQUIRED);
-	json_t *wl = jr_obj(jr, root, "", "workload", JR_REQUIRED);
-	json_t *eng = jr_obj(jr, root, "", "engine", JR_OPTIONAL | JR_NULLABLE);
+	json_t *run = jsonr_obj(jr, root, "", "run", JSONR_REQUIRED);
+	json_t *wl = jsonr_obj(jr, root, "", "workload", JSONR_REQUIRED);
+	json_t *eng = jsonr_obj(jr, root, "", "engine", JSONR_OPTIONAL | JSONR_NULLABLE);
 	const char *kind;
 
-	r->campaign = dup_or_empty(jr_str(jr, run, ".run", "campaign", JR_OPTIONAL | JR_NULLABLE, ""));
-	r->run_group = dup_or_empty(jr_str(jr, run, ".run", "run_group", JR_OPTIONAL | JR_NULLABLE, ""));
-	r->drive = dup_or_empty(jr_str(jr, run, ".run", "drive", JR_OPTIONAL | JR_NULLABLE, ""));
-	r->instance = dup_or_empty(jr_str(jr, run, ".run", "instance", JR_OPTIONAL | JR_NULLABLE, ""));
-	r->vm_count = jr_int(jr, run, ".run", "vm_count", JR_OPTIONAL | JR_NULLABLE, 0, 1);
-	r->repetition = jr_int(jr, run, ".run", "repetition", JR_OPTIONAL | JR_NULLABLE, 0, 1);
-	kind = jr_str(jr, wl, ".workload", "kind", JR_REQUIRED, "");
+	r->campaign = dup_or_empty(jsonr_str(jr, run, ".run", "campaign", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->run_group = dup_or_empty(jsonr_str(jr, run, ".run", "run_group", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->drive = dup_or_empty(jsonr_str(jr, run, ".run", "drive", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->instance = dup_or_empty(jsonr_str(jr, run, ".run", "instance", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->vm_count = jsonr_int(jr, run, ".run", "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
+	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
+	kind = jsonr_str(jr, wl, ".workload", "kind", JSONR_REQUIRED, "");
 	if (!jr->failed && strcmp(kind, "sysbench") && strcmp(kind, "tpcc"))
-		jr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), "\"sysbench\" or \"tpcc\"");
+		jsonr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), "\"sysbench\" or \"tpcc\"");
 	r->kind = dup_or_empty(kind);
-	r->test = dup_or_empty(jr_str(jr, wl, ".workload", "test", JR_OPTIONAL | JR_NULLABLE, ""));
-	r->params = params_canonical(jr_obj(jr, wl, ".workload", "params", JR_OPTIONAL | JR_NULLABLE), &r->open_loop);
+	r->test = dup_or_empty(jsonr_str(jr, wl, ".workload", "test", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->params = params_canonical(jsonr_obj(jr, wl, ".workload", "params", JSONR_OPTIONAL | JSONR_NULLABLE), &r->open_loop);
 	if (eng) {
-		const char *drv = jr_str(jr, eng, ".engine", "driver", JR_OPTIONAL | JR_NULLABLE, "");
-		const char *ver = jr_str(jr, eng, ".engine", "server_version", JR_OPTIONAL | JR_NULLABLE, "");
+		const char *drv = jsonr_str(jr, eng, ".engine", "driver", JSONR_OPTIONAL | JSONR_NULLABLE, "");
+		const char *ver = jsonr_str(jr, eng, ".engine", "server_version", JSONR_OPTIONAL | JSONR_NULLABLE, "");
 		struct strbuf sb;
 
 		strbuf_init(&sb, 0);
@@ -128,7 +130,7 @@ static void read_identity(struct jread *jr, struct run *r, json_t *root)
 }
 
 /* Histogram buckets [[index, count], ...] added into *hp (allocated on first use). */
-static void read_counts(struct jread *jr, json_t *counts, const char *path, struct hist **hp)
+static void read_counts(struct jsonr *jr, json_t *counts, const char *path, struct hist **hp)
 {
 	char p[160];
 	size_t i;
@@ -137,7 +139,7 @@ static void read_counts(struct jread *jr, json_t *counts, const char *path, stru
 	if (jr->failed || !counts)
 		return;
 	if (!*hp && hist_init(hp) < 0) {
-		jr_fail(jr, path, NULL, NULL, "memory for a histogram");
+		jsonr_fail(jr, path, NULL, NULL, "memory for a histogram");
 		return;
 	}
 	json_array_foreach(counts, i, pair) {
@@ -150,12 +152,12 @@ static void read_counts(struct jread *jr, json_t *counts, const char *path, stru
 		    json_integer_value(ji) >= HIST_BUCKETS) {
 			char what[96];
 			snprintf(what, sizeof(what), "[bucket index 0..%d, count >= 0]", HIST_BUCKETS - 1);
-			jr_fail(jr, p, NULL, pair, what);
+			jsonr_fail(jr, p, NULL, pair, what);
 			return;
 		}
 		have = (*hp)->counts[json_integer_value(ji)];
 		if (hist_set_bucket(*hp, (size_t)json_integer_value(ji), have + (uint64_t)json_integer_value(jc)) < 0) {
-			jr_fail(jr, p, NULL, pair, "a valid bucket index of layout loglin-ns-7");
+			jsonr_fail(jr, p, NULL, pair, "a valid bucket index of layout loglin-ns-7");
 			return;
 		}
 	}
@@ -178,7 +180,7 @@ static void hist_fill_approx(struct hist *h)
 	}
 }
 
-static void read_histogram(struct jread *jr, json_t *ph, const char *path, struct phase_stat *p)
+static void read_histogram(struct jsonr *jr, json_t *ph, const char *path, struct phase_stat *p)
 {
 	char hp[128];
 	json_t *h;
@@ -186,53 +188,53 @@ static void read_histogram(struct jread *jr, json_t *ph, const char *path, struc
 	uint64_t total;
 
 	snprintf(hp, sizeof(hp), "%s.histogram", path);
-	h = jr_obj(jr, ph, path, "histogram", JR_OPTIONAL | JR_NULLABLE);
+	h = jsonr_obj(jr, ph, path, "histogram", JSONR_OPTIONAL | JSONR_NULLABLE);
 	if (!h)
 		return;
-	layout = jr_str(jr, h, hp, "layout", JR_REQUIRED, "");
+	layout = jsonr_str(jr, h, hp, "layout", JSONR_REQUIRED, "");
 	if (!jr->failed && strcmp(layout, "loglin-ns-7")) {
-		jr_fail(jr, hp, "layout", json_object_get(h, "layout"), "\"loglin-ns-7\"");
+		jsonr_fail(jr, hp, "layout", json_object_get(h, "layout"), "\"loglin-ns-7\"");
 		return;
 	}
 	char cp[160];
 	snprintf(cp, sizeof(cp), "%s.counts", hp);
-	read_counts(jr, jr_arr(jr, h, hp, "counts", JR_REQUIRED), cp, &p->hist);
+	read_counts(jr, jsonr_arr(jr, h, hp, "counts", JSONR_REQUIRED), cp, &p->hist);
 	if (jr->failed)
 		return;
 	if (!p->hist && hist_init(&p->hist) < 0) {
-		jr_fail(jr, hp, NULL, NULL, "memory for a histogram");
+		jsonr_fail(jr, hp, NULL, NULL, "memory for a histogram");
 		return;
 	}
-	total = (uint64_t)jr_int(jr, h, hp, "total", JR_REQUIRED, 0, 0);
+	total = (uint64_t)jsonr_int(jr, h, hp, "total", JSONR_REQUIRED, 0, 0);
 	if (!jr->failed && total != p->hist->total) {
 		char what[96];
 		snprintf(what, sizeof(what), "the sum of the bucket counts, %llu", (unsigned long long)p->hist->total);
-		jr_fail(jr, hp, "total", json_object_get(h, "total"), what);
+		jsonr_fail(jr, hp, "total", json_object_get(h, "total"), what);
 		return;
 	}
-	p->hist->overflow = (uint64_t)jr_int(jr, h, hp, "overflow", JR_OPTIONAL, 0, 0);
+	p->hist->overflow = (uint64_t)jsonr_int(jr, h, hp, "overflow", JSONR_OPTIONAL, 0, 0);
 	if (total) {
-		double mn = jr_num(jr, h, hp, "min_ns", JR_REQUIRED, 0, 0);
-		double mx = jr_num(jr, h, hp, "max_ns", JR_REQUIRED, 0, 0);
+		double mn = jsonr_num(jr, h, hp, "min_ns", JSONR_REQUIRED, 0, 0);
+		double mx = jsonr_num(jr, h, hp, "max_ns", JSONR_REQUIRED, 0, 0);
 
 		/* Converting a double beyond uint64 is undefined: refuse it first. */
 		if (!jr->failed && (mn >= 0x1p64 || mx >= 0x1p64)) {
 			const char *k = mn >= 0x1p64 ? "min_ns" : "max_ns";
-			jr_fail(jr, hp, k, json_object_get(h, k), "nanoseconds below 2^64");
+			jsonr_fail(jr, hp, k, json_object_get(h, k), "nanoseconds below 2^64");
 			return;
 		}
 		p->hist->min = (uint64_t)mn;
 		p->hist->max = (uint64_t)mx;
-		p->hist->sum = jr_num(jr, h, hp, "sum_ns", JR_REQUIRED, 0, 0);
+		p->hist->sum = jsonr_num(jr, h, hp, "sum_ns", JSONR_REQUIRED, 0, 0);
 		if (!jr->failed && p->hist->min > p->hist->max)
-			jr_fail(jr, hp, "min_ns", json_object_get(h, "min_ns"), "min_ns <= max_ns");
+			jsonr_fail(jr, hp, "min_ns", json_object_get(h, "min_ns"), "min_ns <= max_ns");
 	}
 }
 
-static void read_types(struct jread *jr, json_t *ph, const char *path, struct phase_stat *p)
+static void read_types(struct jsonr *jr, json_t *ph, const char *path, struct phase_stat *p)
 {
 	char tp[128], ep[256];
-	json_t *types = jr_obj(jr, ph, path, "types", JR_OPTIONAL | JR_NULLABLE);
+	json_t *types = jsonr_obj(jr, ph, path, "types", JSONR_OPTIONAL | JSONR_NULLABLE);
 	const char *key;
 	json_t *t;
 	size_t n = 0;
@@ -246,90 +248,91 @@ static void read_types(struct jread *jr, json_t *ph, const char *path, struct ph
 
 		snprintf(ep, sizeof(ep), "%s.%s", tp, key);
 		if (!json_is_object(t)) {
-			jr_fail(jr, tp, key, t, "an object");
+			jsonr_fail(jr, tp, key, t, "an object");
 			break;
 		}
 		ts->name = xstrdup(key);
 		p->ntypes = ++n;
-		ts->count = (uint64_t)jr_int(jr, t, ep, "count", JR_REQUIRED, 0, 0);
-		ts->avg_ms = jr_num(jr, t, ep, "avg_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
-		ts->p90_ms = jr_num(jr, t, ep, "p90_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
-		ts->p99_ms = jr_num(jr, t, ep, "p99_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
-		ts->max_ms = jr_num(jr, t, ep, "max_ms", JR_OPTIONAL | JR_NULLABLE, 0, 0);
+		ts->count = (uint64_t)jsonr_int(jr, t, ep, "count", JSONR_REQUIRED, 0, 0);
+		ts->avg_ms = jsonr_num(jr, t, ep, "avg_ms", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+		ts->p90_ms = jsonr_num(jr, t, ep, "p90_ms", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+		ts->p99_ms = jsonr_num(jr, t, ep, "p99_ms", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+		ts->max_ms = jsonr_num(jr, t, ep, "max_ms", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
 	}
 }
 
-static void read_phase(struct jread *jr, json_t *phases, const char *name, struct phase_stat *p)
+static void read_phase(struct jsonr *jr, json_t *phases, const char *name, struct phase_stat *p)
 {
 	char path[64], sp[128];
 	json_t *ph, *o;
 
 	snprintf(path, sizeof(path), ".phases.%s", name);
-	ph = jr_obj(jr, phases, ".phases", name, JR_OPTIONAL | JR_NULLABLE);
+	ph = jsonr_obj(jr, phases, ".phases", name, JSONR_OPTIONAL | JSONR_NULLABLE);
 	if (!ph)
 		return;
 	p->present = true;
-	p->complete = jr_bool(jr, ph, path, "complete", JR_OPTIONAL, true);
-	p->seconds = jr_num(jr, ph, path, "seconds", JR_REQUIRED, 0, 0);
-	p->threads = jr_int(jr, ph, path, "threads", JR_REQUIRED, 0, 0);
-	p->transactions = (uint64_t)jr_int(jr, ph, path, "transactions", JR_REQUIRED, 0, 0);
-	p->tps = jr_num(jr, ph, path, "tps", JR_REQUIRED, 0, 0);
-	p->qps = jr_num(jr, ph, path, "qps", JR_OPTIONAL, 0, 0);
+	p->complete = jsonr_bool(jr, ph, path, "complete", JSONR_OPTIONAL, true);
+	p->seconds = jsonr_num(jr, ph, path, "seconds", JSONR_REQUIRED, 0, 0);
+	p->threads = jsonr_int(jr, ph, path, "threads", JSONR_REQUIRED, 0, 0);
+	p->transactions = (uint64_t)jsonr_int(jr, ph, path, "transactions", JSONR_REQUIRED, 0, 0);
+	p->tps = jsonr_num(jr, ph, path, "tps", JSONR_REQUIRED, 0, 0);
+	p->qps = jsonr_num(jr, ph, path, "qps", JSONR_OPTIONAL, 0, 0);
 	snprintf(sp, sizeof(sp), "%s.queries", path);
-	o = jr_obj(jr, ph, path, "queries", JR_OPTIONAL | JR_NULLABLE);
-	p->q_read = (uint64_t)jr_int(jr, o, sp, "read", JR_OPTIONAL, 0, 0);
-	p->q_write = (uint64_t)jr_int(jr, o, sp, "write", JR_OPTIONAL, 0, 0);
-	p->q_other = (uint64_t)jr_int(jr, o, sp, "other", JR_OPTIONAL, 0, 0);
-	p->q_total = (uint64_t)jr_int(jr, o, sp, "total", JR_OPTIONAL, 0, 0);
+	o = jsonr_obj(jr, ph, path, "queries", JSONR_OPTIONAL | JSONR_NULLABLE);
+	p->q_read = (uint64_t)jsonr_int(jr, o, sp, "read", JSONR_OPTIONAL, 0, 0);
+	p->q_write = (uint64_t)jsonr_int(jr, o, sp, "write", JSONR_OPTIONAL, 0, 0);
+	p->q_other = (uint64_t)jsonr_int(jr, o, sp, "other", JSONR_OPTIONAL, 0, 0);
+	p->q_total = (uint64_t)jsonr_int(jr, o, sp, "total", JSONR_OPTIONAL, 0, 0);
 	snprintf(sp, sizeof(sp), "%s.errors", path);
-	o = jr_obj(jr, ph, path, "errors", JR_OPTIONAL | JR_NULLABLE);
-	p->err_ignored = (uint64_t)jr_int(jr, o, sp, "ignored", JR_OPTIONAL, 0, 0);
-	p->err_reconnects = (uint64_t)jr_int(jr, o, sp, "reconnects", JR_OPTIONAL, 0, 0);
-	p->err_fatal = (uint64_t)jr_int(jr, o, sp, "fatal", JR_OPTIONAL, 0, 0);
+	o = jsonr_obj(jr, ph, path, "errors", JSONR_OPTIONAL | JSONR_NULLABLE);
+	p->err_ignored = (uint64_t)jsonr_int(jr, o, sp, "ignored", JSONR_OPTIONAL, 0, 0);
+	p->err_reconnects = (uint64_t)jsonr_int(jr, o, sp, "reconnects", JSONR_OPTIONAL, 0, 0);
+	p->err_fatal = (uint64_t)jsonr_int(jr, o, sp, "fatal", JSONR_OPTIONAL, 0, 0);
 	snprintf(sp, sizeof(sp), "%s.latency_ms", path);
-	o = jr_obj(jr, ph, path, "latency_ms", JR_REQUIRED);
-	p->lat_min_ms = jr_num(jr, o, sp, "min", JR_OPTIONAL | JR_NULLABLE, 0, 0);
-	p->lat_avg_ms = jr_num(jr, o, sp, "avg", JR_REQUIRED, 0, 0);
-	p->lat_max_ms = jr_num(jr, o, sp, "max", JR_OPTIONAL | JR_NULLABLE, 0, 0);
-	p->lat_sum_ms = jr_num(jr, o, sp, "sum", JR_OPTIONAL | JR_NULLABLE, 0,
+	o = jsonr_obj(jr, ph, path, "latency_ms", JSONR_REQUIRED);
+	p->lat_min_ms = jsonr_num(jr, o, sp, "min", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+	p->lat_avg_ms = jsonr_num(jr, o, sp, "avg", JSONR_REQUIRED, 0, 0);
+	p->lat_max_ms = jsonr_num(jr, o, sp, "max", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+	p->lat_sum_ms = jsonr_num(jr, o, sp, "sum", JSONR_OPTIONAL | JSONR_NULLABLE, 0,
 			       p->lat_avg_ms * (double)p->transactions);
 	if (o) {
 		char pp[160];
-		json_t *pct = jr_obj(jr, o, sp, "percentiles", JR_OPTIONAL | JR_NULLABLE);
+		json_t *pct = jsonr_obj(jr, o, sp, "percentiles", JSONR_OPTIONAL | JSONR_NULLABLE);
 
 		snprintf(pp, sizeof(pp), "%s.percentiles", sp);
-		if (jr_has(pct, "99")) {
+		if (jsonr_has(pct, "99")) {
 			p->has_p99 = true;
-			p->p99_ms = jr_num(jr, pct, pp, "99", JR_REQUIRED, 0, 0);
+			p->p99_ms = jsonr_num(jr, pct, pp, "99", JSONR_REQUIRED, 0, 0);
 		}
 	}
 	read_histogram(jr, ph, path, p);
 	/* An instance p99 for the published mean-of-p99s: the stored one, else from its own histogram. */
 	if (!jr->failed && !p->has_p99 && p->hist && p->hist->total) {
 		p->has_p99 = true;
+		p->p99_from_hist = true;
 		p->p99_ms = (double)hist_value_at_percentile(p->hist, 99.0) / 1e6;
 	}
 	read_types(jr, ph, path, p);
 }
 
-static int phase_parse(struct jread *jr, json_t *v, const char *path, enum phase_id *out)
+static int phase_parse(struct jsonr *jr, json_t *v, const char *path, enum result_phase *out)
 {
-	const char *s = jr_str(jr, v, path, "phase", JR_REQUIRED, "");
+	const char *s = jsonr_str(jr, v, path, "phase", JSONR_REQUIRED, "");
 
 	if (jr->failed)
 		return -EINVAL;
 	if (!strcmp(s, "precondition")) {
-		*out = PHASE_PRECONDITION;
+		*out = RESULT_PHASE_PRECONDITION;
 	} else if (!strcmp(s, "sample")) {
-		*out = PHASE_SAMPLE;
+		*out = RESULT_PHASE_SAMPLE;
 	} else {
-		jr_fail(jr, path, "phase", json_object_get(v, "phase"), "\"precondition\" or \"sample\"");
+		jsonr_fail(jr, path, "phase", json_object_get(v, "phase"), "\"precondition\" or \"sample\"");
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static void add_interval(struct run *r, size_t *cap, enum phase_id ph, double t, double tps)
+static void add_interval(struct run *r, size_t *cap, enum result_phase ph, double t, double tps)
 {
 	if (r->nintervals == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
@@ -338,45 +341,45 @@ static void add_interval(struct run *r, size_t *cap, enum phase_id ph, double t,
 	r->intervals[r->nintervals++] = (struct interval_pt){.phase = ph, .t = t, .tps = tps};
 }
 
-static void read_intervals(struct jread *jr, struct run *r, json_t *arr)
+static void read_intervals(struct jsonr *jr, struct run *r, json_t *arr)
 {
 	char path[64];
 	size_t i, cap = 0;
 	json_t *v;
 
 	json_array_foreach(arr, i, v) {
-		enum phase_id ph;
+		enum result_phase ph;
 		double t, tps;
 
 		snprintf(path, sizeof(path), ".intervals[%zu]", i);
 		if (!json_is_object(v)) {
-			jr_fail(jr, path, NULL, v, "an object");
+			jsonr_fail(jr, path, NULL, v, "an object");
 			return;
 		}
 		if (phase_parse(jr, v, path, &ph) < 0)
 			return;
-		t = jr_num(jr, v, path, "t", JR_REQUIRED, 0, 0);
-		tps = jr_num(jr, v, path, "tps", JR_REQUIRED, 0, 0);
+		t = jsonr_num(jr, v, path, "t", JSONR_REQUIRED, 0, 0);
+		tps = jsonr_num(jr, v, path, "tps", JSONR_REQUIRED, 0, 0);
 		if (jr->failed)
 			return;
 		add_interval(r, &cap, ph, t, tps);
 	}
 }
 
-static int status_parse(struct jread *jr, json_t *root, const char *path, enum run_status *out)
+static int status_parse(struct jsonr *jr, json_t *root, const char *path, enum result_run_status *out)
 {
-	const char *s = jr_str(jr, root, path, "status", JR_REQUIRED, "");
+	const char *s = jsonr_str(jr, root, path, "status", JSONR_REQUIRED, "");
 
 	if (jr->failed)
 		return -EINVAL;
 	if (!strcmp(s, "complete")) {
-		*out = RUN_COMPLETE;
+		*out = RESULT_RUN_COMPLETE;
 	} else if (!strcmp(s, "interrupted")) {
-		*out = RUN_INTERRUPTED;
+		*out = RESULT_RUN_INTERRUPTED;
 	} else if (!strcmp(s, "failed")) {
-		*out = RUN_FAILED;
+		*out = RESULT_RUN_FAILED;
 	} else {
-		jr_fail(jr, path, "status", json_object_get(root, "status"), "\"complete\", \"interrupted\" or \"failed\"");
+		jsonr_fail(jr, path, "status", json_object_get(root, "status"), "\"complete\", \"interrupted\" or \"failed\"");
 		return -EINVAL;
 	}
 	return 0;
@@ -396,7 +399,7 @@ static json_t *parse_text(const char *name, const char *text, struct strbuf *err
 
 int results_parse_result(const char *name, const char *text, struct run **out, struct strbuf *err)
 {
-	struct jread jr = {.file = name, .err = err};
+	struct jsonr jr = {.file = name, .err = err};
 	json_t *root = NULL, *phases, *iv;
 	struct run *r = NULL;
 	const char *schema;
@@ -417,7 +420,7 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 		ret = 1;
 		goto out;
 	case -1:
-		jr_fail(&jr, "", "schema", json_object_get(root, "schema"),
+		jsonr_fail(&jr, "", "schema", json_object_get(root, "schema"),
 			"\"dbrig.result/1\"; this dbrig reads major version 1 only, use a newer dbrig");
 		goto out;
 	}
@@ -426,14 +429,14 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	if (status_parse(&jr, root, "", &r->status) < 0)
 		goto out;
 	{
-		const char *e = jr_str(&jr, root, "", "error", JR_OPTIONAL | JR_NULLABLE, NULL);
+		const char *e = jsonr_str(&jr, root, "", "error", JSONR_OPTIONAL | JSONR_NULLABLE, NULL);
 		r->error = e ? xstrdup(e) : NULL;
 	}
 	read_identity(&jr, r, root);
-	phases = jr_obj(&jr, root, "", "phases", JR_REQUIRED);
+	phases = jsonr_obj(&jr, root, "", "phases", JSONR_REQUIRED);
 	read_phase(&jr, phases, "precondition", &r->pre);
 	read_phase(&jr, phases, "sample", &r->sample);
-	iv = jr_arr(&jr, root, "", "intervals", JR_OPTIONAL | JR_NULLABLE);
+	iv = jsonr_arr(&jr, root, "", "intervals", JSONR_OPTIONAL | JSONR_NULLABLE);
 	if (iv)
 		read_intervals(&jr, r, iv);
 	if (jr.failed)
@@ -482,7 +485,7 @@ static void phase_from_acc(struct phase_acc *a, struct phase_stat *p, bool compl
 
 int results_parse_journal(const char *name, const char *text, struct run **out, struct strbuf *err)
 {
-	struct jread jr = {.file = name, .err = err};
+	struct jsonr jr = {.file = name, .err = err};
 	struct phase_acc acc[2] = {{0}};
 	struct run *r = NULL;
 	json_t *line = NULL;
@@ -496,7 +499,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 	r->path = xstrdup(name);
 	r->journal = xstrdup(name);
 	r->from_journal = true;
-	r->status = RUN_UNFINISHED;
+	r->status = RESULT_RUN_UNFINISHED;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -519,27 +522,27 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			goto out;
 		}
 		if (!json_is_object(line)) {
-			jr_fail(&jr, path, NULL, line, "a JSON object");
+			jsonr_fail(&jr, path, NULL, line, "a JSON object");
 			goto out;
 		}
-		type = jr_str(&jr, line, path, "type", JR_REQUIRED, "");
+		type = jsonr_str(&jr, line, path, "type", JSONR_REQUIRED, "");
 		if (jr.failed)
 			goto out;
 		if (lineno == 1) {
-			const char *schema = jr_str(&jr, line, path, "schema", JR_REQUIRED, "");
+			const char *schema = jsonr_str(&jr, line, path, "schema", JSONR_REQUIRED, "");
 
 			if (strcmp(type, "header")) {
-				jr_fail(&jr, path, "type", json_object_get(line, "type"), "\"header\" on the first line");
+				jsonr_fail(&jr, path, "type", json_object_get(line, "type"), "\"header\" on the first line");
 				goto out;
 			}
 			if (!jr.failed && schema_check(schema, JOURNAL_FAMILY) != 0) {
-				jr_fail(&jr, path, "schema", json_object_get(line, "schema"),
+				jsonr_fail(&jr, path, "schema", json_object_get(line, "schema"),
 					"\"dbrig.journal/1\"; this dbrig reads major version 1 only");
 				goto out;
 			}
 			read_identity(&jr, r, line);
 		} else if (!strcmp(type, "interval")) {
-			enum phase_id ph;
+			enum result_phase ph;
 			struct phase_acc *a;
 			double secs, t, tps;
 			json_t *h;
@@ -547,23 +550,23 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			if (phase_parse(&jr, line, path, &ph) < 0)
 				goto out;
 			a = &acc[ph];
-			t = jr_num(&jr, line, path, "t", JR_REQUIRED, 0, 0);
-			tps = jr_num(&jr, line, path, "tps", JR_REQUIRED, 0, 0);
-			secs = jr_num(&jr, line, path, "seconds", JR_REQUIRED, 0, 0);
+			t = jsonr_num(&jr, line, path, "t", JSONR_REQUIRED, 0, 0);
+			tps = jsonr_num(&jr, line, path, "tps", JSONR_REQUIRED, 0, 0);
+			secs = jsonr_num(&jr, line, path, "seconds", JSONR_REQUIRED, 0, 0);
 			a->seconds += secs;
-			a->tx += (uint64_t)jr_int(&jr, line, path, "transactions", JR_REQUIRED, 0, 0);
-			a->errs += secs * jr_num(&jr, line, path, "err_s", JR_OPTIONAL, 0, 0);
-			a->reconns += secs * jr_num(&jr, line, path, "reconn_s", JR_OPTIONAL, 0, 0);
+			a->tx += (uint64_t)jsonr_int(&jr, line, path, "transactions", JSONR_REQUIRED, 0, 0);
+			a->errs += secs * jsonr_num(&jr, line, path, "err_s", JSONR_OPTIONAL, 0, 0);
+			a->reconns += secs * jsonr_num(&jr, line, path, "reconn_s", JSONR_OPTIONAL, 0, 0);
 			{
-				int64_t th = jr_int(&jr, line, path, "threads", JR_OPTIONAL, 0, 0);
+				int64_t th = jsonr_int(&jr, line, path, "threads", JSONR_OPTIONAL, 0, 0);
 				if (th > a->threads)
 					a->threads = th;
 			}
-			h = jr_obj(&jr, line, path, "histogram", JR_OPTIONAL | JR_NULLABLE);
+			h = jsonr_obj(&jr, line, path, "histogram", JSONR_OPTIONAL | JSONR_NULLABLE);
 			if (h) {
 				char hp[80];
 				snprintf(hp, sizeof(hp), "%s.histogram.counts", path);
-				read_counts(&jr, jr_arr(&jr, h, hp, "counts", JR_REQUIRED), hp, &a->h);
+				read_counts(&jr, jsonr_arr(&jr, h, hp, "counts", JSONR_REQUIRED), hp, &a->h);
 			}
 			if (jr.failed)
 				goto out;
@@ -573,7 +576,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 				goto out;
 			ended = true;
 		} else {
-			jr_fail(&jr, path, "type", json_object_get(line, "type"), "\"interval\" or \"end\"");
+			jsonr_fail(&jr, path, "type", json_object_get(line, "type"), "\"interval\" or \"end\"");
 			goto out;
 		}
 		json_decref(line);
@@ -588,14 +591,14 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 	if (ended) {
 		/* The run ended but its result file is not here. */
 		r->error = xstrdup("journal ended but the result file is missing");
-		r->status = RUN_NO_RESULT;
+		r->status = RESULT_RUN_NO_RESULT;
 	} else {
 		r->error = xstrdup("journal has no end line: the run did not finish");
 	}
-	if (acc[PHASE_PRECONDITION].seconds > 0 || acc[PHASE_PRECONDITION].h)
-		phase_from_acc(&acc[PHASE_PRECONDITION], &r->pre, acc[PHASE_SAMPLE].seconds > 0);
-	if (acc[PHASE_SAMPLE].seconds > 0 || acc[PHASE_SAMPLE].h)
-		phase_from_acc(&acc[PHASE_SAMPLE], &r->sample, false);
+	if (acc[RESULT_PHASE_PRECONDITION].seconds > 0 || acc[RESULT_PHASE_PRECONDITION].h)
+		phase_from_acc(&acc[RESULT_PHASE_PRECONDITION], &r->pre, acc[RESULT_PHASE_SAMPLE].seconds > 0);
+	if (acc[RESULT_PHASE_SAMPLE].seconds > 0 || acc[RESULT_PHASE_SAMPLE].h)
+		phase_from_acc(&acc[RESULT_PHASE_SAMPLE], &r->sample, false);
 	*out = r;
 	r = NULL;
 	ret = 0;

@@ -38,7 +38,7 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 	struct runner_outcome out;
 	const char *status = "failed";
 	bool ran = true;
-	int ret = EXIT_RUNTIME;
+	int ret = -EIO;
 
 	if (runner_run(cfg, &out) < 0) {
 		log_error("%s", out.error);
@@ -54,6 +54,7 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 			snprintf(out.error, sizeof(out.error), "interrupted by %s",
 				 out.signal == SIGINT ? "SIGINT" : out.signal == SIGHUP ? "SIGHUP" : "SIGTERM");
 			log_error("%s: partial result kept", out.error);
+			ret = -EINTR;
 			break;
 		case RUNNER_FAILED:
 			log_error("%s", out.error);
@@ -66,7 +67,7 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 		int wr = result_write(rr->res, rr->result_path, status, ret == 0 ? NULL : out.error);
 		if (wr < 0) {
 			log_error_dbrig("--result: \"%s\": cannot write: %s", rr->result_path, strerror(-wr));
-			ret = EXIT_RUNTIME;
+			ret = wr;
 		}
 	}
 	if (rr->journal) {

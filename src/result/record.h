@@ -1,7 +1,7 @@
 /*
  * What `dbrig sysbench run` and `dbrig tpcc run` share around a run: the
- * result and its journal, the runner's outcome turned into a status and an
- * exit code, and the result written atomically at the end, whatever happened.
+ * result and its journal, the runner's outcome turned into a status, and the
+ * result written atomically at the end, whatever happened.
  *
  *   struct run_record rr = {.res = res, .result_path = ..., .journal_path = ...};
  *   if (run_record_open(&rr) == 0)
@@ -35,8 +35,9 @@ int run_record_open(struct run_record *rr) __attribute__((warn_unused_result));
  * first failed append prints one line and the run goes on. */
 void run_record_interval(struct run_record *rr, const struct interval_report *ir);
 /* Run, report, write the result (atomically), close the journal with the
- * status. Returns 0 for a complete run, EXIT_RUNTIME otherwise (interrupted,
- * failed, or the result could not be written). */
+ * status. Returns 0 for a complete run; -EINTR when it was interrupted, -EIO
+ * when it failed or could not start, the write's -errno when the result could
+ * not be written (each after its message). */
 int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_record_report_fn report, void *arg);
 /* Close a journal left open by an early failure. */
 void run_record_release(struct run_record *rr);

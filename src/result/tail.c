@@ -1,10 +1,21 @@
+/*
+ * What a campaign reads back while its drivers run, through the same strict
+ * readers as `dbrig report`: the newest interval of each journal (a line that
+ * does not read is skipped: the driver may be writing it) and the sample
+ * phase of a finished result.
+ */
 #include "result/tail.h"
 
+#include "core/fileio.h"
+#include "core/jsonr.h"
 #include "core/log.h"
+#include "result/model.h"
+#include "result/read.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void journal_tail_init(struct journal_tail *jt)
@@ -20,21 +31,35 @@ void journal_tail_release(struct journal_tail *jt)
 
 static unsigned take_line(struct journal_tail *jt, const char *line, size_t len)
 {
+	struct strbuf err;
+	struct jsonr jr = {.file = "journal", .err = &err};
 	json_t *o = json_loadb(line, len, 0, NULL);
-	const char *type = json_string_value(json_object_get(o, "type"));
+	const char *type;
 	unsigned n = 0;
 
-	if (type && !strcmp(type, "interval")) {
-		const char *ph = json_string_value(json_object_get(o, "phase"));
-		snprintf(jt->phase, sizeof(jt->phase), "%s", ph ? ph : "?");
-		jt->t = json_number_value(json_object_get(o, "t"));
-		jt->phase_t = json_number_value(json_object_get(o, "phase_t"));
-		jt->tps = json_number_value(json_object_get(o, "tps"));
-		jt->intervals++;
-		n = 1;
-	} else if (type && !strcmp(type, "end")) {
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return 0;
+	}
+	strbuf_init(&err, 0);
+	type = jsonr_str(&jr, o, "", "type", JSONR_REQUIRED, "");
+	if (!strcmp(type, "interval")) {
+		const char *ph = jsonr_str(&jr, o, "", "phase", JSONR_REQUIRED, "?");
+		double t = jsonr_num(&jr, o, "", "t", JSONR_REQUIRED, 0, 0);
+		double phase_t = jsonr_num(&jr, o, "", "phase_t", JSONR_OPTIONAL, 0, 0);
+		double tps = jsonr_num(&jr, o, "", "tps", JSONR_REQUIRED, 0, 0);
+		if (!jr.failed) {
+			snprintf(jt->phase, sizeof(jt->phase), "%s", ph);
+			jt->t = t;
+			jt->phase_t = phase_t;
+			jt->tps = tps;
+			jt->intervals++;
+			n = 1;
+		}
+	} else if (!strcmp(type, "end")) {
 		jt->ended = true;
 	}
+	strbuf_release(&err);
 	json_decref(o);
 	return n;
 }
@@ -69,34 +94,37 @@ unsigned journal_poll(const char *path, struct journal_tail *jt)
 
 int result_read_summary(const char *path, struct result_summary *out)
 {
-	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *sample, *lat, *p99;
-	int ret = -EINVAL;
+	struct strbuf err;
+	struct run *r = NULL;
+	char *text = NULL;
+	int ret;
 
-	if (!root) {
-		FILE *f = fopen(path, "r");
-		if (!f)
-			return -ENOENT;
-		fclose(f);
-		log_error("%s: line %d: %s (expected a dbrig result)", path, jerr.line, jerr.text);
-		return -EINVAL;
-	}
-	snprintf(out->status, sizeof(out->status), "%s",
-		 json_is_string(json_object_get(root, "status")) ? json_string_value(json_object_get(root, "status")) : "?");
-	sample = json_object_get(json_object_get(root, "phases"), "sample");
-	lat = json_object_get(sample, "latency_ms");
-	if (!json_is_object(sample) || !json_is_number(json_object_get(sample, "tps")) ||
-	    !json_is_number(json_object_get(lat, "avg"))) {
-		log_error("%s: .phases.sample has no tps and latency_ms.avg (expected a run that reached its sample phase)",
-			  path);
+	ret = read_file(path, &text, NULL);
+	if (ret < 0)
+		return ret == -ENOENT ? -ENOENT : ret;
+	strbuf_init(&err, 0);
+	ret = results_parse_result(path, text, &r, &err);
+	if (ret != 0) {
+		if (ret > 0)
+			log_error("%s: not a dbrig result (expected \"schema\": \"dbrig.result/1\")", path);
+		else
+			log_error("%s", err.buf);
+		ret = -EINVAL;
 		goto out;
 	}
-	out->tps = json_number_value(json_object_get(sample, "tps"));
-	out->avg_ms = json_number_value(json_object_get(lat, "avg"));
-	p99 = json_object_get(json_object_get(lat, "percentiles"), "99");
-	out->p99_ms = json_is_number(p99) ? json_number_value(p99) : -1;
-	ret = 0;
+	snprintf(out->status, sizeof(out->status), "%s", run_status_name(r->status));
+	if (!r->sample.present) {
+		log_error("%s: .phases.sample has no tps and latency_ms.avg (expected a run that reached its sample phase)",
+			  path);
+		ret = -EINVAL;
+		goto out;
+	}
+	out->tps = r->sample.tps;
+	out->avg_ms = r->sample.lat_avg_ms;
+	out->p99_ms = r->sample.has_p99 && !r->sample.p99_from_hist ? r->sample.p99_ms : -1;
 out:
-	json_decref(root);
+	run_free(r);
+	free(text);
+	strbuf_release(&err);
 	return ret;
 }

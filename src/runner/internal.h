@@ -142,8 +142,8 @@ void span_add(struct span_stats *d, const struct span_stats *s);
 void runner_fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* session.c */
-/* "host:port", the socket, or "the ODBC data source", for messages. */
-const char *runner_endpoint(const struct db_conn_params *p, char *buf, size_t n);
+/* Where the run connects, for messages (the driver's describe). */
+const char *runner_endpoint(const struct runner_config *cfg, char *buf, size_t n);
 int session_connect(struct session *s);
 void session_disconnect(struct session *s);
 void session_finish(struct session *s);

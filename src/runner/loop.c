@@ -142,7 +142,7 @@ void *loop_main(void *arg)
 		}
 		if (session_connect(s) < 0) {
 			runner_fail(r, "cannot connect to %s (connection %u): error %d: %s",
-				 runner_endpoint(r->cfg->conn, ep, sizeof(ep)), s->index + 1, s->conn.err.native, s->conn.err.msg);
+				 runner_endpoint(r->cfg, ep, sizeof(ep)), s->index + 1, s->conn.err.native, s->conn.err.msg);
 			ok = false;
 			s->state = S_DONE;
 			continue;

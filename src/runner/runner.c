@@ -195,7 +195,7 @@ static void drain_all(struct runner *r, struct run_clock *rc)
 static int runner_setup(struct runner *r, const struct runner_config *cfg, struct run_clock *rc, uint64_t seed,
 			struct runner_outcome *out)
 {
-	bool blocking = !cfg->drv->execute_start || !cfg->drv->fd;
+	bool blocking = !cfg->drv->execute_start || !cfg->drv->fd || (cfg->drv->polls && !cfg->drv->polls(cfg->conn));
 	unsigned nl;
 
 	pthread_mutex_init(&r->mu, NULL);
@@ -306,7 +306,7 @@ static void lost_at_end(struct runner *r, uint64_t phase_start, uint64_t phase_e
 	if ((phase_end - since) * 10 < phase_end - phase_start)
 		return;
 	runner_fail(r, "%s: connection lost %.1fs before the end of the sample (%.0f%% of it) and not re-established; "
-		    "the result would not measure the drive", runner_endpoint(r->cfg->conn, ep, sizeof(ep)),
+		    "the result would not measure the drive", runner_endpoint(r->cfg, ep, sizeof(ep)),
 		    (double)(phase_end - since) / 1e9, 100.0 * (double)(phase_end - since) / (double)(phase_end - phase_start));
 }
 
@@ -505,10 +505,13 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		started++;
 	}
 
-	/* Wait for every loop to connect (or fail), then start the clock. */
+	/* Wait for every loop to connect (or fail), then start the clock. Whether
+	 * the run is up is decided before the gate opens: after it, a failure
+	 * is the run's own (a fatal error in its first statements). */
 	pthread_mutex_lock(&r.mu);
 	while (atomic_load(&r.ready) < started)
 		pthread_cond_wait(&r.cv, &r.mu);
+	bool up = !atomic_load(&r.failed) && started == r.nloops;
 	rc.run_start = clock_now_ns();
 	if (cfg->terminals)
 		terms_start(&r, rc.run_start);
@@ -522,7 +525,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	pthread_cond_broadcast(&r.cv);
 	pthread_mutex_unlock(&r.mu);
 
-	if (atomic_load(&r.failed) || started < r.nloops) {
+	if (!up) {
 		atomic_store(&r.stop, 1);
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(r.loops[i].th, NULL);

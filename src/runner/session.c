@@ -15,14 +15,12 @@
 #include <string.h>
 #include <sys/epoll.h>
 
-const char *runner_endpoint(const struct db_conn_params *p, char *buf, size_t n)
+const char *runner_endpoint(const struct runner_config *cfg, char *buf, size_t n)
 {
-	if (p->odbc_connect)
-		snprintf(buf, n, "the ODBC data source");
-	else if (p->socket && *p->socket)
-		snprintf(buf, n, "%s", p->socket);
+	if (cfg->drv->describe)
+		cfg->drv->describe(cfg->conn, buf, n);
 	else
-		snprintf(buf, n, "%s:%u", p->host ? p->host : "localhost", p->port);
+		snprintf(buf, n, "the %s server", cfg->drv->name);
 	return buf;
 }
 
@@ -259,7 +257,7 @@ static void handle_error(struct session *s)
 		return;
 	case DB_ERR_FATAL:
 	case DB_ERR_NONE:
-		runner_fail(r, "%s: error %d (%s): %s", runner_endpoint(cfg->conn, ep, sizeof(ep)), s->conn.err.native,
+		runner_fail(r, "%s: error %d (%s): %s", runner_endpoint(cfg, ep, sizeof(ep)), s->conn.err.native,
 			 s->conn.err.sqlstate, s->conn.err.msg);
 		session_finish(s);
 		return;
@@ -286,7 +284,7 @@ static void try_reconnect(struct session *s)
 		char waited[32];
 		format_duration(cfg->reconnect_timeout_ns, waited, sizeof(waited));
 		runner_fail(r, "%s: connection lost and not re-established within %s (--reconnect-timeout): error %d: %s",
-			 runner_endpoint(cfg->conn, ep, sizeof(ep)), waited, s->conn.err.native, s->conn.err.msg);
+			 runner_endpoint(cfg, ep, sizeof(ep)), waited, s->conn.err.native, s->conn.err.msg);
 		session_finish(s);
 		return;
 	}

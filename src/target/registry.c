@@ -1,7 +1,6 @@
 /* The target registry: one explicit list, so a static link never drops a backend. */
 #include "target/target.h"
 
-#include "campaign/config.h"
 #include "core/strbuf.h"
 
 #include <stdio.h>
@@ -31,32 +30,3 @@ void target_names(struct strbuf *sb)
 		strbuf_addf(sb, "%s%s", t == target_backends ? "" : ", ", (*t)->name);
 }
 
-const struct target_setting *target_setting(const struct campaign_config *cfg, const char *name)
-{
-	size_t i = 0;
-
-	for (const struct target_option *o = cfg->target->options; o->name; o++, i++)
-		if (!strcmp(o->name, name))
-			return &cfg->target_settings[i];
-	fprintf(stderr, "dbrig: internal error: target %s has no setting \"%s\"\n", cfg->target->name, name);
-	abort();
-}
-
-const char *target_opt_type_name(enum target_opt_type t)
-{
-	switch (t) {
-	case TOPT_STRING:
-		return "string";
-	case TOPT_UINT:
-		return "integer";
-	case TOPT_SIZE:
-		return "size";
-	case TOPT_DURATION:
-		return "duration";
-	case TOPT_BOOL:
-		return "boolean";
-	case TOPT_STRMAP:
-		return "object of strings";
-	}
-	return "?";
-}

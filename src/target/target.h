@@ -10,11 +10,19 @@
  *   under-test - the database the run uses, restored from prebuilt before
  *                every run so every run starts from the same bytes
  *
- * Life cycle, driven by src/campaign/:
- *   init -> validate (static, from the config) -> preflight (the machine:
+ * Life cycle, driven by src/campaign/ (steps.c, run.c):
+ *   validate (static, from the config) -> init -> preflight (the machine:
  *   binaries, ports, writable drives; nothing is changed) -> create every
- *   instance -> build_golden once per drive -> for every run: stop, restore,
- *   start, endpoint -> ... -> stop -> destroy (unless kept) -> cleanup.
+ *   instance (rollback when one fails) -> build_golden once per drive -> for
+ *   every run: stop, restore, start, endpoint, verify -> ... -> stop ->
+ *   destroy (unless kept) -> cleanup.
+ *
+ * What a target knows of the campaign is `struct target_env`: names, drives,
+ * the engine and its server settings, its own settings. It owns instances,
+ * endpoints, storage, start/stop and the restore of bytes; what goes into the
+ * database is the campaign's: build_golden and verify call the loader
+ * (`env->loader`, campaign/golden.c) over an endpoint, whatever the
+ * workload.
  *
  * The core owns `struct target` and `struct target_instance`; a backend owns
  * their `priv`. Every op returns 0 or a negative errno and prints its own
@@ -25,8 +33,8 @@
  * not create.
  *
  * Backend settings come from the config's "target" object; each backend
- * lists them in `options` (the config reader validates them by type, fills
- * defaults, and configs/README.md documents them) and reads them back with
+ * lists them in `options` (target/settings.c validates them by type and fills
+ * defaults; configs/README.md documents them) and reads them back with
  * target_setting().
  */
 #ifndef DBRIG_TARGET_TARGET_H
@@ -36,7 +44,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct campaign_config;
+struct db_engine;
+struct jsonr;
+struct json_t;
 struct strbuf;
 
 enum target_opt_type {
@@ -90,9 +100,56 @@ struct target_endpoint {
 	const char *odbc_options;
 };
 
+/* A drive of the campaign. */
+struct target_drive {
+	char *name;
+	char *path;  /* directory on the drive (local; libvirt dir pool), or NULL */
+	char *pool;  /* existing storage pool (libvirt), or NULL */
+	char *host;  /* libvirt host name from the target's hosts, or NULL */
+	char *model; /* published model name for reports, or NULL */
+};
+
+/*
+ * What goes into the database, the campaign's part (campaign/golden.c): the
+ * target calls these with an endpoint of a running server whose database
+ * (env->database) and driver user exist. Each returns 0 or a negative errno
+ * after one message naming `what`; `log` receives the child's output.
+ */
+struct target_loader {
+	void *arg;
+	/* What a complete golden copy holds for this campaign (workload, test, scale), one line. */
+	void (*identity)(void *arg, struct strbuf *out);
+	/* Load the workload's tables. */
+	int (*load)(void *arg, const char *what, const struct target_endpoint *ep, const char *log)
+		__attribute__((warn_unused_result));
+	/* The database's fingerprint, one line that a restored copy must reproduce. */
+	int (*fingerprint)(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
+			   struct strbuf *fp) __attribute__((warn_unused_result));
+};
+
+/* The campaign as a target sees it. Everything is borrowed from the caller. */
+struct target_env {
+	const char *file;                /* the campaign file, for messages */
+	const char *name;                /* the campaign's name: folders, pools, domains carry it */
+	const struct target_drive *drives;
+	size_t ndrives;
+	const unsigned *instances;       /* per drive: how many instances it holds */
+	const struct db_engine *engine;  /* db/engine.h */
+	uint64_t buffer_pool;            /* bytes */
+	const struct target_kv *server_options; /* engine options, e.g. innodb_flush_log_at_trx_commit */
+	size_t nserver_options;
+	unsigned threads;                /* connections per instance */
+	bool mysql_only;                 /* the workload speaks the MySQL protocol only (sysbench) */
+	const char *database;            /* the workload's database: the driver user gets it */
+	const char *log_dir;             /* <output>/<campaign>: where a target may keep its logs and files */
+	const struct target_ops *target;
+	const struct target_setting *settings; /* parallel to target->options */
+	const struct target_loader *loader;    /* NULL: validate and --dry-run only */
+};
+
 struct target_instance {
 	char *name;        /* "vm1": unique per drive */
-	size_t drive;      /* index into cfg->drives */
+	size_t drive;      /* index into env->drives */
 	unsigned index;    /* 0-based, unique in the campaign (port and MAC offsets) */
 	bool created;
 	bool running;
@@ -101,28 +158,26 @@ struct target_instance {
 
 struct target {
 	const struct target_ops *ops;
-	const struct campaign_config *cfg;
-	const char *dbrig_exe; /* this binary, to run `dbrig sysbench … prepare` */
+	const struct target_env *env;
 	bool dry_run;          /* create/destroy print what they would do and change nothing */
 	void *priv;
 };
 
 /*
- * What build_golden loads and what a restore check compares: the backend
- * loads with the campaign's workload (tables, table size, options) and fills
- * `fingerprint` with a short text (row counts and a checksum of one table)
- * that verify() must reproduce on a freshly restored instance.
+ * build_golden loads through env->loader and fills `fingerprint` with the
+ * loader's fingerprint of the loaded copy; verify() reproduces it on a
+ * freshly restored instance.
  */
 struct target_ops {
 	const char *name;
 	const char *summary;
 	const struct target_option *options; /* terminated by {NULL} */
-	/* build_golden and verify handle workload "tpcc" (dbrig tpcc prepare / check); false: sysbench only. */
-	bool tpcc;
+	/* build_golden and verify run every workload (the loader's); false: the MySQL-protocol ones only. */
+	bool any_workload;
 
 	int (*init)(struct target *t) __attribute__((warn_unused_result));
-	/* Static checks of cfg for this backend; messages name the JSON path. */
-	int (*validate)(const struct campaign_config *cfg) __attribute__((warn_unused_result));
+	/* Static checks of the campaign for this backend; messages name the JSON path (target_env_error). */
+	int (*validate)(const struct target_env *env) __attribute__((warn_unused_result));
 	/* The machine is able to run the campaign; changes nothing. */
 	int (*preflight)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 	/* Provision an instance's boot storage (idempotent: reuses what this campaign created). */
@@ -162,8 +217,33 @@ extern const struct target_ops *const target_backends[];
 const struct target_ops *target_find(const char *name);
 /* "local, libvirt" for messages. */
 void target_names(struct strbuf *sb);
-/* The validated setting `name` of cfg's target; aborts on a name the backend does not list. */
-const struct target_setting *target_setting(const struct campaign_config *cfg, const char *name);
+/* --- target/settings.c --- */
+
+/* The validated setting `name`; aborts on a name the backend does not list. */
+const struct target_setting *target_setting(const struct target_env *env, const char *name);
 const char *target_opt_type_name(enum target_opt_type t);
+/*
+ * Read the config's "target" object for `ops` (the "kind" key included):
+ * every key one of ops->options, each value of its type, defaults filled.
+ * *out is parallel to ops->options (free with target_settings_free).
+ * Returns 0 or -EINVAL after one message ("<file>: .target.<key>: …").
+ */
+int target_settings_read(struct jsonr *jr, const struct target_ops *ops, struct json_t *obj,
+			 struct target_setting **out) __attribute__((warn_unused_result));
+void target_settings_free(const struct target_ops *ops, struct target_setting *s);
+/* One message in the config's style: "dbrig: <file>: <jpath>: <text>". */
+void target_env_error(const struct target_env *env, const char *jpath, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* --- target/probe.c --- */
+
+/*
+ * Does a MySQL-protocol server answer on host:port? 0 when it sends its
+ * greeting (protocol 10) within timeout_ms; with `error_ok`, an error packet
+ * (0xff: "host not allowed", "too many connections") from a live server
+ * counts too. Otherwise -EAGAIN (or -EINVAL for a host that is not an IPv4
+ * address) and, when `why` is set, one clause saying what was seen.
+ */
+int target_probe_mysql(const char *host, unsigned port, unsigned timeout_ms, bool error_ok, struct strbuf *why);
 
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every sysbench test through prepare, prewarm, run and cleanup against a real
+# Every sysbench test through prepare, prewarm, run and cleanup (and check once) against a real
 # MariaDB; the result and journal files are complete and consistent.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -16,9 +16,19 @@ for t in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_u
 	check "$t prepare creates k_2" [ "$idx" = 1 ]
 	check "$t prewarm" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=2000 --threads=2 $t prewarm >"$out.prewarm" 2>&1
 	check "$t prewarm output" grep -q "Prewarming table sbtest2" "$out.prewarm"
+	if [ $t = oltp_read_write ]; then
+		# check: the fingerprint a campaign compares restores with, as the server counts it
+		fp=$("$DBRIG_BIN" sysbench $C --tables=2 $t check 2>&1 | tail -1)
+		sum=$(mariadb_sql "$MARIADB_PORT" "CHECKSUM TABLE sbtest.sbtest1 EXTENDED" | cut -f2)
+		check "$t check fingerprint ($fp)" [ "$fp" = "fingerprint: tables=2 rows=4000 sbtest1.rows=2000 sbtest1.checksum=$sum" ]
+	fi
 	check "$t run" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=2000 --threads=4 --time=2 --report-interval=1 \
 		--percentile=50,95,99 --result="$out.json" --journal="$out.jsonl" $t run >"$out.run" 2>&1
 	check "$t summary printed" grep -q "^    transactions: " "$out.run"
+	if [ $t = oltp_read_write ]; then
+		fp2=$("$DBRIG_BIN" sysbench $C --tables=2 $t check 2>&1 | tail -1)
+		check "$t run changes the fingerprint ($fp2)" [ "$fp2" != "$fp" ]
+	fi
 	check "$t interval line" grep -Eq '^\[ 1s \] thds: 4 tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/[0-9.]+/[0-9.]+\) lat \(ms,50%\): [0-9.]+ err/s: [0-9.]+ reconn/s: [0-9.]+$' "$out.run"
 	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
 	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1 ]

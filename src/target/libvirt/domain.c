@@ -5,7 +5,7 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
 #include "core/escape.h"
 #include "core/fileio.h"
@@ -67,7 +67,7 @@ int lv_owned(virDomainPtr dom, const struct target *t, const struct target_insta
 	const struct lv *lv = t->priv;
 	char *xml = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, VM_METADATA_NS, VIR_DOMAIN_AFFECT_CONFIG);
 	const char *fields[3] = {"campaign", "drive", "instance"};
-	const char *want[3] = {t->cfg->name, t->cfg->drives[inst->drive].name, inst->name};
+	const char *want[3] = {t->env->name, t->env->drives[inst->drive].name, inst->name};
 	char *id = NULL;
 	int ret = 1;
 
@@ -166,42 +166,42 @@ int lv_dom_uses_vol(virDomainPtr dom, const char *pool, const char *vol)
 
 void lv_fill_spec(struct target *t, struct target_instance *inst, const char *golden, struct vm_spec *s)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct lv_drive *ld = &lv->drives[inst->drive];
-	const char *fmt = lv_setting_str(cfg, "disk_format");
+	const char *fmt = lv_setting_str(env, "disk_format");
 
 	memset(s, 0, sizeof(*s));
 	s->name = li->dom;
-	s->campaign = cfg->name;
-	s->drive = cfg->drives[inst->drive].name;
+	s->campaign = env->name;
+	s->drive = env->drives[inst->drive].name;
 	s->instance = inst->name;
 	s->id = lv->id;
 	s->golden = golden;
-	s->domain_type = lv_setting_str(cfg, "domain_type");
-	s->vcpus = (unsigned)lv_setting_num(cfg, "vcpus");
-	s->memory_kib = lv_setting_num(cfg, "memory") / 1024;
+	s->domain_type = lv_setting_str(env, "domain_type");
+	s->vcpus = (unsigned)lv_setting_num(env, "vcpus");
+	s->memory_kib = lv_setting_num(env, "memory") / 1024;
 	s->controller = lv->controller;
 	s->pool = ld->pool;
 	for (int d = 0; d < VM_DISKS; d++)
 		s->vol[d] = li->vol[d];
-	if (!lv_setting_num(cfg, "cloud_init"))
+	if (!lv_setting_num(env, "cloud_init"))
 		s->vol[VMD_SEED] = NULL;
 	s->vol_format[VMD_BOOT] = "qcow2";
 	s->vol_format[VMD_PREBUILT] = fmt;
 	s->vol_format[VMD_UNDERTEST] = fmt;
 	s->vol_format[VMD_SEED] = "raw";
-	s->cache = lv_setting_str(cfg, "disk_cache");
+	s->cache = lv_setting_str(env, "disk_cache");
 	s->iotune = ld->has_iotune ? &ld->iotune : NULL;
 	s->nic = lv->nic;
-	s->network = lv_setting_str(cfg, "network");
-	vm_mac(cfg->name, inst->index, s->mac);
+	s->network = lv_setting_str(env, "network");
+	vm_mac(env->name, inst->index, s->mac);
 	s->fwd_port = li->fwd_port;
-	s->guest_port = (unsigned)lv_setting_num(cfg, "db_port");
-	s->kernel = lv_setting_str(cfg, "kernel");
-	s->initrd = lv_setting_str(cfg, "initrd");
-	s->cmdline = s->kernel ? lv_setting_str(cfg, "cmdline") : NULL;
+	s->guest_port = (unsigned)lv_setting_num(env, "db_port");
+	s->kernel = lv_setting_str(env, "kernel");
+	s->initrd = lv_setting_str(env, "initrd");
+	s->cmdline = s->kernel ? lv_setting_str(env, "cmdline") : NULL;
 }
 
 int lv_undefine(virDomainPtr dom, const char *what)
@@ -292,7 +292,7 @@ int libvirt_stop(struct target *t, struct target_instance *inst)
 	ret = 0;
 	if (virDomainIsActive(dom) != 1)
 		goto out;
-	deadline = clock_now_ns() + lv_setting_num(t->cfg, "stop_timeout");
+	deadline = clock_now_ns() + lv_setting_num(t->env, "stop_timeout");
 	if (virDomainShutdownFlags(dom, VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN | VIR_DOMAIN_SHUTDOWN_GUEST_AGENT) < 0 &&
 	    virDomainShutdown(dom) < 0) {
 		log_warn("%s: clean shutdown refused (%s); powering off", what, virGetLastErrorMessage());
@@ -339,53 +339,6 @@ static int guest_addr(virDomainPtr dom, const char *mac, char *buf, size_t n)
 	return buf[0] ? 0 : -EAGAIN;
 }
 
-/* A MySQL/MariaDB server answers a connect with its handshake (protocol 10). */
-static int db_answers(const char *host, unsigned port, struct strbuf *why)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	unsigned char buf[256];
-	struct pollfd pfd;
-	ssize_t got;
-	int fd, ret = -EAGAIN;
-
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1) {
-		strbuf_addf(why, "\"%s\" is not an IPv4 address", host);
-		return -EINVAL;
-	}
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		strbuf_addf(why, "connect to %s:%u: %s", host, port, strerror(errno));
-		goto out;
-	}
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 5000) != 1 || (got = read(fd, buf, sizeof(buf))) < 5) {
-		strbuf_addf(why, "%s:%u accepted the connection but sent no server greeting", host, port);
-		goto out;
-	}
-	/* An error packet (0xff, 2-byte code, text) instead: e.g. "Host '10.0.2.2' is not allowed to
-	 * connect" while the guest's setup has not granted the driver's user yet; not ready. */
-	if (buf[4] == 0xff) {
-		int n = 0;
-		while (7 + n < got && n < 160 && buf[7 + n] >= ' ' && buf[7 + n] <= '~')
-			n++;
-		strbuf_addf(why, "%s:%u refused the connection: \"%.*s\" (the guest setup has not granted the driver's "
-			    "user yet, or not to the address it connects from: see .target.db_client)", host, port, n,
-			    (const char *)buf + 7);
-		goto out;
-	}
-	if (buf[4] != 10) {
-		strbuf_addf(why, "%s:%u answered with something else than a MySQL greeting", host, port);
-		goto out;
-	}
-	ret = 0;
-out:
-	close(fd);
-	return ret;
-}
-
 int lv_probe(struct target *t, struct target_instance *inst, virDomainPtr dom, bool check_db, struct strbuf *why)
 {
 	struct lv *lv = t->priv;
@@ -395,25 +348,25 @@ int lv_probe(struct target *t, struct target_instance *inst, virDomainPtr dom, b
 	char mac[18];
 
 	if (lv->nic == VMNIC_NETWORK) {
-		vm_mac(t->cfg->name, inst->index, mac);
+		vm_mac(t->env->name, inst->index, mac);
 		if (guest_addr(dom, mac, li->addr, sizeof(li->addr)) < 0) {
 			strbuf_addf(why, "no address for MAC %s yet (DHCP lease or guest agent)", mac);
 			return -EAGAIN;
 		}
 		host = li->addr;
-		port = (unsigned)lv_setting_num(t->cfg, "db_port");
+		port = (unsigned)lv_setting_num(t->env, "db_port");
 	} else {
 		snprintf(li->addr, sizeof(li->addr), "%s", host);
 	}
 	if (!check_db)
 		return 0;
-	return db_answers(host, port, why);
+	return target_probe_mysql(host, port, 5000, false, why);
 }
 
 static int wait_ready(struct target *t, struct target_instance *inst, virDomainPtr dom)
 {
-	uint64_t deadline = clock_now_ns() + lv_setting_num(t->cfg, "ready_timeout");
-	bool check_db = lv_setting_num(t->cfg, "wait_database");
+	uint64_t deadline = clock_now_ns() + lv_setting_num(t->env, "ready_timeout");
+	bool check_db = lv_setting_num(t->env, "wait_database");
 	struct strbuf why;
 	char what[200], d[32];
 	int ret;
@@ -432,7 +385,7 @@ static int wait_ready(struct target *t, struct target_instance *inst, virDomainP
 			break;
 		}
 		if (clock_now_ns() > deadline) {
-			format_duration(lv_setting_num(t->cfg, "ready_timeout"), d, sizeof(d));
+			format_duration(lv_setting_num(t->env, "ready_timeout"), d, sizeof(d));
 			log_error("%s: not ready within ready_timeout %s (last: %s)", what, d, why.buf);
 			ret = -ETIMEDOUT;
 			break;
@@ -463,7 +416,7 @@ int libvirt_start(struct target *t, struct target_instance *inst)
 	inst->running = true;
 	if ((ret = wait_ready(t, inst, dom)) == 0)
 		log_info("%s: ready at %s:%u after %.1f s", what, ((struct lv_inst *)inst->priv)->addr,
-			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port")
+			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port")
 								     : ((struct lv_inst *)inst->priv)->fwd_port,
 			 (double)(clock_now_ns() - t0) / 1e9);
 out:
@@ -492,11 +445,11 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 		}
 	}
 	ep->host = lv->nic == VMNIC_NETWORK ? li->addr : "127.0.0.1";
-	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port") : li->fwd_port;
-	ep->user = lv_setting_str(t->cfg, "db_user");
+	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port;
+	ep->user = lv_setting_str(t->env, "db_user");
 	if ((ret = lv_db_password(t, false, &ep->password)) < 0)
 		goto out;
-	ep->database = "sbtest";
+	ep->database = t->env->database;
 	ep->odbc_options = li->odbc_options[0] ? li->odbc_options : NULL;
 out:
 	if (dom)

@@ -23,12 +23,11 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
-#include "core/strvec.h"
 #include "core/units.h"
 #include "core/proc.h"
 
@@ -51,16 +50,16 @@
 #include <unistd.h>
 
 /* <output>/<campaign>/<name>: the campaign's own files beside its results. */
-void lv_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *sb)
+void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s/%s/%s", cfg->output, cfg->name, name);
+	strbuf_addf(sb, "%s/%s", env->log_dir, name);
 }
 
-int lv_read_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *path, char **out)
+int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
 {
 	int ret;
 
-	lv_campaign_file(cfg, name, path);
+	lv_campaign_file(env, name, path);
 	if ((ret = read_file(path->buf, out, NULL)) == 0)
 		(*out)[strcspn(*out, "\n")] = '\0';
 	return ret;
@@ -105,7 +104,7 @@ int lv_campaign_id(struct target *t, bool create)
 	if (lv->id)
 		return 0;
 	strbuf_init(&path, 0);
-	ret = lv_read_campaign_file(t->cfg, LV_IDENTITY, &path, &text);
+	ret = lv_read_campaign_file(t->env, LV_IDENTITY, &path, &text);
 	if (ret == 0) {
 		if (strlen(text) != 32 || strspn(text, "0123456789abcdef") != 32) {
 			log_error("%s: not a campaign identity dbrig wrote (expected 32 hex digits)", path.buf);
@@ -137,7 +136,7 @@ int lv_campaign_id(struct target *t, bool create)
 	}
 	id[32] = '\0';
 	lv->id = xstrdup(id);
-	log_info("campaign %s: identity %s, kept in %s; only domains carrying it are this campaign's", t->cfg->name,
+	log_info("campaign %s: identity %s, kept in %s; only domains carrying it are this campaign's", t->env->name,
 		 lv->id, path.buf);
 out:
 	free(text);
@@ -154,12 +153,12 @@ void lv_vir_fail(const char *what, const char *call)
 
 void lv_what(const struct target *t, const struct target_instance *inst, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s/%s", t->cfg->drives[inst->drive].name, inst->name);
+	snprintf(buf, n, "%s/%s", t->env->drives[inst->drive].name, inst->name);
 }
 
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	static const char *const suffix[VM_DISKS] = {"boot.qcow2", "prebuilt", "undertest", "seed.iso"};
 	struct lv_inst *li = inst->priv;
 	struct strbuf sb;
@@ -168,19 +167,19 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 		return li;
 	li = xcalloc(1, sizeof(*li));
 	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "dbrig-%s-%s-%s", cfg->name, cfg->drives[inst->drive].name, inst->name);
+	strbuf_addf(&sb, "dbrig-%s-%s-%s", env->name, env->drives[inst->drive].name, inst->name);
 	li->dom = strbuf_detach(&sb);
 	for (int d = 0; d < VM_DISKS; d++) {
 		strbuf_init(&sb, 0);
 		strbuf_addf(&sb, "%s-%s", li->dom, suffix[d]);
 		if (d == VMD_PREBUILT || d == VMD_UNDERTEST)
-			strbuf_adds(&sb, strcmp(lv_setting_str(cfg, "disk_format"), "qcow2") ? ".img" : ".qcow2");
+			strbuf_adds(&sb, strcmp(lv_setting_str(env, "disk_format"), "qcow2") ? ".img" : ".qcow2");
 		li->vol[d] = strbuf_detach(&sb);
 	}
-	li->fwd_port = (unsigned)lv_setting_num(cfg, "forward_base_port") + inst->index;
+	li->fwd_port = (unsigned)lv_setting_num(env, "forward_base_port") + inst->index;
 	{
-		const char *enc = lv_setting_str(cfg, "sqlserver_encrypt");
-		const struct target_setting *trust = target_setting(cfg, "sqlserver_trust_server_certificate");
+		const char *enc = lv_setting_str(env, "sqlserver_encrypt");
+		const struct target_setting *trust = target_setting(env, "sqlserver_trust_server_certificate");
 		snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s%s%s%s", enc ? "Encrypt=" : "", enc ? enc : "",
 			 enc && trust->set ? ";" : "", trust->set ? "TrustServerCertificate=" : "",
 			 trust->set ? (trust->num ? "yes" : "no") : "");
@@ -207,9 +206,9 @@ static void quiet(void *opaque, virErrorPtr err)
 
 static int libvirt_init(struct target *t)
 {
-	const struct campaign_config *cfg = t->cfg;
-	const struct target_setting *hosts = target_setting(cfg, "hosts");
-	const struct target_setting *iot = target_setting(cfg, "iotune");
+	const struct target_env *env = t->env;
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_setting *iot = target_setting(env, "iotune");
 	struct lv *lv = xcalloc(1, sizeof(*lv));
 	const char *why;
 
@@ -221,23 +220,23 @@ static int libvirt_init(struct target *t)
 		lv->hosts[h].name = hosts->map[h].key;
 		lv->hosts[h].uri = hosts->map[h].value;
 	}
-	lv->drives = xcalloc(cfg->ndrives, sizeof(*lv->drives));
-	for (size_t d = 0; d < cfg->ndrives; d++) {
+	lv->drives = xcalloc(env->ndrives, sizeof(*lv->drives));
+	for (size_t d = 0; d < env->ndrives; d++) {
 		struct lv_drive *ld = &lv->drives[d];
 		ld->host = &lv->hosts[0];
-		for (size_t h = 0; h < lv->nhosts && cfg->drives[d].host; h++)
-			if (!strcmp(lv->hosts[h].name, cfg->drives[d].host))
+		for (size_t h = 0; h < lv->nhosts && env->drives[d].host; h++)
+			if (!strcmp(lv->hosts[h].name, env->drives[d].host))
 				ld->host = &lv->hosts[h];
 		for (size_t i = 0; i < iot->nmap; i++)
-			if (!strcmp(iot->map[i].key, cfg->drives[d].name))
+			if (!strcmp(iot->map[i].key, env->drives[d].name))
 				ld->has_iotune = vm_iotune_parse(iot->map[i].value, &ld->iotune, &why) == 0;
 	}
-	lv->tmpl_dir = lv_setting_str(cfg, "templates");
-	lv->template = lv_setting_str(cfg, "template");
-	if (vm_controller_parse(lv_setting_str(cfg, "controller"), &lv->controller) < 0)
+	lv->tmpl_dir = lv_setting_str(env, "templates");
+	lv->template = lv_setting_str(env, "template");
+	if (vm_controller_parse(lv_setting_str(env, "controller"), &lv->controller) < 0)
 		lv->controller = VMC_VIRTIO_SCSI;
-	lv->nic = strcmp(lv_setting_str(cfg, "endpoint"), "forward") ? VMNIC_NETWORK
-		  : strcmp(lv_setting_str(cfg, "forward_backend"), "slirp") ? VMNIC_PASST : VMNIC_SLIRP;
+	lv->nic = strcmp(lv_setting_str(env, "endpoint"), "forward") ? VMNIC_NETWORK
+		  : strcmp(lv_setting_str(env, "forward_backend"), "slirp") ? VMNIC_PASST : VMNIC_SLIRP;
 	t->priv = lv;
 	return 0;
 }
@@ -250,7 +249,7 @@ static int connect_hosts(struct target *t)
 	for (size_t h = 0; h < lv->nhosts && ret == 0; h++) {
 		struct lv_host *ho = &lv->hosts[h];
 		bool used = false;
-		for (size_t d = 0; d < t->cfg->ndrives; d++)
+		for (size_t d = 0; d < t->env->ndrives; d++)
 			used = used || lv->drives[d].host == ho;
 		if (!used || ho->conn)
 			continue;
@@ -278,7 +277,7 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 	lv->ninsts = n;
 	if ((ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
 		return ret;
-	for (size_t d = 0; d < t->cfg->ndrives; d++)
+	for (size_t d = 0; d < t->env->ndrives; d++)
 		if ((ret = lv_resolve_pool(t, d)) < 0)
 			return ret;
 	for (size_t i = 0; i < n; i++)
@@ -318,7 +317,7 @@ static virStorageVolPtr vol_in(virStoragePoolPtr pool, const char *name, const c
  */
 static int libvirt_create(struct target *t, struct target_instance *inst)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct lv_drive *ld = &lv->drives[inst->drive];
@@ -327,7 +326,7 @@ static int libvirt_create(struct target *t, struct target_instance *inst)
 	struct vm_spec spec;
 	struct strbuf xml;
 	char what[200];
-	bool foreign = false, offline = lv->dry_run && !ld->host->conn, seed = lv_setting_num(cfg, "cloud_init");
+	bool foreign = false, offline = lv->dry_run && !ld->host->conn, seed = lv_setting_num(env, "cloud_init");
 	const char *pw;
 	int ret;
 
@@ -438,7 +437,7 @@ static int libvirt_rollback(struct target *t, struct target_instance *insts, siz
 			li->vol_created[d] = false;
 		}
 	}
-	for (size_t d = 0; d < t->cfg->ndrives; d++)
+	for (size_t d = 0; d < t->env->ndrives; d++)
 		if (lv->drives[d].pool_created && lv_remove_pool(t, d) < 0)
 			ret = -EIO;
 	return ret;
@@ -511,7 +510,7 @@ static int libvirt_destroy(struct target *t, struct target_instance *inst)
 		log_info("%s: removed %s and its volumes%s", what, li->dom, kept ? " (others kept, see above)" : "");
 	else if (!foreign && !kept)
 		log_info("%s: nothing of this campaign on host %s", what, ld->host->name);
-	if (++ld->destroyed == campaign_drive_instances(t->cfg, inst->drive) && ld->pool_ours)
+	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours)
 		return lv_remove_pool(t, inst->drive);
 	return 0;
 }
@@ -530,73 +529,20 @@ static int libvirt_restore(struct target *t, struct target_instance *inst)
 	return ret;
 }
 
-static void golden_text(const struct campaign_config *cfg, struct strbuf *fp)
+/* The drive's first VM, running on a fresh under-test disk, gets the workload's tables (the campaign's loader). */
+static int load_first(struct target *t, struct target_instance *first, const char *what)
 {
-	strbuf_addf(fp, "%s %s tables=%u table_size=%" PRIu64, workload_kind_name(cfg->workload),
-		    cfg->test ? cfg->test : "-", cfg->tables, cfg->table_size);
-}
-
-static int run_prepare(struct target *t, struct target_instance *inst, const char *what)
-{
-	const struct campaign_config *cfg = t->cfg;
 	struct target_endpoint ep;
-	struct strbuf host, port, user, thr, opt, logp, st;
-	struct strvec av;
-	int ret, status = 0;
+	struct strbuf logp;
+	int ret;
 
-	if ((ret = libvirt_endpoint(t, inst, &ep)) < 0)
+	if ((ret = libvirt_endpoint(t, first, &ep)) < 0)
 		return ret;
-	strbuf_init(&host, 0);
-	strbuf_init(&port, 0);
-	strbuf_init(&user, 0);
-	strbuf_init(&thr, 0);
-	strbuf_init(&opt, 0);
 	strbuf_init(&logp, 0);
-	strbuf_init(&st, 0);
-	strbuf_addf(&host, "--mysql-host=%s", ep.host);
-	strbuf_addf(&port, "--mysql-port=%u", ep.port);
-	strbuf_addf(&user, "--mysql-user=%s", ep.user);
-	strbuf_addf(&thr, "--threads=%u", cfg->tables < cfg->threads ? cfg->tables : cfg->threads);
-	strvec_init(&av);
-	strvec_push(&av, t->dbrig_exe);
-	strvec_push(&av, "sysbench");
-	strvec_push(&av, "--db-driver=mysql");
-	strvec_push(&av, host.buf);
-	strvec_push(&av, port.buf);
-	strvec_push(&av, user.buf);
-	strvec_push(&av, "--mysql-db=sbtest");
-	strvec_push(&av, thr.buf);
-	/* Every workload option (security review finding 15: a 75-slot cut dropped the rest, then TEST). */
-	for (size_t i = 0; i < cfg->nwl_options; i++)
-		strvec_pushf(&av, "--%s=%s", cfg->wl_options[i].key, cfg->wl_options[i].value);
-	strvec_push(&av, cfg->test);
-	strvec_push(&av, "prepare");
-	strbuf_addf(&logp, "%s/%s/golden-%s.log", cfg->output, cfg->name, cfg->drives[inst->drive].name);
-	{
-		char *slash = strrchr(logp.buf, '/');
-		*slash = '\0';
-		ret = mkdir_p(logp.buf, 0755);
-		*slash = '/';
-	}
-	log_info("%s: loading %u table(s) of %" PRIu64 " rows for the golden copy (log %s)", what, cfg->tables,
-		 cfg->table_size, logp.buf);
-	struct proc_spec spec = {.argv = av.v, .log_path = ret == 0 ? logp.buf : NULL, .mysql_pwd = ep.password,
-				 .new_group = true};
-	ret = proc_run(&spec, NULL, &status);
-	strvec_clear(&av);
-	if (ret < 0) {
-		proc_describe_status(status, &st);
-		strbuf_addf(&st, " (see %s)", logp.buf);
-		proc_add_log_tail(logp.buf, &st);
-		log_error("%s: dbrig sysbench prepare %s", what, st.buf);
-	}
-	strbuf_release(&host);
-	strbuf_release(&port);
-	strbuf_release(&user);
-	strbuf_release(&thr);
-	strbuf_release(&opt);
+	strbuf_addf(&logp, "%s/golden-%s.log", t->env->log_dir, t->env->drives[first->drive].name);
+	ret = mkdir_p(t->env->log_dir, 0755);
+	ret = t->env->loader->load(t->env->loader->arg, what, &ep, ret == 0 ? logp.buf : NULL);
 	strbuf_release(&logp);
-	strbuf_release(&st);
 	return ret;
 }
 
@@ -610,7 +556,7 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	int ret;
 
 	strbuf_init(&meta, 0);
-	golden_text(t->cfg, fp);
+	t->env->loader->identity(t->env->loader->arg, fp);
 	if (lv->dry_run)
 		goto done;
 	for (size_t i = 0; i < lv->ninsts && !first; i++)
@@ -624,7 +570,7 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	if ((ret = lv_get_dom(t, first, &dom)) < 0)
 		goto out;
 	if (lv_owned(dom, t, first, &golden, &lv_inst_priv(t, first)->why) == 1 && golden && !strcmp(golden, fp->buf)) {
-		log_info("drive %s: golden copy already complete (%s)", t->cfg->drives[drive].name, golden);
+		log_info("drive %s: golden copy already complete (%s)", t->env->drives[drive].name, golden);
 		goto done;
 	}
 	/* Loaded from nothing: a fresh under-test disk, formatted by the guest at boot. */
@@ -643,7 +589,7 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 		if (ret < 0)
 			goto out;
 	}
-	if ((ret = libvirt_start(t, first)) < 0 || (ret = run_prepare(t, first, what)) < 0)
+	if ((ret = libvirt_start(t, first)) < 0 || (ret = load_first(t, first, what)) < 0)
 		goto stop;
 	if ((ret = libvirt_stop(t, first)) < 0)
 		goto out;
@@ -656,14 +602,14 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
 	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
 	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id>"
-		    "<golden>%s</golden></vm>", t->cfg->name, t->cfg->drives[drive].name, first->name, lv->id, fp->buf);
+		    "<golden>%s</golden></vm>", t->env->name, t->env->drives[drive].name, first->name, lv->id, fp->buf);
 	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
 				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
 		lv_vir_fail(what, "virDomainSetMetadata");
 		ret = -EIO;
 		goto out;
 	}
-	log_info("drive %s: golden copy cloned into every VM's pre-built volume", t->cfg->drives[drive].name);
+	log_info("drive %s: golden copy cloned into every VM's pre-built volume", t->env->drives[drive].name);
 done:
 	ret = 0;
 	goto out;
@@ -717,7 +663,7 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 	for (int d = 0; d < VM_DISKS; d++) {
 		int err;
 		virStorageVolPtr v;
-		if (d == VMD_SEED && !lv_setting_num(t->cfg, "cloud_init"))
+		if (d == VMD_SEED && !lv_setting_num(t->env, "cloud_init"))
 			continue;
 		v = lv_lookup_vol(t, inst->drive, li->vol[d], &err);
 		strbuf_addf(line, " %s %s", vm_disk_role_name((enum vm_disk_role)d), v ? "ok" : "MISSING");
@@ -725,12 +671,12 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 			virStorageVolFree(v);
 	}
 	if (st == VIR_DOMAIN_RUNNING) {
-		ret = lv_probe(t, inst, dom, lv_setting_num(t->cfg, "wait_database"), &why);
+		ret = lv_probe(t, inst, dom, lv_setting_num(t->env, "wait_database"), &why);
 		if (ret == 0) {
 			ready = true;
 			strbuf_addf(line, "; endpoint %s:%u, %s", li->addr,
-				    lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->cfg, "db_port") : li->fwd_port,
-				    lv_setting_num(t->cfg, "wait_database") ? "database ready" : "database not checked");
+				    lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port,
+				    lv_setting_num(t->env, "wait_database") ? "database ready" : "database not checked");
 		} else {
 			strbuf_addf(line, "; not ready: %s", why.buf);
 		}
@@ -767,7 +713,7 @@ static void libvirt_cleanup(struct target *t)
 		if (lv->hosts[h].conn && virConnectClose(lv->hosts[h].conn) < 0)
 			log_warn("host %s: closing the connection to %s: %s", lv->hosts[h].name, lv->hosts[h].uri,
 				 virGetLastErrorMessage());
-	for (size_t d = 0; d < t->cfg->ndrives; d++)
+	for (size_t d = 0; d < t->env->ndrives; d++)
 		free(lv->drives[d].pool);
 	free(lv->password);
 	free(lv->id);

@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct campaign_config;
+struct target_env;
 struct strbuf;
 
 struct lv_host {
@@ -81,9 +81,9 @@ struct lv {
 /* validate.c */
 extern const struct target_option libvirt_options[];
 /* The setting `name` of the config's target: its string (NULL when unset), or its number. */
-const char *lv_setting_str(const struct campaign_config *cfg, const char *name);
-uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name);
-int libvirt_validate(const struct campaign_config *cfg) __attribute__((warn_unused_result));
+const char *lv_setting_str(const struct target_env *env, const char *name);
+uint64_t lv_setting_num(const struct target_env *env, const char *name);
+int libvirt_validate(const struct target_env *env) __attribute__((warn_unused_result));
 /* Letters, digits and ._+-=@%:,~ only (db_password's grammar). */
 bool lv_safe_word(const char *s);
 /* db_client as the guest's SQL wants it ("a.b.c.d" or "a.b.c.d/m.m.m.m" into out, which may be NULL): 0 or -EINVAL. */
@@ -95,9 +95,9 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
 /* libvirt.c: <output>/<campaign>/<name>, the campaign's own files beside its results; writing one
  * (mode `mode`, its folder made first); the campaign's identity (lv->id; create: generate and store
  * it at the first provision; absent and not created: NULL). 0 or -errno (printed by lv_campaign_id). */
-void lv_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *sb);
+void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb);
 /* ... its first line in *out (path: the file's path): 0, -ENOENT or another -errno. */
-int lv_read_campaign_file(const struct campaign_config *cfg, const char *name, struct strbuf *path, char **out)
+int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
 	__attribute__((warn_unused_result));
 int lv_store_campaign_file(const char *path, const char *text, mode_t mode) __attribute__((warn_unused_result));
 int lv_campaign_id(struct target *t, bool create) __attribute__((warn_unused_result));
@@ -112,7 +112,7 @@ void lv_dry_print(const char *host, const char *action, const char *name, const 
 virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name, int *err);
 int lv_resolve_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 int lv_ensure_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
-uint64_t lv_vol_size(const struct campaign_config *cfg, int role);
+uint64_t lv_vol_size(const struct target_env *env, int role);
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));

@@ -5,7 +5,7 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
@@ -17,28 +17,10 @@
 #include <string.h>
 #include <sys/random.h>
 
-static void engine_packages(const struct campaign_config *cfg, struct strbuf *sb)
+static void engine_packages(const struct target_env *env, struct strbuf *sb)
 {
-	switch (cfg->engine) {
-	case ENGINE_MARIADB:
-		strbuf_adds(sb, "mariadb-server");
-		break;
-	case ENGINE_PERCONA:
-		strbuf_adds(sb, "percona-server-server");
-		break;
-	case ENGINE_MYSQL:
-		strbuf_adds(sb, "mysql-server");
-		break;
-	case ENGINE_POSTGRESQL:
-		strbuf_adds(sb, "postgresql");
-		break;
-	case ENGINE_SQLSERVER:
-		strbuf_adds(sb, "mssql-server mssql-tools18");
-		break;
-	}
-	strbuf_adds(sb, " qemu-guest-agent");
+	strbuf_addf(sb, "%s qemu-guest-agent", env->engine->guest_packages);
 }
-
 
 /* 24 random letters and digits with at least one of each kind (SQL Server's SA policy wants three kinds). */
 static int generate_password(char out[25])
@@ -74,13 +56,13 @@ static int generate_password(char out[25])
  */
 int lv_db_password(struct target *t, bool create, const char **out)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct strbuf path;
 	char *text = NULL, pw[25];
 	int ret;
 
-	*out = lv_setting_str(cfg, "db_password");
+	*out = lv_setting_str(env, "db_password");
 	if (*out)
 		return 0;
 	if (lv->password) {
@@ -88,7 +70,7 @@ int lv_db_password(struct target *t, bool create, const char **out)
 		return 0;
 	}
 	strbuf_init(&path, 0);
-	ret = lv_read_campaign_file(cfg, LV_CREDENTIALS, &path, &text);
+	ret = lv_read_campaign_file(env, LV_CREDENTIALS, &path, &text);
 	if (ret == 0) {
 		if (strlen(text) < 12 || !lv_safe_word(text)) {
 			log_error("%s: not a password dbrig wrote (expected 12 or more letters and digits)", path.buf);
@@ -118,7 +100,7 @@ int lv_db_password(struct target *t, bool create, const char **out)
 		log_error("%s: cannot store the drivers' password: %s", path.buf, strerror(-ret));
 		goto out;
 	}
-	log_info("generated the drivers' password for campaign %s, kept in %s (mode 0600)", cfg->name, path.buf);
+	log_info("generated the drivers' password for campaign %s, kept in %s (mode 0600)", env->name, path.buf);
 	lv->password = xstrdup(pw);
 done:
 	*out = lv->password;
@@ -132,11 +114,11 @@ out:
 int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, struct strbuf *ud,
 		       struct strbuf *md)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct strbuf host, pk;
-	const char *pw = VM_MASKED_PASSWORD, *dc = lv_setting_str(cfg, "db_client");
+	const char *pw = VM_MASKED_PASSWORD, *dc = lv_setting_str(env, "db_client");
 	char client[2 * INET_ADDRSTRLEN], mac[18];
 	int ret;
 
@@ -144,27 +126,27 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		return ret;
 	if (dc && lv_client_host(dc, client, sizeof(client)) < 0)
 		return -EINVAL;
-	vm_mac(cfg->name, inst->index, mac);
+	vm_mac(env->name, inst->index, mac);
 	strbuf_init(&host, 0);
 	strbuf_init(&pk, 0);
-	strbuf_addf(&host, "%.50s-%s", cfg->drives[inst->drive].name, inst->name);
+	strbuf_addf(&host, "%.50s-%s", env->drives[inst->drive].name, inst->name);
 	for (char *p = host.buf; *p; p++)
 		if (*p == '.' || *p == '_')
 			*p = '-';
-	engine_packages(cfg, &pk);
+	engine_packages(env, &pk);
 	struct vm_seed s = {
 		.name = li->dom,
 		.hostname = host.buf,
-		.packages = strcmp(lv_setting_str(cfg, "guest_packages"), "preinstalled") ? pk.buf : NULL,
-		.ssh_key = lv_setting_str(cfg, "ssh_key"),
-		.db_user = lv_setting_str(cfg, "db_user"),
+		.packages = strcmp(lv_setting_str(env, "guest_packages"), "preinstalled") ? pk.buf : NULL,
+		.ssh_key = lv_setting_str(env, "ssh_key"),
+		.db_user = lv_setting_str(env, "db_user"),
 		.db_password = pw,
 		.db_client = dc ? client : NULL,
 		.mac = mac,
-		.db_port = (unsigned)lv_setting_num(cfg, "db_port"),
-		.buffer_pool = cfg->buffer_pool,
-		.options = cfg->server_options,
-		.noptions = cfg->nserver_options,
+		.db_port = (unsigned)lv_setting_num(env, "db_port"),
+		.buffer_pool = env->buffer_pool,
+		.options = env->server_options,
+		.noptions = env->nserver_options,
 	};
 	ret = vm_render_seed(lv->tmpl_dir, lv->template, &s, ud, md);
 	strbuf_release(&host);

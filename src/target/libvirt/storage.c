@@ -6,7 +6,7 @@
  */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -79,17 +79,17 @@ static char *pool_path(virStoragePoolPtr pool)
 
 int lv_resolve_pool(struct target *t, size_t d)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_drive *ld = &lv->drives[d];
-	const struct campaign_drive *dr = &cfg->drives[d];
+	const struct target_drive *dr = &env->drives[d];
 	virConnectPtr conn = ld->host->conn;
 	virStoragePoolPtr *pools = NULL, pool = NULL;
 	struct strbuf sb;
 	int n, ret = 0;
 
 	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "dbrig-%s-%s", cfg->name, dr->name);
+	strbuf_addf(&sb, "dbrig-%s-%s", env->name, dr->name);
 	free(ld->pool);
 	ld->pool = NULL;
 	if (dr->pool) {
@@ -138,7 +138,7 @@ int lv_resolve_pool(struct target *t, size_t d)
 		ret = -EEXIST;
 		goto out;
 	}
-	if (!lv_setting_num(cfg, "create_pools")) {
+	if (!lv_setting_num(env, "create_pools")) {
 		log_error("drive %s: host %s has no storage pool on %s (expected a dir pool there, or "
 			  "\"create_pools\": true in .target)", dr->name, ld->host->name, dr->path);
 		ret = -EINVAL;
@@ -155,7 +155,7 @@ out:
 
 int lv_ensure_pool(struct target *t, size_t d)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_drive *ld = &lv->drives[d];
 	virStoragePoolPtr pool = NULL;
@@ -165,7 +165,7 @@ int lv_ensure_pool(struct target *t, size_t d)
 	if (ld->pool_exists)
 		return 0;
 	strbuf_init(&xml, 0);
-	if ((ret = vm_render_pool(lv->tmpl_dir, ld->pool, cfg->drives[d].path, &xml)) < 0)
+	if ((ret = vm_render_pool(lv->tmpl_dir, ld->pool, env->drives[d].path, &xml)) < 0)
 		goto out;
 	if (lv->dry_run) {
 		lv_dry_print(ld->host->uri, "define, build and start pool", ld->pool, xml.buf);
@@ -187,7 +187,7 @@ int lv_ensure_pool(struct target *t, size_t d)
 		lv_vir_fail(ld->pool, "virStoragePoolCreate");
 		goto out;
 	}
-	log_info("drive %s: created pool %s on %s (host %s)", cfg->drives[d].name, ld->pool, cfg->drives[d].path,
+	log_info("drive %s: created pool %s on %s (host %s)", env->drives[d].name, ld->pool, env->drives[d].path,
 		 ld->host->name);
 	ret = 0;
 out:
@@ -197,15 +197,15 @@ out:
 	return ret;
 }
 
-uint64_t lv_vol_size(const struct campaign_config *cfg, int role)
+uint64_t lv_vol_size(const struct target_env *env, int role)
 {
 	switch ((enum vm_disk_role)role) {
 	case VMD_BOOT:
-		return lv_setting_num(cfg, "boot_size");
+		return lv_setting_num(env, "boot_size");
 	case VMD_PREBUILT:
-		return lv_setting_num(cfg, "prebuilt_size");
+		return lv_setting_num(env, "prebuilt_size");
 	case VMD_UNDERTEST:
-		return lv_setting_num(cfg, "under_test_size");
+		return lv_setting_num(env, "under_test_size");
 	case VMD_SEED:
 		return 0;
 	}
@@ -353,12 +353,12 @@ out:
 
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
-	const char *base = lv_setting_str(cfg, "base_image");
-	bool copy = role == VMD_BOOT && base && !strcmp(lv_setting_str(cfg, "boot_mode"), "copy");
-	const char *fmt = role == VMD_BOOT ? "qcow2" : lv_setting_str(cfg, "disk_format");
+	const char *base = lv_setting_str(env, "base_image");
+	bool copy = role == VMD_BOOT && base && !strcmp(lv_setting_str(env, "boot_mode"), "copy");
+	const char *fmt = role == VMD_BOOT ? "qcow2" : lv_setting_str(env, "disk_format");
 	virStorageVolPtr vol = NULL, src = NULL;
 	struct strbuf xml;
 	char what[200];
@@ -382,7 +382,7 @@ int lv_create_volume(struct target *t, struct target_instance *inst, virStorageP
 		strbuf_release(&md);
 		goto out;
 	}
-	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(cfg, role), fmt,
+	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(env, role), fmt,
 			       role == VMD_BOOT && base && !copy ? base : NULL, "qcow2", &xml);
 	if (ret < 0)
 		goto out;
@@ -450,7 +450,7 @@ int lv_remove_pool(struct target *t, size_t d)
 	}
 	n = virStoragePoolNumOfVolumes(pool);
 	if (n > 0) {
-		log_warn("drive %s: pool %s still holds %d volume(s) that are not this campaign's; kept", t->cfg->drives[d].name,
+		log_warn("drive %s: pool %s still holds %d volume(s) that are not this campaign's; kept", t->env->drives[d].name,
 			 ld->pool, n);
 		goto out;
 	}
@@ -465,7 +465,7 @@ int lv_remove_pool(struct target *t, size_t d)
 		goto out;
 	}
 	ld->pool_exists = false;
-	log_info("drive %s: removed pool %s", t->cfg->drives[d].name, ld->pool);
+	log_info("drive %s: removed pool %s", t->env->drives[d].name, ld->pool);
 out:
 	virStoragePoolFree(pool);
 	return ret;
@@ -474,7 +474,7 @@ out:
 /* dst <- clone of src (both in the drive's pool); dst is removed first. */
 int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, const char *src_name)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	virStoragePoolPtr pool = NULL;
@@ -498,8 +498,8 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
 		lv_vir_fail(what, "virStorageVolLookupByName");
 		goto out;
 	}
-	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[dst_role], lv_vol_size(cfg, dst_role),
-				    lv_setting_str(cfg, "disk_format"), NULL, NULL, &xml)) < 0)
+	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[dst_role], lv_vol_size(env, dst_role),
+				    lv_setting_str(env, "disk_format"), NULL, NULL, &xml)) < 0)
 		goto out;
 	ret = -EIO;
 	vol = virStorageVolCreateXMLFrom(pool, xml.buf, src, 0);

@@ -1,7 +1,7 @@
 /* The libvirt target's settings and their static checks (no libvirt calls: they run for --plan too). */
 #include "target/libvirt/libvirt.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -75,16 +75,16 @@ const struct target_option libvirt_options[] = {
 	{NULL, TOPT_STRING, NULL, 0, 0, NULL},
 };
 
-const char *lv_setting_str(const struct campaign_config *cfg, const char *name)
+const char *lv_setting_str(const struct target_env *env, const char *name)
 {
-	const struct target_setting *s = target_setting(cfg, name);
+	const struct target_setting *s = target_setting(env, name);
 
 	return s->set ? s->str : NULL;
 }
 
-uint64_t lv_setting_num(const struct campaign_config *cfg, const char *name)
+uint64_t lv_setting_num(const struct target_env *env, const char *name)
 {
-	return target_setting(cfg, name)->num;
+	return target_setting(env, name)->num;
 }
 
 static bool one_of(const char *s, const char *const *list)
@@ -96,10 +96,10 @@ static bool one_of(const char *s, const char *const *list)
 }
 
 /* "\"ide\" is not a disk controller (expected virtio-scsi, lsisas1068, lsisas1078 or lsilogic)" */
-static int check_choice(const struct campaign_config *cfg, const char *name, const char *noun,
+static int check_choice(const struct target_env *env, const char *name, const char *noun,
 			const char *const *list)
 {
-	const char *s = lv_setting_str(cfg, name);
+	const char *s = lv_setting_str(env, name);
 	struct strbuf sb, jp;
 
 	if (one_of(s, list))
@@ -109,7 +109,7 @@ static int check_choice(const struct campaign_config *cfg, const char *name, con
 	for (const char *const *l = list; *l; l++)
 		strbuf_addf(&sb, "%s%s", l == list ? "" : l[1] ? ", " : " or ", *l);
 	strbuf_addf(&jp, ".target.%s", name);
-	campaign_config_error(cfg, jp.buf, "\"%s\" is not %s (expected %s)", s, noun, sb.buf);
+	target_env_error(env, jp.buf, "\"%s\" is not %s (expected %s)", s, noun, sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&jp);
 	return -EINVAL;
@@ -201,7 +201,7 @@ static const char *uri_param_why(const char *k, size_t kn, const char *v, size_t
  * only the extra parameters uri_param_why accepts. 0, or -EINVAL with the
  * message printed naming `jpath`.
  */
-static int check_uri(const struct campaign_config *cfg, const char *jpath, const char *uri, bool allow_ext)
+static int check_uri(const struct target_env *env, const char *jpath, const char *uri, bool allow_ext)
 {
 	static const char *const drivers[] = {"qemu", "test", NULL};
 	static const char *const transports[] = {"", "+unix", "+ssh", "+libssh", "+libssh2", "+tls", "+tcp", "+ext", NULL};
@@ -217,13 +217,13 @@ static int check_uri(const struct campaign_config *cfg, const char *jpath, const
 			ok = (size_t)(sep - uri) == dn + strlen(*t) && !strncmp(uri + dn, *t, strlen(*t));
 	}
 	if (!ok) {
-		campaign_config_error(cfg, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected qemu or test, "
+		target_env_error(env, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected qemu or test, "
 				      "optionally +unix, +ssh, +libssh, +libssh2, +tls or +tcp, e.g. qemu:///system or "
 				      "qemu+ssh://host/system)", uri);
 		return -EINVAL;
 	}
 	if (!strncmp(uri + dn, "+ext", 4) && !allow_ext) {
-		campaign_config_error(cfg, jpath, "\"%s\" uses the ext transport, which runs the program its command= "
+		target_env_error(env, jpath, "\"%s\" uses the ext transport, which runs the program its command= "
 				      "names (expected another transport, or \"allow_ext_transport\": true in .target)", uri);
 		return -EINVAL;
 	}
@@ -232,7 +232,7 @@ static int check_uri(const struct campaign_config *cfg, const char *jpath, const
 	q = path + strcspn(path, "?#");
 	if (!span_of(auth, (size_t)(path - auth), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~@:[]-") ||
 	    *path != '/' || !span_of(path, (size_t)(q - path), URI_PATH_CHARS) || *q == '#') {
-		campaign_config_error(cfg, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected "
+		target_env_error(env, jpath, "\"%s\" is not a libvirt URI dbrig connects to (expected "
 				      "driver[+transport]://[user@][host[:port]]/path[?key=value&...], host and path of "
 				      "letters, digits and ._~/+,=@-)", uri);
 		return -EINVAL;
@@ -242,7 +242,7 @@ static int check_uri(const struct campaign_config *cfg, const char *jpath, const
 		const char *why = kn < n ? uri_param_why(p, kn, p + kn + 1, n - kn - 1, allow_ext)
 					 : "expected key=value";
 		if (why) {
-			campaign_config_error(cfg, jpath, "\"%s\": parameter \"%.*s\" %s", uri, (int)n, p, why);
+			target_env_error(env, jpath, "\"%s\": parameter \"%.*s\" %s", uri, (int)n, p, why);
 			return -EINVAL;
 		}
 		p += n + (p[n] == '&');
@@ -298,13 +298,13 @@ int lv_client_host(const char *s, char *out, size_t n)
 }
 
 /* "<jpath>: "<value>" <why>", the value shown by show_str; -EINVAL. */
-static int bad_value(const struct campaign_config *cfg, const char *jpath, const char *value, const char *why)
+static int bad_value(const struct target_env *env, const char *jpath, const char *value, const char *why)
 {
 	struct strbuf v;
 
 	strbuf_init(&v, 0);
 	show_str(value, &v);
-	campaign_config_error(cfg, jpath, "%s %s", v.buf, why);
+	target_env_error(env, jpath, "%s %s", v.buf, why);
 	strbuf_release(&v);
 	return -EINVAL;
 }
@@ -328,7 +328,7 @@ static bool ssh_key_ok(const char *s)
 	return true;
 }
 
-int libvirt_validate(const struct campaign_config *cfg)
+int libvirt_validate(const struct target_env *env)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
 	static const char *const backends[] = {"passt", "slirp", NULL};
@@ -340,83 +340,83 @@ int libvirt_validate(const struct campaign_config *cfg)
 	static const char *const types[] = {"kvm", "qemu", NULL};
 	static const char *const package_modes[] = {"install", "preinstalled", NULL};
 	static const char *const encrypt_modes[] = {"yes", "mandatory", "no", "optional", "strict", NULL};
-	const struct target_setting *hosts = target_setting(cfg, "hosts");
-	const struct target_setting *iot = target_setting(cfg, "iotune");
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_setting *iot = target_setting(env, "iotune");
 	const char *s, *why;
 	char jp[160];
 
-	if (check_choice(cfg, "endpoint", "an endpoint style", endpoints) < 0 ||
-	    check_choice(cfg, "forward_backend", "a user networking backend", backends) < 0 ||
-	    check_choice(cfg, "template", "a VM template", templates) < 0 ||
-	    check_choice(cfg, "disk_format", "a volume format", formats) < 0 ||
-	    check_choice(cfg, "controller", "a disk controller", controllers) < 0 ||
-	    check_choice(cfg, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
-	    check_choice(cfg, "disk_cache", "a disk cache mode", caches) < 0 ||
-	    check_choice(cfg, "domain_type", "a domain type", types) < 0 ||
-	    check_choice(cfg, "guest_packages", "a guest package mode", package_modes) < 0 ||
-	    (lv_setting_str(cfg, "sqlserver_encrypt") &&
-	     check_choice(cfg, "sqlserver_encrypt", "an ODBC Encrypt mode", encrypt_modes) < 0))
+	if (check_choice(env, "endpoint", "an endpoint style", endpoints) < 0 ||
+	    check_choice(env, "forward_backend", "a user networking backend", backends) < 0 ||
+	    check_choice(env, "template", "a VM template", templates) < 0 ||
+	    check_choice(env, "disk_format", "a volume format", formats) < 0 ||
+	    check_choice(env, "controller", "a disk controller", controllers) < 0 ||
+	    check_choice(env, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
+	    check_choice(env, "disk_cache", "a disk cache mode", caches) < 0 ||
+	    check_choice(env, "domain_type", "a domain type", types) < 0 ||
+	    check_choice(env, "guest_packages", "a guest package mode", package_modes) < 0 ||
+	    (lv_setting_str(env, "sqlserver_encrypt") &&
+	     check_choice(env, "sqlserver_encrypt", "an ODBC Encrypt mode", encrypt_modes) < 0))
 		return -EINVAL;
 	for (size_t h = 0; h < hosts->nmap; h++) {
 		snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
-		if (check_uri(cfg, jp, hosts->map[h].value, lv_setting_num(cfg, "allow_ext_transport")) < 0)
+		if (check_uri(env, jp, hosts->map[h].value, lv_setting_num(env, "allow_ext_transport")) < 0)
 			return -EINVAL;
 	}
-	s = lv_setting_str(cfg, "db_user");
+	s = lv_setting_str(env, "db_user");
 	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
-		return bad_value(cfg, ".target.db_user", s,
+		return bad_value(env, ".target.db_user", s,
 				 "is not a database user name dbrig creates (expected 1 to 32 letters, digits or _)");
 	/* No default password (security-review finding 12: it was "dbrig", granted to '%'). */
-	if ((s = lv_setting_str(cfg, "db_password")) && (!lv_safe_word(s) || strlen(s) < 12 || strlen(s) > 128)) {
-		campaign_config_error(cfg, ".target.db_password",
+	if ((s = lv_setting_str(env, "db_password")) && (!lv_safe_word(s) || strlen(s) < 12 || strlen(s) > 128)) {
+		target_env_error(env, ".target.db_password",
 				      "is not a password dbrig hands to the guest (expected 12 to 128 letters, digits and "
 				      "._+-=@%%:,~; or leave it unset and dbrig generates one for the campaign)");
 		return -EINVAL;
 	}
-	if (!s && !lv_setting_num(cfg, "cloud_init")) {
-		campaign_config_error(cfg, ".target.db_password", "missing (expected the password of the login the "
+	if (!s && !lv_setting_num(env, "cloud_init")) {
+		target_env_error(env, ".target.db_password", "missing (expected the password of the login the "
 				      "image holds: with \"cloud_init\": false no generated one reaches the guest)");
 		return -EINVAL;
 	}
-	if ((s = lv_setting_str(cfg, "db_client")) && lv_client_host(s, NULL, 0) < 0)
-		return bad_value(cfg, ".target.db_client", s,
+	if ((s = lv_setting_str(env, "db_client")) && lv_client_host(s, NULL, 0) < 0)
+		return bad_value(env, ".target.db_client", s,
 				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");
 	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were
 	 * pasted into an unquoted heredoc of the root setup script). */
-	for (size_t i = 0; i < cfg->nserver_options; i++) {
-		if (vm_option_value_ok(cfg->server_options[i].value))
+	for (size_t i = 0; i < env->nserver_options; i++) {
+		if (vm_option_value_ok(env->server_options[i].value))
 			continue;
-		snprintf(jp, sizeof(jp), ".engine.server_options.%s", cfg->server_options[i].key);
-		return bad_value(cfg, jp, cfg->server_options[i].value,
+		snprintf(jp, sizeof(jp), ".engine.server_options.%s", env->server_options[i].key);
+		return bad_value(env, jp, env->server_options[i].value,
 				 "holds a quote, backquote, backslash, $ or a character outside printable ASCII (expected "
 				 "a value for the guest's server config)");
 	}
-	if ((s = lv_setting_str(cfg, "ssh_key")) && !ssh_key_ok(s))
-		return bad_value(cfg, ".target.ssh_key", s,
+	if ((s = lv_setting_str(env, "ssh_key")) && !ssh_key_ok(s))
+		return bad_value(env, ".target.ssh_key", s,
 				 "is not one OpenSSH public key (expected \"TYPE BASE64 [comment]\" in printable ASCII, "
 				 "TYPE ssh-*, ecdsa-* or sk-*)");
-	if (lv_setting_str(cfg, "kernel") && !lv_setting_str(cfg, "initrd")) {
-		campaign_config_error(cfg, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
+	if (lv_setting_str(env, "kernel") && !lv_setting_str(env, "initrd")) {
+		target_env_error(env, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
 		return -EINVAL;
 	}
-	if (!strcmp(lv_setting_str(cfg, "boot_mode"), "copy") && !lv_setting_str(cfg, "base_image")) {
-		campaign_config_error(cfg, ".target.base_image",
+	if (!strcmp(lv_setting_str(env, "boot_mode"), "copy") && !lv_setting_str(env, "base_image")) {
+		target_env_error(env, ".target.base_image",
 				      "missing (expected the image a \"copy\" boot volume is cloned from)");
 		return -EINVAL;
 	}
-	for (size_t d = 0; d < cfg->ndrives; d++) {
-		bool found = !cfg->drives[d].host;
+	for (size_t d = 0; d < env->ndrives; d++) {
+		bool found = !env->drives[d].host;
 
 		for (size_t h = 0; h < hosts->nmap && !found; h++)
-			found = !strcmp(hosts->map[h].key, cfg->drives[d].host);
+			found = !strcmp(hosts->map[h].key, env->drives[d].host);
 		if (!found) {
 			struct strbuf sb;
 			strbuf_init(&sb, 0);
 			for (size_t h = 0; h < hosts->nmap; h++)
 				strbuf_addf(&sb, "%s%s", h ? ", " : "", hosts->map[h].key);
 			snprintf(jp, sizeof(jp), ".drives[%zu].host", d);
-			campaign_config_error(cfg, jp, "\"%s\" is not a host of .target.hosts (expected one of: %s)",
-					      cfg->drives[d].host, sb.buf);
+			target_env_error(env, jp, "\"%s\" is not a host of .target.hosts (expected one of: %s)",
+					      env->drives[d].host, sb.buf);
 			strbuf_release(&sb);
 			return -EINVAL;
 		}
@@ -425,23 +425,23 @@ int libvirt_validate(const struct campaign_config *cfg)
 		bool found = false;
 		struct vm_iotune t;
 
-		for (size_t d = 0; d < cfg->ndrives; d++)
-			found = found || !strcmp(cfg->drives[d].name, iot->map[i].key);
+		for (size_t d = 0; d < env->ndrives; d++)
+			found = found || !strcmp(env->drives[d].name, iot->map[i].key);
 		snprintf(jp, sizeof(jp), ".target.iotune.%s", iot->map[i].key);
 		if (!found) {
-			campaign_config_error(cfg, jp, "\"%s\" is not a drive of .drives (expected a drive name)",
+			target_env_error(env, jp, "\"%s\" is not a drive of .drives (expected a drive name)",
 					      iot->map[i].key);
 			return -EINVAL;
 		}
 		if (vm_iotune_parse(iot->map[i].value, &t, &why) < 0) {
-			campaign_config_error(cfg, jp, "\"%s\" is not an I/O limit (%s)", iot->map[i].value, why);
+			target_env_error(env, jp, "\"%s\" is not an I/O limit (%s)", iot->map[i].value, why);
 			return -EINVAL;
 		}
 	}
 	/* Known QEMU/Linux limit, not an error: Windows guests see mptsas1068 disks. */
-	if (!strcmp(lv_setting_str(cfg, "controller"), "lsisas1068") && !strcmp(lv_setting_str(cfg, "template"), "sysbench"))
+	if (!strcmp(lv_setting_str(env, "controller"), "lsisas1068") && !strcmp(lv_setting_str(env, "template"), "sysbench"))
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "
 			 "not see disks behind QEMU's mptsas1068, so the VMs will not boot or find their database disk; "
-			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", cfg->file);
+			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", env->file);
 	return 0;
 }

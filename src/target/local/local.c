@@ -15,14 +15,14 @@
  * postgres reads only the data directory's own files (initdb's defaults,
  * overridden on its command line); as root it runs as the postgres system
  * user (it refuses root), which then owns the data directories and boot
- * folders. The golden copy is loaded and restores are checked with the same
- * `dbrig sysbench|tpcc` command lines the campaign's drivers use
- * (campaign/driver.h). The files of this target and what they share: local.h.
+ * folders. The golden copy is loaded and restores are checked through the
+ * campaign's loader (target_env.loader: `dbrig <workload> … prepare|check`
+ * against the server's endpoint). The files of this target and what they
+ * share: local.h.
  */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
-#include "campaign/driver.h"
+#include "db/engine.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -71,17 +71,17 @@ char *local_absolute(const char *path)
 	return strbuf_detach(&sb);
 }
 
-void local_drive_root(const struct campaign_config *cfg, size_t d, struct strbuf *sb)
+void local_drive_root(const struct target_env *env, size_t d, struct strbuf *sb)
 {
-	char *abs = local_absolute(cfg->drives[d].path);
+	char *abs = local_absolute(env->drives[d].path);
 
-	strbuf_addf(sb, "%s/dbrig-%s", abs, cfg->name);
+	strbuf_addf(sb, "%s/dbrig-%s", abs, env->name);
 	free(abs);
 }
 
 static int local_init(struct target *t)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct local *l = xcalloc(1, sizeof(*l));
 	struct passwd *pw = getpwuid(geteuid());
 	struct strbuf sb;
@@ -89,27 +89,27 @@ static int local_init(struct target *t)
 
 	strbuf_init(&sb, 0);
 	l->root = geteuid() == 0;
-	l->pg = cfg->engine == ENGINE_POSTGRESQL;
+	l->pg = env->engine->protocol == DB_PROTO_POSTGRESQL;
 	l->pg_uid = geteuid();
 	l->pg_gid = getegid();
 	snprintf(l->sock_user, sizeof(l->sock_user), "%s", pw ? pw->pw_name : "root");
-	l->start_timeout = target_setting(cfg, "start_timeout")->num;
-	l->stop_timeout = target_setting(cfg, "stop_timeout")->num;
-	for (size_t d = 0; d < cfg->ndrives; d++)
-		ninst += campaign_drive_instances(cfg, d);
+	l->start_timeout = target_setting(env, "start_timeout")->num;
+	l->stop_timeout = target_setting(env, "stop_timeout")->num;
+	for (size_t d = 0; d < env->ndrives; d++)
+		ninst += env->instances[d];
 	l->ninst = ninst;
-	l->ndrives = cfg->ndrives;
-	l->drives = xcalloc(cfg->ndrives, sizeof(*l->drives));
-	for (size_t d = 0; d < cfg->ndrives; d++) {
+	l->ndrives = env->ndrives;
+	l->drives = xcalloc(env->ndrives, sizeof(*l->drives));
+	for (size_t d = 0; d < env->ndrives; d++) {
 		strbuf_reset(&sb);
-		local_drive_root(cfg, d, &sb);
+		local_drive_root(env, d, &sb);
 		l->drives[d].root = xstrdup(sb.buf);
 		strbuf_adds(&sb, "/odbc");
 		l->drives[d].odbc = xstrdup(sb.buf);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/golden", l->drives[d].root);
 		l->drives[d].golden = strbuf_detach(&sb);
-		l->drives[d].golden_port = (unsigned)target_setting(cfg, "base_port")->num + ninst + (unsigned)d;
+		l->drives[d].golden_port = (unsigned)target_setting(env, "base_port")->num + ninst + (unsigned)d;
 	}
 	strbuf_release(&sb);
 	t->priv = l;
@@ -146,7 +146,7 @@ void local_inst_paths(struct target *t, struct target_instance *inst)
 	li->errlog = strbuf_detach(&sb);
 	strbuf_addf(&sb, "%s/tmp", li->boot);
 	li->tmp = strbuf_detach(&sb);
-	li->port = (unsigned)target_setting(t->cfg, "base_port")->num + inst->index;
+	li->port = (unsigned)target_setting(t->env, "base_port")->num + inst->index;
 	li->pid = -1;
 	inst->priv = li;
 	strbuf_release(&sb);
@@ -170,18 +170,26 @@ static int local_create(struct target *t, struct target_instance *inst)
 {
 	struct local *l = t->priv;
 	struct local_inst *li;
-	const char *drive = t->cfg->drives[inst->drive].name;
+	const char *drive = t->env->drives[inst->drive].name;
 	int ret;
 
 	local_inst_paths(t, inst);
 	li = inst->priv;
-	if (target_setting(t->cfg, "create_drive_dirs")->num && (ret = mkdir_p(t->cfg->drives[inst->drive].path, 0755)) < 0) {
+	if (target_setting(t->env, "create_drive_dirs")->num && (ret = mkdir_p(t->env->drives[inst->drive].path, 0755)) < 0) {
 		log_error("%s/%s: cannot create the drive folder %s: %s", drive, inst->name,
-			  t->cfg->drives[inst->drive].path, strerror(-ret));
+			  t->env->drives[inst->drive].path, strerror(-ret));
 		return ret;
 	}
-	if ((ret = tree_make_marked(l->drives[inst->drive].root, "dbrig campaign folder\n")) < 0 ||
-	    (ret = tree_make_marked(li->dir, "dbrig local instance\n")) < 0 || (ret = mkdir_p(li->tmp, 0700)) < 0) {
+	struct local_drive *ld = &l->drives[inst->drive];
+	bool root_existed = access(ld->root, F_OK) == 0, dir_existed = access(li->dir, F_OK) == 0;
+	if ((ret = tree_make_marked(ld->root, "dbrig campaign folder\n")) < 0)
+		goto fail;
+	ld->made_root = ld->made_root || !root_existed;
+	if ((ret = tree_make_marked(li->dir, "dbrig local instance\n")) < 0)
+		goto fail;
+	li->made = li->made || !dir_existed;
+	if ((ret = mkdir_p(li->tmp, 0700)) < 0) {
+fail:
 		log_error("%s/%s: cannot create %s: %s", drive, inst->name, li->dir, strerror(-ret));
 		return ret;
 	}
@@ -193,50 +201,6 @@ static int local_create(struct target *t, struct target_instance *inst)
 	return 0;
 }
 
-static int fingerprint(struct local *l, const struct campaign_config *cfg, const char *what, const char *sock,
-		       struct strbuf *fp)
-{
-	struct strbuf sql, out;
-	unsigned long long rows = 0, r1 = 0, sum = 0;
-	char *p, *end;
-	int ret;
-
-	strbuf_init(&sql, 0);
-	strbuf_init(&out, 0);
-	for (unsigned i = 1; i <= cfg->tables; i++)
-		strbuf_addf(&sql, "SELECT COUNT(*) FROM sbtest.sbtest%u;\n", i);
-	strbuf_adds(&sql, "CHECKSUM TABLE sbtest.sbtest1 EXTENDED;\n");
-	ret = local_run_sql(l, what, sock, 0, sql.buf, &out);
-	if (ret < 0)
-		goto out;
-	p = out.buf;
-	for (unsigned i = 1; i <= cfg->tables; i++) {
-		unsigned long long v = strtoull(p, &end, 10);
-		if (end == p || *end != '\n')
-			goto bad;
-		rows += v;
-		if (i == 1)
-			r1 = v;
-		p = end + 1;
-	}
-	/* "sbtest.sbtest1\t<checksum>" */
-	p = strchr(p, '\t');
-	if (!p)
-		goto bad;
-	sum = strtoull(p + 1, &end, 10);
-	if (end == p + 1)
-		goto bad;
-	strbuf_addf(fp, "tables=%u rows=%llu sbtest1.rows=%llu sbtest1.checksum=%llu", cfg->tables, rows, r1, sum);
-	goto out;
-bad:
-	log_error("%s: unexpected output from the row count / CHECKSUM TABLE query: \"%.200s\"", what, out.buf);
-	ret = -EPROTO;
-out:
-	strbuf_release(&sql);
-	strbuf_release(&out);
-	return ret;
-}
-
 /* Where the drivers of drive d connect to `port` (the golden server or an instance). */
 static void drive_endpoint(struct target *t, size_t d, unsigned port, const char *sock, struct target_endpoint *ep)
 {
@@ -246,98 +210,13 @@ static void drive_endpoint(struct target *t, size_t d, unsigned port, const char
 	ep->host = "127.0.0.1";
 	ep->port = port;
 	ep->socket = l->pg ? NULL : sock;
-	ep->user = target_setting(t->cfg, "db_user")->str;
+	ep->user = target_setting(t->env, "db_user")->str;
 	ep->password = l->drives[d].password;
-	ep->database = driver_database(t->cfg);
+	ep->database = t->env->database;
 	if (l->pg) {
 		ep->odbc_driver = "PostgreSQL Unicode";
 		ep->odbc_sysini = l->drives[d].odbc;
 	}
-}
-
-/*
- * `dbrig tpcc … check` on a running server: conditions 1-4 hold (else it
- * exits 1) and its "rows: warehouse …, orders …" line is the fingerprint; a
- * run adds orders, so a restore that did not reset the data shows.
- */
-static int tpcc_fingerprint(struct target *t, const char *what, const struct target_endpoint *ep, const char *log,
-			    struct strbuf *fp)
-{
-	const struct campaign_config *cfg = t->cfg;
-	struct strbuf args, out, why;
-	struct strvec av;
-	int ret, st = 0;
-
-	strbuf_init(&args, 0);
-	strbuf_init(&out, 0);
-	strbuf_init(&why, 0);
-	strvec_init(&av);
-	driver_conn_args(cfg, ep, &args);
-	strbuf_addf(&args, "check%c", '\0');
-	driver_argv_push(&av, t->dbrig_exe, "tpcc", &args);
-	struct proc_spec spec = {.argv = av.v, .log_path = log, .capture = true, .new_group = true};
-	ret = driver_run(cfg, ep, &spec, &out, &st);
-	if (ret < 0) {
-		proc_describe_status(st, &why);
-		log_error("%s: dbrig tpcc check %s (see %s): %.300s", what, why.buf, log, out.buf);
-		goto out;
-	}
-	const char *line = strstr(out.buf, "rows: ");
-	if (!line) {
-		log_error("%s: dbrig tpcc check printed no row counts: \"%.200s\"", what, out.buf);
-		ret = -EPROTO;
-		goto out;
-	}
-	strbuf_add(fp, line, strcspn(line, "\n"));
-out:
-	strvec_clear(&av);
-	strbuf_release(&args);
-	strbuf_release(&out);
-	strbuf_release(&why);
-	return ret;
-}
-
-/* `dbrig sysbench … prepare` or `dbrig tpcc … prepare` into the golden server. */
-static int load_golden(struct target *t, const char *what, const struct target_endpoint *ep,
-		       const char *log)
-{
-	const struct campaign_config *cfg = t->cfg;
-	struct strbuf args, why;
-	struct strvec av;
-	unsigned conns;
-	int ret, st = 0;
-
-	strbuf_init(&args, 0);
-	strbuf_init(&why, 0);
-	driver_conn_args(cfg, ep, &args);
-	driver_workload_args(cfg, &args);
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		conns = cfg->tables < cfg->threads ? cfg->tables : cfg->threads;
-		strbuf_addf(&args, "--threads=%u%c%s%cprepare%c", conns, '\0', cfg->test, '\0', '\0');
-		log_info("%s: loading %u table(s) of %llu rows into the golden copy", what, cfg->tables,
-			 (unsigned long long)cfg->table_size);
-		break;
-	case WORKLOAD_TPCC:
-		conns = cfg->warehouses < cfg->threads ? cfg->warehouses : cfg->threads;
-		strbuf_addf(&args, "--threads=%u%cprepare%c", conns, '\0', '\0');
-		log_info("%s: loading %u TPC-C warehouse(s) into the golden copy", what, cfg->warehouses);
-		break;
-	}
-	strvec_init(&av);
-	driver_argv_push(&av, t->dbrig_exe, driver_command(cfg), &args);
-	struct proc_spec spec = {.argv = av.v, .log_path = log, .new_group = true};
-	ret = driver_run(cfg, ep, &spec, NULL, &st);
-	strvec_clear(&av);
-	if (ret < 0) {
-		proc_describe_status(st, &why);
-		strbuf_addf(&why, " (see %s)", log);
-		proc_add_log_tail(log, &why);
-		log_error("%s: dbrig %s prepare %s", what, driver_command(cfg), why.buf);
-	}
-	strbuf_release(&args);
-	strbuf_release(&why);
-	return ret;
 }
 
 /* A string literal: 'text' with ' doubled, and for MariaDB \ escaped (the default sql_mode reads it). */
@@ -394,12 +273,12 @@ static void setup_sql(bool pg, const char *user, const char *password, const cha
 
 static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct local *l = t->priv;
 	struct local_drive *ld = &l->drives[d];
-	const char *what = cfg->drives[d].name;
-	const char *user = target_setting(cfg, "db_user")->str;
-	const char *db = driver_database(cfg);
+	const char *what = env->drives[d].name;
+	const char *user = target_setting(env, "db_user")->str;
+	const char *db = env->database;
 	struct strbuf p, boot, data, sql, sock, logp;
 	struct target_endpoint ep;
 	char *text = NULL;
@@ -444,7 +323,7 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 	}
 	if ((ret = local_init_datadir(l, what, boot.buf, data.buf)) < 0)
 		goto out;
-	ret = local_server_start(l, cfg, what, boot.buf, data.buf, ld->golden_port, &pid);
+	ret = local_server_start(l, env, what, boot.buf, data.buf, ld->golden_port, &pid);
 	if (ret < 0)
 		goto out;
 	strbuf_reset(&sock);
@@ -459,16 +338,9 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 		goto stop;
 	drive_endpoint(t, d, ld->golden_port, sock.buf, &ep);
 	strbuf_addf(&logp, "%s/prepare.log", boot.buf);
-	if ((ret = load_golden(t, what, &ep, logp.buf)) < 0)
+	if ((ret = env->loader->load(env->loader->arg, what, &ep, logp.buf)) < 0)
 		goto stop;
-	switch (cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		ret = fingerprint(l, cfg, what, sock.buf, fp);
-		break;
-	case WORKLOAD_TPCC:
-		ret = tpcc_fingerprint(t, what, &ep, logp.buf, fp);
-		break;
-	}
+	ret = env->loader->fingerprint(env->loader->arg, what, &ep, logp.buf, fp);
 stop:
 	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
 		ret = -EIO;
@@ -492,7 +364,7 @@ out:
 
 static void inst_what(struct target *t, struct target_instance *inst, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s/%s", t->cfg->drives[inst->drive].name, inst->name);
+	snprintf(buf, n, "%s/%s", t->env->drives[inst->drive].name, inst->name);
 }
 
 static int local_stop(struct target *t, struct target_instance *inst)
@@ -576,7 +448,7 @@ static int local_start(struct target *t, struct target_instance *inst)
 		log_error("%s: the drive's golden copy has no credentials yet (expected build_golden first)", what);
 		return ret < 0 ? ret : -ENOENT;
 	}
-	ret = local_server_start(t->priv, t->cfg, what, li->boot, li->data, li->port, &li->pid);
+	ret = local_server_start(t->priv, t->env, what, li->boot, li->data, li->port, &li->pid);
 	inst->running = ret == 0;
 	return ret;
 }
@@ -597,24 +469,17 @@ static int local_verify(struct target *t, struct target_instance *inst, struct s
 	struct target_endpoint ep;
 	struct strbuf log;
 	char what[160];
-	int ret = -ENOTSUP;
+	int ret;
 
 	local_inst_paths(t, inst);
 	li = inst->priv;
 	inst_what(t, inst, what, sizeof(what));
-	switch (t->cfg->workload) {
-	case WORKLOAD_SYSBENCH:
-		ret = fingerprint(t->priv, t->cfg, what, li->sock, fp);
-		break;
-	case WORKLOAD_TPCC:
-		if ((ret = local_endpoint(t, inst, &ep)) < 0)
-			break;
-		strbuf_init(&log, 0);
-		strbuf_addf(&log, "%s/check.log", li->boot);
-		ret = tpcc_fingerprint(t, what, &ep, log.buf, fp);
-		strbuf_release(&log);
-		break;
-	}
+	if ((ret = local_endpoint(t, inst, &ep)) < 0)
+		return ret;
+	strbuf_init(&log, 0);
+	strbuf_addf(&log, "%s/check.log", li->boot);
+	ret = t->env->loader->fingerprint(t->env->loader->arg, what, &ep, log.buf, fp);
+	strbuf_release(&log);
 	return ret;
 }
 
@@ -639,7 +504,7 @@ static int local_destroy(struct target *t, struct target_instance *inst)
 	/* The golden copy and the campaign folder go with the drive's last instance. */
 	struct local_drive *ld = &l->drives[inst->drive];
 	unsigned left = 0;
-	unsigned need = campaign_drive_instances(t->cfg, inst->drive);
+	unsigned need = t->env->instances[inst->drive];
 	for (unsigned k = 1; k <= need; k++) {
 		struct strbuf sb;
 		strbuf_init(&sb, 0);
@@ -678,6 +543,35 @@ static void local_cleanup(struct target *t)
 	t->priv = NULL;
 }
 
+/* A provision that failed half-way: remove the folders this process created, newest first. */
+static int local_rollback(struct target *t, struct target_instance *insts, size_t n)
+{
+	struct local *l = t->priv;
+	int ret = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		struct local_inst *li = insts[i].priv;
+		if (!li || !li->made)
+			continue;
+		if (tree_remove_marked(li->dir) < 0) {
+			log_error("%s/%s: cannot remove %s", t->env->drives[insts[i].drive].name, insts[i].name, li->dir);
+			ret = -EIO;
+		}
+		li->made = false;
+		insts[i].created = false;
+	}
+	for (size_t d = 0; d < l->ndrives; d++) {
+		if (!l->drives[d].made_root)
+			continue;
+		if (tree_remove_marked(l->drives[d].root) < 0) {
+			log_error("%s: cannot remove %s", t->env->drives[d].name, l->drives[d].root);
+			ret = -EIO;
+		}
+		l->drives[d].made_root = false;
+	}
+	return ret;
+}
+
 static void local_release(struct target *t, struct target_instance *inst)
 {
 	(void)t;
@@ -689,7 +583,7 @@ const struct target_ops target_local_ops = {
 	.name = "local",
 	.summary = "mariadbd or postgres processes on 127.0.0.1, one data directory per instance on each drive",
 	.options = local_options,
-	.tpcc = true,
+	.any_workload = true,
 	.init = local_init,
 	.validate = local_validate,
 	.preflight = local_preflight,
@@ -701,6 +595,7 @@ const struct target_ops target_local_ops = {
 	.verify = local_verify,
 	.stop = local_stop,
 	.destroy = local_destroy,
+	.rollback = local_rollback,
 	.release = local_release,
 	.cleanup = local_cleanup,
 };

@@ -1,7 +1,7 @@
 /* mariadbd for the local target: --no-defaults, everything on its command line. */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
@@ -24,31 +24,11 @@
  */
 static bool mariadb_ready(const struct local *l, unsigned port)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-	int fd;
-
 	(void)l;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		unsigned char hs[5];
-		size_t got = 0;
-		struct pollfd pf = {.fd = fd, .events = POLLIN};
-		while (got < sizeof(hs) && poll(&pf, 1, 2000) > 0) {
-			ssize_t r = read(fd, hs + got, sizeof(hs) - got);
-			if (r <= 0)
-				break;
-			got += (size_t)r;
-		}
-		close(fd);
-		return got == sizeof(hs) && (hs[4] == 10 || hs[4] == 0xff);
-	}
-	if (fd >= 0)
-		close(fd);
-	return false;
+	return target_probe_mysql("127.0.0.1", port, 2000, true, NULL) == 0;
 }
 
-int mariadb_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+int mariadb_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 			const char *data, unsigned port, pid_t *pid_out)
 {
 	struct strbuf log;
@@ -62,12 +42,12 @@ int mariadb_start(struct local *l, const struct campaign_config *cfg, const char
 	strvec_push(&av, l->server);
 	strvec_push(&av, "--no-defaults");
 	/* Defaults a config may change (max_connections): before its options. */
-	strvec_pushf(&av, "--max-connections=%u", cfg->threads + 50 > 151 ? cfg->threads + 50 : 151);
+	strvec_pushf(&av, "--max-connections=%u", env->threads + 50 > 151 ? env->threads + 50 : 151);
 	strvec_push(&av, "--skip-name-resolve");
 	/* Every one of the config's options: a fixed array dropped those beyond ~47 without a word
 	 * (security review finding 15). */
-	for (size_t i = 0; i < cfg->nserver_options; i++)
-		strvec_pushf(&av, "--%s=%s", cfg->server_options[i].key, cfg->server_options[i].value);
+	for (size_t i = 0; i < env->nserver_options; i++)
+		strvec_pushf(&av, "--%s=%s", env->server_options[i].key, env->server_options[i].value);
 	/* What dbrig relies on comes last, so it wins over any spelling of it in the config
 	 * ("loose_bind_address", "bind-addr": security review finding 14). */
 	strvec_pushf(&av, "--datadir=%s", data);
@@ -77,7 +57,7 @@ int mariadb_start(struct local *l, const struct campaign_config *cfg, const char
 	strvec_pushf(&av, "--pid-file=%s/mysqld.pid", boot);
 	strvec_pushf(&av, "--log-error=%s/error.log", boot);
 	strvec_pushf(&av, "--tmpdir=%s/tmp", boot);
-	strvec_pushf(&av, "--innodb-buffer-pool-size=%llu", (unsigned long long)cfg->buffer_pool);
+	strvec_pushf(&av, "--innodb-buffer-pool-size=%llu", (unsigned long long)env->buffer_pool);
 	if (l->root)
 		strvec_push(&av, "--user=root");
 	struct proc_spec spec = {.argv = av.v, .log_path = log.buf, .new_group = true};

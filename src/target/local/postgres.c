@@ -6,7 +6,7 @@
  */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -53,7 +53,7 @@ static bool pg_ready(const struct local *l, unsigned port)
 }
 
 /* Start postgres on datadir (as the server's user) and wait until pg_isready says it accepts connections. */
-int pg_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+int pg_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 		    const char *data, unsigned port, pid_t *pid_out)
 {
 	struct strbuf uid, gid, log, opts;
@@ -62,7 +62,7 @@ int pg_start(struct local *l, const struct campaign_config *cfg, const char *wha
 	size_t np;
 	pid_t pid = -1;
 	int ret;
-	unsigned maxconn = cfg->threads + 50 > 100 ? cfg->threads + 50 : 100;
+	unsigned maxconn = env->threads + 50 > 100 ? env->threads + 50 : 100;
 
 	strbuf_init(&log, 0);
 	strbuf_init(&opts, 0);
@@ -80,12 +80,12 @@ int pg_start(struct local *l, const struct campaign_config *cfg, const char *wha
 	 * (max_connections), then every one of the config's options (security review finding 15: a
 	 * 96-slot array dropped the rest), then what dbrig relies on, which wins (finding 14). */
 	strbuf_addf(&opts, "max_connections=%u%c", maxconn, '\0');
-	for (size_t i = 0; i < cfg->nserver_options; i++)
-		strbuf_addf(&opts, "%s=%s%c", cfg->server_options[i].key, cfg->server_options[i].value, '\0');
+	for (size_t i = 0; i < env->nserver_options; i++)
+		strbuf_addf(&opts, "%s=%s%c", env->server_options[i].key, env->server_options[i].value, '\0');
 	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
 		    '\0', '\0');
 	strbuf_addf(&opts, "shared_buffers=%llukB%cport=%u%cunix_socket_directories=%s%c",
-		    (unsigned long long)(cfg->buffer_pool >> 10), '\0', port, '\0', boot, '\0');
+		    (unsigned long long)(env->buffer_pool >> 10), '\0', port, '\0', boot, '\0');
 	for (size_t off = 0; off < opts.len; off += strlen(opts.buf + off) + 1) {
 		strvec_push(&av, "-c");
 		strvec_push(&av, opts.buf + off);

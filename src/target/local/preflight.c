@@ -1,7 +1,7 @@
 /* The local target's checks: validate (the config, statically) and preflight (this machine; changes nothing). */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
@@ -145,60 +145,76 @@ static char *canonical(const char *path)
  * Two drives on one folder would share their golden copy and instance folders
  * and stop each other's servers (security review finding 10: a 10-minute hang).
  */
-static int distinct_drives(const struct campaign_config *cfg)
+static int distinct_drives(const struct target_env *env)
 {
-	char **c = xcalloc(cfg->ndrives + 1, sizeof(*c));
+	char **c = xcalloc(env->ndrives + 1, sizeof(*c));
 	char jp[64];
 	int ret = 0;
 
-	for (size_t d = 0; d < cfg->ndrives && ret == 0; d++) {
+	for (size_t d = 0; d < env->ndrives && ret == 0; d++) {
 		struct stat sd, se;
-		c[d] = canonical(cfg->drives[d].path);
+		c[d] = canonical(env->drives[d].path);
 		for (size_t e = 0; e < d && ret == 0; e++) {
 			bool same = !strcmp(c[d], c[e]) || (stat(c[d], &sd) == 0 && stat(c[e], &se) == 0 &&
 							     sd.st_dev == se.st_dev && sd.st_ino == se.st_ino);
 			if (!same)
 				continue;
 			snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
-			campaign_config_error(cfg, jp, "\"%s\" is the same folder as .drives[%zu].path \"%s\" (expected "
-					      "a folder of its own for every drive)", cfg->drives[d].path, e, cfg->drives[e].path);
+			target_env_error(env, jp, "\"%s\" is the same folder as .drives[%zu].path \"%s\" (expected "
+					      "a folder of its own for every drive)", env->drives[d].path, e, env->drives[e].path);
 			ret = -EINVAL;
 		}
 	}
-	for (size_t d = 0; d < cfg->ndrives; d++)
+	for (size_t d = 0; d < env->ndrives; d++)
 		free(c[d]);
 	free(c);
 	return ret;
 }
 
-int local_validate(const struct campaign_config *cfg)
+/* The engines this target starts servers of: mariadbd, and postgres for TPC-C (sysbench speaks MySQL only). */
+static const struct db_engine *const local_engines[] = {&db_engine_mariadb, &db_engine_postgresql, NULL};
+
+static bool local_runs(const struct target_env *env, const struct db_engine *e)
 {
-	const bool create = target_setting(cfg, "create_drive_dirs")->num;
+	for (const struct db_engine *const *x = local_engines; *x; x++)
+		if (*x == e)
+			return !env->mysql_only || e->protocol == DB_PROTO_MYSQL;
+	return false;
+}
+
+int local_validate(const struct target_env *env)
+{
+	const bool create = target_setting(env, "create_drive_dirs")->num;
 	char jp[96];
 	struct strbuf sb;
 	int ret = -EINVAL;
 
-	const bool pg = cfg->engine == ENGINE_POSTGRESQL;
+	const bool pg = env->engine->protocol == DB_PROTO_POSTGRESQL;
 
 	strbuf_init(&sb, 0);
-	if (cfg->engine != ENGINE_MARIADB && !(pg && cfg->workload == WORKLOAD_TPCC)) {
-		campaign_config_error(cfg, ".engine.kind",
-				      "\"%s\" is not available on the local target (expected mariadb%s; %s runs on the "
-				      "libvirt target)", engine_kind_name(cfg->engine),
-				      cfg->workload == WORKLOAD_TPCC ? " or postgresql" : "", engine_kind_name(cfg->engine));
+	if (!local_runs(env, env->engine)) {
+		size_t n = 0, k = 0;
+		for (const struct db_engine *const *e = local_engines; *e; e++)
+			n += local_runs(env, *e);
+		for (const struct db_engine *const *e = local_engines; *e; e++)
+			if (local_runs(env, *e))
+				strbuf_addf(&sb, "%s%s", k++ == 0 ? "" : k == n ? " or " : ", ", (*e)->name);
+		target_env_error(env, ".engine.kind",
+				      "\"%s\" is not available on the local target (expected %s; %s runs on the "
+				      "libvirt target)", env->engine->name, sb.buf, env->engine->name);
 		goto out;
 	}
-	if (!user_name_ok(target_setting(cfg, "db_user")->str)) {
-		campaign_config_error(cfg, ".target.db_user", "\"%s\" is not a database user name (expected 1 to 32 "
+	if (!user_name_ok(target_setting(env, "db_user")->str)) {
+		target_env_error(env, ".target.db_user", "\"%s\" is not a database user name (expected 1 to 32 "
 				      "letters, digits or '_', starting with a letter or '_')",
-				      target_setting(cfg, "db_user")->str);
+				      target_setting(env, "db_user")->str);
 		goto out;
 	}
-	for (size_t i = 0; i < cfg->nserver_options; i++) {
-		const char *r = reserved_option(cfg->server_options[i].key, pg);
+	for (size_t i = 0; i < env->nserver_options; i++) {
+		const char *r = reserved_option(env->server_options[i].key, pg);
 		if (r) {
-			snprintf(jp, sizeof(jp), ".engine.server_options.%s", cfg->server_options[i].key);
-			campaign_config_error(cfg, jp, "is (or abbreviates) %s, which the local target sets for every "
+			snprintf(jp, sizeof(jp), ".engine.server_options.%s", env->server_options[i].key);
+			target_env_error(env, jp, "is (or abbreviates) %s, which the local target sets for every "
 					      "instance (use .engine.buffer_pool for the %s)", r,
 					      pg ? "shared buffers" : "buffer pool");
 			goto out;
@@ -206,24 +222,24 @@ int local_validate(const struct campaign_config *cfg)
 	}
 	{
 		/* Instances take base_port + k, then one golden-copy server per drive. */
-		unsigned long long base = (unsigned long long)target_setting(cfg, "base_port")->num, ninst = 0;
-		for (size_t d = 0; d < cfg->ndrives; d++)
-			ninst += campaign_drive_instances(cfg, d);
-		if (base + ninst + cfg->ndrives - 1 > 65535) {
-			campaign_config_error(cfg, ".target.base_port",
+		unsigned long long base = (unsigned long long)target_setting(env, "base_port")->num, ninst = 0;
+		for (size_t d = 0; d < env->ndrives; d++)
+			ninst += env->instances[d];
+		if (base + ninst + env->ndrives - 1 > 65535) {
+			target_env_error(env, ".target.base_port",
 					      "%llu leaves too few ports: %llu instances and %zu golden-copy servers would use "
 					      "ports up to %llu (expected at most 65535)",
-					      base, ninst, cfg->ndrives, base + ninst + cfg->ndrives - 1);
+					      base, ninst, env->ndrives, base + ninst + env->ndrives - 1);
 			goto out;
 		}
 	}
-	for (size_t d = 0; d < cfg->ndrives; d++) {
-		const struct campaign_drive *dr = &cfg->drives[d];
+	for (size_t d = 0; d < env->ndrives; d++) {
+		const struct target_drive *dr = &env->drives[d];
 		struct stat st;
 
 		if (!dr->path) {
 			snprintf(jp, sizeof(jp), ".drives[%zu].pool", d);
-			campaign_config_error(cfg, jp, "\"%s\" is a storage pool, which the local target cannot use "
+			target_env_error(env, jp, "\"%s\" is a storage pool, which the local target cannot use "
 					      "(expected \"path\": a directory on the drive)", dr->pool);
 			goto out;
 		}
@@ -231,32 +247,32 @@ int local_validate(const struct campaign_config *cfg)
 		if (stat(dr->path, &st) < 0) {
 			if (errno == ENOENT && create)
 				goto sockcheck;
-			campaign_config_error(cfg, jp, "\"%s\" %s (expected a directory on the drive under test%s)", dr->path,
+			target_env_error(env, jp, "\"%s\" %s (expected a directory on the drive under test%s)", dr->path,
 					      errno == ENOENT ? "does not exist" : strerror(errno),
 					      errno == ENOENT ? ", or .target.create_drive_dirs: true" : "");
 			goto out;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			campaign_config_error(cfg, jp, "\"%s\" is not a directory", dr->path);
+			target_env_error(env, jp, "\"%s\" is not a directory", dr->path);
 			goto out;
 		}
 		if (access(dr->path, W_OK | X_OK) < 0) {
-			campaign_config_error(cfg, jp, "\"%s\" is not writable (expected a directory dbrig can create its folder in)",
+			target_env_error(env, jp, "\"%s\" is not writable (expected a directory dbrig can create its folder in)",
 					      dr->path);
 			goto out;
 		}
 sockcheck:
 		strbuf_reset(&sb);
-		local_drive_root(cfg, d, &sb);
+		local_drive_root(env, d, &sb);
 		/* The longest socket: <root>/golden/boot/mysqld.sock or .s.PGSQL.65535 */
 		strbuf_adds(&sb, pg ? "/golden/boot/.s.PGSQL.65535" : "/golden/boot/mysqld.sock");
 		if (sb.len > SOCKET_MAX) {
-			campaign_config_error(cfg, jp, "\"%s\" is too long for the unix sockets inside it (%s has %zu "
+			target_env_error(env, jp, "\"%s\" is too long for the unix sockets inside it (%s has %zu "
 					      "characters, expected at most %d)", dr->path, sb.buf, sb.len, SOCKET_MAX);
 			goto out;
 		}
 	}
-	ret = distinct_drives(cfg);
+	ret = distinct_drives(env);
 out:
 	strbuf_release(&sb);
 	return ret;
@@ -291,10 +307,10 @@ static char *pg_program(const char *dir, const char *name)
 /* postgres, initdb, pg_isready, psql, psqlODBC, and the user the servers run as. */
 static int pg_preflight(struct target *t)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct local *l = t->priv;
-	const char *dir = target_setting(cfg, "postgres_bin_dir")->str;
-	const struct target_setting *od = target_setting(cfg, "odbc_driver");
+	const char *dir = target_setting(env, "postgres_bin_dir")->str;
+	const struct target_setting *od = target_setting(env, "odbc_driver");
 	char **slots[] = {&l->server, &l->installdb, &l->isready, &l->client};
 	const char *names[] = {"postgres", "initdb", "pg_isready", "psql"};
 	struct strbuf sb;
@@ -306,7 +322,7 @@ static int pg_preflight(struct target *t)
 		if (!*slots[i]) {
 			log_error("%s: .target.postgres_bin_dir: \"%s/%s\" is missing or not executable (expected "
 				  "postgresql-15 installed, or .target.postgres_bin_dir naming the folder of postgres, "
-				  "initdb, pg_isready and psql)", cfg->file, dir, names[i]);
+				  "initdb, pg_isready and psql)", env->file, dir, names[i]);
 			goto out;
 		}
 	}
@@ -323,17 +339,17 @@ static int pg_preflight(struct target *t)
 	}
 	if (!l->odbc_lib) {
 		log_error("%s: .target.odbc_driver: %s%s%s (expected odbc-postgresql installed, or the path of "
-			  "psqlodbcw.so)", cfg->file, od->set ? "\"" : "", od->set ? od->str : "psqlODBC (psqlodbcw.so) "
+			  "psqlodbcw.so)", env->file, od->set ? "\"" : "", od->set ? od->str : "psqlODBC (psqlodbcw.so) "
 			  "was not found in /usr/lib/<arch>/odbc, /usr/lib/odbc or /usr/local/lib", od->set ? "\" is not readable" : "");
 		goto out;
 	}
 	if (!l->root)
 		goto ok;
-	const char *user = target_setting(cfg, "postgres_user")->str;
+	const char *user = target_setting(env, "postgres_user")->str;
 	struct passwd *pw = getpwnam(user);
 	if (!pw || pw->pw_uid == 0) {
 		log_error("%s: .target.postgres_user: \"%s\" %s (postgres refuses to run as root; expected the "
-			  "postgresql package's system user)", cfg->file, user, pw ? "is root" : "is not a user of this machine");
+			  "postgresql package's system user)", env->file, user, pw ? "is root" : "is not a user of this machine");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -343,21 +359,21 @@ static int pg_preflight(struct target *t)
 	l->setpriv = proc_find_program("setpriv", bin_dirs);
 	if (!l->setpriv) {
 		log_error("%s: setpriv was not found in PATH or /usr/bin (expected util-linux, to run postgres as "
-			  "\"%s\")", cfg->file, user);
+			  "\"%s\")", env->file, user);
 		goto out;
 	}
 	/* The server user must reach its data directories: every folder above them. */
 	for (size_t d = 0; d < l->ndrives; d++) {
-		char *p = local_absolute(cfg->drives[d].path);
+		char *p = local_absolute(env->drives[d].path);
 		for (char *slash = p + strlen(p); slash; slash = strrchr(p, '/')) {
 			*slash = '\0';
 			const char *q = *p ? p : "/";
 			if (!traversable_by(l, q)) {
 				char jp[64];
 				snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
-				campaign_config_error(cfg, jp, "\"%s\": the folder %s cannot be entered by the user \"%s\" "
+				target_env_error(env, jp, "\"%s\": the folder %s cannot be entered by the user \"%s\" "
 						      "the servers run as (expected o+x on it, e.g. chmod o+x %s)",
-						      cfg->drives[d].path, q, user, q);
+						      env->drives[d].path, q, user, q);
 				free(p);
 				ret = -EINVAL;
 				goto out;
@@ -396,7 +412,7 @@ static bool port_free(unsigned port)
 
 int local_preflight(struct target *t, struct target_instance *insts, size_t n)
 {
-	const struct campaign_config *cfg = t->cfg;
+	const struct target_env *env = t->env;
 	struct local *l = t->priv;
 	const struct target_setting *s;
 	struct strbuf sb;
@@ -408,26 +424,26 @@ int local_preflight(struct target *t, struct target_instance *insts, size_t n)
 			goto out;
 		goto drives;
 	}
-	s = target_setting(cfg, "server_binary");
+	s = target_setting(env, "server_binary");
 	l->server = proc_find_program(s->set ? s->str : "mariadbd", server_dirs);
 	if (!l->server) {
 		log_error("%s: the database server \"%s\" was not found in PATH, /usr/sbin or /usr/local/sbin "
-			  "(expected mariadb-server installed, or .target.server_binary)", cfg->file,
+			  "(expected mariadb-server installed, or .target.server_binary)", env->file,
 			  s->set ? s->str : "mariadbd");
 		goto out;
 	}
-	s = target_setting(cfg, "install_db_binary");
+	s = target_setting(env, "install_db_binary");
 	l->installdb = proc_find_program(s->set ? s->str : "mariadb-install-db", bin_dirs);
 	if (!l->installdb) {
 		log_error("%s: \"%s\" was not found in PATH, /usr/bin or /usr/local/bin (expected mariadb-server "
-			  "installed, or .target.install_db_binary)", cfg->file, s->set ? s->str : "mariadb-install-db");
+			  "installed, or .target.install_db_binary)", env->file, s->set ? s->str : "mariadb-install-db");
 		goto out;
 	}
-	s = target_setting(cfg, "client_binary");
+	s = target_setting(env, "client_binary");
 	l->client = proc_find_program(s->set ? s->str : "mariadb", bin_dirs);
 	if (!l->client) {
 		log_error("%s: the client \"%s\" was not found in PATH (expected mariadb-client installed, or "
-			  ".target.client_binary)", cfg->file, s->set ? s->str : "mariadb");
+			  ".target.client_binary)", env->file, s->set ? s->str : "mariadb");
 		goto out;
 	}
 drives:
@@ -438,7 +454,7 @@ drives:
 
 		snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
 		if (stat(l->drives[d].root, &st) == 0 && !tree_is_marked(l->drives[d].root)) {
-			campaign_config_error(cfg, jp, "\"%s\" already exists and was not created by dbrig (expected to "
+			target_env_error(env, jp, "\"%s\" already exists and was not created by dbrig (expected to "
 					      "create it; move it away or rename the campaign)", l->drives[d].root);
 			goto out;
 		}
@@ -450,7 +466,7 @@ drives:
 			strbuf_addf(&sb, "%s/postmaster.pid", data.buf);
 		else
 			strbuf_addf(&sb, "%s/boot/mysqld.pid", l->drives[d].golden);
-		ret = local_wait_stale(l, sb.buf, data.buf, cfg->drives[d].name);
+		ret = local_wait_stale(l, sb.buf, data.buf, env->drives[d].name);
 		strbuf_release(&data);
 		if (ret < 0)
 			goto out;
@@ -459,7 +475,7 @@ drives:
 		local_inst_paths(t, &insts[i]);
 		struct local_inst *li = insts[i].priv;
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/%s", cfg->drives[insts[i].drive].name, insts[i].name);
+		strbuf_addf(&sb, "%s/%s", env->drives[insts[i].drive].name, insts[i].name);
 		if ((ret = local_wait_stale(l, li->pidfile, li->data, sb.buf)) < 0)
 			goto out;
 	}
@@ -468,7 +484,7 @@ drives:
 		unsigned port = i < n ? ((struct local_inst *)insts[i].priv)->port : l->drives[i - n].golden_port;
 		if (!port_free(port)) {
 			log_error("%s: port %u on 127.0.0.1 is in use (expected it free for %s; choose another "
-				  ".target.base_port)", cfg->file, port,
+				  ".target.base_port)", env->file, port,
 				  i < n ? insts[i].name : "a golden-copy server");
 			goto out;
 		}

@@ -7,7 +7,7 @@
  */
 #include "target/local/local.h"
 
-#include "campaign/config.h"
+#include "db/engine.h"
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -168,12 +168,12 @@ int local_await_server(const struct local *l, const char *what, const char *name
 	}
 }
 
-int local_server_start(struct local *l, const struct campaign_config *cfg, const char *what, const char *boot,
+int local_server_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 			const char *data, unsigned port, pid_t *pid_out)
 {
 	if (l->pg)
-		return pg_start(l, cfg, what, boot, data, port, pid_out);
-	return mariadb_start(l, cfg, what, boot, data, port, pid_out);
+		return pg_start(l, env, what, boot, data, port, pid_out);
+	return mariadb_start(l, env, what, boot, data, port, pid_out);
 }
 
 /*

@@ -338,7 +338,7 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 
 	struct db_conn_params lcp = *cp;
 
-	lcp.local_infile = true; /* loader connections stream rows (load_stream) */
+	lcp.allow_load_stream = true; /* loader connections stream rows (load_stream) */
 	memset(&l, 0, sizeof(l));
 	l.o = o;
 	l.drv = drv;

@@ -7,6 +7,7 @@
 #include "workload/tpcc/tpcc.h"
 
 #include "core/log.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -86,7 +87,8 @@ static int count1(struct db_conn *c, const struct tpcc_sql *sql, enum tpcc_stmt 
 	return 0;
 }
 
-int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp)
+int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+	       struct strbuf *fp)
 {
 	static const struct {
 		enum tpcc_stmt k;
@@ -108,9 +110,10 @@ int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, cons
 	}
 	if (count1(&c, sql, TS_CHK_ROWS, rows, 7) < 0)
 		goto out;
-	printf("rows: warehouse %lld, district %lld, customer %lld, orders %lld, new_order %lld, item %lld, stock %lld\n",
-	       (long long)rows[0], (long long)rows[1], (long long)rows[2], (long long)rows[3], (long long)rows[4],
-	       (long long)rows[5], (long long)rows[6]);
+	strbuf_addf(fp, "rows: warehouse %lld, district %lld, customer %lld, orders %lld, new_order %lld, item %lld, "
+		    "stock %lld", (long long)rows[0], (long long)rows[1], (long long)rows[2], (long long)rows[3],
+		    (long long)rows[4], (long long)rows[5], (long long)rows[6]);
+	printf("%s\n", fp->buf);
 	for (size_t i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
 		int64_t bad;
 		if (count1(&c, sql, conds[i].k, &bad, 1) < 0)

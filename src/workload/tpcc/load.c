@@ -550,23 +550,13 @@ static int load_unit(struct loader *l, struct batch *b, unsigned u)
 	return 0;
 }
 
-/* Settings a bulk load deserves on MySQL/MariaDB; refusals are ignored. With
- * unique_checks=0 and foreign_key_checks=0, MariaDB 10.11 takes its
- * bulk-insert path for a transaction into an empty table; with LOAD DATA and
- * the units above it was measured here (2 CPUs, a loaded machine, alternating
- * rounds) at no difference beyond the noise, so the settings stay. */
+/* The driver's settings for a loader (db.h); on MariaDB 10.11 they were
+ * measured with LOAD DATA and the units above (2 CPUs, a loaded machine,
+ * alternating rounds) at no difference beyond the noise, and stay. */
 static void bulk_session(struct db_conn *c)
 {
-	static const char *const sets[] = {
-		"SET SESSION unique_checks=0",
-		"SET SESSION foreign_key_checks=0",
-		"SET SESSION autocommit=0",
-	};
-
-	if (strcmp(c->ops->name, "mysql"))
-		return;
-	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
-		c->ops->query(c, sets[i], strlen(sets[i]), NULL);
+	if (c->ops->bulk_session)
+		c->ops->bulk_session(c);
 }
 
 struct worker {
@@ -667,7 +657,7 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	l.cp = &lcp;
 	l.mode = drv->execute_batch ? BM_ARRAY : BM_INSERT;
 	if (drv->load_stream) {
-		lcp.local_infile = true;
+		lcp.allow_load_stream = true;
 		l.mode = BM_STREAM;
 		for (unsigned k = TS_LD_ITEM; k <= TS_LD_META; k++) {
 			l.load_sql[k] = db_bulk_load_sql(sql->stmt[k]);

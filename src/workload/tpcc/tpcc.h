@@ -81,7 +81,8 @@ struct tpcc_ctx {
 	unsigned warehouses;
 	unsigned weights[TPCC_DECK_TYPES];
 	struct tpcc_c c_run;
-	enum db_isolation isolation; /* applied with SET SESSION on libmysqlclient */
+	enum db_isolation isolation; /* applied by the driver's session_setup */
+	uint64_t seed;               /* prepare: the load's random seed */
 	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
 	atomic_ullong remote_lines, by_name;
 };
@@ -101,9 +102,13 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 /* Read tpcc_meta: the C-load constants and the warehouse count. */
 int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 		   struct tpcc_c *c_load, unsigned *warehouses);
-/* Conditions 1-4 of clause 3.3.2; prints one line each. Returns 0 when all
- * hold, 1 when one fails, -1 on a database error. */
-int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
+/* Conditions 1-4 of clause 3.3.2; prints the row counts and one line per
+ * condition, and puts the row-count line ("rows: warehouse N, …", the
+ * fingerprint) in fp. Returns 0 when all hold, 1 when one fails, -1 on a
+ * database error. */
+struct strbuf;
+int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+	       struct strbuf *fp);
 int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
 
 /* Shared by load.c and check.c: one error line "<what> failed: error N (SQLSTATE): msg";

@@ -613,21 +613,6 @@ static void tpcc_session_close(void *p)
 	free(p);
 }
 
-static const char *iso_sql(enum db_isolation i)
-{
-	switch (i) {
-	case DB_ISO_DEFAULT:
-		return NULL;
-	case DB_ISO_READ_COMMITTED:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
-	case DB_ISO_REPEATABLE_READ:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ";
-	case DB_ISO_SERIALIZABLE:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE";
-	}
-	return NULL;
-}
-
 static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void **out)
 {
 	struct tpcc_ctx *x = wl;
@@ -639,14 +624,9 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	s->own.d = (uint8_t)(index / x->warehouses % 10 + 1);
 	tpcc_deck_init(&s->own.deck, x->weights);
 	s->term = &s->own;
-	/* libmysqlclient: transactions start implicitly, like ODBC's manual-commit
-	 * mode, so no BEGIN round trip. ODBC sets both through connection
-	 * attributes. */
-	if (!strcmp(c->ops->name, "mysql")) {
-		const char *iso = iso_sql(x->isolation);
-		if (c->ops->query(c, "SET autocommit=0", 16, NULL) < 0 || (iso && c->ops->query(c, iso, strlen(iso), NULL) < 0))
-			goto fail;
-	}
+	/* Every statement inside a transaction at the chosen isolation (db.h). */
+	if (c->ops->session_setup && c->ops->session_setup(c, x->isolation) < 0)
+		goto fail;
 	for (unsigned k = 0; k < TS_FIRST_LOAD; k++) {
 		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);
 		if (c->ops->prepare(c, x->sql->stmt[k], d->params, d->nparams, d->cols, d->ncols, &s->st[k]) < 0)

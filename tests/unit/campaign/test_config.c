@@ -38,7 +38,7 @@ static void test_shipped_configs(void **state)
 	assert_int_equal(cfg->buffer_pool, UINT64_C(24) << 30);
 	assert_int_equal(cfg->precondition_ns, UINT64_C(7200) * 1000000000);
 	assert_int_equal(cfg->sample_ns, UINT64_C(3600) * 1000000000);
-	assert_int_equal(target_setting(cfg, "under_test_size")->num, UINT64_C(270) << 30);
+	assert_int_equal(target_setting(&cfg->env, "under_test_size")->num, UINT64_C(270) << 30);
 	assert_int_equal(cfg->groups[0].instances, 4);
 	campaign_config_free(cfg);
 
@@ -48,8 +48,9 @@ static void test_shipped_configs(void **state)
 	campaign_config_free(cfg);
 
 	cfg = load("configs/storagereview-sqlserver-4vm.json");
-	assert_int_equal(cfg->workload, WORKLOAD_TPCC);
-	assert_int_equal(cfg->engine, ENGINE_SQLSERVER);
+	assert_ptr_equal(cfg->workload, &workload_tpcc);
+	assert_ptr_equal(cfg->engine, &db_engine_sqlserver);
+	assert_string_equal(cfg->engine->name, "sqlserver");
 	assert_int_equal(cfg->precondition_ns, UINT64_C(9000) * 1000000000);
 	assert_int_equal(cfg->sample_ns, UINT64_C(1800) * 1000000000);
 	campaign_config_free(cfg);

@@ -169,14 +169,15 @@ static void test_child_gets_no_stray_descriptor(void **state)
 /*
  * Finding 22: MYSQL_PWD was set with setenv between fork and exec (not
  * async-signal-safe). The environment is now built before the fork: the
- * child sees MYSQL_PWD and spec.env, this process's environment never changes.
+ * child sees MYSQL_PWD and spec.env ("NAME" removes a variable), this
+ * process's environment never changes.
  */
-static void test_child_env(void **state)
+static void test_child_env_set_and_removed(void **state)
 {
 	(void)state;
-	const char *env[] = {"DBRIG_TEST_SET=yes", "DBRIG_TEST_DROP", "MYSQL_PWD=not-this-one", NULL};
+	const char *env[] = {"DBRIG_TEST_SET=yes", "DBRIG_TEST_DROP", "MYSQL_PWD=s3cret", NULL};
 	char *argv[] = {"/bin/sh", "-c", "env | grep ^DBRIG_TEST_ | sort; echo \"pwd=$MYSQL_PWD\"", NULL};
-	struct proc_spec spec = {.argv = argv, .capture = true, .mysql_pwd = "s3cret", .env = env};
+	struct proc_spec spec = {.argv = argv, .capture = true, .env = env};
 	struct strbuf out;
 	strbuf_init(&out, 0);
 	setenv("DBRIG_TEST_KEEP", "1", 1);
@@ -207,6 +208,36 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A child's environment: the inherited one with the spec's entries over it; this process's is untouched. */
+static void test_child_env(void **state)
+{
+	const char *env[] = {"DBRIG_TEST_SECRET=s3cret", "HOME=/nowhere", NULL};
+	char *argv[] = {"/usr/bin/env", NULL};
+	struct proc_spec spec = {.argv = argv, .env = env, .capture = true};
+	struct strbuf out;
+	int st = 0;
+
+	(void)state;
+	setenv("DBRIG_TEST_INHERITED", "yes", 1);
+	setenv("HOME", "/root-of-test", 1);
+	unsetenv("DBRIG_TEST_SECRET");
+	strbuf_init(&out, 0);
+	assert_int_equal(proc_run(&spec, &out, &st), 0);
+	assert_non_null(strstr(out.buf, "DBRIG_TEST_SECRET=s3cret\n"));
+	assert_non_null(strstr(out.buf, "DBRIG_TEST_INHERITED=yes\n"));
+	assert_non_null(strstr(out.buf, "HOME=/nowhere\n"));
+	assert_null(strstr(out.buf, "HOME=/root-of-test"));
+	assert_null(getenv("DBRIG_TEST_SECRET"));
+	assert_string_equal(getenv("HOME"), "/root-of-test");
+	/* Without entries the child inherits everything as it is. */
+	strbuf_reset(&out);
+	spec.env = NULL;
+	assert_int_equal(proc_run(&spec, &out, &st), 0);
+	assert_non_null(strstr(out.buf, "HOME=/root-of-test\n"));
+	assert_null(strstr(out.buf, "DBRIG_TEST_SECRET"));
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_run_large_stdin_and_stdout),
 		cmocka_unit_test(test_run_child_ignores_stdin),
 		cmocka_unit_test(test_child_gets_no_stray_descriptor),
+		cmocka_unit_test(test_child_env_set_and_removed),
 		cmocka_unit_test(test_child_env),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -39,7 +39,7 @@ static struct run *mkrun(const char *drive, int64_t rep, double tps, int64_t thr
 	r->engine = xstrdup("");
 	r->vm_count = 2;
 	r->repetition = rep;
-	r->status = RUN_COMPLETE;
+	r->status = RESULT_RUN_COMPLETE;
 	p->present = p->complete = true;
 	p->seconds = 60;
 	p->threads = threads;
@@ -102,7 +102,7 @@ static void test_fig_formulas(void **state)
 	(void)state;
 	runs[0] = mkrun("d1", 1, 2000, 32, a, 10, 1000);
 	runs[1] = mkrun("d1", 1, 1000, 32, b, 1, 3000);
-	agg_fig_compute(runs, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(runs, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.n, 2);
 	assert_true(fabs(f.tps_sum - 3000) < EPS);         /* sum over instances */
 	assert_true(f.tps_min == 1000 && f.tps_max == 2000);
@@ -128,7 +128,7 @@ static void test_fig_formulas(void **state)
 	assert_true(fabs(f.little_pred_ms - 64.0 / 3000 * 1000) < 1e-9);
 	/* The precondition is aggregated apart: these runs have none. */
 	agg_fig_release(&f);
-	agg_fig_compute(runs, 2, PHASE_PRECONDITION, &f);
+	agg_fig_compute(runs, 2, RESULT_PHASE_PRECONDITION, &f);
 	assert_int_equal(f.n, 0);
 	assert_true(f.tps_sum == 0);
 	agg_fig_release(&f);
@@ -147,12 +147,12 @@ static void test_little_consistent_and_open_loop(void **state)
 	/* 2 x 32 threads at 2000 TPS each: 64 / 4000 = 16 ms, exactly the latency. */
 	r[0] = mkrun("d1", 1, 2000, 32, lat, 1, 100);
 	r[1] = mkrun("d1", 1, 2000, 32, lat, 1, 100);
-	agg_fig_compute(r, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(r, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.little, LITTLE_OK);
 	assert_true(fabs(f.little_dev) < 0.01);
 	agg_fig_release(&f);
 	r[1]->open_loop = true;
-	agg_fig_compute(r, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(r, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_int_equal(f.little, LITTLE_NA);
 	agg_fig_release(&f);
 	run_free(r[0]);
@@ -177,7 +177,7 @@ static void test_tpcc_tpmc_and_types(void **state)
 		r[i]->sample.types[1] = (struct type_stat){.name = xstrdup("payment"), .count = 100, .avg_ms = 5,
 							   .p99_ms = 9, .max_ms = 12.0 + i};
 	}
-	agg_fig_compute(r, 2, PHASE_SAMPLE, &f);
+	agg_fig_compute(r, 2, RESULT_PHASE_SAMPLE, &f);
 	assert_true(f.has_tpmc);
 	/* New-Orders per minute over 60 s samples: 1200 + 1800. */
 	assert_true(fabs(f.tpmc - 3000) < 1e-9);
@@ -209,7 +209,7 @@ static void test_report_repetitions_and_keys(void **state)
 	free(v[4]->params);
 	v[4]->params = xstrdup("threads=16");
 	v[4]->vm_count = 1;
-	v[3]->status = RUN_INTERRUPTED;
+	v[3]->status = RESULT_RUN_INTERRUPTED;
 	rs.n = 5;
 	rs.runs = v;
 	assert_int_equal(report_build(&rs, NULL, &rep), 0);

@@ -79,8 +79,7 @@ static int rig_up(struct rig *r)
 		return ret;
 	r->plan = plan_make(r->cfg);
 	r->t.ops = r->cfg->target;
-	r->t.cfg = r->cfg;
-	r->t.dbrig_exe = "/bin/false";
+	r->t.env = &r->cfg->env;
 	if ((ret = r->t.ops->init(&r->t)) < 0)
 		return ret;
 	return r->t.ops->preflight(&r->t, r->plan->insts, r->plan->ninsts);
@@ -621,7 +620,7 @@ static void test_sqlserver_connection(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rig r = {0};
 		struct target_endpoint ep;
-		struct strbuf args;
+		struct driver_cmd dc;
 		char extra[256];
 		const char *conn = NULL;
 		int ret;
@@ -638,15 +637,15 @@ static void test_sqlserver_connection(void **state)
 		}
 		assert_int_equal(ret, 0);
 		assert_int_equal(r.t.ops->endpoint(&r.t, &r.plan->insts[0], &ep), 0);
-		strbuf_init(&args, 0);
-		driver_conn_args(r.cfg, &ep, &args);
-		for (size_t off = 0; off < args.len; off += strlen(args.buf + off) + 1)
-			if (!strncmp(args.buf + off, "--odbc-connect=", 15))
-				conn = args.buf + off;
+		driver_cmd_init(&dc);
+		driver_cmd_check(&dc, r.cfg, "dbrig", &ep);
+		for (size_t k = 0; dc.argv[k]; k++)
+			if (!strncmp(dc.argv[k], "--odbc-connect=", 15))
+				conn = dc.argv[k];
 		assert_non_null(conn);
 		if (strlen(conn) < strlen(cases[i].want) || strcmp(conn + strlen(conn) - strlen(cases[i].want), cases[i].want))
 			fail_msg("%s: got %s, expected it to end in %s", cases[i].extra, conn, cases[i].want);
-		strbuf_release(&args);
+		driver_cmd_release(&dc);
 		rig_down(&r);
 	}
 }

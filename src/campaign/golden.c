@@ -1,0 +1,103 @@
+#include "campaign/golden.h"
+
+#include "campaign/driver.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+static void golden_identity(void *arg, struct strbuf *out)
+{
+	const struct golden *g = arg;
+	const struct campaign_config *cfg = g->cfg;
+
+	if (cfg->workload == &workload_sysbench)
+		strbuf_addf(out, "%s %s tables=%u table_size=%" PRIu64, cfg->workload->name, cfg->test, cfg->tables,
+			    cfg->table_size);
+	else
+		strbuf_addf(out, "%s %s=%u", cfg->workload->name, cfg->workload->scale_option, cfg->scale);
+}
+
+static int golden_load(void *arg, const char *what, const struct target_endpoint *ep, const char *log)
+{
+	const struct golden *g = arg;
+	const struct campaign_config *cfg = g->cfg;
+	struct driver_cmd dc;
+	struct strbuf why;
+	int ret, st = 0;
+
+	if (cfg->workload == &workload_sysbench)
+		log_info("%s: loading %u table(s) of %llu rows into the golden copy", what, cfg->tables,
+			 (unsigned long long)cfg->table_size);
+	else
+		log_info("%s: loading the %s golden copy (%s %u)", what, cfg->workload->display,
+			 cfg->workload->scale_option, cfg->scale);
+	driver_cmd_init(&dc);
+	strbuf_init(&why, 0);
+	driver_cmd_prepare(&dc, cfg, g->exe, ep);
+	struct proc_spec spec = {.argv = dc.argv, .env = dc.env, .log_path = log, .new_group = true};
+	ret = proc_run(&spec, NULL, &st);
+	if (ret < 0) {
+		proc_describe_status(st, &why);
+		if (log) {
+			strbuf_addf(&why, " (see %s)", log);
+			proc_add_log_tail(log, &why);
+		}
+		log_error("%s: dbrig %s prepare %s", what, cfg->workload->name, why.buf);
+	}
+	driver_cmd_release(&dc);
+	strbuf_release(&why);
+	return ret;
+}
+
+static int golden_fingerprint(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
+			      struct strbuf *fp)
+{
+	const struct golden *g = arg;
+	const struct campaign_config *cfg = g->cfg;
+	struct driver_cmd dc;
+	struct strbuf out, why;
+	const char *line;
+	int ret, st = 0;
+
+	driver_cmd_init(&dc);
+	strbuf_init(&out, 0);
+	strbuf_init(&why, 0);
+	driver_cmd_check(&dc, cfg, g->exe, ep);
+	struct proc_spec spec = {.argv = dc.argv, .env = dc.env, .log_path = log, .capture = true, .new_group = true};
+	ret = proc_run(&spec, &out, &st);
+	if (ret < 0) {
+		proc_describe_status(st, &why);
+		log_error("%s: dbrig %s check %s (see %s): %.300s", what, cfg->workload->name, why.buf,
+			  log ? log : "its output", out.buf);
+		goto out;
+	}
+	line = strstr(out.buf, "fingerprint: ");
+	if (!line) {
+		log_error("%s: dbrig %s check printed no fingerprint: \"%.200s\"", what, cfg->workload->name, out.buf);
+		ret = -EPROTO;
+		goto out;
+	}
+	line += strlen("fingerprint: ");
+	strbuf_add(fp, line, strcspn(line, "\n"));
+out:
+	driver_cmd_release(&dc);
+	strbuf_release(&out);
+	strbuf_release(&why);
+	return ret;
+}
+
+void golden_init(struct golden *g, const struct campaign_config *cfg, const char *exe)
+{
+	g->cfg = cfg;
+	g->exe = exe;
+	g->loader = (struct target_loader){
+		.arg = g,
+		.identity = golden_identity,
+		.load = golden_load,
+		.fingerprint = golden_fingerprint,
+	};
+}

@@ -1,0 +1,25 @@
+/*
+ * The golden copy's content, for every target: the loader the campaign hands
+ * to its target (target_env.loader). Over an endpoint of a running server it
+ * runs the same `dbrig <workload>` as the drivers (campaign/driver.c):
+ *   identity     "<workload> <test> tables=N table_size=M" / "tpcc warehouses=N":
+ *                what a complete copy of this campaign holds
+ *   load         `dbrig <workload> … prepare` (its output into the log)
+ *   fingerprint  `dbrig <workload> … check`: its "fingerprint: " line (the
+ *                check's own conditions must hold: it exits 1 otherwise)
+ */
+#ifndef DBRIG_CAMPAIGN_GOLDEN_H
+#define DBRIG_CAMPAIGN_GOLDEN_H
+
+#include "campaign/config.h"
+#include "target/target.h"
+
+struct golden {
+	const struct campaign_config *cfg;
+	const char *exe; /* this program */
+	struct target_loader loader;
+};
+
+void golden_init(struct golden *g, const struct campaign_config *cfg, const char *exe);
+
+#endif

@@ -1,0 +1,96 @@
+/* The engine table (db/engine.h). */
+#include "db/engine.h"
+
+#include "core/strbuf.h"
+
+#include <string.h>
+
+/* Protocol=7.4-1: a failed statement rolls the whole transaction back (docs/tpcc.md). */
+static void pg_connect(struct strbuf *sb, const char *driver, const char *host, unsigned port, const char *database,
+		       const char *user)
+{
+	strbuf_addf(sb, "Driver={%s};Server=%s;Port=%u;Database=%s;UID=%s;Protocol=7.4-1", driver, host, port, database,
+		    user);
+}
+
+static void mssql_connect(struct strbuf *sb, const char *driver, const char *host, unsigned port,
+			  const char *database, const char *user)
+{
+	strbuf_addf(sb, "Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s", driver, host, port, database,
+		    user);
+}
+
+const struct db_engine db_engine_mariadb = {
+	.name = "mariadb",
+	.protocol = DB_PROTO_MYSQL,
+	.db_driver = "mysql",
+	.port = 3306,
+	.guest_packages = "mariadb-server",
+	.client = "mariadb",
+};
+
+const struct db_engine db_engine_percona = {
+	.name = "percona",
+	.protocol = DB_PROTO_MYSQL,
+	.db_driver = "mysql",
+	.port = 3306,
+	.guest_packages = "percona-server-server",
+	.client = "mysql",
+};
+
+const struct db_engine db_engine_mysql = {
+	.name = "mysql",
+	.protocol = DB_PROTO_MYSQL,
+	.db_driver = "mysql",
+	.port = 3306,
+	.guest_packages = "mysql-server",
+	.client = "mysql",
+};
+
+const struct db_engine db_engine_postgresql = {
+	.name = "postgresql",
+	.protocol = DB_PROTO_POSTGRESQL,
+	.db_driver = "odbc",
+	.odbc_driver = "PostgreSQL Unicode",
+	.port = 5432,
+	.guest_packages = "postgresql",
+	.client = "psql",
+	.odbc_connect = pg_connect,
+};
+
+const struct db_engine db_engine_sqlserver = {
+	.name = "sqlserver",
+	.protocol = DB_PROTO_TDS,
+	.db_driver = "odbc",
+	.odbc_driver = "ODBC Driver 18 for SQL Server",
+	.port = 1433,
+	.guest_packages = "mssql-server mssql-tools18",
+	.client = "sqlcmd",
+	.odbc_connect = mssql_connect,
+};
+
+const struct db_engine *const db_engines[] = {
+	&db_engine_mariadb, &db_engine_percona, &db_engine_mysql, &db_engine_postgresql, &db_engine_sqlserver, NULL,
+};
+
+const struct db_engine *db_engine_find(const char *name)
+{
+	for (const struct db_engine *const *e = db_engines; *e; e++)
+		if (!strcmp((*e)->name, name))
+			return *e;
+	return NULL;
+}
+
+void db_engine_names(struct strbuf *sb, bool (*keep)(const struct db_engine *e))
+{
+	size_t n = 0, k = 0;
+
+	for (const struct db_engine *const *e = db_engines; *e; e++)
+		n += !keep || keep(*e);
+	for (const struct db_engine *const *e = db_engines; *e; e++) {
+		if (keep && !keep(*e))
+			continue;
+		strbuf_addf(sb, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", (*e)->name);
+		k++;
+	}
+}

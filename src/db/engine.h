@@ -1,0 +1,47 @@
+/*
+ * Database engines: the server products a campaign runs (MariaDB, Percona,
+ * MySQL, PostgreSQL, SQL Server), as data. What differs between them is in
+ * this one table: which dbrig driver reaches them, how an ODBC connection
+ * string for them reads, their default port, the packages a guest installs,
+ * their command-line client. Campaigns and targets ask the table; nothing
+ * switches on an engine's name.
+ */
+#ifndef DBRIG_DB_ENGINE_H
+#define DBRIG_DB_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+/* The wire protocol, what a target's server and setup code follow. */
+enum db_protocol {
+	DB_PROTO_MYSQL,      /* MariaDB, Percona, MySQL */
+	DB_PROTO_POSTGRESQL,
+	DB_PROTO_TDS,        /* SQL Server */
+};
+
+struct db_engine {
+	const char *name;           /* as in a campaign's .engine.kind */
+	enum db_protocol protocol;
+	const char *db_driver;      /* the --db-driver of `dbrig sysbench|tpcc` that reaches it */
+	const char *odbc_driver;    /* ODBC engines: the driver's default name in odbcinst.ini */
+	unsigned port;              /* the server's default TCP port */
+	const char *guest_packages; /* what a Debian/Ubuntu guest installs for it */
+	const char *client;         /* its command-line client */
+	/* ODBC engines: appends the connection string for an endpoint (the
+	 * password is never in it: ODBC_PWD). NULL for libmysqlclient engines. */
+	void (*odbc_connect)(struct strbuf *sb, const char *driver, const char *host, unsigned port,
+			     const char *database, const char *user);
+};
+
+/* The registry, NULL-terminated. */
+extern const struct db_engine *const db_engines[];
+extern const struct db_engine db_engine_mariadb, db_engine_percona, db_engine_mysql, db_engine_postgresql,
+	db_engine_sqlserver;
+
+const struct db_engine *db_engine_find(const char *name);
+/* "a, b or c" of the engines for which keep(engine) is true (all when keep is NULL). */
+void db_engine_names(struct strbuf *sb, bool (*keep)(const struct db_engine *e));
+
+#endif

@@ -1,0 +1,121 @@
+/* The workload registry: one explicit list (workload/registry.h). */
+#include "workload/registry.h"
+
+#include "core/strbuf.h"
+#include "workload/sysbench/sysbench.h"
+#include "workload/tpcc/tpcc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const sysbench_tests[] = {
+	"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select",
+	"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete", NULL,
+};
+
+static int sysbench_prepare(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+			    unsigned threads, struct wl_load_stats *st)
+{
+	struct sb_load_stats s = {0, 0};
+	int ret = sb_prepare(ctx, drv, cp, threads, &s);
+
+	st->rows = s.rows;
+	st->seconds = s.seconds;
+	st->note[0] = '\0';
+	return ret;
+}
+
+static int sysbench_cleanup(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp)
+{
+	return sb_cleanup(ctx, drv, cp);
+}
+
+static int sysbench_check(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+			  struct strbuf *fp)
+{
+	return sb_check(ctx, drv, cp, fp);
+}
+
+const struct workload_desc workload_sysbench = {
+	.name = "sysbench",
+	.display = "sysbench",
+	.summary = "sysbench 1.0 OLTP: the sbtest tables and the oltp_* statement mixes",
+	.database = "sbtest",
+	.tests = sysbench_tests,
+	.connections_option = "threads",
+	.rate_option = "rate",
+	.scale_option = "tables",
+	.ops = &sysbench_workload_ops,
+	.mysql_only = true,
+	.prepare = sysbench_prepare,
+	.cleanup = sysbench_cleanup,
+	.check = sysbench_check,
+};
+
+static int tpcc_prepare_entry(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+			      unsigned threads, struct wl_load_stats *st)
+{
+	struct tpcc_ctx *x = ctx;
+	struct tpcc_load_stats s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = tpcc_prepare(x->sql, x->warehouses, drv, cp, threads, x->seed, &s);
+	st->rows = s.rows;
+	st->seconds = s.seconds;
+	snprintf(st->note, sizeof(st->note), "C-load: C_LAST %u, C_ID %u, OL_I_ID %u", s.c_load.c_last, s.c_load.c_id,
+		 s.c_load.ol_i_id);
+	return ret;
+}
+
+static int tpcc_cleanup_entry(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp)
+{
+	return tpcc_cleanup(((struct tpcc_ctx *)ctx)->sql, drv, cp);
+}
+
+static int tpcc_check_entry(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+			    struct strbuf *fp)
+{
+	return tpcc_check(((struct tpcc_ctx *)ctx)->sql, drv, cp, fp);
+}
+
+const struct workload_desc workload_tpcc = {
+	.name = "tpcc",
+	.display = "TPC-C",
+	.summary = "TPC-C: nine tables, five transactions, terminals with keying and think times",
+	.database = "tpcc",
+	.tests = NULL,
+	.connections_option = "connections",
+	.pacing = "tpcc paces its terminals with workload.options.delays",
+	.scale_option = "warehouses",
+	.ops = &tpcc_workload_ops,
+	.prepare = tpcc_prepare_entry,
+	.cleanup = tpcc_cleanup_entry,
+	.check = tpcc_check_entry,
+};
+
+const struct workload_desc *const workloads[] = {&workload_sysbench, &workload_tpcc, NULL};
+
+const struct workload_desc *workload_find(const char *name)
+{
+	for (const struct workload_desc *const *w = workloads; *w; w++)
+		if (!strcmp((*w)->name, name))
+			return *w;
+	return NULL;
+}
+
+void workload_names(struct strbuf *sb)
+{
+	for (const struct workload_desc *const *w = workloads; *w; w++)
+		strbuf_addf(sb, "%s%s", w == workloads ? "" : w[1] ? ", " : " or ", (*w)->name);
+}
+
+int workload_has_test(const struct workload_desc *wd, const char *test)
+{
+	if (!wd->tests)
+		return !strcmp(test, wd->name);
+	for (const char *const *t = wd->tests; *t; t++)
+		if (!strcmp(*t, test))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * The workloads, as one registered table (like the db drivers, targets and
+ * report writers): what a command runs and what a campaign needs to know to
+ * run it as a child `dbrig <name> …` (its database, tests and option names).
+ *
+ * The entry points share one signature. `ctx` is what the workload's command
+ * built from its options (struct sb_opts, struct tpcc_ctx), the same pointer
+ * the runner gets as wl_ctx. Each opens its own connections and prints its
+ * own progress; it returns 0, or <0 after one error line; check returns 1
+ * when a consistency condition fails (its line printed).
+ *
+ * A campaign includes this header for the data (names, databases, tests,
+ * option names), never to call the entry points: it runs the commands.
+ */
+#ifndef DBRIG_WORKLOAD_REGISTRY_H
+#define DBRIG_WORKLOAD_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct db_conn_params;
+struct db_driver_ops;
+struct strbuf;
+struct workload_ops;
+
+struct wl_load_stats {
+	uint64_t rows;
+	double seconds;
+	char note[160]; /* what else the load drew, e.g. TPC-C's C-load constants ("" if nothing) */
+};
+
+struct workload_desc {
+	const char *name;               /* the command (`dbrig sysbench`) and a campaign's .workload.kind */
+	const char *display;            /* its name in prose ("TPC-C") */
+	const char *summary;
+	const char *database;           /* the default database of its tables */
+	const char *const *tests;       /* its tests (NULL-terminated); NULL: one test, named like the workload */
+	const char *connections_option; /* the run option that sets an instance's connections ("threads") */
+	const char *scale_option;       /* what prepare spreads over its --threads ("tables", "warehouses") */
+	const char *rate_option;        /* its open-loop rate option ("rate"); NULL: it paces itself */
+	const char *pacing;             /* how it paces itself instead, for messages (when rate_option is NULL) */
+	const struct workload_ops *ops; /* the run's steps */
+	bool mysql_only;                /* speaks the MySQL protocol only (engines with another one cannot run it) */
+
+	int (*prepare)(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp, unsigned threads,
+		       struct wl_load_stats *st) __attribute__((warn_unused_result));
+	int (*cleanup)(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp)
+		__attribute__((warn_unused_result));
+	/* The consistency checks and the fingerprint a restore must reproduce (one line, into fp). */
+	int (*check)(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp, struct strbuf *fp)
+		__attribute__((warn_unused_result));
+};
+
+extern const struct workload_desc workload_sysbench, workload_tpcc;
+/* The registry, NULL-terminated. */
+extern const struct workload_desc *const workloads[];
+
+const struct workload_desc *workload_find(const char *name);
+/* "sysbench or tpcc" for messages. */
+void workload_names(struct strbuf *sb);
+/* Is `test` one of wd's tests (or, for a one-test workload, its name)? */
+int workload_has_test(const struct workload_desc *wd, const char *test);
+
+#endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The dependency rules of docs/architecture.md, checked over src/:
+#   1. #include "X/..." only of the folders and headers cmake/layers.txt allows
+#      (and nothing includes cli/);
+#   2. vendor headers only where they belong: <mysql.h> in db/mysql.c,
+#      <sql*.h> in db/odbc.c, <libvirt/...> under target/libvirt/, <jansson.h>
+#      in no header;
+#   3. no strcmp on a backend's name (drv->name, ops->name, ...) outside a
+#      registry.c;
+#   4. EXIT_USAGE / EXIT_RUNTIME only in cli/ and main.c.
+# One line per violation: file:line: what, and what is allowed.
+#   layering.sh [SRC_DIR]      check a tree (default: this checkout's src/)
+#   layering.sh --self-test    also plant a back-edge in a copy and expect it caught
+set -uo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+rules=$here/cmake/layers.txt
+
+check_tree() { # check_tree SRC: prints violations, returns 1 if any
+	local src=$1 bad=0 f rel folder inc target allowed line n
+	declare -A allow
+	while read -r folder rest; do
+		[ -z "$folder" ] || [ "${folder:0:1}" = "#" ] && continue
+		allow[$folder]=" $folder ${rest%%#*} "
+	done <"$rules"
+	while IFS= read -r -d '' f; do
+		rel=${f#"$src"/}
+		folder=${rel%%/*}
+		[ "$folder" = "$rel" ] && folder="" # src/main.c
+		n=0
+		while IFS= read -r line; do
+			n=$((n + 1))
+			case $line in
+			'#include "'*'/'*'"'*)
+				inc=${line#\#include \"}
+				inc=${inc%%\"*}
+				target=${inc%%/*}
+				if [ -z "$folder" ]; then
+					continue # main.c: the command table, may include anything
+				fi
+				if [ "$target" = cli ] && [ "$folder" != cli ]; then
+					echo "$rel:$n: includes \"$inc\" (nothing outside cli/ includes cli/)"; bad=1; continue
+				fi
+				allowed=${allow[$folder]:-}
+				if [ -z "$allowed" ]; then
+					echo "$rel:$n: src/$folder/ has no line in cmake/layers.txt"; bad=1; continue
+				fi
+				case $allowed in
+				*" $target "* | *" $inc "*) ;;
+				*) echo "$rel:$n: includes \"$inc\" (src/$folder/ may include:${allowed% })"; bad=1 ;;
+				esac
+				;;
+			'#include <mysql.h>'*)
+				[ "$rel" = db/mysql.c ] || { echo "$rel:$n: <mysql.h> (only db/mysql.c)"; bad=1; } ;;
+			'#include <sql.h>'* | '#include <sqlext.h>'* | '#include <sqltypes.h>'*)
+				[ "$rel" = db/odbc.c ] || { echo "$rel:$n: ${line#\#include } (only db/odbc.c)"; bad=1; } ;;
+			'#include <libvirt/'*)
+				case $rel in target/libvirt/*) ;; *) echo "$rel:$n: ${line#\#include } (only under target/libvirt/)"; bad=1 ;; esac ;;
+			'#include <jansson.h>'*)
+				case $rel in *.h) echo "$rel:$n: <jansson.h> in a header (keep jansson in the .c files that read or write JSON)"; bad=1 ;; esac ;;
+			*strcmp\(*'->name, "'* | *strcmp\(*'.name, "'*)
+				case $rel in */registry.c) ;; *) echo "$rel:$n: strcmp on a backend's name (make it a hook or a capability of the vtable)"; bad=1 ;; esac ;;
+			*EXIT_USAGE* | *EXIT_RUNTIME*)
+				case $rel in cli/* | main.c) ;; *) echo "$rel:$n: an exit code outside cli/ (libraries return 0 or -errno)"; bad=1 ;; esac ;;
+			esac
+		done <"$f"
+	done < <(find "$src" -name '*.[ch]' -print0 | sort -z)
+	return $bad
+}
+
+src=$here/src
+self=0
+case ${1:-} in
+--self-test) self=1 ;;
+"") ;;
+*) src=$1 ;;
+esac
+check_tree "$src" || { echo "layering: FAILED (see docs/architecture.md, Dependency rules)" >&2; exit 1; }
+if [ $self = 1 ]; then
+	# The check must be able to fail: a copy with a back-edge db -> campaign,
+	# a vendor header out of place and an exit code in a library.
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	cp -a "$src" "$tmp/src"
+	printf '#include "campaign/config.h"\n' >>"$tmp/src/db/error.c"
+	printf '#include <mysql.h>\n' >>"$tmp/src/runner/span.c"
+	printf 'static int x = EXIT_RUNTIME;\n' >>"$tmp/src/result/tail.c"
+	out=$(check_tree "$tmp/src") && { echo "layering: the planted violations were not found" >&2; exit 1; }
+	for want in 'db/error.c:[0-9]*: includes "campaign/config.h" (src/db/ may include: db core stats)' \
+		'runner/span.c:[0-9]*: <mysql.h> (only db/mysql.c)' \
+		'result/tail.c:[0-9]*: an exit code outside cli/'; do
+		echo "$out" | grep -q "^$want" || { echo "layering: planted violation not reported: $want" >&2; echo "$out" >&2; exit 1; }
+	done
+fi
+echo "layering: ok"

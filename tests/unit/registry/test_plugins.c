@@ -1,0 +1,204 @@
+/*
+ * Every registry of dbrig, walked: db drivers, engines, workloads, targets,
+ * report writers, commands. Each entry has a unique name, is found by it,
+ * and fills every op its kind requires (optional ops are named as such in
+ * the vtable's header). A new backend that forgets an op fails here, not at
+ * run time. (Not a mirror of one src/ file: it spans all the registries.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "db/db.h"
+#include "db/engine.h"
+#include "report/writer.h"
+#include "target/target.h"
+#include "workload/registry.h"
+#include "workload/workload.h"
+
+static void test_db_drivers(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct db_driver_ops *const *d = db_drivers; *d; d++, n++) {
+		const struct db_driver_ops *o = *d;
+		assert_non_null(o->name);
+		assert_non_null(o->describe);
+		assert_non_null(o->connect);
+		assert_non_null(o->disconnect);
+		assert_non_null(o->server_version);
+		assert_non_null(o->query);
+		assert_non_null(o->prepare);
+		assert_non_null(o->execute);
+		assert_non_null(o->fetch);
+		assert_non_null(o->begin);
+		assert_non_null(o->commit);
+		assert_non_null(o->rollback);
+		/* The non-blocking forms come as a set, or not at all. */
+		bool nb = o->execute_start || o->query_start || o->cont || o->fd;
+		if (nb) {
+			assert_non_null(o->execute_start);
+			assert_non_null(o->query_start);
+			assert_non_null(o->cont);
+			assert_non_null(o->fd);
+			assert_non_null(o->timeout_ms);
+		}
+		/* A driver that does not connect by a string describes host and port, and then speaks one dialect. */
+		if (!o->uses_dsn)
+			assert_non_null(o->dialect);
+		assert_ptr_equal(db_driver_find(o->name), o);
+		for (const struct db_driver_ops *const *e = d + 1; *e; e++)
+			assert_string_not_equal(o->name, (*e)->name);
+	}
+	assert_int_equal(n, 3);
+	assert_null(db_driver_find("pgsql"));
+}
+
+static void test_engines(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct db_engine *const *e = db_engines; *e; e++, n++) {
+		const struct db_engine *x = *e;
+		const struct db_driver_ops *drv = db_driver_find(x->db_driver);
+		assert_non_null(x->name);
+		assert_non_null(drv);
+		assert_non_null(x->guest_packages);
+		assert_non_null(x->client);
+		assert_true(x->port > 0);
+		/* ODBC engines build a connection string and name their driver; the others connect by host/port. */
+		assert_int_equal(drv->uses_dsn, x->odbc_connect != NULL);
+		assert_int_equal(x->odbc_driver != NULL, x->odbc_connect != NULL);
+		/* The libmysqlclient driver reaches exactly the MySQL-protocol engines. */
+		assert_int_equal(x->protocol == DB_PROTO_MYSQL, !drv->uses_dsn);
+		assert_ptr_equal(db_engine_find(x->name), x);
+		for (const struct db_engine *const *f = e + 1; *f; f++)
+			assert_string_not_equal(x->name, (*f)->name);
+	}
+	assert_int_equal(n, 5);
+	assert_null(db_engine_find("oracle"));
+}
+
+static void test_workloads(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct workload_desc *const *w = workloads; *w; w++, n++) {
+		const struct workload_desc *d = *w;
+		const struct workload_ops *o = d->ops;
+		assert_non_null(d->name);
+		assert_non_null(d->display);
+		assert_non_null(d->summary);
+		assert_non_null(d->database);
+		assert_non_null(d->connections_option);
+		assert_non_null(d->scale_option);
+		/* Either an open-loop rate option or a word on how it paces itself (config.c's message). */
+		assert_true((d->rate_option != NULL) != (d->pacing != NULL));
+		assert_non_null(d->prepare);
+		assert_non_null(d->cleanup);
+		assert_non_null(d->check);
+		/* A workload with tests is sysbench-like: MySQL only; the one-test ones run on every engine. */
+		assert_int_equal(d->mysql_only, d->tests != NULL);
+		assert_non_null(o);
+		assert_non_null(o->session_open);
+		assert_non_null(o->session_close);
+		assert_non_null(o->next);
+		assert_non_null(o->restart);
+		assert_non_null(o->txn_type);
+		/* Terminals come as a set (runner.c refuses a partial one). */
+		if (o->term_size || o->term_init || o->term_next || o->bind_term) {
+			assert_true(o->term_size > 0);
+			assert_non_null(o->term_init);
+			assert_non_null(o->term_next);
+			assert_non_null(o->bind_term);
+		}
+		if (d->tests) {
+			assert_non_null(d->tests[0]);
+			assert_true(workload_has_test(d, d->tests[0]));
+		} else {
+			assert_true(workload_has_test(d, d->name));
+		}
+		assert_false(workload_has_test(d, "no-such-test"));
+		assert_ptr_equal(workload_find(d->name), d);
+		for (const struct workload_desc *const *v = w + 1; *v; v++)
+			assert_string_not_equal(d->name, (*v)->name);
+	}
+	assert_int_equal(n, 2);
+	assert_null(workload_find("ycsb"));
+}
+
+static void test_targets(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct target_ops *const *t = target_backends; *t; t++, n++) {
+		const struct target_ops *o = *t;
+		assert_non_null(o->name);
+		assert_non_null(o->summary);
+		assert_non_null(o->options);
+		assert_non_null(o->init);
+		assert_non_null(o->validate);
+		assert_non_null(o->preflight);
+		assert_non_null(o->create);
+		assert_non_null(o->build_golden);
+		assert_non_null(o->restore);
+		assert_non_null(o->start);
+		assert_non_null(o->endpoint);
+		assert_non_null(o->verify);
+		assert_non_null(o->stop);
+		assert_non_null(o->destroy);
+		assert_non_null(o->release);
+		assert_non_null(o->cleanup);
+		assert_ptr_equal(target_find(o->name), o);
+	}
+	assert_true(n >= 2);
+}
+
+static void test_writers_and_commands(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct report_writer_ops *const *w = report_writers; *w; w++, n++) {
+		assert_non_null((*w)->name);
+		assert_non_null((*w)->summary);
+		assert_non_null((*w)->render);
+		assert_ptr_equal(report_writer_find((*w)->name), *w);
+	}
+	assert_int_equal(n, 4);
+	n = 0;
+	for (const struct command *c = dbrig_commands; c->name; c++, n++) {
+		assert_non_null(c->fn);
+		assert_non_null(c->summary);
+		for (const struct command *d = c + 1; d->name; d++)
+			assert_string_not_equal(c->name, d->name);
+	}
+	/* Every workload is a command of its own name. */
+	for (const struct workload_desc *const *w = workloads; *w; w++) {
+		bool found = false;
+		for (const struct command *c = dbrig_commands; c->name; c++)
+			found = found || !strcmp(c->name, (*w)->name);
+		assert_true(found);
+	}
+	assert_true(n >= 9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_db_drivers),
+		cmocka_unit_test(test_engines),
+		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_writers_and_commands),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
