@@ -63,10 +63,11 @@ monitor() {
 			[ -f "$f" ] || continue
 			pws+=("$(head -n1 "$f")"); echo "MODE $(stat -c %a "$f")"
 		done
+		# Only this test's processes: other campaigns named local-quick may run on the machine.
 		for p in /proc/[0-9]*; do
 			c=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null) || continue
 			case "$c" in
-			*--run-campaign=local-quick*) echo "DRIVER"
+			*"--result=$T/"*--run-campaign=local-quick*) echo "DRIVER"
 				for w in "${pws[@]}"; do case "$c" in *"$w"*) echo "LEAK argv of a driver";; esac; done
 				tr '\0' '\n' < "$p/environ" 2>/dev/null | sed -n 's/^MYSQL_PWD=/ENVPWD /p' ;;
 			*mariadbd*--datadir=$T/*) echo "SERVER"

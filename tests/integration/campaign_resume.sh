@@ -33,16 +33,20 @@ status() { python3 -c "import json,sys;print(json.load(open('$S'))['runs'][$1]['
 
 "$DBRIG_BIN" campaign c.json > out1.txt 2> err1.txt &
 CPID=$!
-# Wait for run 3 ("two" #1) to be driving for a few seconds, then SIGKILL.
-for _ in $(seq 1 600); do
-	[ "$(status 2)" = running ] && break
-	kill -0 $CPID 2>/dev/null || fail "the campaign ended before its third run"
-	sleep 0.2
-done
-[ "$(status 2)" = running ] || fail "the third run never started"
-# A second dbrig on the same campaign folder while this one drives is refused
-# before it touches anything (security review finding 4: a concurrent --resume
-# SIGTERMed the live servers and drivers and renamed the live results).
+wait_status() { # wait_status RUN STATUS: until run RUN (0-based) has STATUS
+	for _ in $(seq 1 600); do
+		[ "$(status "$1")" = "$2" ] && return 0
+		kill -0 $CPID 2>/dev/null || fail "the campaign ended before run $(($1 + 1)) was $2"
+		sleep 0.2
+	done
+	fail "run $(($1 + 1)) never was $2"
+}
+# A second dbrig on the same campaign folder while this one drives its first
+# run is refused before it touches anything (security review finding 4: a
+# concurrent --resume SIGTERMed the live servers and drivers and renamed the
+# live results). Done during run 1, so that the time these commands take on a
+# loaded machine cannot make the kill below miss run 3.
+wait_status 0 running
 for args in "--resume" "" "--fresh"; do
 	"$DBRIG_BIN" campaign c.json $args > out-c.txt 2> err-c.txt; rc=$?
 	[ $rc -eq 1 ] || fail "a second 'campaign $args' beside the running one exited $rc: $(cat err-c.txt)"
@@ -52,10 +56,22 @@ for args in "--resume" "" "--fresh"; do
 done
 "$DBRIG_BIN" teardown c.json > /dev/null 2> err-c.txt && fail "teardown beside the running campaign was not refused"
 grep -q "is already running here (pid $CPID" err-c.txt || fail "teardown beside the campaign: $(cat err-c.txt)"
-ls out/ci-resume/two/da/vm1-rep1.partial-* >/dev/null 2>&1 && fail "the refused resume renamed the live results"
+ls out/ci-resume/one/da/vm1-rep1.partial-* >/dev/null 2>&1 && fail "the refused resume renamed the live results"
 kill -0 $CPID 2>/dev/null || fail "the running campaign did not survive the second one"
-[ "$(status 2)" = running ] || fail "the running run was disturbed: $(status 2)"
-sleep 4
+case "$(status 0)" in running | done) ;; *) fail "the running run was disturbed: $(status 0)" ;; esac
+# Run 3 ("two" #1) driving: both its journals have an interval line. Then SIGKILL.
+wait_status 2 running
+for _ in $(seq 1 600); do
+	n=0
+	for j in out/ci-resume/two/da/vm1-rep1.jsonl out/ci-resume/two/da/vm2-rep1.jsonl; do
+		grep -q '"interval"' "$j" 2>/dev/null && n=$((n + 1))
+	done
+	[ $n = 2 ] && break
+	[ "$(status 2)" = running ] || fail "run 3 ended before its drivers were seen driving: $(status 2)"
+	sleep 0.2
+done
+[ $n = 2 ] || fail "the drivers of run 3 never wrote an interval"
+[ "$(status 2)" = running ] || fail "run 3 is $(status 2) before the kill (expected running)"
 [ "$(status 0)" = done ] && [ "$(status 1)" = done ] || fail "runs 1-2 are not done before the kill"
 sum_before=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
 mtime_before=$(stat -c %Y out/ci-resume/one/da/vm1-rep1.json)
