@@ -210,6 +210,7 @@ int campaign_main(const struct campaign_opts *o)
 		err = as_runtime(ret);
 		goto out;
 	}
+	c.steps.env.stop = &stop_signal;
 	ret = steps_preflight(&c.steps);
 	if (ret < 0) {
 		err = ret;

@@ -6,7 +6,8 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 LPID=
-on_exit() { [ -n "$LPID" ] && kill "$LPID" 2>/dev/null; }
+CPID=
+on_exit() { [ -n "$LPID" ] && kill -9 "$LPID" 2>/dev/null; [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; }
 need_mariadb
 base=$(free_port_block 3) || exit 1
 mkdir -p "$T/a"
@@ -74,6 +75,34 @@ kill -0 "$LPID" 2>/dev/null || fail "a process named by a stale pid file was kil
 grep -q "a: $T/a/dbrig-pf/golden/boot/mysqld.pid names pid $LPID, a mariadbd that does not serve $T/a/dbrig-pf/golden/data; it is not dbrig's, left alone" err.txt ||
 	fail "stale pid file: no warning naming it: $(cat err.txt)"
 kill "$LPID"; wait "$LPID" 2>/dev/null; LPID=
+
+# An earlier server of this instance that does not stop (it ignores SIGTERM):
+# preflight waits for it up to stop_timeout (1h here), but a SIGTERM to dbrig
+# ends the wait with one line, exit 1 (security review finding 10: the wait
+# ignored dbrig's own SIGTERM for the whole 10-minute stop timeout). The
+# stand-in is a copy of bash named mariadbd whose command line names the
+# golden copy's data directory, as dbrig starts its servers.
+rm -rf "$T/a/dbrig-pf" "$T/out"
+mkdir -p "$T/a/dbrig-pf/golden/boot"
+echo 'dbrig campaign folder' >"$T/a/dbrig-pf/.dbrig-created"
+echo 'dbrig golden copy' >"$T/a/dbrig-pf/golden/.dbrig-created"
+cp "$(command -v bash)" "$T/fake/mariadbd"
+"$T/fake/mariadbd" -c 'trap "" TERM; while :; do sleep 0.2; done' "--datadir=$T/a/dbrig-pf/golden/data" &
+LPID=$!
+echo "$LPID" >"$T/a/dbrig-pf/golden/boot/mysqld.pid"
+write_cfg ', "stop_timeout": "1h", "server_binary": "'"$T/fake/fail.sh"'", "install_db_binary": "'"$T/fake/fail.sh"'", "client_binary": "'"$T/fake/fail.sh"'"'
+"$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt &
+CPID=$!
+for _ in $(seq 1 600); do grep -q "pid $LPID) is still running; stopping it" err.txt && break; kill -0 "$CPID" 2>/dev/null || break; sleep 0.1; done
+grep -q "pid $LPID) is still running; stopping it" err.txt || fail "the earlier server was not waited for: $(cat err.txt)"
+kill -TERM "$CPID"
+for _ in $(seq 1 600); do kill -0 "$CPID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$CPID" 2>/dev/null && { kill -9 "$CPID"; fail "dbrig campaign went on waiting after SIGTERM"; }
+wait "$CPID"; rc=$?
+[ $rc -eq 1 ] || fail "SIGTERM while waiting for an earlier server: exit $rc (expected 1): $(cat err.txt)"
+grep -q "a: stopped by signal 15 while waiting for the earlier server (pid $LPID) to stop" err.txt ||
+	fail "SIGTERM while waiting: no line saying so: $(cat err.txt)"
+kill -9 "$LPID"; wait "$LPID" 2>/dev/null; LPID=
 rm -rf "$T/a/dbrig-pf" "$T/out"
 
 # Every server option reaches the server (security review finding 15: a 64-slot

@@ -95,6 +95,7 @@ static int local_init(struct target *t)
 	snprintf(l->sock_user, sizeof(l->sock_user), "%s", pw ? pw->pw_name : "root");
 	l->start_timeout = target_setting(env, "start_timeout")->num;
 	l->stop_timeout = target_setting(env, "stop_timeout")->num;
+	l->env = env;
 	for (size_t d = 0; d < env->ndrives; d++)
 		ninst += env->instances[d];
 	l->ninst = ninst;

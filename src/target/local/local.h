@@ -54,6 +54,7 @@ struct local {
 	bool root;
 	uint64_t start_timeout, stop_timeout;
 	unsigned ninst;
+	const struct target_env *env; /* borrowed: its `stop` is read while waiting */
 };
 
 /* local.c */

@@ -83,6 +83,12 @@ int local_wait_stale(struct local *l, const char *pidfile, const char *data, con
 	log_info("%s: a server of an earlier run (pid %ld) is still running; stopping it", what, (long)pid);
 	kill(pid, SIGTERM);
 	while (proc_alive_named(pid, comm) && serves_datadir(l, pid, data)) {
+		/* A signal to dbrig is not ignored for the stop timeout (finding 10: 10 minutes past SIGTERM). */
+		if (l->env->stop && *l->env->stop) {
+			log_error("%s: stopped by signal %d while waiting for the earlier server (pid %ld) to stop", what,
+				  (int)*l->env->stop, (long)pid);
+			return -EINTR;
+		}
 		if (clock_now_ns() > deadline) {
 			log_error("%s: the earlier server (pid %ld) did not stop within the stop timeout", what, (long)pid);
 			return -ETIMEDOUT;
