@@ -214,6 +214,11 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..100000", o->value);
 			else
 				cfg->warehouses = (unsigned)n;
+		} else if (cfg->workload == &workload_tpcc && !strcmp(o->key, "terminals")) {
+			if (parse_int64(o->value, 0, 1000000, &n) < 0)
+				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 0..1000000", o->value);
+			else
+				cfg->terminals = (unsigned)n;
 		} else if (cfg->workload == &workload_sysbench && !strcmp(o->key, "tables")) {
 			if (parse_int64(o->value, 1, 1000000, &n) < 0)
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..1000000", o->value);
@@ -555,11 +560,43 @@ static int load_percentiles(struct jsonr *c, json_t *root, struct campaign_confi
 	return ret;
 }
 
+/* "sessions": "pool" (the default: the terminals share `threads`
+ * connections) or "terminals" (one session per terminal, as Benchmark
+ * Factory runs its virtual users: the instance's connections are its
+ * terminals). tpcc only. */
+static int load_sessions(struct jsonr *c, json_t *root, struct campaign_config *cfg)
+{
+	const char *s = NULL;
+	int ret;
+
+	if ((ret = jsonr_get_str(c, root, "", "sessions", false, &s)) < 0 || !s)
+		return ret;
+	if (strcmp(s, "pool") && strcmp(s, "terminals"))
+		return jsonr_fail_value(c, ".sessions", json_object_get(root, "sessions"),
+				"is not a session mode (expected pool or terminals)");
+	if (!strcmp(s, "pool"))
+		return 0;
+	if (cfg->workload != &workload_tpcc)
+		return jsonr_fail_value(c, ".sessions", json_object_get(root, "sessions"),
+				"is for tpcc workloads (sysbench's threads are its sessions)");
+	if (json_object_get(root, "threads"))
+		return jsonr_fail_value(c, ".threads", json_object_get(root, "threads"),
+				"is set with \"sessions\": \"terminals\" (expected no threads: the connections are the "
+				"terminals, workload.options.terminals or 10 per warehouse)");
+	unsigned long long t = cfg->terminals ? cfg->terminals : 10ULL * cfg->warehouses;
+	if (t > 100000)
+		return jsonr_failf(c, ".sessions", "\"terminals\" would open %llu sessions per instance (expected at most 100000: "
+			    "fewer terminals or a pool)", t);
+	cfg->threads = (unsigned)t;
+	cfg->sessions_per_terminal = true;
+	return 0;
+}
+
 static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
-		"sample", "repetitions", "threads", "rate", "report_interval", "percentiles", "output",
+		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
 		"verify_restore", "keep", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
@@ -598,6 +635,8 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	if ((ret = jsonr_get_uint(c, root, "", "threads", 1, 100000, &n)) < 0)
 		return ret;
 	cfg->threads = (unsigned)n;
+	if ((ret = load_sessions(c, root, cfg)) < 0)
+		return ret;
 	n = 0;
 	if ((ret = jsonr_get_uint(c, root, "", "rate", 0, 1000000000, &n)) < 0)
 		return ret;

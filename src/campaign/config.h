@@ -42,6 +42,7 @@ struct campaign_config {
 	unsigned tables;                   /* sysbench: from options "tables" (default 1) */
 	uint64_t table_size;               /* sysbench: from options "table-size" (default 10000) */
 	unsigned warehouses;               /* tpcc: from options "warehouses" (default 1) */
+	unsigned terminals;                /* tpcc: from options "terminals" (0 = 10 per warehouse) */
 	unsigned scale;                    /* what prepare spreads over its threads: tables or warehouses */
 
 	const struct db_engine *engine;   /* db/engine.h */
@@ -62,7 +63,8 @@ struct campaign_config {
 	uint64_t sample_ns;
 	uint64_t report_interval_ns;
 	unsigned repetitions;
-	unsigned threads;                  /* per instance */
+	unsigned threads;                  /* per instance; tpcc: connections (the terminals when sessions_per_terminal) */
+	bool sessions_per_terminal;        /* tpcc: "sessions": "terminals" (--connections=terminals) */
 	uint64_t rate;                     /* sysbench: transactions/s per instance (--rate); 0 = closed loop */
 	double *percentiles;
 	size_t npercentiles;

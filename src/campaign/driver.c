@@ -105,8 +105,12 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 		    const struct target_endpoint *ep, const struct driver_run_id *id, const char *base)
 {
 	begin(dc, cfg, exe, ep);
-	/* sysbench --threads; tpcc --connections, which its terminals share. */
-	arg(dc, "--%s=%u", cfg->workload->connections_option, cfg->threads);
+	/* sysbench --threads; tpcc --connections, which its terminals share, or
+	 * --connections=terminals: a session each ("sessions": "terminals"). */
+	if (cfg->sessions_per_terminal)
+		arg(dc, "--%s=terminals", cfg->workload->connections_option);
+	else
+		arg(dc, "--%s=%u", cfg->workload->connections_option, cfg->threads);
 	/* A rate per instance: each driver is its own open loop (config.c refuses it for tpcc). */
 	if (cfg->rate)
 		arg(dc, "--rate=%llu", (unsigned long long)cfg->rate);

@@ -38,8 +38,8 @@ void progress_plan(struct campaign_ctx *c)
 		printf("  workload  sysbench %s: %u table(s) x %llu rows, %u threads per instance\n", cfg->test,
 		       cfg->tables, (unsigned long long)cfg->table_size, cfg->threads);
 	else
-		printf("  workload  tpcc: %u warehouse(s), %u connections per instance\n", cfg->warehouses,
-		       cfg->threads);
+		printf("  workload  tpcc: %u warehouse(s), %u connections per instance%s\n", cfg->warehouses,
+		       cfg->threads, cfg->sessions_per_terminal ? " (one session per terminal)" : "");
 	for (size_t i = 0; i < cfg->nwl_options; i++)
 		printf("            --%s=%s\n", cfg->wl_options[i].key, cfg->wl_options[i].value);
 	printf("  engine    %s, buffer pool %llu MiB\n", cfg->engine->name,

@@ -5,6 +5,7 @@
  */
 #include "cli/cli.h"
 #include "cli/common_opts.h"
+#include "cli/tpcc_conn.h"
 #include "result/record.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -29,7 +30,9 @@
 struct tp_cli {
 	const char *db_driver, *odbc_connect, *odbc_password_file, *dialect, *isolation, *retry_errors;
 	struct cli_mysql_opts my;
-	unsigned warehouses, threads, terminals, connections, verbosity;
+	unsigned warehouses, threads, terminals, connections, verbosity, connect_concurrency;
+	const char *connections_arg;
+	bool per_terminal; /* --connections=terminals */
 	const char *delays, *weights, *percentile;
 	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed;
 	bool print_sql;
@@ -55,7 +58,8 @@ static const struct opt_def tp_opts[] = {
 	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", 1, 100000, LOAD, 0},
 	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
-	{"connections", NULL, OPT_UINT, O(connections), "32", "run: database connections the terminals share", 1, 100000, LOAD, 0},
+	{"connections", NULL, OPT_STRING, O(connections_arg), "32", "run: database connections the terminals share (1..100000), or terminals: one session per terminal, as Benchmark Factory runs its virtual users", 0, 0, LOAD, 0},
+	{"connect-concurrency", NULL, OPT_UINT, O(connect_concurrency), "16", "run: connections opened at once before the clock starts (and on reconnects), so many sessions do not stampede the server", 1, 1024, LOAD, 0},
 	{"delays", NULL, OPT_STRING, O(delays), "spec", "keying and think times: spec, scale:F, cycle:SECONDS (mean keying+think per transaction) or off (closed loop)", 0, 0, LOAD, 0},
 	{"weights", NULL, OPT_STRING, O(weights), "10,10,1,1,1", "deck of New-Order,Payment,Order-Status,Delivery,Stock-Level cards (at most 100)", 0, 0, LOAD, 0},
 	{"precondition", NULL, OPT_DURATION, O(precondition_ns), "0", "precondition phase before the sample; both are kept in the result", 0, 0, GEN, 0},
@@ -145,6 +149,24 @@ static void print_pcts(const struct run_ctx *rc, const struct hist *h, const cha
 	}
 }
 
+static void on_connected(void *arg, unsigned sessions, double seconds)
+{
+	const struct run_ctx *rc = arg;
+
+	printf("connected %u session%s in %.1fs (at most %u at a time)\n", sessions, sessions == 1 ? "" : "s", seconds,
+	       rc->cli->connect_concurrency);
+	fflush(stdout);
+}
+
+/* Closing is quick but for thousands of ODBC sessions (docs/tpcc.md): said
+ * when it took a second or more. */
+static void on_closed(void *arg, unsigned sessions, double seconds)
+{
+	(void)arg;
+	if (seconds >= 1.0)
+		printf("closed %u sessions in %.1fs\n", sessions, seconds);
+}
+
 static void on_phase_start(void *arg, enum phase_kind p, double planned)
 {
 	(void)arg;
@@ -183,6 +205,12 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
 	print_pcts(rc, s->lat, ", ", " ");
 	printf(", max %.2f\n", ms(s->lat->max));
+	{
+		const char *names[TPCC_TYPES];
+		for (unsigned t = 0; t < TPCC_TYPES; t++)
+			names[t] = tpcc_type_name((enum tpcc_type)t);
+		tpcc_conn_print(stdout, pr, names, TPCC_TYPES, rc->cli->per_terminal);
+	}
 	printf("    %-19s %10s %7s %10s %10s", "type", "count", "mix %", "avg ms", "p90 ms");
 	for (unsigned i = 0; i < rc->npct; i++) {
 		char label[40];
@@ -218,6 +246,7 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 
 	result_set_phase(rc->rec.res, pr);
 	print_phase(rc, pr);
+	tpcc_conn_warn(pr, rc->cli->connections);
 }
 
 /* Once the outcome is known: the workload's own counters, printed and kept. */
@@ -235,6 +264,35 @@ static void report_counts(void *arg, const char *status, bool ran)
 	result_param_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
 }
 
+static unsigned tpcc_terminals(const struct tp_cli *c, const struct tpcc_ctx *x)
+{
+	return c->terminals ? c->terminals : 10 * x->warehouses;
+}
+
+/* The sessions the run opens, against what the server takes: one line and
+ * -1 when they do not fit; a server that cannot say is warned about. */
+static int check_sessions(const struct tp_cli *c, const struct tpcc_sql *sql, const struct db_driver_ops *drv,
+			  const struct db_conn_params *cp)
+{
+	struct tpcc_limits lim;
+	char what[64], err[512];
+
+	if (tpcc_read_limits(sql, drv, cp, &lim) < 0) {
+		log_warn("cannot read the server's session limits (%s); %u sessions not checked against them", lim.error,
+			 c->connections);
+		return 0;
+	}
+	if (c->per_terminal)
+		snprintf(what, sizeof(what), "--connections=terminals");
+	else
+		snprintf(what, sizeof(what), "--connections=%u", c->connections);
+	if (tpcc_limits_check(&lim, what, c->connections, TPCC_SESSION_STATEMENTS, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
 		  const double *pct, unsigned npct)
@@ -248,15 +306,18 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		.wl_ctx = x,
 		.ntypes = TPCC_TYPES,
 		.threads = c->connections,
+		.session_per_terminal = c->per_terminal,
+		.connect_concurrency = c->connect_concurrency,
 		.event_loops = c->run.event_loops,
 		.precondition_ns = c->precondition_ns,
 		.time_ns = c->time_ns,
 		.report_interval_ns = c->report_interval_ns,
 		.rand_seed = c->rand_seed,
 		.reconnect_timeout_ns = c->run.reconnect_timeout_ns,
-		.terminals = c->terminals ? c->terminals : 10 * x->warehouses,
+		.terminals = tpcc_terminals(c, x),
 		.think_cap = 10,
-		.cb = {.arg = &rc, .on_phase_start = on_phase_start, .on_interval = on_interval, .on_phase_end = on_phase_end},
+		.cb = {.arg = &rc, .on_connected = on_connected, .on_closed = on_closed, .on_phase_start = on_phase_start, .on_interval = on_interval,
+		       .on_phase_end = on_phase_end},
 	};
 	struct run_identity id;
 	const char *names[TPCC_TYPES];
@@ -277,6 +338,8 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_param_int(rc.rec.res, "warehouses", x->warehouses);
 	result_param_int(rc.rec.res, "terminals", cfg.terminals);
 	result_param_int(rc.rec.res, "connections", c->connections);
+	result_param_str(rc.rec.res, "sessions", c->per_terminal ? "terminals" : "pool");
+	result_param_int(rc.rec.res, "connect_concurrency", c->connect_concurrency);
 	result_param_int(rc.rec.res, "threads", c->connections);
 	result_param_str(rc.rec.res, "delays", c->delays);
 	result_param_double(rc.rec.res, "delay_factor", factor);
@@ -293,9 +356,13 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_set_percentiles(rc.rec.res, pct, npct);
 	result_set_types(rc.rec.res, names, TPCC_TYPES);
 	result_set_engine(rc.rec.res, drv->name, server_version, endpoint, cp->database);
-	printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
-	       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
-	       tpcc_dialect_name(x->sql->dialect));
+	if (c->per_terminal)
+		printf("dbrig %s tpcc: %u warehouses, %u terminals with a session each, delays %s (factor %.4f), dialect %s\n",
+		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->delays, factor, tpcc_dialect_name(x->sql->dialect));
+	else
+		printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s\n",
+		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
+		       tpcc_dialect_name(x->sql->dialect));
 	fflush(stdout);
 	if (run_record_open(&rc.rec) == 0)
 		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc) == 0 ? 0 : EXIT_RUNTIME;
@@ -381,6 +448,8 @@ int cmd_tpcc(int argc, char **argv)
 		log_error("tpcc: expected one COMMAND: prepare, run, check or cleanup (see dbrig tpcc --help)");
 		goto out;
 	}
+	if (tpcc_conn_parse(c.connections_arg, &c.connections, &c.per_terminal) < 0)
+		goto out;
 	if (parse_weights(c.weights, x.weights) < 0) {
 		log_error("--weights: \"%s\" is not valid (expected five whole numbers, New-Order,Payment,Order-Status,"
 			  "Delivery,Stock-Level, summing to 1..100, e.g. 10,10,1,1,1)",
@@ -505,6 +574,18 @@ int cmd_tpcc(int argc, char **argv)
 		if (c.warehouses != w && c.warehouses != 1)
 			log_warn("--warehouses=%u: the database holds %u; running with %u", c.warehouses, w, w);
 		x.warehouses = w;
+		if (c.per_terminal) {
+			if (tpcc_terminals(&c, &x) > TPCC_MAX_CONNECTIONS) {
+				log_error("--connections=terminals: %u terminals, but at most %u sessions (use fewer --terminals "
+					  "or a pool)",
+					  tpcc_terminals(&c, &x), TPCC_MAX_CONNECTIONS);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			c.connections = tpcc_terminals(&c, &x);
+		}
+		if (check_sessions(&c, sql, drv, &cp) < 0)
+			goto out;
 		rng_seed(&r, c.rand_seed ? c.rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
 		tpcc_pick_c_run(&r, &cl, &x.c_run);
 		ret = do_run(&c, &x, drv, &cp, endpoint, version, factor, pct, npct);

@@ -391,12 +391,19 @@ static void od_disconnect(struct db_conn *c)
 
 	if (!o)
 		return;
+	/* SQLDisconnect frees a connection's statements. Freeing them one by
+	 * one first costs unixODBC 2.3.11 a scan of every statement handle in
+	 * the process for each of a statement's four descriptors
+	 * (__release_desc): 10 ms per statement with 800 connections of 31
+	 * statements, hours for a run of 15,000 sessions. */
 	while (o->stmts) {
 		struct od_stmt *n = o->stmts->next;
+		if (o->connected)
+			o->stmts->h = NULL;
 		stmt_free(o->stmts);
 		o->stmts = n;
 	}
-	if (o->q)
+	if (o->q && !o->connected)
 		SQLFreeHandle(SQL_HANDLE_STMT, o->q);
 	if (o->connected) {
 		/* A transaction left open is rolled back, not committed. */

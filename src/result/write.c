@@ -195,6 +195,10 @@ void result_add_interval(struct result *r, const struct interval_report *ir, cha
 	json_object_set_new(o, "faults", json_boolean(r->fault_open));
 	json_object_set_new(o, "lat_ms", percentiles_json(r, ir->s->lat));
 	json_object_set_new(o, "avg_ms", num3(ms(hist_mean(ir->s->lat))));
+	if (ir->pools) {
+		json_object_set_new(o, "wait_avg_ms", num3(ms(hist_mean(ir->s->wait))));
+		json_object_set_new(o, "queued_share", json_real(ir->queued_share));
+	}
 	json_array_append(r->intervals, o);
 	if (line) {
 		json_t *jl = json_deep_copy(o);
@@ -221,6 +225,20 @@ static double stddev_of(const double *v, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		s += (v[i] - m) * (v[i] - m);
 	return n ? sqrt(s / n) : 0;
+}
+
+/* Terminals: how long transactions waited for a connection, apart from
+ * their service time, and whether the pool capped the load. */
+static json_t *conn_wait_json(const struct phase_report *pr)
+{
+	const struct hist *w = pr->s->wait, *h = pr->s->lat;
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:b, s:o}", "avg_ms", num3(ms(hist_mean(w))), "p90_ms",
+			 num3(ms((double)hist_value_at_percentile(w, 90))), "p99_ms",
+			 num3(ms((double)hist_value_at_percentile(w, 99))), "max_ms", num3(ms((double)w->max)),
+			 "service_avg_ms", num3(ms(hist_mean(h) - hist_mean(w))), "pools", (json_int_t)pr->pools,
+			 "queued_share", json_real(pr->queued_share), "pool_capped", pr->pool_capped, "capped_above",
+			 json_real(RUNNER_POOL_CAPPED_SHARE));
 }
 
 void result_set_phase(struct result *r, const struct phase_report *pr)
@@ -253,17 +271,24 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 				      "events_stddev", num3(stddev_of(ev, pr->threads)), "time_avg_s",
 				      num3(mean_of(pr->session_seconds, pr->threads)), "time_stddev_s",
 				      num3(stddev_of(pr->session_seconds, pr->threads))));
+	if (pr->pools)
+		json_object_set_new(o, "conn_wait", conn_wait_json(pr));
 	for (unsigned t = 0; t < (r->ntypes ? r->ntypes : 1); t++) {
 		const struct hist *th = r->ntypes > 1 ? s->type_lat[t] : h;
 		const char *name = r->ntypes ? r->type_names[t] : "all";
+		json_t *to;
 		if (!th)
 			continue;
-		json_object_set_new(types, name,
-				    json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)th->total, "avg_ms",
-					      num3(ms(hist_mean(th))), "p90_ms",
-					      num3(ms((double)hist_value_at_percentile(th, 90))), "p99_ms",
-					      num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms",
-					      num3(ms((double)th->max))));
+		to = json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)th->total, "avg_ms", num3(ms(hist_mean(th))),
+			       "p90_ms", num3(ms((double)hist_value_at_percentile(th, 90))), "p99_ms",
+			       num3(ms((double)hist_value_at_percentile(th, 99))), "max_ms", num3(ms((double)th->max)));
+		if (pr->pools) {
+			uint64_t wsum = r->ntypes > 1 ? s->type_wait_ns[t] : (uint64_t)s->wait->sum;
+			double wavg = th->total ? (double)wsum / (double)th->total : 0;
+			json_object_set_new(to, "wait_avg_ms", num3(ms(wavg)));
+			json_object_set_new(to, "service_avg_ms", num3(ms(hist_mean(th) - wavg)));
+		}
+		json_object_set_new(types, name, to);
 	}
 	json_object_set_new(o, "types", types);
 	json_object_set_new(r->phases, phase_name(pr->phase), o);

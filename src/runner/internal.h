@@ -5,17 +5,18 @@
  *
  *   runner.c   runner_run: set up, start the loops, drive the clock through
  *              the phases and report intervals, tear down
- *   loop.c     one event-loop thread: connect its sessions, serve their fds,
- *              timers and parked sessions
+ *   loop.c     one event-loop thread: serve its sessions' fds, timers and
+ *              parked sessions; the connectors that open every session first
  *   session.c  one connection's state machine: statements, commit/rollback,
  *              retry, reconnect, recording of finished transactions
  *   sched.c    terminals (TPC-C): the min-heap of next submits, keying and
- *              think times, deferred jobs
+ *              think times, deferred jobs, a bound session's backlog
  *   span.c     merged counters + histograms of a span of time
  *
- * Thread rule: a session belongs to its loop's thread; loop->cur is guarded by
- * loop->mu (the main thread drains it); a sched by its own mutex; the run's
- * error and start gate by runner->mu; stop/phase/counters are atomics.
+ * Thread rule: a session belongs to its loop's thread (a connector opens it
+ * before the loops start); a recorder's span is guarded by its mutex (the main
+ * thread drains it); a sched by its own mutex; the run's error and start gate
+ * by runner->mu; stop/phase/counters are atomics.
  */
 #ifndef DBRIG_RUNNER_INTERNAL_H
 #define DBRIG_RUNNER_INTERNAL_H
@@ -24,6 +25,7 @@
 #include "runner/runner.h"
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,12 +35,16 @@
 #define RECONNECT_BACKOFF_MAX_NS (1000 * NS_PER_MS)
 #define LOOP_TICK_MS 100
 
+struct session;
+
 struct term {
 	uint64_t due;       /* submit time (heap key) */
 	unsigned type;      /* transaction type of the pending submit */
 	bool job;           /* a deferred job: freed after it ran */
 	struct rng rng;
 	void *wl;           /* workload state, term_size bytes */
+	struct session *home; /* session_per_terminal: the one session that runs it */
+	struct term *next;    /* in home's backlog */
 };
 
 struct sched {
@@ -46,6 +52,10 @@ struct sched {
 	pthread_cond_t cv;  /* blocking connections wait here for a due terminal */
 	struct term **heap;
 	size_t n, cap;
+	/* Queued-time accounting of the pool it serves (runner_queue_credit). */
+	unsigned waiters;   /* blocking connections asleep in sched_take */
+	uint64_t sat_since; /* since when no connection of the pool was free */
+	uint64_t covered;
 };
 
 enum sess_state {
@@ -79,9 +89,26 @@ struct session {
 	uint64_t events[PHASE_COUNT];
 	uint64_t busy_ns[PHASE_COUNT];
 	struct term *term;   /* terminal (or job) whose transaction runs here */
+	uint64_t wait_ns;    /* its wait from the submit to the pickup */
+	uint64_t queued_add; /* its credit of the pool's queued time */
 	bool idle;           /* parked: no terminal due (or, with --rate, no arrival) */
+	bool woken;          /* handed its terminal while parked: the wait was not the pool's */
+	uint64_t freed;      /* when its last transaction ended */
+	uint64_t busy_since, covered; /* bound on an event loop: its own queued-time marks */
 	uint64_t ck_events;  /* events[PHASE_SAMPLE] and busy_ns at the last checkpoint */
 	uint64_t ck_busy_ns;
+	/* session_per_terminal on an event loop: items of this session that came
+	 * due while it was busy, oldest first. */
+	struct term *backlog, *backlog_tail;
+};
+
+/* Where finished transactions are recorded; drained by the main thread. One
+ * per event loop; blocking sessions, one thread each, share a few (thousands
+ * of histogram sets would cost more than the sessions). */
+struct recorder {
+	pthread_mutex_t mu;
+	struct span_stats cur; /* guarded by mu */
+	uint64_t last_done;    /* when its last transaction completed (guarded by mu) */
 };
 
 struct loop {
@@ -93,25 +120,28 @@ struct loop {
 	unsigned active;
 	unsigned timers;     /* sessions in S_RECONNECT */
 	bool blocking;
-	pthread_mutex_t mu;
-	struct span_stats cur; /* guarded by mu */
+	struct recorder *rec;
 	struct sched *sched;   /* terminal mode */
-	struct session **idle; /* sessions parked without a due terminal or arrival */
+	struct session **idle; /* sessions parked without a due terminal or arrival (pool mode) */
 	unsigned nidle;
 	struct rate_sched *rate; /* --rate: this loop's arrivals */
-	uint64_t last_done;    /* when its last transaction completed (guarded by mu) */
 	bool no_pwait2;        /* the kernel has no epoll_pwait2: ms timeouts */
+	bool swept;            /* bound mode: parked sessions ended after a stop */
 };
 
 struct runner {
 	const struct runner_config *cfg;
 	struct loop *loops;
 	unsigned nloops;
+	struct recorder *recs;
+	unsigned nrecs;
 	struct session *sessions;
 	atomic_int stop;
 	atomic_int phase;
 	atomic_llong events_left; /* sample-phase event budget (when limited) */
-	atomic_uint ready;       /* loops that finished connecting */
+	atomic_uint next_connect; /* connectors: the next session to open */
+	atomic_uint connectors_done;
+	atomic_uint ready;       /* loops at the start gate */
 	atomic_uint finished;    /* loops whose sessions are all done */
 	atomic_int failed;
 	/* Earliest reconnect_since of a session still lost when the sessions
@@ -122,6 +152,8 @@ struct runner {
 	pthread_cond_t cv;
 	bool go;
 	char error[768];
+	sem_t connect_slots;     /* connects in flight (cfg->connect_concurrency) */
+	bool have_slots;
 	struct sched *scheds;
 	unsigned nscheds;
 	struct term *terms;
@@ -153,7 +185,18 @@ void session_run(struct session *s, int ready);
 /* sched.c */
 void sched_push(struct sched *sc, struct term *t);
 uint64_t sched_top_due(struct sched *sc);
-struct term *sched_take(struct runner *r, struct sched *sc, bool wait);
+/* `saturated`: the taker was busy until `freed` and no other connection of
+ * the pool is free (a blocking taker's scheduler also checks its sleepers).
+ * *queued = the pickup's credit of queued time. */
+struct term *sched_take(struct runner *r, struct sched *sc, bool wait, bool saturated, uint64_t freed,
+			uint64_t *queued);
+/* Wake every connection sleeping in sched_take (the run stops). */
+void sched_wake_all(struct runner *r);
+/* Bound sessions on an event loop: hand the loop's due items to their
+ * sessions (run at once when parked, else queued in the backlog). */
+void sched_dispatch_bound(struct loop *l, uint64_t now);
+struct term *backlog_pop(struct session *s);
+void sched_free_backlogs(struct runner *r);
 void sched_free(struct sched *sc);
 void term_complete(struct session *s, uint64_t now);
 int terms_init(struct runner *r, uint64_t seed);
@@ -167,5 +210,7 @@ bool session_take_arrival(struct session *s, uint64_t *next);
 /* loop.c */
 void *loop_main(void *arg);
 unsigned loop_default_count(void);
+/* A connector thread: opens sessions (r->next_connect) until none is left. */
+void *connector_main(void *arg);
 
 #endif

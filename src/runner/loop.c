@@ -1,7 +1,8 @@
 /*
- * A loop thread: connects its sessions, waits at the start gate, then serves
- * them (epoll over their fds, reconnect timers, sessions parked without a due
- * terminal) until all are done; a blocking loop runs its one session.
+ * A loop thread: waits at the start gate, then serves its sessions (epoll
+ * over their fds, reconnect timers, sessions parked without a due terminal)
+ * until all are done; a blocking loop runs its one session. Before the loops
+ * start, connector threads open every session, a bounded number at a time.
  */
 /* epoll_pwait2 (Linux 5.11, glibc 2.35): a timeout in nanoseconds, so a
  * session parked until --rate's next arrival wakes on time, not up to a
@@ -31,12 +32,14 @@ static uint64_t loop_timeout_ns(struct loop *l)
 
 	if (l->nidle)
 		next = l->rate ? rate_next_due(l->rate) : sched_top_due(l->sched);
-	if (!l->timers && next == UINT64_MAX)
-		return tick;
-	now = clock_now_ns();
-	for (unsigned i = 0; i < l->n; i++)
+	else if (l->sched && l->r->cfg->session_per_terminal && !atomic_load_explicit(&l->r->stop, memory_order_relaxed))
+		next = sched_top_due(l->sched); /* bound sessions: their next item (none is handed after a stop) */
+	for (unsigned i = 0; l->timers && i < l->n; i++) /* thousands of sessions: only when one reconnects */
 		if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at < next)
 			next = l->sess[i]->reconnect_at;
+	if (next == UINT64_MAX)
+		return tick;
+	now = clock_now_ns();
 	if (next <= now)
 		return 0;
 	return next - now < tick ? next - now : tick;
@@ -68,13 +71,35 @@ static void loop_wake_idle(struct loop *l)
 			break;
 		s = l->idle[--l->nidle];
 		s->idle = false;
+		s->woken = true;
+		if (l->nidle == 0 && l->sched) /* the last free connection is taken */
+			l->sched->sat_since = clock_now_ns();
 		session_run(s, 0);
 	}
+}
+
+/* Bound sessions: due items go to their own sessions; a stop ends the
+ * parked ones (once: a session that sees the stop never parks again). */
+static void loop_wake_bound(struct loop *l)
+{
+	if (!atomic_load_explicit(&l->r->stop, memory_order_relaxed)) {
+		sched_dispatch_bound(l, clock_now_ns());
+		return;
+	}
+	if (l->swept)
+		return;
+	l->swept = true;
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->sess[i]->idle) {
+			l->sess[i]->idle = false;
+			session_finish(l->sess[i]);
+		}
 }
 
 static void loop_serve(struct loop *l)
 {
 	struct epoll_event evs[64];
+	bool bound = l->sched && l->r->cfg->session_per_terminal;
 
 	for (unsigned i = 0; i < l->n; i++)
 		session_run(l->sess[i], 0);
@@ -100,7 +125,10 @@ static void loop_serve(struct loop *l)
 				if (l->sess[i]->state == S_RECONNECT && l->sess[i]->reconnect_at <= now)
 					session_run(l->sess[i], 0);
 		}
-		loop_wake_idle(l);
+		if (bound)
+			loop_wake_bound(l);
+		else
+			loop_wake_idle(l);
 		/* A stop request ends sessions parked in reconnect right away. */
 		if (atomic_load_explicit(&l->r->stop, memory_order_relaxed) && l->timers)
 			for (unsigned i = 0; i < l->n; i++)
@@ -127,29 +155,37 @@ static void loop_serve_blocking(struct loop *l)
 	}
 }
 
+void *connector_main(void *arg)
+{
+	struct runner *r = arg;
+	char ep[256];
+
+	for (;;) {
+		unsigned i = atomic_fetch_add(&r->next_connect, 1);
+		struct session *s;
+		if (i >= r->cfg->threads || atomic_load(&r->failed) || atomic_load(&r->stop))
+			break;
+		s = &r->sessions[i];
+		if (session_connect(s) < 0) {
+			runner_fail(r, "cannot connect to %s (connection %u): error %d: %s",
+				    runner_endpoint(r->cfg, ep, sizeof(ep)), s->index + 1, s->conn.err.native,
+				    s->conn.err.msg);
+			break;
+		}
+		s->state = S_START;
+	}
+	atomic_fetch_add(&r->connectors_done, 1);
+	return NULL;
+}
+
 void *loop_main(void *arg)
 {
 	struct loop *l = arg;
 	struct runner *r = l->r;
-	char ep[256];
-	bool ok = true;
 
-	for (unsigned i = 0; i < l->n; i++) {
-		struct session *s = l->sess[i];
-		if (!ok || atomic_load(&r->failed)) {
-			s->state = S_DONE;
-			continue;
-		}
-		if (session_connect(s) < 0) {
-			runner_fail(r, "cannot connect to %s (connection %u): error %d: %s",
-				 runner_endpoint(r->cfg, ep, sizeof(ep)), s->index + 1, s->conn.err.native, s->conn.err.msg);
-			ok = false;
-			s->state = S_DONE;
-			continue;
-		}
-		s->state = S_START;
-		l->active++;
-	}
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->sess[i]->state == S_START)
+			l->active++;
 	/* Barrier: the clock starts when every connection is up (sysbench's
 	 * "Threads started!"). */
 	pthread_mutex_lock(&r->mu);
@@ -167,11 +203,10 @@ void *loop_main(void *arg)
 		else
 			loop_serve(l);
 	}
-	for (unsigned i = 0; i < l->n; i++) {
+	/* The main thread closes the connections (runner.c: disconnect_all). */
+	for (unsigned i = 0; i < l->n; i++)
 		if (l->sess[i]->state != S_DONE)
 			session_finish(l->sess[i]);
-		session_disconnect(l->sess[i]);
-	}
 	/* The last loop to finish wakes the main thread, so a run that ends by
 	 * its --events is seen to end at once, not at the next poll. */
 	if (atomic_fetch_add(&r->finished, 1) + 1 == r->nloops)

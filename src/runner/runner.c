@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,18 +50,34 @@ void runner_fail(struct runner *r, const char *fmt, ...)
 
 static void drain(struct runner *r, struct span_stats *into)
 {
-	for (unsigned i = 0; i < r->nloops; i++) {
-		struct loop *l = &r->loops[i];
-		pthread_mutex_lock(&l->mu);
-		span_add(into, &l->cur);
-		span_reset(&l->cur);
-		pthread_mutex_unlock(&l->mu);
+	for (unsigned i = 0; i < r->nrecs; i++) {
+		struct recorder *rec = &r->recs[i];
+		pthread_mutex_lock(&rec->mu);
+		span_add(into, &rec->cur);
+		span_reset(&rec->cur);
+		pthread_mutex_unlock(&rec->mu);
 	}
 }
 
 static double secs(uint64_t ns)
 {
 	return (double)ns / 1e9;
+}
+
+/* Pools of connections the terminals queue for: an event loop's sessions, all
+ * blocking ones, or with one session per terminal, each session. */
+static unsigned pools(const struct runner *r)
+{
+	if (!r->cfg->terminals)
+		return 0;
+	return r->cfg->session_per_terminal ? r->cfg->threads : r->nscheds;
+}
+
+static double queued_share(const struct runner *r, const struct span_stats *s, uint64_t span_ns)
+{
+	unsigned n = pools(r);
+
+	return n && span_ns ? (double)s->queued_ns / ((double)n * (double)span_ns) : 0;
 }
 
 struct phase_acc {
@@ -82,8 +99,11 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 		.s = &pa->total,
 		.session_events = ev,
 		.session_seconds = busy,
+		.pools = pools(r),
+		.queued_share = queued_share(r, &pa->total, now - pa->start),
 	};
 
+	pr.pool_capped = !cfg->session_per_terminal && pr.queued_share > RUNNER_POOL_CAPPED_SHARE;
 	/* Fairness counters are written by the loop threads without a lock; at
 	 * worst one transaction is attributed to the neighbouring phase. */
 	for (unsigned i = 0; i < cfg->threads; i++) {
@@ -110,6 +130,8 @@ static void emit_interval(struct runner *r, struct span_stats *iv, enum phase_ki
 		.threads = cfg->threads,
 		.s = iv,
 		.open_loop = cfg->rate > 0,
+		.pools = pools(r),
+		.queued_share = queued_share(r, iv, now - iv_start),
 	};
 
 	if (cfg->rate > 0) {
@@ -140,11 +162,11 @@ static uint64_t phase_end_time(struct runner *r, uint64_t floor)
 {
 	uint64_t last = 0;
 
-	for (unsigned i = 0; i < r->nloops; i++) {
-		pthread_mutex_lock(&r->loops[i].mu);
-		if (r->loops[i].last_done > last)
-			last = r->loops[i].last_done;
-		pthread_mutex_unlock(&r->loops[i].mu);
+	for (unsigned i = 0; i < r->nrecs; i++) {
+		pthread_mutex_lock(&r->recs[i].mu);
+		if (r->recs[i].last_done > last)
+			last = r->recs[i].last_done;
+		pthread_mutex_unlock(&r->recs[i].mu);
 	}
 	return last > floor ? last : floor;
 }
@@ -191,24 +213,81 @@ static void drain_all(struct runner *r, struct run_clock *rc)
 		span_add(&rc->ck, &rc->iv);
 }
 
+/* Blocking sessions share this many recorders at most (see struct recorder). */
+#define MAX_SHARED_RECORDERS 32
+/* Connects in flight at once when the configuration does not say. */
+#define DEFAULT_CONNECT_CONCURRENCY 16
+/* Stack of a blocking session's thread when every terminal has one:
+ * glibc's default (RLIMIT_STACK, 8 MiB) times 15,000 threads is 120 GB of
+ * address space; Microsoft names 2 MiB as the usual glibc default its ODBC
+ * driver runs on. */
+#define BOUND_THREAD_STACK (2u << 20)
+
+/* Every connection is a descriptor: raise the soft limit to what the run
+ * needs, or say in one line why it cannot start. */
+static int fd_limit(unsigned sessions, unsigned loops, struct runner_outcome *out)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)sessions + loops + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		snprintf(out->error, sizeof(out->error),
+			 "%u connections need about %llu open files, but the hard limit is %llu (ulimit -Hn): raise it "
+			 "(e.g. LimitNOFILE= or /etc/security/limits.conf) or use fewer connections",
+			 sessions, (unsigned long long)need, (unsigned long long)rl.rlim_max);
+		return -1;
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		snprintf(out->error, sizeof(out->error), "%u connections need about %llu open files: setrlimit: %s",
+			 sessions, (unsigned long long)need, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Loops, sessions and terminals; -1 with out->error set. */
 static int runner_setup(struct runner *r, const struct runner_config *cfg, struct run_clock *rc, uint64_t seed,
 			struct runner_outcome *out)
 {
 	bool blocking = !cfg->drv->execute_start || !cfg->drv->fd || (cfg->drv->polls && !cfg->drv->polls(cfg->conn));
-	unsigned nl;
+	unsigned nl, k;
 
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	atomic_store(&r->phase, cfg->precondition_ns ? PHASE_PRECONDITION : PHASE_SAMPLE);
 	atomic_store(&r->events_left, (long long)cfg->events);
+	k = cfg->connect_concurrency ? cfg->connect_concurrency : DEFAULT_CONNECT_CONCURRENCY;
+	if (sem_init(&r->connect_slots, 0, k) < 0) {
+		snprintf(out->error, sizeof(out->error), "sem_init: %s", strerror(errno));
+		return -1;
+	}
+	r->have_slots = true;
+	if (cfg->session_per_terminal && (!cfg->terminals || cfg->threads != cfg->terminals)) {
+		snprintf(out->error, sizeof(out->error), "one session per terminal needs as many sessions (%u) as terminals (%u)",
+			 cfg->threads, cfg->terminals);
+		return -1;
+	}
 
 	nl = blocking ? cfg->threads : (cfg->event_loops ? cfg->event_loops : loop_default_count());
 	if (nl > cfg->threads)
 		nl = cfg->threads;
 	if (nl == 0)
 		nl = 1;
+	if (fd_limit(cfg->threads, blocking ? 0 : nl, out) < 0)
+		return -1;
 	r->nloops = nl;
+	r->nrecs = blocking && nl > MAX_SHARED_RECORDERS ? MAX_SHARED_RECORDERS : nl;
+	r->recs = xcalloc(r->nrecs, sizeof(*r->recs));
+	for (unsigned i = 0; i < r->nrecs; i++) {
+		pthread_mutex_init(&r->recs[i].mu, NULL);
+		if (span_init(&r->recs[i].cur, cfg->ntypes) < 0) {
+			snprintf(out->error, sizeof(out->error), "out of memory");
+			return -1;
+		}
+	}
 	r->loops = xcalloc(nl, sizeof(*r->loops));
 	for (unsigned i = 0; i < nl; i++)
 		r->loops[i].epfd = -1; /* a failed setup closes only what it opened */
@@ -223,11 +302,7 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 		l->r = r;
 		l->blocking = blocking;
 		l->epfd = -1;
-		pthread_mutex_init(&l->mu, NULL);
-		if (span_init(&l->cur, cfg->ntypes) < 0) {
-			snprintf(out->error, sizeof(out->error), "out of memory");
-			return -1;
-		}
+		l->rec = &r->recs[i % r->nrecs];
 		if (!blocking) {
 			l->epfd = epoll_create1(EPOLL_CLOEXEC);
 			if (l->epfd < 0) {
@@ -263,6 +338,7 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 		s->loop = l;
 		s->fd = -1;
 		s->state = S_DONE;
+		s->woken = true; /* every connection is free when the clock starts */
 		rng_seed(&s->rng, seed + 0x9E3779B97F4A7C15ULL * (i + 1));
 		l->sess[l->n++] = s;
 	}
@@ -312,6 +388,7 @@ static void lost_at_end(struct runner *r, uint64_t phase_start, uint64_t phase_e
 
 static void join_loops(struct runner *r)
 {
+	sched_wake_all(r);
 	for (unsigned i = 0; i < r->nloops; i++)
 		pthread_join(r->loops[i].th, NULL);
 }
@@ -429,10 +506,15 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 		struct loop *l = &r->loops[i];
 		if (l->epfd >= 0)
 			close(l->epfd);
-		span_free(&l->cur);
 		free(l->sess);
-		pthread_mutex_destroy(&l->mu);
 	}
+	for (unsigned i = 0; i < r->nrecs; i++) {
+		span_free(&r->recs[i].cur);
+		pthread_mutex_destroy(&r->recs[i].mu);
+	}
+	free(r->recs);
+	if (r->have_slots)
+		sem_destroy(&r->connect_slots);
 	span_free(&rc->iv);
 	span_free(&rc->ck);
 	for (unsigned i = 0; i < r->nrates; i++)
@@ -440,6 +522,7 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 	free(r->rates);
 	span_free(&rc->pa[0].total);
 	span_free(&rc->pa[1].total);
+	sched_free_backlogs(r);
 	for (unsigned i = 0; i < r->nscheds; i++)
 		sched_free(&r->scheds[i]);
 	for (unsigned i = 0; i < cfg->threads && r->sessions; i++)
@@ -469,11 +552,80 @@ static void drain_wakeup(void)
 		;
 }
 
+/*
+ * Close every session, newest first, from one thread. A driver manager may
+ * keep its handles in process-wide lists that it searches from the newest
+ * end when a connection goes (unixODBC 2.3.11 frees a connection's
+ * descriptors with a scan restarted from the head for each one): closing in
+ * the reverse order of opening finds them at the head, where 2,000 threads
+ * closing at once through its one lock took minutes.
+ */
+static void disconnect_all(struct runner *r)
+{
+	for (unsigned i = r->cfg->threads; i-- > 0;)
+		session_disconnect(&r->sessions[i]);
+}
+
+/*
+ * Open every session before the clock starts: a few connector threads take
+ * the sessions in order, each connect (and its statements) holding one of
+ * the connect slots. SIGINT/SIGTERM stop the ramp-up. Returns 0, or -1 with
+ * out->error set (every session opened so far is closed again).
+ */
+static int connect_phase(struct runner *r, const sigset_t *sigs, struct runner_outcome *out)
+{
+	const struct runner_config *cfg = r->cfg;
+	unsigned k = cfg->connect_concurrency ? cfg->connect_concurrency : DEFAULT_CONNECT_CONCURRENCY;
+	uint64_t t0 = clock_now_ns();
+	pthread_t *th;
+	unsigned started = 0;
+
+	if (k > cfg->threads)
+		k = cfg->threads;
+	th = xcalloc(k, sizeof(*th));
+	for (unsigned i = 0; i < k; i++) {
+		int e = pthread_create(&th[i], NULL, connector_main, r);
+		if (e) {
+			runner_fail(r, "cannot start a connector thread: %s", strerror(e));
+			break;
+		}
+		started++;
+	}
+	while (atomic_load(&r->connectors_done) < started) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = 100 * 1000 * 1000};
+		int sig = sigtimedwait(sigs, NULL, &ts);
+		if (sig > 0 && sig != SIGUSR1 && !atomic_load(&r->stop)) {
+			out->signal = sig;
+			atomic_store(&r->stop, 1);
+		}
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	started = 0;
+	if (!atomic_load(&r->failed) && !out->signal) {
+		if (cfg->cb.on_connected)
+			cfg->cb.on_connected(cfg->cb.arg, cfg->threads, secs(clock_now_ns() - t0));
+		return 0;
+	}
+	for (unsigned i = 0; i < cfg->threads; i++)
+		if (r->sessions[i].connected)
+			started++; /* now: sessions open */
+	disconnect_all(r);
+	if (atomic_load(&r->failed))
+		snprintf(out->error, sizeof(out->error), "%s", r->error);
+	else
+		snprintf(out->error, sizeof(out->error), "interrupted by %s while opening connections (%u of %u were open)",
+			 out->signal == SIGINT ? "SIGINT" : "SIGTERM", started, cfg->threads);
+	return -1;
+}
+
 int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 {
 	struct runner r;
 	struct run_clock rc;
 	sigset_t sigs, oldsigs;
+	pthread_attr_t attr;
 	unsigned started = 0;
 	int ret = -1;
 	uint64_t seed = cfg->rand_seed ? cfg->rand_seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -497,15 +649,25 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
 	r.main_thread = pthread_self();
 
+	if (connect_phase(&r, &sigs, out) < 0) {
+		pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
+		goto out_free;
+	}
+	pthread_attr_init(&attr);
+	if (cfg->session_per_terminal && r.loops[0].blocking)
+		pthread_attr_setstacksize(&attr, BOUND_THREAD_STACK);
 	for (unsigned i = 0; i < r.nloops; i++) {
-		if (pthread_create(&r.loops[i].th, NULL, loop_main, &r.loops[i]) != 0) {
-			runner_fail(&r, "cannot start thread: %s", strerror(errno));
+		int e = pthread_create(&r.loops[i].th, &attr, loop_main, &r.loops[i]);
+		if (e) {
+			runner_fail(&r, "cannot start thread %u of %u: %s (see ulimit -u, kernel.threads-max, kernel.pid_max)",
+				    i + 1, r.nloops, strerror(e));
 			break;
 		}
 		started++;
 	}
+	pthread_attr_destroy(&attr);
 
-	/* Wait for every loop to connect (or fail), then start the clock. Whether
+	/* Wait for every loop to reach the gate, then start the clock. Whether
 	 * the run is up is decided before the gate opens: after it, a failure
 	 * is the run's own (a fatal error in its first statements). */
 	pthread_mutex_lock(&r.mu);
@@ -529,6 +691,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		atomic_store(&r.stop, 1);
 		for (unsigned i = 0; i < started; i++)
 			pthread_join(r.loops[i].th, NULL);
+		disconnect_all(&r);
 		snprintf(out->error, sizeof(out->error), "%s", r.error);
 		drain_wakeup();
 		pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
@@ -540,6 +703,12 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		cfg->cb.on_start(cfg->cb.arg, cfg->threads);
 	start_phase(&r, &rc, cfg->precondition_ns ? PHASE_PRECONDITION : PHASE_SAMPLE, rc.run_start);
 	drive(&r, &rc, &sigs, out);
+	{
+		uint64_t t0 = clock_now_ns();
+		disconnect_all(&r);
+		if (cfg->cb.on_closed)
+			cfg->cb.on_closed(cfg->cb.arg, cfg->threads, secs(clock_now_ns() - t0));
+	}
 	if (atomic_load(&r.failed)) {
 		out->status = RUNNER_FAILED;
 		snprintf(out->error, sizeof(out->error), "%s", r.error);

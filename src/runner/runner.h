@@ -3,7 +3,8 @@
  * over a few event-loop threads when the driver has non-blocking calls (one
  * OS thread per connection otherwise), a precondition phase then a sample
  * phase, statistics drained from every recording thread at each report
- * interval and at each phase boundary.
+ * interval and at each phase boundary. Connections are opened before the
+ * clock starts by at most `connect_concurrency` connects at a time.
  *
  * Latency of a transaction runs from its first attempt's start to its commit
  * (CLOCK_MONOTONIC), retries and reconnects included, as sysbench counts it.
@@ -36,6 +37,14 @@ struct span_stats {
 	struct hist *lat;                     /* all types */
 	struct hist *type_lat[RUNNER_MAX_TYPES];
 	uint64_t type_count[RUNNER_MAX_TYPES];
+	/* Terminals: the wait for a connection, apart from the service time
+	 * (latency = wait + service). `wait` holds every transaction's time from
+	 * its submit to its pickup by a connection; `queued_ns` the time during
+	 * which a due terminal waited and its pool had no free connection (summed
+	 * over the pools, see runner_queue_credit). */
+	struct hist *wait;
+	uint64_t type_wait_ns[RUNNER_MAX_TYPES];
+	uint64_t queued_ns;
 };
 
 struct interval_report {
@@ -51,6 +60,11 @@ struct interval_report {
 	bool open_loop;
 	uint64_t queue_length;
 	uint64_t concurrency;
+	/* Terminals: the pools of connections they queue for (0 = no terminals)
+	 * and the share of the time a pool had a due terminal and no free
+	 * connection: s->queued_ns / (pools x seconds). */
+	unsigned pools;
+	double queued_share;
 };
 
 struct phase_report {
@@ -62,6 +76,12 @@ struct phase_report {
 	/* Per connection, for sysbench's "Threads fairness". */
 	const uint64_t *session_events;
 	const double *session_seconds;
+	unsigned pools;      /* as in interval_report */
+	double queued_share;
+	/* A pool (not one session per terminal) queued terminals for more than
+	 * RUNNER_POOL_CAPPED_SHARE of the phase: the client, not the server, set
+	 * the queue depth that long. */
+	bool pool_capped;
 };
 
 /* --report-checkpoints: the statistics since the previous checkpoint (or the
@@ -78,9 +98,18 @@ struct checkpoint_report {
 	const double *session_seconds;
 };
 
+/* The share of a phase above which a pool of connections is said to have
+ * capped the load (pool_capped; dbrig tpcc warns). */
+#define RUNNER_POOL_CAPPED_SHARE 0.01
+
 struct runner_callbacks {
 	void *arg;
 	void (*on_start)(void *arg, unsigned threads);
+	/* Every connection is up (before the clock starts); optional. */
+	void (*on_connected)(void *arg, unsigned sessions, double seconds);
+	/* After the run, every session closed (the driver's disconnects), and
+	 * how long that took. */
+	void (*on_closed)(void *arg, unsigned sessions, double seconds);
 	void (*on_phase_start)(void *arg, enum phase_kind p, double seconds_planned);
 	void (*on_interval)(void *arg, const struct interval_report *ir);
 	void (*on_phase_end)(void *arg, const struct phase_report *pr);
@@ -122,11 +151,32 @@ struct runner_config {
 	uint64_t keying_ns[RUNNER_MAX_TYPES];
 	uint64_t think_ns[RUNNER_MAX_TYPES];
 	double think_cap;                /* 10 in the spec; 0 = no cap */
+	/* One session per terminal (Benchmark Factory's virtual users): needs
+	 * threads == terminals; session i runs terminal i and its deferred jobs
+	 * only, so the server sees one connection per terminal and no terminal
+	 * waits for another's connection. Event loops park the sessions between
+	 * transactions; a blocking driver gets one OS thread per session. */
+	bool session_per_terminal;
+	/* Connects in flight at once, at the start and on reconnects (the
+	 * server's accept / session start-up is not stampeded); 0 = 16. */
+	unsigned connect_concurrency;
 };
 
 /* A think time: exponential with mean `mean_ns`, at most cap × mean (cap 0 =
  * no cap). Exposed for tests. */
 uint64_t runner_think_ns(struct rng *r, uint64_t mean_ns, double cap);
+
+/*
+ * Queued time of a pool (a set of connections and the terminals they serve:
+ * an event loop's share, all blocking connections, or one terminal's own
+ * session): a terminal due at `due` and taken by the connection that became
+ * free at `freed`, while no other connection of the pool was free since
+ * `sat_since`, waited [max(due, sat_since), freed] because of the pool (what
+ * follows is the client's own scheduling). Pickups come in submit order, so
+ * the union of these intervals is kept with one mark, *covered: the credit
+ * is the part after it. Exposed for tests.
+ */
+uint64_t runner_queue_credit(uint64_t due, uint64_t sat_since, uint64_t *covered, uint64_t freed);
 
 enum runner_status {
 	RUNNER_COMPLETE = 0,

@@ -9,6 +9,12 @@
  * one scheduler and sleep on its condition variable. Deferred transactions
  * (Delivery) become jobs: a copy of the terminal's state pushed into the same
  * heap at its submit time, freed after it ran, while the terminal goes on.
+ *
+ * With one session per terminal, an item (the terminal or one of its jobs)
+ * runs only on its home session: an event loop hands each due item to its
+ * session, or queues it in the session's backlog while the session is busy;
+ * a blocking session has a scheduler of its own and sleeps until its next
+ * item is due.
  */
 #include "runner/internal.h"
 
@@ -95,13 +101,32 @@ uint64_t sched_top_due(struct sched *sc)
 	return due;
 }
 
+uint64_t runner_queue_credit(uint64_t due, uint64_t sat_since, uint64_t *covered, uint64_t freed)
+{
+	uint64_t from = due;
+
+	if (sat_since > from)
+		from = sat_since;
+	if (*covered > from)
+		from = *covered;
+	if (freed <= from)
+		return 0;
+	*covered = freed;
+	return freed - from;
+}
+
 /* The oldest due terminal, or NULL. With `wait`, sleep until one is due or
- * the run stops. */
-struct term *sched_take(struct runner *r, struct sched *sc, bool wait)
+ * the run stops (sched_wake_all). */
+struct term *sched_take(struct runner *r, struct sched *sc, bool wait, bool saturated, uint64_t freed,
+			uint64_t *queued)
 {
 	struct term *t = NULL;
+	bool slept = false;
 
+	*queued = 0;
 	pthread_mutex_lock(&sc->mu);
+	if (wait)
+		saturated = saturated && sc->waiters == 0;
 	for (;;) {
 		uint64_t now, until;
 		struct timespec ts;
@@ -110,22 +135,88 @@ struct term *sched_take(struct runner *r, struct sched *sc, bool wait)
 		now = clock_now_ns();
 		if (sc->n && sc->heap[0]->due <= now) {
 			t = sched_pop_locked(sc);
+			/* A connection that slept here was free: its terminal waited
+			 * for the loop, not for the pool. */
+			if (saturated && !slept)
+				*queued = runner_queue_credit(t->due, sc->sat_since, &sc->covered, freed);
 			break;
 		}
 		if (!wait)
 			break;
-		until = now + 100 * NS_PER_MS;
+		/* The stop is broadcast under this mutex, so a sleeper never misses
+		 * it; the cap only bounds the damage of a lost wake-up. */
+		until = now + NS_PER_SEC;
 		if (sc->n && sc->heap[0]->due < until)
 			until = sc->heap[0]->due;
 		ts.tv_sec = (time_t)(until / NS_PER_SEC);
 		ts.tv_nsec = (long)(until % NS_PER_SEC);
+		if (!slept)
+			sc->waiters++;
+		slept = true;
 		pthread_cond_timedwait(&sc->cv, &sc->mu, &ts);
 	}
+	if (slept && --sc->waiters == 0)
+		sc->sat_since = clock_now_ns(); /* the last free connection is taken */
 	/* Another waiter may be able to take the next one right away. */
 	if (t && sc->n && sc->heap[0]->due <= clock_now_ns())
 		pthread_cond_signal(&sc->cv);
 	pthread_mutex_unlock(&sc->mu);
 	return t;
+}
+
+void sched_wake_all(struct runner *r)
+{
+	for (unsigned i = 0; i < r->nscheds; i++) {
+		pthread_mutex_lock(&r->scheds[i].mu);
+		pthread_cond_broadcast(&r->scheds[i].cv);
+		pthread_mutex_unlock(&r->scheds[i].mu);
+	}
+}
+
+static void backlog_push(struct session *s, struct term *t)
+{
+	t->next = NULL;
+	if (s->backlog_tail)
+		s->backlog_tail->next = t;
+	else
+		s->backlog = t;
+	s->backlog_tail = t;
+}
+
+struct term *backlog_pop(struct session *s)
+{
+	struct term *t = s->backlog;
+
+	if (t) {
+		s->backlog = t->next;
+		if (!s->backlog)
+			s->backlog_tail = NULL;
+		t->next = NULL;
+	}
+	return t;
+}
+
+void sched_dispatch_bound(struct loop *l, uint64_t now)
+{
+	struct sched *sc = l->sched;
+
+	for (;;) {
+		struct term *t = NULL;
+		struct session *s;
+		pthread_mutex_lock(&sc->mu);
+		if (sc->n && sc->heap[0]->due <= now)
+			t = sched_pop_locked(sc);
+		pthread_mutex_unlock(&sc->mu);
+		if (!t)
+			return;
+		s = t->home;
+		backlog_push(s, t);
+		if (s->idle) {
+			s->idle = false;
+			s->woken = true;
+			session_run(s, 0);
+		}
+	}
 }
 
 static bool deferred(const struct runner_config *cfg, unsigned type)
@@ -148,6 +239,7 @@ static void term_cycle(const struct runner_config *cfg, struct sched *sc, struct
 		job = xmalloc(sizeof(*job) + cfg->wl->term_size);
 		*job = *t;
 		job->job = true;
+		job->next = NULL;
 		job->due = at;
 		job->wl = job + 1;
 		memcpy(job->wl, t->wl, cfg->wl->term_size);
@@ -175,6 +267,17 @@ void term_complete(struct session *s, uint64_t now)
 		   now + runner_think_ns(&t->rng, cfg->think_ns[t->type], cfg->think_cap));
 }
 
+/* Items still queued in the backlogs when the run ends. */
+void sched_free_backlogs(struct runner *r)
+{
+	for (unsigned i = 0; i < r->cfg->threads && r->sessions; i++) {
+		struct term *t;
+		while ((t = backlog_pop(&r->sessions[i])))
+			if (t->job)
+				free(t);
+	}
+}
+
 void sched_free(struct sched *sc)
 {
 	for (size_t i = 0; i < sc->n; i++)
@@ -186,17 +289,18 @@ void sched_free(struct sched *sc)
 }
 
 /* Terminals and their schedulers: one per event loop, or one shared by
- * blocking connections. */
+ * blocking connections (one per blocking session when each terminal has its
+ * own). */
 int terms_init(struct runner *r, uint64_t seed)
 {
 	const struct runner_config *cfg = r->cfg;
 	const struct workload_ops *wl = cfg->wl;
 	size_t tsz = (wl->term_size + 15) & ~(size_t)15;
-	bool blocking = r->loops[0].blocking;
+	bool shared = r->loops[0].blocking && !cfg->session_per_terminal;
 
 	if (!wl->term_init || !wl->term_next || !wl->bind_term || !wl->term_size)
 		return -1;
-	r->nscheds = blocking ? 1 : r->nloops;
+	r->nscheds = shared ? 1 : r->nloops;
 	r->scheds = xcalloc(r->nscheds, sizeof(*r->scheds));
 	for (unsigned i = 0; i < r->nscheds; i++) {
 		pthread_condattr_t ca;
@@ -207,7 +311,7 @@ int terms_init(struct runner *r, uint64_t seed)
 		pthread_condattr_destroy(&ca);
 	}
 	for (unsigned i = 0; i < r->nloops; i++)
-		r->loops[i].sched = &r->scheds[blocking ? 0 : i];
+		r->loops[i].sched = &r->scheds[shared ? 0 : i];
 	r->terms = xcalloc(cfg->terminals, sizeof(*r->terms));
 	r->term_wl = xcalloc(cfg->terminals, tsz);
 	for (unsigned i = 0; i < cfg->terminals; i++) {
@@ -215,6 +319,9 @@ int terms_init(struct runner *r, uint64_t seed)
 		t->wl = r->term_wl + (size_t)i * tsz;
 		rng_seed(&t->rng, seed ^ (0xD1B54A32D192ED03ULL * (i + 1)));
 		wl->term_init(cfg->wl_ctx, i, t->wl);
+		/* Session i lives on loop i % nloops, whose scheduler gets terminal i. */
+		if (cfg->session_per_terminal)
+			t->home = &r->sessions[i];
 	}
 	return 0;
 }

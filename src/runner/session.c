@@ -11,7 +11,9 @@
 #include "core/units.h"
 
 #include <errno.h>
+#include <semaphore.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 
@@ -58,10 +60,15 @@ int session_connect(struct session *s)
 
 	s->conn.ops = cfg->drv;
 	s->conn.priv = NULL;
+	/* A bounded number of connects (and their statement preparation) at a
+	 * time: thousands of sessions must not stampede the server. */
+	while (sem_wait(&r->connect_slots) < 0 && errno == EINTR)
+		;
 	if (cfg->drv->connect(&s->conn, cfg->conn) < 0)
 		goto fail;
 	if (cfg->wl->session_open(cfg->wl_ctx, &s->conn, s->index, &s->wsess) < 0)
 		goto fail;
+	sem_post(&r->connect_slots);
 	s->connected = true;
 	s->fd = (!s->loop->blocking && cfg->drv->fd) ? cfg->drv->fd(&s->conn) : -1;
 	s->ep_events = 0;
@@ -74,6 +81,7 @@ fail:
 		s->wsess = NULL;
 	}
 	cfg->drv->disconnect(&s->conn);
+	sem_post(&r->connect_slots);
 	return -1;
 }
 
@@ -97,9 +105,9 @@ static void flush_pending(struct session *s)
 {
 	struct loop *l = s->loop;
 
-	pthread_mutex_lock(&l->mu);
-	counters_add(&l->cur.c, &s->pending);
-	pthread_mutex_unlock(&l->mu);
+	pthread_mutex_lock(&l->rec->mu);
+	counters_add(&l->rec->cur.c, &s->pending);
+	pthread_mutex_unlock(&l->rec->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 }
 
@@ -121,17 +129,23 @@ static void record_txn(struct session *s, bool rolled_back)
 	s->busy_ns[ph] += lat;
 	if (cfg->rate > 0)
 		atomic_fetch_sub_explicit(&l->r->concurrency, 1, memory_order_relaxed);
-	pthread_mutex_lock(&l->mu);
-	if (now > l->last_done)
-		l->last_done = now;
-	counters_add(&l->cur.c, &s->pending);
-	hist_record(l->cur.lat, lat);
-	if (l->cur.type_lat[type])
-		hist_record(l->cur.type_lat[type], lat);
-	l->cur.type_count[type]++;
-	pthread_mutex_unlock(&l->mu);
+	pthread_mutex_lock(&l->rec->mu);
+	if (now > l->rec->last_done)
+		l->rec->last_done = now;
+	counters_add(&l->rec->cur.c, &s->pending);
+	hist_record(l->rec->cur.lat, lat);
+	if (l->rec->cur.type_lat[type])
+		hist_record(l->rec->cur.type_lat[type], lat);
+	l->rec->cur.type_count[type]++;
+	if (cfg->terminals) {
+		hist_record(l->rec->cur.wait, s->wait_ns);
+		l->rec->cur.type_wait_ns[type] += s->wait_ns;
+		l->rec->cur.queued_ns += s->queued_add;
+	}
+	pthread_mutex_unlock(&l->rec->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;
+	s->freed = now;
 	if (cfg->terminals)
 		term_complete(s, now);
 }
@@ -206,9 +220,9 @@ static void begin_reconnect(struct session *s)
 	/* Counted now, not with the transaction's other counters when it
 	 * commits: the interval in which the connection was lost is the one
 	 * the fault belongs to (a server may stay away for many intervals). */
-	pthread_mutex_lock(&s->loop->mu);
-	s->loop->cur.c.reconnects++;
-	pthread_mutex_unlock(&s->loop->mu);
+	pthread_mutex_lock(&s->loop->rec->mu);
+	s->loop->rec->cur.c.reconnects++;
+	pthread_mutex_unlock(&s->loop->rec->mu);
 	session_disconnect(s);
 	if (s->state != S_RECONNECT) {
 		s->loop->timers++;
@@ -356,22 +370,41 @@ void session_run(struct session *s, int ready)
 					session_finish(s);
 					return;
 				}
-				t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking);
+				uint64_t now = clock_now_ns(), queued = 0;
+				if (cfg->session_per_terminal && !s->loop->blocking) {
+					t = backlog_pop(s);
+					if (t && !s->woken)
+						queued = runner_queue_credit(t->due, s->busy_since, &s->covered, s->freed);
+					s->busy_since = now;
+				} else {
+					t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking,
+						       !s->woken && s->loop->nidle == 0, s->freed, &queued);
+				}
+				s->woken = false;
 				if (!t && !s->loop->blocking &&
 				    !atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+					/* Parked until a terminal is due: any of the loop's
+					 * (pool), or its own (bound: handed by the loop). */
 					s->idle = true;
-					s->loop->idle[s->loop->nidle++] = s;
+					if (!cfg->session_per_terminal)
+						s->loop->idle[s->loop->nidle++] = s;
 					return;
 				}
 				if (!t || !may_start_txn(s)) {
-					if (t)
+					if (t && cfg->session_per_terminal) {
+						if (t->job) /* nobody else would run it */
+							free(t);
+					} else if (t) {
 						sched_push(s->loop->sched, t);
+					}
 					session_finish(s);
 					return;
 				}
 				s->term = t;
 				s->in_txn = true;
 				s->txn_start = t->due; /* the submit: waiting for a connection counts */
+				s->wait_ns = now > t->due ? now - t->due : 0;
+				s->queued_add = queued;
 				last = NULL;
 			} else if (!s->in_txn) {
 				uint64_t start = 0;

@@ -51,9 +51,13 @@ kill $LP 2>/dev/null; wait $LP 2>/dev/null
 ( while :; do ps -eo args >>"$T/ps.txt" 2>/dev/null; sleep 0.5; done ) &
 SAMPLER=$!
 
-# campaign NAME ENGINE-JSON KEEP
+# campaign NAME ENGINE-JSON KEEP [SESSIONS]: SESSIONS "terminals" gives each
+# terminal its own session ("sessions": "terminals"); else 2 pooled connections.
 campaign() {
-	local name=$1 engine=$2 keep=$3 base
+	local name=$1 engine=$2 keep=$3 sessions=${4:-pool} base conns='"threads": 2' plan="2 connections per instance"
+	if [ "$sessions" = terminals ]; then
+		conns='"sessions": "terminals"' plan="6 connections per instance (one session per terminal)"
+	fi
 	base=$(free_port_block 4) || exit 1
 	mkdir -p "$T/$name"
 	cat >"$T/$name/c.json" <<JSON
@@ -67,20 +71,20 @@ campaign() {
     {"name": "1 instance", "placement": {"da": 1}},
     {"name": "2 instances", "placement": {"da": 2}}
   ],
-  "precondition": "2s", "sample": "4s", "threads": 2, "report_interval": "1s",
+  "precondition": "2s", "sample": "4s", $conns, "report_interval": "1s",
   "output": "$T/$name/out", "verify_restore": true, "keep": $keep
 }
 JSON
 	(cd "$T/$name" && "$DBRIG_BIN" campaign c.json --plan >plan.txt) || fail "$name: --plan failed"
-	grep -q "tpcc: 2 warehouse(s), 2 connections per instance" "$T/$name/plan.txt" || fail "$name: --plan does not describe the TPC-C load"
+	grep -qF "tpcc: 2 warehouse(s), $plan" "$T/$name/plan.txt" || fail "$name: --plan does not describe the TPC-C load"
 	(cd "$T/$name" && "$DBRIG_BIN" campaign c.json >out.txt 2>err.txt)
 	local rc=$?
 	cat "$T/$name/out.txt" "$T/$name/err.txt"
 	[ $rc -eq 0 ] || fail "$name: campaign exited $rc"
 
-	python3 - "$T/$name/out/ci-$name" "$name" <<'PY' || exit 1
+	python3 - "$T/$name/out/ci-$name" "$name" "$sessions" <<'PY' || exit 1
 import json, os, sys
-d, name = sys.argv[1], sys.argv[2]
+d, name, sessions = sys.argv[1], sys.argv[2], sys.argv[3]
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
 expect = {"1-instance": ["da/vm1"], "2-instances": ["da/vm1", "da/vm2"]}
@@ -99,6 +103,9 @@ for g, insts in expect.items():
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["types"]["new_order"]["count"] <= 0: err.append(p + " added no orders, the restore check proves little")
         if r["phases"]["precondition"]["transactions"] <= 0: err.append(p + " no precondition")
+        wp = r["workload"]["params"]
+        if (wp["sessions"], wp["connections"]) != (sessions, 6 if sessions == "terminals" else 2):
+            err.append(p + " sessions %s over %s connections" % (wp["sessions"], wp["connections"]))
         if r["percentiles"] != [95, 99]: err.append(p + " percentiles %s, not the campaign's [95, 99]" % r["percentiles"])
         if not os.path.exists(p + "l"): err.append("missing journal " + p + "l")
         tot += s["tps"]
@@ -134,7 +141,8 @@ r=$(python3 -c "import json;print(json.load(open('$T/mariadb/out/ci-mariadb/1-in
 [ -e "$T/mariadb/a/dbrig-ci-mariadb" ] && fail "mariadb: the campaign folder was left behind"
 
 # keep: true, so the generated password can be looked for afterwards.
-campaign postgres '{"kind": "postgresql", "buffer_pool": "64M"}' true
+# PostgreSQL with one session per terminal (6 terminals, 6 sessions per instance).
+campaign postgres '{"kind": "postgresql", "buffer_pool": "64M"}' true terminals
 r=$(python3 -c "import json;e=json.load(open('$T/postgres/out/ci-postgres/2-instances/da/vm2.json'))['engine'];print(e['driver'], 'PostgreSQL Unicode' in e['endpoint'] and 'Protocol=7.4-1' in e['endpoint'])")
 [ "$r" = "odbc True" ] || fail "postgres: driver/endpoint $r, expected odbc through psqlODBC with Protocol=7.4-1"
 [ "$(stat -c %U "$T/postgres/a/dbrig-ci-postgres/vm1/data")" = "$( [ "$(id -u)" = 0 ] && echo postgres || id -un)" ] ||

@@ -7,7 +7,8 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/tpcc.sh"
-start_mariadb
+# 2,000 sessions for --connections=terminals below.
+MARIADB_EXTRA_OPTS="--max-connections=2100" start_mariadb
 mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc"
 tpcc_suite mysql --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$MARIADB_PORT" --mysql-user=sbtest --mysql-db=tpcc
 
@@ -83,4 +84,40 @@ check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
 	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
+# --connections=terminals: one server session per terminal, as Benchmark
+# Factory runs its virtual users; 2,000 terminals are 2,000 sessions (the
+# server's own count proves it), none capped by a pool.
+mariadb_sql "$MARIADB_PORT" "FLUSH STATUS"
+"$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --connections=terminals --terminals=2000 --delays=scale:0.5 --time=5 \
+	--result="$TEST_TMP/sess.json" run >"$TEST_TMP/sess.out" 2>&1 || { cat "$TEST_TMP/sess.out"; fail "sessions: 2000 terminals as 2000 sessions"; }
+check "sessions: 2000 connected before the clock" grep -q "^connected 2000 sessions in .* (at most 16 at a time)" "$TEST_TMP/sess.out"
+check "sessions: the header says a session each" grep -q "2000 terminals with a session each" "$TEST_TMP/sess.out"
+max_used() { mariadb_sql "$MARIADB_PORT" "SHOW GLOBAL STATUS LIKE 'Max_used_connections'" | cut -f2; }
+used=$(max_used)
+check "sessions: the server saw 2000 sessions at once (saw $used)" [ "$used" -ge 2000 ]
+check "sessions: result says terminals, 2000 connections, no pool cap" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); p = r['workload']['params']; s = r['phases']['sample']
+assert p['sessions'] == 'terminals' and p['connections'] == 2000 and p['terminals'] == 2000, p
+assert s['transactions'] > 0 and s['errors']['fatal'] == 0, s['errors']
+assert s['conn_wait']['pool_capped'] is False, s['conn_wait']
+" "$TEST_TMP/sess.json"
+check "sessions: check after the per-terminal run" "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc check
+# The server's limits are read before any session opens: a run that does not
+# fit is refused in one line (exit 1) instead of failing on session 501.
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL max_connections=500; FLUSH STATUS"
+check "sessions: more terminals than max_connections is refused in one line" bash -c 'f=$1; shift; "$0" tpcc "$@" run 2>"$f" >/dev/null; [ $? = 1 ] &&
+	grep -Eqx "dbrig: --connections=terminals: 600 sessions, but the server takes 500 connections \(max_connections\) and [0-9]+ are open: raise it to at least 6[0-9][0-9], or use fewer" "$f"' \
+	"$DBRIG_BIN" "$TEST_TMP/lim1.err" $MY --mysql-db=tpcc --connections=terminals --terminals=600 --delays=off --time=1
+check "sessions: a pool above max_connections is refused too" bash -c '"$0" tpcc "$@" run 2>&1 | grep -q "^dbrig: --connections=501: 501 sessions, but the server takes 500"' \
+	"$DBRIG_BIN" $MY --mysql-db=tpcc --connections=501 --terminals=600 --delays=off --time=1
+used=$(max_used)
+check "sessions: nothing was opened for the refused runs (saw $used)" [ "$used" -lt 10 ]
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL max_connections=2100; SET GLOBAL max_prepared_stmt_count=1000"
+check "sessions: statements beyond max_prepared_stmt_count are refused in one line" bash -c '"$0" tpcc "$@" run 2>&1 | grep -q "^dbrig: --connections=terminals: 100 sessions prepare [0-9]* statements, but the server allows 1000 (max_prepared_stmt_count)"' \
+	"$DBRIG_BIN" $MY --mysql-db=tpcc --connections=terminals --terminals=100 --delays=off --time=1
+mariadb_sql "$MARIADB_PORT" "SET GLOBAL max_prepared_stmt_count=1048576"
+check "sessions: --connections=terminal is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" run 2>"$f"; [ $? = 2 ] &&
+	[ "$(cat "$f")" = "dbrig: --connections: \"terminal\" is not valid (expected an integer from 1 to 100000, or terminals: one session per terminal)" ]' \
+	"$DBRIG_BIN" "$TEST_TMP/badconn.err" $MY --mysql-db=tpcc --connections=terminal
 finish

@@ -37,6 +37,34 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# tpcc_sessions_check NAME N COUNT_FN ARGS...: --connections=terminals with N
+# terminals must open N server sessions (COUNT_FN prints the sessions the
+# server has open; it is polled while the run lasts) and run on them.
+tpcc_sessions_check() {
+	local name=$1 n=$2 count_fn=$3; shift 3
+	local out=$TEST_TMP/$name.sess peak=0 c pid t0=$SECONDS
+	"$DBRIG_BIN" tpcc "$@" --connections=terminals --terminals="$n" --delays=scale:0.5 --time=4 \
+		--result="$out.json" run >"$out.out" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		c=$("$count_fn" 2>/dev/null) || c=0
+		[ "${c:-0}" -gt "$peak" ] && peak=$c
+		sleep 0.5
+	done
+	wait "$pid" || { cat "$out.out" >&2; fail "$name: $n terminals as $n sessions"; return; }
+	echo "$name: $n terminals as $n sessions: $(grep -m1 '^connected' "$out.out"), $(grep -m1 '^closed' "$out.out" || echo closed in under 1s), whole run $((SECONDS - t0)) s, peak $peak sessions"
+	check "$name: $n sessions connected before the clock" grep -q "^connected $n sessions in " "$out.out"
+	check "$name: the server had $n sessions open at once (peak $peak)" [ "$peak" -ge "$n" ]
+	check "$name: the per-terminal result" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1])); p = r['workload']['params']; s = r['phases']['sample']
+n = int(sys.argv[2])
+assert p['sessions'] == 'terminals' and p['connections'] == n and p['terminals'] == n, p
+assert s['transactions'] > 0 and s['errors']['fatal'] == 0, s['errors']
+assert s['conn_wait']['pool_capped'] is False, s['conn_wait']
+" "$out.json" "$n"
+}
+
 tpcc_suite() {
 	local name=$1; shift
 	local out=$TEST_TMP/$name
@@ -59,6 +87,8 @@ sys.exit(0 if 40 < tps < 140 else 1)" "$out.spec.json"
 	check "$name: precondition kept apart" python3 -c "
 import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['precondition']['transactions'] > 0 else 1)" "$out.spec.json"
 	check "$name: password not in the result" bash -c '! grep -q "${TPCC_SECRET:-no-secret-here}" "$0"' "$out.spec.json"
+	# TPCC_SESSIONS="N COUNT_FN": also one session per terminal, N terminals.
+	[ -z "${TPCC_SESSIONS:-}" ] || tpcc_sessions_check "$name" ${TPCC_SESSIONS} "$@"
 	check "$name: check after the runs" "$DBRIG_BIN" tpcc "$@" check
 	check "$name: cleanup" "$DBRIG_BIN" tpcc "$@" cleanup
 }

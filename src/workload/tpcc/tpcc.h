@@ -116,4 +116,24 @@ int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, co
 void tpcc_db_fail(struct db_conn *c, const char *what);
 int tpcc_exec_text(struct db_conn *c, const char *sql) __attribute__((warn_unused_result));
 
+/* --- the server's session limits (limits.c, sql/<dialect>/sessions.sql) --- */
+
+struct tpcc_limits {
+	long long max_sessions;  /* 0 = not known */
+	long long open_sessions; /* including the connection that asked */
+	long long max_prepared;  /* -1 = no limit */
+	long long open_prepared;
+	const char *setting;     /* the server setting that sets max_sessions */
+	char error[640];         /* why they could not be read */
+};
+/* Statements each run session prepares (the transactions'). */
+#define TPCC_SESSION_STATEMENTS TS_FIRST_LOAD
+/* Read them over a connection of its own: 0, or -1 with out->error set. */
+int tpcc_read_limits(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		     struct tpcc_limits *out) __attribute__((warn_unused_result));
+/* Do `sessions` more sessions of `stmts_per_session` statements fit? 0, or -1
+ * with one line in err ("<what>: 2000 sessions, but the server takes ..."). */
+int tpcc_limits_check(const struct tpcc_limits *l, const char *what, unsigned sessions, unsigned stmts_per_session,
+		      char *err, size_t errlen) __attribute__((warn_unused_result));
+
 #endif

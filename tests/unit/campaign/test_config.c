@@ -56,10 +56,42 @@ static void test_shipped_configs(void **state)
 	campaign_config_free(cfg);
 }
 
+/* "sessions": "terminals": the instance's connections are its terminals
+ * (options.terminals, else 10 per warehouse); the default is a pool. */
+static void test_sessions_terminals(void **state)
+{
+	static const char *const opts[] = {"\"terminals\": 120", "\"warehouses\": 3"};
+	static const unsigned want[] = {120, 30};
+	char dir[] = "/tmp/dbrig-test-config.XXXXXX", path[4200];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/c.json", dir);
+	for (int i = 0; i < 3; i++) {
+		struct campaign_config *cfg = NULL;
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f,
+			"{\"name\": \"s\", \"workload\": {\"kind\": \"tpcc\", \"options\": {%s}},"
+			" \"engine\": {\"kind\": \"mariadb\"}, \"target\": {\"kind\": \"local\"},"
+			" \"drives\": [{\"name\": \"a\", \"path\": \"%s\"}],"
+			" \"run_groups\": [{\"name\": \"g\", \"placement\": {\"a\": 1}}]%s}\n",
+			i < 2 ? opts[i] : "", dir, i < 2 ? ", \"sessions\": \"terminals\"" : ", \"threads\": 4");
+		fclose(f);
+		assert_int_equal(campaign_config_load(path, &cfg), 0);
+		assert_int_equal(cfg->sessions_per_terminal, i < 2);
+		assert_int_equal(cfg->threads, i < 2 ? want[i] : 4);
+		campaign_config_free(cfg);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test(test_sessions_terminals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

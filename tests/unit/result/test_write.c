@@ -63,8 +63,8 @@ static void test_write_and_read_back(void **state)
 	result_param_int(r, "tables", 4);
 	fill(&pre, 50, 2000000);
 	fill(&sam, 100, 5000000);
-	struct phase_report pp = {PHASE_PRECONDITION, true, 5.0, 2, &pre, ev, busy};
-	struct phase_report sp = {PHASE_SAMPLE, true, 10.0, 2, &sam, ev, busy};
+	struct phase_report pp = {.phase = PHASE_PRECONDITION, .complete = true, .seconds = 5.0, .threads = 2, .s = &pre, .session_events = ev, .session_seconds = busy};
+	struct phase_report sp = {.phase = PHASE_SAMPLE, .complete = true, .seconds = 10.0, .threads = 2, .s = &sam, .session_events = ev, .session_seconds = busy};
 	result_set_phase(r, &pp);
 	result_set_phase(r, &sp);
 	snprintf(path, sizeof(path), "%s/r.json", dir);
@@ -80,6 +80,7 @@ static void test_write_and_read_back(void **state)
 	assert_int_equal(json_integer_value(json_object_get(s, "transactions")), 100);
 	assert_int_equal(json_integer_value(json_object_get(p, "transactions")), 50);
 	assert_true(json_real_value(json_object_get(s, "tps")) == 10.0);
+	assert_null(json_object_get(s, "conn_wait")); /* no terminals, no pool */
 	/* The stored buckets rebuild the same histogram, so merges are exact. */
 	struct hist *h;
 	assert_int_equal(hist_init(&h), 0);
@@ -111,6 +112,66 @@ static void test_write_and_read_back(void **state)
 	assert_int_equal(files, 1);
 }
 
+/* Terminals: the wait for a connection apart from the service time, per
+ * phase and per type, and the pool flag. */
+static void test_conn_wait(void **state)
+{
+	(void)state;
+	struct result *r;
+	struct span_stats sam;
+	uint64_t ev[2] = {40, 60};
+	double busy[2] = {1.0, 1.0};
+	static const char *const types[] = {"a", "b"};
+	char path[128];
+	json_error_t err;
+
+	memset(&sam, 0, sizeof(sam));
+	assert_int_equal(hist_init(&sam.lat), 0);
+	assert_int_equal(hist_init(&sam.wait), 0);
+	assert_int_equal(hist_init(&sam.type_lat[0]), 0);
+	assert_int_equal(hist_init(&sam.type_lat[1]), 0);
+	for (int i = 0; i < 10; i++) { /* a: 10 ms, 4 of them waiting; b: 30 ms, 6 waiting */
+		hist_record(sam.lat, 10000000);
+		hist_record(sam.type_lat[0], 10000000);
+		hist_record(sam.wait, 4000000);
+		hist_record(sam.lat, 30000000);
+		hist_record(sam.type_lat[1], 30000000);
+		hist_record(sam.wait, 6000000);
+	}
+	sam.type_count[0] = sam.type_count[1] = 10;
+	sam.type_wait_ns[0] = 10 * 4000000ull;
+	sam.type_wait_ns[1] = 10 * 6000000ull;
+	sam.c.events = 20;
+	assert_int_equal(result_new(&r, "tpcc", "tpcc"), 0);
+	result_set_types(r, types, 2);
+	struct phase_report sp = {.phase = PHASE_SAMPLE, .complete = true, .seconds = 10.0, .threads = 2, .s = &sam,
+				  .session_events = ev, .session_seconds = busy, .pools = 2, .queued_share = 0.25,
+				  .pool_capped = true};
+	result_set_phase(r, &sp);
+	snprintf(path, sizeof(path), "%s/w.json", dir);
+	assert_int_equal(result_write(r, path, "complete", NULL), 0);
+	result_free(r);
+
+	json_t *root = json_load_file(path, 0, &err);
+	json_t *s = json_object_get(json_object_get(root, "phases"), "sample");
+	json_t *cw = json_object_get(s, "conn_wait");
+	assert_non_null(cw);
+	assert_true(json_real_value(json_object_get(cw, "avg_ms")) == 5.0);
+	assert_true(json_real_value(json_object_get(cw, "service_avg_ms")) == 15.0);
+	assert_int_equal(json_integer_value(json_object_get(cw, "pools")), 2);
+	assert_true(json_real_value(json_object_get(cw, "queued_share")) == 0.25);
+	assert_true(json_is_true(json_object_get(cw, "pool_capped")));
+	assert_true(json_real_value(json_object_get(cw, "capped_above")) == RUNNER_POOL_CAPPED_SHARE);
+	json_t *b = json_object_get(json_object_get(s, "types"), "b");
+	assert_true(json_real_value(json_object_get(b, "wait_avg_ms")) == 6.0);
+	assert_true(json_real_value(json_object_get(b, "service_avg_ms")) == 24.0);
+	json_decref(root);
+	hist_close(sam.lat);
+	hist_close(sam.wait);
+	hist_close(sam.type_lat[0]);
+	hist_close(sam.type_lat[1]);
+}
+
 static void test_unwritable_leaves_nothing(void **state)
 {
 	(void)state;
@@ -139,7 +200,7 @@ static void test_journal_lines(void **state)
 	snprintf(path, sizeof(path), "%s/j.jsonl", dir);
 	assert_int_equal(journal_open(&j, path, r), 0);
 	fill(&iv, 10, 1000000);
-	struct interval_report ir = {PHASE_SAMPLE, 12.0, 2.0, 2.0, false, 4, &iv, false, 0, 0};
+	struct interval_report ir = {.phase = PHASE_SAMPLE, .t = 12.0, .phase_t = 2.0, .seconds = 2.0, .threads = 4, .s = &iv};
 	result_add_interval(r, &ir, &l);
 	assert_int_equal(journal_append(j, l), 0);
 	free(l);
@@ -174,7 +235,7 @@ static void test_fault_marks(void **state)
 
 	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
 	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
-		struct interval_report ir = {PHASE_SAMPLE, (double)i + 1, (double)i + 1, 1.0, false, 4, &iv, false, 0, 0};
+		struct interval_report ir = {.phase = PHASE_SAMPLE, .t = (double)i + 1, .phase_t = (double)i + 1, .seconds = 1.0, .threads = 4, .s = &iv};
 		char *l = NULL;
 		json_t *o;
 
@@ -197,6 +258,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_and_read_back),
+		cmocka_unit_test(test_conn_wait),
 		cmocka_unit_test(test_unwritable_leaves_nothing),
 		cmocka_unit_test(test_journal_lines),
 		cmocka_unit_test(test_fault_marks),
