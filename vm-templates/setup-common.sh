@@ -4,6 +4,7 @@
 # user-data) as data, never as code, and checks every value against the grammar dbrig
 # checked the campaign file with; a value outside it stops the setup before anything runs:
 #   db_user      [A-Za-z0-9_]+           db_password  [A-Za-z0-9._+=@%:,~-]+
+#   db_name      [A-Za-z0-9_]+ (the workload's database: sbtest, tpcc)
 #   db_client    empty, a.b.c.d or a.b.c.d/m.m.m.m (empty: the NIC's gateway)
 #   mac          the MAC of the NIC dbrig gave the VM
 #   db_port, buffer_pool   digits
@@ -13,20 +14,22 @@ log() { echo "dbrig-setup: $*"; }
 die() { log "$*" >&2; exit 1; }
 conf=/etc/dbrig/setup.conf
 [ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
-db_user= db_password= db_client= mac= db_port= buffer_pool=
+db_user= db_name= db_password= db_client= mac= db_port= buffer_pool=
 while IFS= read -r line || [ -n "$line" ]; do
 	case $line in
 	'' | '#'*) ;;
 	db_user=*) db_user=${line#*=} ;;
+	db_name=*) db_name=${line#*=} ;;
 	db_password=*) db_password=${line#*=} ;;
 	db_client=*) db_client=${line#*=} ;;
 	mac=*) mac=${line#*=} ;;
 	db_port=*) db_port=${line#*=} ;;
 	buffer_pool=*) buffer_pool=${line#*=} ;;
-	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_password, db_client, mac, db_port or buffer_pool)" ;;
+	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_name, db_password, db_client, mac, db_port or buffer_pool)" ;;
 	esac
 done <"$conf"
 case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
+case $db_name in '' | *[!A-Za-z0-9_]*) die "$conf: db_name is not [A-Za-z0-9_]+" ;; esac
 case $db_password in '' | *[!A-Za-z0-9._+=@%:,~-]*) die "$conf: db_password holds a character outside [A-Za-z0-9._+=@%:,~-]" ;; esac
 case $db_client in *[!0-9./]*) die "$conf: db_client is not an IPv4 address or address/netmask" ;; esac
 case $mac in '' | *[!0-9a-f:]*) die "$conf: mac is not a MAC address" ;; esac

@@ -8,7 +8,9 @@
 #     mounted on /srv/dbrig-data; data and log files live in /srv/dbrig-data/mssql
 #   - SQL Server's memory limit is the buffer pool, its port db_port, and it listens on the
 #     IPv4 address of the NIC with the MAC dbrig gave the VM only
-#   - the driver's login db_user is created (sysadmin) with db_password
+#   - the driver's login db_user is created (sysadmin) with db_password, and the workload's
+#     database db_name exists: created empty on a fresh disk; on a restored (cloned) disk
+#     whose files this instance's master does not know yet, attached from them
 # Not boot-tested by dbrig's CI (no SQL Server image there); the Windows Server 2012 R2 /
 # SQL Server 2014 case of the published runs is in vm-templates/windows-sqlserver.md.
 . /usr/local/lib/dbrig/setup-common.sh
@@ -53,8 +55,19 @@ for _ in $(seq 1 120); do
 done
 batch=$(mktemp)
 trap 'rm -f "$batch"' EXIT
+# The database's files live on the under-test disk; a clone of vm1's golden disk carries
+# them, and another VM's master must attach them (SQL Server keeps the list in master,
+# on the boot disk).
+mdf=/srv/dbrig-data/mssql/$db_name.mdf
+ldf=/srv/dbrig-data/mssql/${db_name}_log.ldf
+if [ -f "$mdf" ]; then
+	make_db="CREATE DATABASE $(tsql_ident "$db_name") ON (FILENAME = $(tsql_str "$mdf")), (FILENAME = $(tsql_str "$ldf")) FOR ATTACH;"
+else
+	make_db="CREATE DATABASE $(tsql_ident "$db_name");"
+fi
 printf '%s\n' "IF NOT EXISTS (SELECT 1 FROM sys.server_principals WHERE name = $(tsql_str "$db_user"))" \
 	"  CREATE LOGIN $(tsql_ident "$db_user") WITH PASSWORD = $(tsql_str "$db_password"), CHECK_POLICY = OFF;" \
-	"ALTER SERVER ROLE sysadmin ADD MEMBER $(tsql_ident "$db_user");" >"$batch"
+	"ALTER SERVER ROLE sysadmin ADD MEMBER $(tsql_ident "$db_user");" \
+	"IF DB_ID($(tsql_str "$db_name")) IS NULL $make_db" >"$batch"
 /opt/mssql-tools18/bin/sqlcmd -C -S "127.0.0.1,$db_port" -U sa -b -i "$batch"
-log "SQL Server ready on port $db_port"
+log "SQL Server ready on port $db_port, database $db_name"

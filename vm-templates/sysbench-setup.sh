@@ -14,14 +14,15 @@
 #   - it is mounted on /srv/dbrig-data; the database's datadir is /srv/dbrig-data/mysql
 #   - the server config is server.cnf plus the datadir and the listening address: the
 #     IPv4 address of the NIC with the MAC dbrig gave the VM
-#   - the driver's user db_user owns the database sbtest and may log in from db_client
-#     only (default: that NIC's gateway)
+#   - the driver's user db_user owns the workload's database db_name (sbtest, tpcc) and may
+#     log in from db_client only (default: that NIC's gateway)
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
 . /usr/local/lib/dbrig/setup-common.sh
 [ -f /etc/dbrig/server.cnf ] || die "/etc/dbrig/server.cnf is missing (cloud-init writes it from dbrig's user-data)"
 # A value as an SQL string literal: the grammar setup-common.sh checks leaves no quote to
 # double, and doubling keeps it a literal if the grammar ever grows one.
 sql_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+sql_ident() { printf '`%s`' "$(printf '%s' "$1" | sed 's/`/``/g')"; }
 
 # The server listens on the IPv4 address of the NIC dbrig gave the VM only, and the
 # driver may log in from db_client only, by default that NIC's gateway, where QEMU user
@@ -70,21 +71,22 @@ confdir=/etc/mysql/mariadb.conf.d
 } >"$confdir/90-dbrig.cnf"
 chmod 644 "$confdir/90-dbrig.cnf"
 systemctl start mariadb 2>/dev/null || systemctl start mysql
-# The host calls the VM ready as soon as the server greets it, which it does
-# once the driver's user exists: on MariaDB one GRANT creates the user together
-# with its grant (and resets its password on a restored disk), so there is no
-# moment when the user can log in but not use sbtest. MySQL 8 has no
+# The host calls the VM ready once the server greets it and the driver's user
+# logs into db_name (dbrig <workload> ping): on MariaDB one GRANT creates the
+# user together with its grant (and resets its password on a restored disk), so
+# there is no moment when the user can log in but not use db_name. MySQL 8 has no
 # GRANT ... IDENTIFIED BY: there the user is created, then granted. The SQL goes
 # to the client on stdin (printf is a shell builtin: the password is in no argv).
 user="$(sql_str "$db_user")@$(sql_str "$client")"
 pw=$(sql_str "$db_password")
+db=$(sql_ident "$db_name")
 if command -v mariadb-install-db >/dev/null; then
-	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
-		"GRANT ALL ON sbtest.* TO $user IDENTIFIED BY $pw;" | mysql -uroot
+	printf '%s\n' "CREATE DATABASE IF NOT EXISTS $db;" \
+		"GRANT ALL ON $db.* TO $user IDENTIFIED BY $pw;" | mysql -uroot
 else
-	printf '%s\n' "CREATE DATABASE IF NOT EXISTS sbtest;" \
+	printf '%s\n' "CREATE DATABASE IF NOT EXISTS $db;" \
 		"CREATE USER IF NOT EXISTS $user IDENTIFIED BY $pw;" \
 		"ALTER USER $user IDENTIFIED BY $pw;" \
-		"GRANT ALL ON sbtest.* TO $user;" | mysql -uroot
+		"GRANT ALL ON $db.* TO $user;" | mysql -uroot
 fi
-log "database ready on $addr port $db_port for $db_user from $client"
+log "database $db_name ready on $addr port $db_port for $db_user from $client"

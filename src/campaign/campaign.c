@@ -174,13 +174,6 @@ int campaign_main(const struct campaign_opts *o)
 		err = -EINVAL;
 		goto out;
 	}
-	if (!c.cfg->workload->mysql_only && !c.cfg->target->any_workload) {
-		log_error("%s: .workload.kind: the %s target cannot run the %s workload yet (expected the local "
-			  "target; use --plan to check the campaign meanwhile)", c.cfg->file, c.cfg->target->name,
-			  c.cfg->workload->display);
-		err = -ENOTSUP;
-		goto out;
-	}
 	if ((ret = steps_self_exe(c.steps.exe, sizeof(c.steps.exe))) < 0) {
 		err = as_runtime(ret);
 		goto out;

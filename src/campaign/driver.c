@@ -46,6 +46,12 @@ static void begin(struct driver_cmd *dc, const struct campaign_config *cfg, cons
 	size_t nv = 0;
 
 	strbuf_reset(&dc->args);
+	/* A driver_cmd may be reused: the previous command's entries go (wiped, they hold passwords). */
+	for (size_t i = 0; i < 3; i++) {
+		if (dc->vars[i].buf)
+			memset(dc->vars[i].buf, 0, dc->vars[i].len);
+		strbuf_reset(&dc->vars[i]);
+	}
 	arg(dc, "%s", exe);
 	arg(dc, "%s", cfg->workload->name);
 	arg(dc, "--db-driver=%s", e->db_driver);
@@ -144,6 +150,16 @@ void driver_cmd_prepare(struct driver_cmd *dc, const struct campaign_config *cfg
 	if (cfg->workload->tests)
 		arg(dc, "%s", cfg->test);
 	arg(dc, "prepare");
+	finish(dc);
+}
+
+void driver_cmd_ping(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
+		     const struct target_endpoint *ep)
+{
+	begin(dc, cfg, exe, ep);
+	if (cfg->workload->tests)
+		arg(dc, "%s", cfg->test);
+	arg(dc, "ping");
 	finish(dc);
 }
 

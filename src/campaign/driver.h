@@ -1,6 +1,6 @@
 /*
  * Every `dbrig <workload>` child of a campaign: the run of an instance, the
- * golden copy's prepare, the fingerprint check. This file builds their
+ * golden copy's prepare, the fingerprint check, the login probe. This file builds their
  * command lines and their environment; nothing else in dbrig does.
  *
  * The engine (db/engine.h) names the driver: libmysqlclient engines
@@ -50,6 +50,9 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 /* `dbrig <workload> … prepare` of the golden copy (its --threads: the smaller of the scale and threads). */
 void driver_cmd_prepare(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
 			const struct target_endpoint *ep);
+/* `dbrig <workload> … ping`: exits 0 once the endpoint's user can log into its database. */
+void driver_cmd_ping(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
+		     const struct target_endpoint *ep);
 /* `dbrig <workload> … check`: the consistency checks and the "fingerprint: " line. */
 void driver_cmd_check(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
 		      const struct target_endpoint *ep);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <strings.h>
 
 static void golden_identity(void *arg, struct strbuf *out)
 {
@@ -90,6 +91,69 @@ out:
 	return ret;
 }
 
+static bool has_error(const char *p, size_t n)
+{
+	for (size_t i = 0; i + 5 <= n; i++)
+		if (!strncasecmp(p + i, "error", 5))
+			return true;
+	return false;
+}
+
+/* The line of `text` that names the error (the driver's "error N: ..."), else its last non-empty line. */
+static void error_line(const char *text, struct strbuf *why)
+{
+	const char *best = NULL, *last = NULL;
+	size_t nbest = 0, nlast = 0;
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		if (n) {
+			last = p;
+			nlast = n;
+			if (!best && has_error(p, n)) {
+				best = p;
+				nbest = n;
+			}
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (!best) {
+		best = last;
+		nbest = nlast;
+	}
+	if (best)
+		strbuf_addf(why, ": %.*s", (int)(nbest < 300 ? nbest : 300), best);
+}
+
+static int golden_ready(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
+			struct strbuf *why)
+{
+	const struct golden *g = arg;
+	const struct campaign_config *cfg = g->cfg;
+	struct driver_cmd dc;
+	struct strbuf out;
+	int ret, st = 0;
+
+	(void)what;
+	driver_cmd_init(&dc);
+	strbuf_init(&out, 0);
+	driver_cmd_ping(&dc, cfg, g->exe, ep);
+	struct proc_spec spec = {.argv = dc.argv, .env = dc.env, .log_path = log, .capture = true, .new_group = true};
+	ret = proc_run(&spec, &out, &st);
+	if (ret < 0) {
+		/* The reason is the driver's (stdout: sysbench's FATAL lines; stderr, in the log: tpcc's). */
+		strbuf_addf(why, "user %s cannot log into database %s yet", ep->user, ep->database);
+		if (out.len)
+			error_line(out.buf, why);
+		else if (log)
+			proc_add_log_tail(log, why);
+		ret = -EAGAIN;
+	}
+	driver_cmd_release(&dc);
+	strbuf_release(&out);
+	return ret;
+}
+
 void golden_init(struct golden *g, const struct campaign_config *cfg, const char *exe)
 {
 	g->cfg = cfg;
@@ -99,5 +163,6 @@ void golden_init(struct golden *g, const struct campaign_config *cfg, const char
 		.identity = golden_identity,
 		.load = golden_load,
 		.fingerprint = golden_fingerprint,
+		.ready = golden_ready,
 	};
 }

@@ -7,6 +7,8 @@
  *   load         `dbrig <workload> … prepare` (its output into the log)
  *   fingerprint  `dbrig <workload> … check`: its "fingerprint: " line (the
  *                check's own conditions must hold: it exits 1 otherwise)
+ *   ready        `dbrig <workload> … ping`: the endpoint's user logs into
+ *                its database (-EAGAIN with the driver's error otherwise)
  */
 #ifndef DBRIG_CAMPAIGN_GOLDEN_H
 #define DBRIG_CAMPAIGN_GOLDEN_H

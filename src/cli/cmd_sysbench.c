@@ -329,7 +329,8 @@ static void usage(void)
 	       "  --time, --report-interval and --precondition take units (30 = seconds, 90s, 15m, 2h, 1h30m);\n"
 	       "  --rand-type=zipfian. Exit status: 0 success, 1 any failure or interrupted run (as sysbench).\n"
 	       "  Command check (dbrig's): prints the database's fingerprint, its row counts and CHECKSUM TABLE of\n"
-	       "  sbtest1, what a campaign compares restores with.\n\n");
+	       "  sbtest1, what a campaign compares restores with. Command ping (dbrig's): connects as --mysql-user\n"
+	       "  to --mysql-db and exits 0, or 1 with the server's error (a campaign's readiness probe).\n\n");
 	printf("Tests (sysbench 1.0.20's oltp_*.lua, built in; a path to one, such as\n"
 	       "/usr/share/sysbench/oltp_read_write.lua, names the same test):\n");
 	for (int t = 0; t < SB_TEST_COUNT; t++)
@@ -856,9 +857,10 @@ int cmd_sysbench(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	/* check is dbrig's own: the fingerprint a campaign compares restores with. */
+	/* check and ping are dbrig's own: the fingerprint a campaign compares restores with, and its
+	 * readiness probe (the user logs into the database). */
 	if (strcmp(cmd, "prepare") && strcmp(cmd, "prewarm") && strcmp(cmd, "run") && strcmp(cmd, "cleanup") &&
-	    strcmp(cmd, "check")) {
+	    strcmp(cmd, "check") && strcmp(cmd, "ping")) {
 		fprintf(stderr, "Unknown command: %s\n", cmd);
 		goto out;
 	}
@@ -957,6 +959,10 @@ int cmd_sysbench(int argc, char **argv)
 	}
 	if (probe(drv, &cp, sb_test_name(o.test), frame, parallel ? c.threads : 1, NULL, 0) < 0)
 		goto out;
+	if (!strcmp(cmd, "ping")) {
+		ret = 0;
+		goto out;
+	}
 	if (!strcmp(cmd, "prepare")) {
 		struct sb_load_stats st;
 		if (sb_prepare(&o, drv, &cp, c.threads, &st) == 0) {

@@ -79,7 +79,8 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dbrig tpcc [options] COMMAND\n\n"
 		   "TPC-C-style OLTP (nine tables, five transactions, terminals with keying and think\n"
 		   "times) through ODBC (SQL Server; MariaDB and PostgreSQL drivers) or libmysqlclient.\n\n"
-		   "COMMAND: prepare, run, check, cleanup\n\n"
+		   "COMMAND: prepare, run, check, cleanup; ping (log in to the database and exit: 0 when the\n"
+		   "         user can, 1 with the server's error; a campaign's readiness probe)\n\n"
 		   "Passwords come from ODBC_PWD / MYSQL_PWD or a password file, never from the command\n"
 		   "line, and are never written to results, journals or logs. psqlODBC needs\n"
 		   "Protocol=7.4-1 in the connection string (see docs/tpcc.md).\n");
@@ -444,8 +445,8 @@ int cmd_tpcc(int argc, char **argv)
 		goto out;
 	}
 	if (npos != 1 || (strcmp(pos[0], "prepare") && strcmp(pos[0], "run") && strcmp(pos[0], "check") &&
-			  strcmp(pos[0], "cleanup"))) {
-		log_error("tpcc: expected one COMMAND: prepare, run, check or cleanup (see dbrig tpcc --help)");
+			  strcmp(pos[0], "cleanup") && strcmp(pos[0], "ping"))) {
+		log_error("tpcc: expected one COMMAND: prepare, run, check, cleanup or ping (see dbrig tpcc --help)");
 		goto out;
 	}
 	if (tpcc_conn_parse(c.connections_arg, &c.connections, &c.per_terminal) < 0)
@@ -534,6 +535,12 @@ int cmd_tpcc(int argc, char **argv)
 			log_warn("--odbc-connect: psqlODBC without Protocol=7.4-1 wraps every statement in a SAVEPOINT "
 				 "and keeps a transaction after a deadlock error; append ;Protocol=7.4-1");
 		drv->disconnect(&probe);
+	}
+	if (!strcmp(pos[0], "ping")) {
+		printf("ping: %s answers as %s (%s)\n", endpoint, cp.user ? cp.user : "the connection string's user",
+		       version);
+		ret = 0;
+		goto out;
 	}
 	if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
 		log_error("%s", err);

@@ -26,6 +26,7 @@ const struct db_engine db_engine_mariadb = {
 	.db_driver = "mysql",
 	.port = 3306,
 	.guest_packages = "mariadb-server",
+	.guest_template = "sysbench",
 	.client = "mariadb",
 };
 
@@ -35,6 +36,7 @@ const struct db_engine db_engine_percona = {
 	.db_driver = "mysql",
 	.port = 3306,
 	.guest_packages = "percona-server-server",
+	.guest_template = "sysbench",
 	.client = "mysql",
 };
 
@@ -44,6 +46,7 @@ const struct db_engine db_engine_mysql = {
 	.db_driver = "mysql",
 	.port = 3306,
 	.guest_packages = "mysql-server",
+	.guest_template = "sysbench",
 	.client = "mysql",
 };
 
@@ -65,6 +68,7 @@ const struct db_engine db_engine_sqlserver = {
 	.odbc_driver = "ODBC Driver 18 for SQL Server",
 	.port = 1433,
 	.guest_packages = "mssql-server mssql-tools18",
+	.guest_template = "sqlserver",
 	.client = "sqlcmd",
 	.odbc_connect = mssql_connect,
 };

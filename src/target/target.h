@@ -126,6 +126,10 @@ struct target_loader {
 	/* The database's fingerprint, one line that a restored copy must reproduce. */
 	int (*fingerprint)(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
 			   struct strbuf *fp) __attribute__((warn_unused_result));
+	/* The readiness probe: the driver's user logs into the database as the drivers will. 0 when
+	 * it can; -EAGAIN when not (yet), `why` (appended to) saying what the driver said. */
+	int (*ready)(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
+		     struct strbuf *why) __attribute__((warn_unused_result));
 };
 
 /* The campaign as a target sees it. Everything is borrowed from the caller. */
@@ -176,8 +180,6 @@ struct target_ops {
 	const char *name;
 	const char *summary;
 	const struct target_option *options; /* terminated by {NULL} */
-	/* build_golden and verify run every workload (the loader's); false: the MySQL-protocol ones only. */
-	bool any_workload;
 
 	int (*init)(struct target *t) __attribute__((warn_unused_result));
 	/* Static checks of the campaign for this backend; messages name the JSON path (target_env_error). */

@@ -123,6 +123,7 @@ cat >"$T/e2e.json" <<JSON
   "threads": 4,
   "report_interval": "10s",
   "output": "$T/out",
+  "verify_restore": true,
   "keep": true
 }
 JSON
@@ -159,6 +160,8 @@ step "campaign (golden copy, restore, run)"
 	fail "campaign failed"
 }
 tail -5 camp.err
+# issue 11 item 3: each restored VM's fingerprint (dbrig sysbench check over its endpoint) is the golden copy's
+check "both restores verified against the golden fingerprint" [ "$(grep -c "restore verified (tables=1 rows=" camp.err)" = 2 ]
 res="out/$NAME/2-vms-on-2-drives"
 fast=$(json_get "$res/fast/vm1.json" "r['phases']['sample']['tps']" 2>/dev/null || echo 0)
 slow=$(json_get "$res/slow/vm1.json" "r['phases']['sample']['tps']" 2>/dev/null || echo 0)

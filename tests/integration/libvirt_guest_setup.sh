@@ -136,7 +136,8 @@ check "dbrig's port and buffer pool come after the options" \
 check "finding 12: the server listens on the NIC with dbrig's MAC only" grep -qx 'bind-address = 10.0.2.15' "$cnf"
 check "finding 12: ... not on every address" bash -c "! grep -q '0\.0\.0\.0' '$cnf'"
 check "finding 12: the driver's user may log in from the NIC's gateway only, with the password, sent on the client's stdin" \
-	grep -qx "GRANT ALL ON sbtest.\* TO 'dbrig'@'10.0.2.2' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
+	grep -qx "GRANT ALL ON \`sbtest\`.\* TO 'dbrig'@'10.0.2.2' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
+check "the workload's database (db_name) is created" grep -qx 'CREATE DATABASE IF NOT EXISTS `sbtest`;' "$T/log/sql"
 check "finding 12: no grant to '%'" bash -c "! grep -q \"'%'\" '$T/log/sql'"
 check "the password is on no command line" bash -c "! grep -q 'pw-1234' '$T/log/calls'"
 check "the hostname is resolvable" grep -qx '127.0.1.1 d1-vm1' "$T/log/hosts"
@@ -152,7 +153,23 @@ seed_files "$T/dry2.out" "$T/client"
 guest "$T/client"
 check "db_client: the script ran (exit 0)" [ "$(cat "$T/log/rc")" = 0 ]
 check "db_client: the grant is for that network" \
-	grep -qx "GRANT ALL ON sbtest.\* TO 'dbrig'@'192.168.7.0/255.255.255.0' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
+	grep -qx "GRANT ALL ON \`sbtest\`.\* TO 'dbrig'@'192.168.7.0/255.255.255.0' IDENTIFIED BY 'pw-1234.abcd';" "$T/log/sql"
+
+# Issue 11 item 2: a TPC-C campaign on a MariaDB guest gets its own database (tpcc), and a
+# SQL Server guest's parameters name it too (its script is only checked for syntax here).
+sed 's/"workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1}}/"workload": {"kind": "tpcc", "options": {"warehouses": 1}}/' "$T/c.json" >"$T/c3.json"
+"$DBRIG_BIN" provision "$T/c3.json" --dry-run >"$T/dry3.out" 2>&1 || die "provision --dry-run (tpcc): $(cat "$T/dry3.out")"
+seed_files "$T/dry3.out" "$T/tpcc"
+guest "$T/tpcc"
+check "tpcc: the script ran (exit 0)" [ "$(cat "$T/log/rc")" = 0 ]
+check "tpcc: the database tpcc is created and granted" \
+	bash -c "grep -qx 'CREATE DATABASE IF NOT EXISTS \`tpcc\`;' '$T/log/sql' && grep -qx \"GRANT ALL ON \\\`tpcc\\\`.\\* TO 'dbrig'@'10.0.2.2' IDENTIFIED BY 'pw-1234.abcd';\" '$T/log/sql'"
+sed -e 's/"engine": {"kind": "mariadb"/"engine": {"kind": "sqlserver"/' -e 's/"endpoint": "forward",/"endpoint": "forward", "template": "sqlserver",/' \
+	-e 's/"pw-1234.abcd"/"pw-1234.abcdEF"/' "$T/c3.json" >"$T/c4.json"
+"$DBRIG_BIN" provision "$T/c4.json" --dry-run >"$T/dry4.out" 2>&1 || die "provision --dry-run (sqlserver): $(cat "$T/dry4.out")"
+seed_files "$T/dry4.out" "$T/mssql"
+check "sqlserver: the script is vm-templates/sqlserver-setup.sh" cmp -s "$T/mssql/dbrig-setup.sh" "$DBRIG_SOURCE_DIR/vm-templates/sqlserver-setup.sh"
+check "sqlserver: its parameters name the database tpcc" grep -qx 'db_name=tpcc' "$T/mssql/setup.conf"
 
 # Finding 3 with the campaign checks bypassed: hostile option lines in server.cnf are
 # copied, never run; a parameter outside its grammar stops the script before any SQL.
@@ -174,6 +191,11 @@ cp -r "$S" "$T/evil3"
 echo 'db_port=3306;touch /PWNED' >>"$T/evil3/setup.conf"
 guest "$T/evil3"
 check "a later value outside the grammar wins no pass (exit 1)" [ "$(cat "$T/log/rc")" = 1 ]
+cp "$S/setup.conf" "$T/evil3/setup.conf"
+sed -i 's|^db_name=.*|db_name=x`;DROP DATABASE mysql;--|' "$T/evil3/setup.conf"
+guest "$T/evil3"
+check "a db_name outside the grammar stops the script before any SQL" \
+	bash -c "[ \"\$(cat '$T/log/rc')\" = 1 ] && grep -q 'db_name is not' '$T/log/out' && [ ! -s '$T/log/sql' ]"
 echo 'db_hack=1' >"$T/evil3/setup.conf"
 guest "$T/evil3"
 check "an unknown parameter stops the script" bash -c "[ \"\$(cat '$T/log/rc')\" = 1 ] && grep -q 'unexpected line db_hack' '$T/log/out'"

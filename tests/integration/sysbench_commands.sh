@@ -21,6 +21,12 @@ for t in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_u
 		fp=$("$DBRIG_BIN" sysbench $C --tables=2 $t check 2>&1 | tail -1)
 		sum=$(mariadb_sql "$MARIADB_PORT" "CHECKSUM TABLE sbtest.sbtest1 EXTENDED" | cut -f2)
 		check "$t check fingerprint ($fp)" [ "$fp" = "fingerprint: tables=2 rows=4000 sbtest1.rows=2000 sbtest1.checksum=$sum" ]
+		# ping: a campaign's readiness probe logs in as the driver's user into its database
+		check "$t ping" "$DBRIG_BIN" sysbench $C $t ping
+		rc=0
+		"$DBRIG_BIN" sysbench $C --mysql-db=nosuchdb $t ping >"$out.ping" 2>&1 || rc=$?
+		check "$t ping into a missing database exits 1 (got $rc)" [ "$rc" = 1 ]
+		check "$t ping names the server's error" grep -q "error 1049: Unknown database 'nosuchdb'" "$out.ping"
 	fi
 	check "$t run" "$DBRIG_BIN" sysbench $C --tables=2 --table-size=2000 --threads=4 --time=2 --report-interval=1 \
 		--percentile=50,95,99 --result="$out.json" --journal="$out.jsonl" $t run >"$out.run" 2>&1

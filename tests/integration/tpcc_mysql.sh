@@ -49,6 +49,14 @@ check "load: spec cardinalities" grep -qP '^stock\t200000\t' "$TEST_TMP/fp.strea
 check "load: INSERT fallback loads the same rows as the stream" diff "$TEST_TMP/fp.stream" "$TEST_TMP/fp.insert"
 check "load: ODBC parameter arrays load the same rows as the stream" diff "$TEST_TMP/fp.stream" "$TEST_TMP/fp.odbc"
 check "load: check after the streamed load" "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc check
+# ping: a campaign's readiness probe (the user logs into the database), libmysqlclient and ODBC
+check "ping: libmysqlclient" "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc ping
+check "ping: ODBC" env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
+	--odbc-connect="Driver={MariaDB};Server=127.0.0.1;Port=$MARIADB_PORT;Database=tpcc_odbc;UID=sbtest" ping
+rc=0
+"$DBRIG_BIN" tpcc $MY --mysql-db=nosuchdb ping >"$TEST_TMP/ping.out" 2>&1 || rc=$?
+check "ping: a missing database exits 1 (got $rc)" [ "$rc" = 1 ]
+check "ping: names the server's error" grep -q "Unknown database 'nosuchdb'" "$TEST_TMP/ping.out"
 
 # --percentile as sysbench's: the requested percentiles in the result, the
 # interval lines and the summary; 0 disables them; p90 stays in the type table.

@@ -25,6 +25,7 @@
 
 #include "db/engine.h"
 #include "core/clock.h"
+#include "core/escape.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
@@ -529,8 +530,12 @@ static int libvirt_restore(struct target *t, struct target_instance *inst)
 	return ret;
 }
 
-/* The drive's first VM, running on a fresh under-test disk, gets the workload's tables (the campaign's loader). */
-static int load_first(struct target *t, struct target_instance *first, const char *what)
+/*
+ * The drive's first VM, running on a fresh under-test disk, gets the workload's tables, then
+ * their fingerprint (the campaign's loader, as on the local target): what every restore of
+ * the drive must reproduce.
+ */
+static int load_first(struct target *t, struct target_instance *first, const char *what, struct strbuf *fp)
 {
 	struct target_endpoint ep;
 	struct strbuf logp;
@@ -541,7 +546,9 @@ static int load_first(struct target *t, struct target_instance *first, const cha
 	strbuf_init(&logp, 0);
 	strbuf_addf(&logp, "%s/golden-%s.log", t->env->log_dir, t->env->drives[first->drive].name);
 	ret = mkdir_p(t->env->log_dir, 0755);
-	ret = t->env->loader->load(t->env->loader->arg, what, &ep, ret == 0 ? logp.buf : NULL);
+	const char *log = ret == 0 ? logp.buf : NULL;
+	if ((ret = t->env->loader->load(t->env->loader->arg, what, &ep, log)) == 0)
+		ret = t->env->loader->fingerprint(t->env->loader->arg, what, &ep, log, fp);
 	strbuf_release(&logp);
 	return ret;
 }
@@ -551,14 +558,17 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	struct lv *lv = t->priv;
 	struct target_instance *first = NULL;
 	virDomainPtr dom = NULL;
-	char *golden = NULL, what[200];
-	struct strbuf meta;
+	char *golden = NULL, *done_fp = NULL, what[200];
+	struct strbuf meta, id;
 	int ret;
 
 	strbuf_init(&meta, 0);
-	t->env->loader->identity(t->env->loader->arg, fp);
-	if (lv->dry_run)
+	strbuf_init(&id, 0);
+	t->env->loader->identity(t->env->loader->arg, &id);
+	if (lv->dry_run) {
+		strbuf_adds(fp, id.buf);
 		goto done;
+	}
 	for (size_t i = 0; i < lv->ninsts && !first; i++)
 		if (lv->insts[i].drive == drive)
 			first = &lv->insts[i];
@@ -569,8 +579,12 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	lv_what(t, first, what, sizeof(what));
 	if ((ret = lv_get_dom(t, first, &dom)) < 0)
 		goto out;
-	if (lv_owned(dom, t, first, &golden, &lv_inst_priv(t, first)->why) == 1 && golden && !strcmp(golden, fp->buf)) {
-		log_info("drive %s: golden copy already complete (%s)", t->env->drives[drive].name, golden);
+	/* Complete: the metadata names this campaign's content and the fingerprint it had when loaded
+	 * (a copy made before dbrig recorded fingerprints is loaded again). */
+	if (lv_owned(dom, t, first, &golden, &lv_inst_priv(t, first)->why) == 1 && golden && !strcmp(golden, id.buf) &&
+	    (done_fp = lv_dom_meta(dom, "fingerprint")) != NULL) {
+		log_info("drive %s: golden copy already complete (%s; %s)", t->env->drives[drive].name, golden, done_fp);
+		strbuf_adds(fp, done_fp);
 		goto done;
 	}
 	/* Loaded from nothing: a fresh under-test disk, formatted by the guest at boot. */
@@ -589,7 +603,8 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 		if (ret < 0)
 			goto out;
 	}
-	if ((ret = libvirt_start(t, first)) < 0 || (ret = load_first(t, first, what)) < 0)
+	strbuf_reset(fp);
+	if ((ret = libvirt_start(t, first)) < 0 || (ret = load_first(t, first, what, fp)) < 0)
 		goto stop;
 	if ((ret = libvirt_stop(t, first)) < 0)
 		goto out;
@@ -601,8 +616,12 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	}
 	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
 	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
-	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id>"
-		    "<golden>%s</golden></vm>", t->env->name, t->env->drives[drive].name, first->name, lv->id, fp->buf);
+	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id><golden>",
+		    t->env->name, t->env->drives[drive].name, first->name, lv->id);
+	escape_xml(&meta, id.buf);
+	strbuf_adds(&meta, "</golden><fingerprint>");
+	escape_xml(&meta, fp->buf);
+	strbuf_adds(&meta, "</fingerprint></vm>");
 	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
 				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
 		lv_vir_fail(what, "virDomainSetMetadata");
@@ -618,18 +637,33 @@ stop:
 		ret = -EIO;
 out:
 	free(golden);
+	free(done_fp);
 	if (dom)
 		virDomainFree(dom);
 	strbuf_release(&meta);
+	strbuf_release(&id);
 	return ret;
 }
 
+/* The restored, running VM's fingerprint through the campaign's loader (the same check the golden copy had). */
 static int libvirt_verify(struct target *t, struct target_instance *inst, struct strbuf *fp)
 {
-	(void)t;
-	(void)inst;
-	(void)fp;
-	return -ENOTSUP;
+	struct target_endpoint ep;
+	struct strbuf logp;
+	char what[200];
+	int ret;
+
+	if (((struct lv *)t->priv)->dry_run)
+		return 0;
+	lv_what(t, inst, what, sizeof(what));
+	if ((ret = libvirt_endpoint(t, inst, &ep)) < 0)
+		return ret;
+	strbuf_init(&logp, 0);
+	strbuf_addf(&logp, "%s/check-%s-%s.log", t->env->log_dir, t->env->drives[inst->drive].name, inst->name);
+	ret = mkdir_p(t->env->log_dir, 0755);
+	ret = t->env->loader->fingerprint(t->env->loader->arg, what, &ep, ret == 0 ? logp.buf : NULL, fp);
+	strbuf_release(&logp);
+	return ret;
 }
 
 static int libvirt_status(struct target *t, struct target_instance *inst, struct strbuf *line)

@@ -126,6 +126,8 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
  * asked), 0 not ours (*why says why), <0 error. */
 int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden,
 	     const char **why);
+/* The text of the dbrig metadata's element `name` (entities decoded), or NULL. */
+char *lv_dom_meta(virDomainPtr dom, const char *name);
 /* 1 when the volume is one of dom's disks, 0 not, -EIO. */
 int lv_dom_uses_vol(virDomainPtr dom, const char *pool, const char *vol);
 /* 0 when inst's domain is this campaign's and its volume of `role` one of the domain's disks; else printed. */

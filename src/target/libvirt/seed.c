@@ -140,6 +140,7 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		.packages = strcmp(lv_setting_str(env, "guest_packages"), "preinstalled") ? pk.buf : NULL,
 		.ssh_key = lv_setting_str(env, "ssh_key"),
 		.db_user = lv_setting_str(env, "db_user"),
+		.db_name = env->database,
 		.db_password = pw,
 		.db_client = dc ? client : NULL,
 		.mac = mac,

@@ -362,6 +362,18 @@ int libvirt_validate(const struct target_env *env)
 		if (check_uri(env, jp, hosts->map[h].value, lv_setting_num(env, "allow_ext_transport")) < 0)
 			return -EINVAL;
 	}
+	/* The guest template must be the one that sets the engine up (sysbench: the MySQL family). */
+	if (!env->engine->guest_template) {
+		target_env_error(env, ".engine.kind", "\"%s\": no VM template of the libvirt target sets it up (expected an "
+				 "engine with a guest template: mariadb, percona or mysql with \"template\": \"sysbench\", "
+				 "sqlserver with \"template\": \"sqlserver\"; or the local target)", env->engine->name);
+		return -EINVAL;
+	}
+	if (strcmp(lv_setting_str(env, "template"), env->engine->guest_template)) {
+		target_env_error(env, ".target.template", "\"%s\" does not set up %s (expected \"%s\")",
+				 lv_setting_str(env, "template"), env->engine->name, env->engine->guest_template);
+		return -EINVAL;
+	}
 	s = lv_setting_str(env, "db_user");
 	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
 		return bad_value(env, ".target.db_user", s,

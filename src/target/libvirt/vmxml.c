@@ -531,16 +531,17 @@ static bool all_of(const char *s, const char *set)
 /* /etc/dbrig/setup.conf: name=value lines the setup script reads as data. */
 static int setup_conf(const struct vm_seed *s, struct strbuf *out)
 {
-	if (!all_of(s->db_user, SEED_WORD "_") ||
+	if (!all_of(s->db_user, SEED_WORD "_") || !all_of(s->db_name, SEED_WORD "_") ||
 	    (strcmp(s->db_password, VM_MASKED_PASSWORD) && !all_of(s->db_password, SEED_WORD "._+=@%:,~-")) ||
 	    (s->db_client && !all_of(s->db_client, "0123456789./")) || !all_of(s->mac, "0123456789abcdef:")) {
-		log_error("%s: db_user, db_password, db_client or the MAC outside its grammar; not written into the seed",
+		log_error("%s: db_user, db_name, db_password, db_client or the MAC outside its grammar; not written into the seed",
 			  s->name);
 		return -EINVAL;
 	}
 	strbuf_adds(out, "# dbrig-setup.sh's parameters, written by dbrig's user-data; read as data, never run\n");
-	strbuf_addf(out, "db_user=%s\ndb_password=%s\ndb_client=%s\nmac=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n",
-		    s->db_user, s->db_password, s->db_client ? s->db_client : "", s->mac, s->db_port, s->buffer_pool);
+	strbuf_addf(out, "db_user=%s\ndb_name=%s\ndb_password=%s\ndb_client=%s\nmac=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n",
+		    s->db_user, s->db_name, s->db_password, s->db_client ? s->db_client : "", s->mac, s->db_port,
+		    s->buffer_pool);
 	return 0;
 }
 

@@ -123,7 +123,7 @@ int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const
  *   /etc/dbrig/server.cnf           sysbench: the [mysqld] options (0644)
  *   /etc/systemd/system/dbrig-setup.service
  * Every value must already be valid for its grammar (libvirt_validate checks
- * the campaign file): db_user [A-Za-z0-9_]+, db_password [A-Za-z0-9._+=@%:,~-]+,
+ * the campaign file): db_user and db_name [A-Za-z0-9_]+, db_password [A-Za-z0-9._+=@%:,~-]+,
  * db_client [0-9./]+, mac [0-9a-f:]+, option keys [a-z0-9_.-]+ and values
  * vm_option_value_ok(); vm_render_seed
  * refuses anything else (-EINVAL) rather than write it.
@@ -134,6 +134,7 @@ struct vm_seed {
 	const char *packages;   /* space-separated Debian packages for user-data; NULL: none (preinstalled) */
 	const char *ssh_key;    /* or NULL */
 	const char *db_user, *db_password;
+	const char *db_name;   /* the workload's database: the setup creates it and grants it to db_user */
 	const char *db_client; /* a.b.c.d or a.b.c.d/m.m.m.m; NULL: the guest's default gateway */
 	const char *mac;       /* of the NIC dbrig gives the VM: the server listens on its address */
 	unsigned db_port;

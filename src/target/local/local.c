@@ -584,7 +584,6 @@ const struct target_ops target_local_ops = {
 	.name = "local",
 	.summary = "mariadbd or postgres processes on 127.0.0.1, one data directory per instance on each drive",
 	.options = local_options,
-	.any_workload = true,
 	.init = local_init,
 	.validate = local_validate,
 	.preflight = local_preflight,

@@ -1,5 +1,5 @@
 /*
- * Unit tests of campaign/driver.c: the run, prepare and check command lines
+ * Unit tests of campaign/driver.c: the run, prepare, check and ping command lines
  * of both workloads and both kinds of engine, and their environment: the
  * password only there, never in argv.
  */
@@ -70,6 +70,16 @@ static void test_sysbench_lines(void **state)
 	assert_string_equal(sb.buf,
 		"/bin/dbrig sysbench --db-driver=mysql --mysql-socket=/s/mysqld.sock --mysql-user=sbtest "
 		"--mysql-db=sbtest --tables=2 --table-size=10000 oltp_read_write check");
+	/* A reused driver_cmd carries this command's environment only. */
+	assert_string_equal(dc.env[0], "MYSQL_PWD=pw1");
+	assert_null(dc.env[1]);
+	/* The login probe: the connection and the test, no workload options. */
+	driver_cmd_ping(&dc, cfg, "/bin/dbrig", &ep);
+	joined(&dc, &sb);
+	assert_string_equal(sb.buf,
+		"/bin/dbrig sysbench --db-driver=mysql --mysql-socket=/s/mysqld.sock --mysql-user=sbtest "
+		"--mysql-db=sbtest oltp_read_write ping");
+	assert_string_equal(dc.env[0], "MYSQL_PWD=pw1");
 	driver_cmd_release(&dc);
 	strbuf_release(&sb);
 	campaign_config_free(cfg);
@@ -101,6 +111,11 @@ static void test_tpcc_odbc_lines(void **state)
 	/* TPC-C has one test: no test word; prepare's threads are bounded by the warehouses. */
 	assert_non_null(strstr(sb.buf, " prepare"));
 	assert_null(strstr(sb.buf, " tpcc prepare"));
+	assert_string_equal(dc.env[0], "ODBC_PWD=pw2");
+	assert_null(dc.env[3]);
+	driver_cmd_ping(&dc, cfg, "/bin/dbrig", &ep);
+	joined(&dc, &sb);
+	assert_non_null(strstr(sb.buf, ";Protocol=7.4-1 ping"));
 	driver_cmd_release(&dc);
 	strbuf_release(&sb);
 	campaign_config_free(cfg);

@@ -49,6 +49,7 @@ static const char *ut_name = "ut";
 #define UT_HEAD "\"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_write\"},\n" \
 		" \"engine\": {\"kind\": \"mariadb\", \"buffer_pool\": \"128M\"}"
 static const char *ut_head = UT_HEAD;
+static const char *ut_wait_database = "false";
 static char ut_output_default[160]; /* main(): a folder of this process under /tmp */
 static const char *ut_output = ut_output_default;
 
@@ -62,12 +63,13 @@ static void write_config(const char *file, const char *hosts, const char *drives
 		"{\"name\": \"%s\", %s,\n"
 		" \"target\": {\"kind\": \"libvirt\", \"hosts\": %s, \"endpoint\": \"%s\", \"vcpus\": 2,\n"
 		"   \"memory\": \"1G\", \"controller\": \"lsisas1078\", \"create_pools\": true, %s\n"
-		"   \"wait_database\": false, \"boot_size\": \"4G\", \"prebuilt_size\": \"2G\", \"under_test_size\": \"1G\",\n"
+		"   \"wait_database\": %s, \"boot_size\": \"4G\", \"prebuilt_size\": \"2G\", \"under_test_size\": \"1G\",\n"
 		"   \"templates\": \"%s/vm-templates\"%s},\n"
 		" \"drives\": [%s],\n"
 		" \"run_groups\": [{\"name\": \"g\", \"placement\": %s}],\n"
 		" \"precondition\": 0, \"sample\": \"1s\"%s}\n",
-		ut_name, ut_head, hosts, endpoint, ut_target_base, src_dir(), extra, drives, placement, ut_output);
+		ut_name, ut_head, hosts, endpoint, ut_target_base, ut_wait_database, src_dir(), extra, drives, placement,
+		ut_output);
 	fclose(f);
 }
 
@@ -369,6 +371,7 @@ static int reset_config(void **state)
 	ut_output = ut_output_default;
 	ut_name = "ut";
 	ut_head = UT_HEAD;
+	ut_wait_database = "false";
 	return 0;
 }
 
@@ -651,10 +654,128 @@ static void test_sqlserver_connection(void **state)
 }
 
 /*
+ * The campaign's loader as the libvirt target uses it (issue 11 item 3): the golden copy is
+ * loaded on the drive's first VM and fingerprinted there, the fingerprint goes into the
+ * domain's metadata (a second build_golden reuses it without loading), verify() asks the
+ * loader for a restored VM's fingerprint over its endpoint, and readiness is the loader's
+ * login probe: a VM whose driver's user cannot log in yet is not ready, and one that never
+ * can times out naming why. TPC-C on a SQL Server guest: no MySQL greeting to probe first.
+ */
+struct stub {
+	struct target_loader l;
+	unsigned loads, fingerprints, readies, ready_after; /* ready_after: -EAGAIN that many times first */
+	char last_db[32];
+	unsigned last_port;
+};
+
+static void stub_identity(void *arg, struct strbuf *out)
+{
+	(void)arg;
+	strbuf_adds(out, "tpcc warehouses=1");
+}
+
+static int stub_load(void *arg, const char *what, const struct target_endpoint *ep, const char *log)
+{
+	struct stub *s = arg;
+
+	(void)what;
+	(void)log;
+	s->loads++;
+	snprintf(s->last_db, sizeof(s->last_db), "%s", ep->database);
+	return 0;
+}
+
+static int stub_fingerprint(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
+			    struct strbuf *fp)
+{
+	struct stub *s = arg;
+
+	(void)what;
+	(void)log;
+	s->fingerprints++;
+	s->last_port = ep->port;
+	strbuf_adds(fp, "rows: warehouse=1 district=10 <&>");
+	return 0;
+}
+
+static int stub_ready(void *arg, const char *what, const struct target_endpoint *ep, const char *log,
+		      struct strbuf *why)
+{
+	struct stub *s = arg;
+
+	(void)what;
+	(void)ep;
+	(void)log;
+	if (s->readies++ < s->ready_after) {
+		strbuf_adds(why, "user dbrig cannot log into database tpcc yet: Login failed");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static void test_golden_verify_ready(void **state)
+{
+	struct stub s = {.l = {.identity = stub_identity, .load = stub_load, .fingerprint = stub_fingerprint,
+			       .ready = stub_ready},
+			 .ready_after = 1};
+	struct rig r = {0};
+	struct strbuf fp;
+
+	(void)state;
+	s.l.arg = &s;
+	ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+		  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+	ut_wait_database = "true";
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-golden-%d.json", (int)getpid());
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 2}",
+		     ", \"template\": \"sqlserver\", \"ready_timeout\": \"2s\"", "forward");
+	assert_int_equal(campaign_config_load(r.file, &r.cfg), 0);
+	r.cfg->env.loader = &s.l;
+	r.plan = plan_make(r.cfg);
+	r.t.ops = r.cfg->target;
+	r.t.env = &r.cfg->env;
+	assert_int_equal(r.t.ops->init(&r.t), 0);
+	assert_int_equal(r.t.ops->preflight(&r.t, r.plan->insts, r.plan->ninsts), 0);
+	assert_int_equal(provision(&r), 0);
+	strbuf_init(&fp, 0);
+	assert_int_equal(r.t.ops->build_golden(&r.t, 0, &fp), 0);
+	assert_string_equal(fp.buf, "rows: warehouse=1 district=10 <&>");
+	assert_int_equal(s.loads, 1);
+	assert_string_equal(s.last_db, "tpcc");
+	/* ready only at the second login probe (no greeting probe for SQL Server) */
+	assert_int_equal(s.readies, 2);
+	/* complete: the recorded fingerprint (XML entities decoded), nothing loaded again */
+	strbuf_reset(&fp);
+	assert_int_equal(r.t.ops->build_golden(&r.t, 0, &fp), 0);
+	assert_string_equal(fp.buf, "rows: warehouse=1 district=10 <&>");
+	assert_int_equal(s.loads, 1);
+	/* verify: the restored vm2's fingerprint over vm2's own endpoint */
+	struct target_instance *vm2 = &r.plan->insts[1];
+	assert_int_equal(r.t.ops->restore(&r.t, vm2), 0);
+	assert_int_equal(r.t.ops->start(&r.t, vm2), 0);
+	strbuf_reset(&fp);
+	s.fingerprints = 0;
+	assert_int_equal(r.t.ops->verify(&r.t, vm2, &fp), 0);
+	assert_int_equal(s.fingerprints, 1);
+	assert_int_equal(s.last_port, 33400 + vm2->index);
+	assert_string_equal(fp.buf, "rows: warehouse=1 district=10 <&>");
+	assert_int_equal(r.t.ops->stop(&r.t, vm2), 0);
+	/* a login that never works: not ready within ready_timeout */
+	s.readies = 0;
+	s.ready_after = 1000000;
+	assert_int_equal(r.t.ops->start(&r.t, vm2), -ETIMEDOUT);
+	assert_true(s.readies >= 2);
+	assert_int_equal(r.t.ops->stop(&r.t, vm2), 0);
+	teardown_all(&r);
+	strbuf_release(&fp);
+	rig_down(&r);
+}
+
+/*
  * security-review finding 21: host URIs are limited to transports that run no
  * program the URI names; the ext transport and command= / netcat= need
  * "allow_ext_transport": true. (The refusals' messages are checked one by one
- * in tests/bad-config/campaign/libvirt-uri-*.json.)
+ * in tests/bad-input/campaign-libvirt-uri-ext and -ssh-command.)
  */
 static void test_host_uris(void **state)
 {
@@ -711,6 +832,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_foreign_volumes_kept, reset_config),
 		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
 		cmocka_unit_test_teardown(test_sqlserver_connection, reset_config),
+		cmocka_unit_test_teardown(test_golden_verify_ready, reset_config),
 	};
 
 	char out_dir[96], rm[128];

@@ -92,7 +92,8 @@ static const struct target_kv lab_options[] = {
 };
 static const struct vm_seed lab_seed = {
 	.name = "dbrig-lab-pm1743-a-vm2", .hostname = "pm1743-a-vm2", .packages = "mariadb-server qemu-guest-agent",
-	.ssh_key = "ssh-ed25519 AAAA lab", .db_user = "dbrig", .db_password = "s3cret", .mac = "52:54:00:6a:00:01",
+	.ssh_key = "ssh-ed25519 AAAA lab", .db_user = "dbrig", .db_name = "sbtest",
+	.db_password = "s3cret", .mac = "52:54:00:6a:00:01",
 	.db_port = 3306,
 	.buffer_pool = UINT64_C(25769803776), .options = lab_options, .noptions = 3,
 };
@@ -152,7 +153,7 @@ static void test_render_seed(void **state)
 	assert_string_equal(json_string_value(json_object_get(seed_file(doc, "/etc/dbrig/setup.conf"), "permissions")),
 			    "0600");
 	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"),
-			       "\ndb_user=dbrig\ndb_password=s3cret\ndb_client=\nmac=52:54:00:6a:00:01\ndb_port=3306\n"
+			       "\ndb_user=dbrig\ndb_name=sbtest\ndb_password=s3cret\ndb_client=\nmac=52:54:00:6a:00:01\ndb_port=3306\n"
 			       "buffer_pool=25769803776\n"));
 	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/server.cnf"),
 			       "\n[mysqld]\ninnodb_flush_log_at_trx_commit = \"1\"\noptimizer_switch = \"index_merge=off,mrr=on\"\n"
@@ -180,6 +181,9 @@ static void test_render_seed(void **state)
 		s = lab_seed;
 		s.db_user = "dbrig'@'%";
 		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &u2, &m2), -EINVAL);
+		s = lab_seed;
+		s.db_name = "tpcc`; DROP DATABASE mysql; --";
+		assert_int_equal(vm_render_seed(dir, "sysbench", &s, &u2, &m2), -EINVAL);
 		strbuf_release(&u2);
 		strbuf_release(&m2);
 	}
@@ -194,7 +198,7 @@ static void test_render_seed(void **state)
 	snprintf(path, sizeof(path), "%s/sqlserver-setup.sh", dir);
 	assert_int_equal(read_file(path, &tmpl, NULL), 0);
 	assert_string_equal(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), tmpl);
-	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "\ndb_password=s3cret\n"));
+	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "\ndb_name=sbtest\ndb_password=s3cret\n"));
 	assert_int_equal(json_array_size(json_object_get(doc, "write_files")), 4);
 	json_decref(doc);
 	free(tmpl);
@@ -440,7 +444,7 @@ static void test_render_seed_preinstalled(void **state)
  * (a YAML line break) added a top-level bootcmd, ": " turned the list item
  * into a mapping and " #" cut it short. The user-data is now JSON from
  * jansson: whatever the string holds (validation refuses all of these, see
- * tests/bad-config/campaign/libvirt-ssh-key-*.json; here they are handed to
+ * tests/bad-input/campaign-libvirt-ssh-key-yaml and -line-separator; here they are handed to
  * the renderer directly), cloud-init's YAML loader reads back exactly one key,
  * the same string, and no other top-level field.
  */
