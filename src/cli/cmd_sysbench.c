@@ -329,7 +329,7 @@ static void usage(void)
 	       "  --time, --report-interval and --precondition take units (30 = seconds, 90s, 15m, 2h, 1h30m);\n"
 	       "  --rand-type=zipfian. Exit status: 0 success, 1 any failure or interrupted run (as sysbench).\n"
 	       "  Command check (dbrig's): prints the database's fingerprint, its row counts and CHECKSUM TABLE of\n"
-	       "  sbtest1, what a campaign compares restores with. Command ping (dbrig's): connects as --mysql-user\n"
+	       "  every table, what a campaign compares restores with. Command ping (dbrig's): connects as --mysql-user\n"
 	       "  to --mysql-db and exits 0, or 1 with the server's error (a campaign's readiness probe).\n\n");
 	printf("Tests (sysbench 1.0.20's oltp_*.lua, built in; a path to one, such as\n"
 	       "/usr/share/sysbench/oltp_read_write.lua, names the same test):\n");

@@ -334,9 +334,17 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	SPREAD(tps, tps_sum);
 	SPREAD(avg_ms_mean, avg_ms_mean);
 	SPREAD(avg_ms_pooled, avg_ms_pooled);
-	SPREAD(p99_mean, p99_mean_of_instances_ms);
 	SPREAD(p99_pooled, p99_pooled_ms);
 #undef SPREAD
+	/* Over the repetitions that had an instance p99 at all (none: no figure). */
+	{
+		size_t k = 0;
+		for (i = 0; i < g->nreps; i++)
+			if (g->reps[i].sample.n_p99)
+				v[k++] = g->reps[i].sample.p99_mean_of_instances_ms;
+		g->p99_mean = spread_of(v, k);
+		g->has_p99_mean = k > 0;
+	}
 	if (all_hist) {
 		for (i = 0; i < g->nreps; i++) {
 			if (!g->reps[i].sample.merged)

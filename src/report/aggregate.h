@@ -96,6 +96,7 @@ struct agg_group {
 	struct agg_rep *reps;
 	/* Over repetitions (equal to the one repetition's figure when nreps == 1). */
 	struct spread tps, avg_ms_mean, avg_ms_pooled, p99_mean, p99_pooled;
+	bool has_p99_mean;              /* a repetition had instance p99s: p99_mean is over those */
 	enum little_state little;       /* worst over repetitions */
 	double little_dev;              /* the largest |deviation| */
 	size_t n_runs, n_complete;

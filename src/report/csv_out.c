@@ -64,6 +64,7 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		double tmin = 0, tmax = 0, maxms = 0, pre_tps = 0, pre_avg = 0, pre_p99 = 0, tpmc = 0;
+		size_t npre_p99 = 0;
 		unsigned long long tx = 0, retried = 0, reconn = 0, fatal = 0;
 		size_t ninst = 0, npre = 0;
 		long long threads = 0;
@@ -91,6 +92,9 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 				npre++;
 				pre_tps += g->reps[k].pre.tps_sum;
 				pre_avg += g->reps[k].pre.avg_ms_mean;
+			}
+			if (g->reps[k].pre.n_p99) {
+				npre_p99++;
 				pre_p99 += g->reps[k].pre.p99_mean_of_instances_ms;
 			}
 		}
@@ -114,7 +118,7 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 		fnum(sb, tmax, 3);
 		fnum(sb, g->avg_ms_mean.mean, 3);
 		fnum(sb, g->avg_ms_pooled.mean, 3);
-		fnum(sb, g->p99_mean.mean, 3);
+		fopt(sb, g->has_p99_mean, g->p99_mean.mean);
 		fopt(sb, pooled, g->p99_pooled.mean);
 		fnum(sb, maxms, 3);
 		fint(sb, (long long)tx);
@@ -128,7 +132,7 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 		fopt(sb, has_tpmc, tpmc);
 		fopt(sb, npre > 0, npre ? pre_tps / (double)npre : 0);
 		fopt(sb, npre > 0, npre ? pre_avg / (double)npre : 0);
-		fopt(sb, npre > 0, npre ? pre_p99 / (double)npre : 0);
+		fopt(sb, npre_p99 > 0, npre_p99 ? pre_p99 / (double)npre_p99 : 0);
 		strbuf_init(&refs, 0);
 		for (size_t k = 0; k < g->nrefs; k++)
 			strbuf_addf(&refs, "%s%s:%s", k ? ";" : "", g->refs[k]->review->file, g->refs[k]->label);

@@ -82,7 +82,8 @@ static void build_bars(const struct report *rep, enum metric m, struct bar_chart
 				bar_cat_add(cat, label, h->avg_ms_mean.mean, BAR_MEASURED, drive_color);
 				break;
 			case METRIC_P99:
-				bar_cat_add(cat, label, h->p99_mean.mean, BAR_MEASURED, drive_color);
+				if (h->has_p99_mean)
+					bar_cat_add(cat, label, h->p99_mean.mean, BAR_MEASURED, drive_color);
 				if (h->merged) {
 					snprintf(label, sizeof(label), "%s pooled", h->drive);
 					bar_cat_add(cat, label, h->p99_pooled.mean, BAR_MEASURED_POOLED, drive_color);
@@ -252,7 +253,10 @@ static void summary(struct strbuf *sb, const struct report *rep)
 		tdn(sb, g->tps.mean, 2);
 		tdn(sb, g->avg_ms_mean.mean, 2);
 		tdn(sb, g->avg_ms_pooled.mean, 2);
-		tdn(sb, g->p99_mean.mean, 2);
+		if (g->has_p99_mean)
+			tdn(sb, g->p99_mean.mean, 2);
+		else
+			td(sb, "–");
 		if (g->merged)
 			tdn(sb, g->p99_pooled.mean, 2);
 		else

@@ -78,6 +78,10 @@ static json_t *spread_json(const struct spread *s)
 static json_t *group_json(const struct agg_group *g)
 {
 	json_t *o = json_object(), *reps = json_array(), *refs = json_array(), *paths;
+	bool pooled = g->nreps > 0;
+
+	for (size_t k = 0; k < g->nreps; k++)
+		pooled &= g->reps[k].sample.has_pooled_p99;
 
 	json_object_set_new(o, "key", json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "campaign", g->campaign,
 						"run_group", g->run_group, "drive", g->drive, "workload", g->kind,
@@ -92,8 +96,8 @@ static json_t *group_json(const struct agg_group *g)
 		"repetitions", (json_int_t)g->nreps, "tps_sum", spread_json(&g->tps),
 		"avg_latency_ms_mean_of_instances", spread_json(&g->avg_ms_mean),
 		"avg_latency_ms_pooled", spread_json(&g->avg_ms_pooled),
-		"p99_ms_mean_of_instance_p99s", spread_json(&g->p99_mean),
-		"p99_ms_pooled", spread_json(&g->p99_pooled)));
+		"p99_ms_mean_of_instance_p99s", g->has_p99_mean ? spread_json(&g->p99_mean) : json_null(),
+		"p99_ms_pooled", pooled ? spread_json(&g->p99_pooled) : json_null()));
 	json_object_set_new(o, "little", json_pack("{s:s, s:o}", "check", little_json(g->little),
 						   "largest_deviation", num(g->little_dev)));
 	for (size_t k = 0; k < g->nreps; k++) {

@@ -132,7 +132,7 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 		}
 		celln(sb, g->avg_ms_mean.mean, 2);
 		celln(sb, g->avg_ms_pooled.mean, 2);
-		celln(sb, g->p99_mean.mean, 2);
+		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
 		opt_ms(sb, has_pooled, g->p99_pooled.mean);
 		celln(sb, retried, 0);
 		celln(sb, reconn, 0);
@@ -192,7 +192,7 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 		cellf(sb, "%zu", g->ndrives);
 		celln(sb, g->tps.mean, 2);
 		celln(sb, g->avg_ms_mean.mean, 2);
-		celln(sb, g->p99_mean.mean, 2);
+		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
 		cell(sb, "");
 		little_cell(sb, g->little, g->little_dev);
 		endrow(sb);
@@ -267,8 +267,11 @@ static void repetitions(struct strbuf *sb, const struct report *rep)
 		cellf(sb, "%.2f – %.2f", g->tps.min, g->tps.max);
 		celln(sb, g->avg_ms_mean.mean, 2);
 		cellf(sb, "%.2f – %.2f", g->avg_ms_mean.min, g->avg_ms_mean.max);
-		celln(sb, g->p99_mean.mean, 2);
-		cellf(sb, "%.2f – %.2f", g->p99_mean.min, g->p99_mean.max);
+		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
+		if (g->has_p99_mean)
+			cellf(sb, "%.2f – %.2f", g->p99_mean.min, g->p99_mean.max);
+		else
+			cell(sb, "–");
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
@@ -346,7 +349,7 @@ static void precondition(struct strbuf *sb, const struct report *rep)
 			cellf(sb, "%.0f", f->seconds_max);
 			celln(sb, f->tps_sum, 2);
 			celln(sb, f->avg_ms_mean, 2);
-			celln(sb, f->p99_mean_of_instances_ms, 2);
+			opt_ms(sb, f->n_p99 > 0, f->p99_mean_of_instances_ms);
 			opt_ms(sb, f->has_pooled_p99, f->p99_pooled_ms);
 			endrow(sb);
 		}

@@ -107,7 +107,9 @@ struct session {
  * of histogram sets would cost more than the sessions). */
 struct recorder {
 	pthread_mutex_t mu;
-	struct span_stats cur; /* guarded by mu */
+	/* Guarded by mu; by the phase in which a transaction completed, read
+	 * under mu, so the drain that follows a phase change holds all of it. */
+	struct span_stats cur[PHASE_COUNT];
 	uint64_t last_done;    /* when its last transaction completed (guarded by mu) */
 };
 

@@ -48,13 +48,13 @@ void runner_fail(struct runner *r, const char *fmt, ...)
 	atomic_store(&r->stop, 1);
 }
 
-static void drain(struct runner *r, struct span_stats *into)
+static void drain(struct runner *r, enum phase_kind ph, struct span_stats *into)
 {
 	for (unsigned i = 0; i < r->nrecs; i++) {
 		struct recorder *rec = &r->recs[i];
 		pthread_mutex_lock(&rec->mu);
-		span_add(into, &rec->cur);
-		span_reset(&rec->cur);
+		span_add(into, &rec->cur[ph]);
+		span_reset(&rec->cur[ph]);
 		pthread_mutex_unlock(&rec->mu);
 	}
 }
@@ -104,8 +104,8 @@ static void end_phase(struct runner *r, struct phase_acc *pa, enum phase_kind ph
 	};
 
 	pr.pool_capped = !cfg->session_per_terminal && pr.queued_share > RUNNER_POOL_CAPPED_SHARE;
-	/* Fairness counters are written by the loop threads without a lock; at
-	 * worst one transaction is attributed to the neighbouring phase. */
+	/* Fairness counters are written under the recorder's lock with the
+	 * phase the transaction is counted in: the phase's drain has them all. */
 	for (unsigned i = 0; i < cfg->threads; i++) {
 		ev[i] = r->sessions[i].events[ph];
 		busy[i] = secs(r->sessions[i].busy_ns[ph]);
@@ -207,7 +207,7 @@ static void emit_checkpoint(struct runner *r, struct run_clock *rc, uint64_t now
  * checkpoints) the checkpoint's span. */
 static void drain_all(struct runner *r, struct run_clock *rc)
 {
-	drain(r, &rc->iv);
+	drain(r, rc->ph, &rc->iv);
 	span_add(&rc->pa[rc->ph].total, &rc->iv);
 	if (r->cfg->ncheckpoints && rc->ph == PHASE_SAMPLE)
 		span_add(&rc->ck, &rc->iv);
@@ -283,7 +283,7 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 	r->recs = xcalloc(r->nrecs, sizeof(*r->recs));
 	for (unsigned i = 0; i < r->nrecs; i++) {
 		pthread_mutex_init(&r->recs[i].mu, NULL);
-		if (span_init(&r->recs[i].cur, cfg->ntypes) < 0) {
+		if (span_init(&r->recs[i].cur[0], cfg->ntypes) < 0 || span_init(&r->recs[i].cur[1], cfg->ntypes) < 0) {
 			snprintf(out->error, sizeof(out->error), "out of memory");
 			return -1;
 		}
@@ -441,10 +441,11 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 		}
 		if (atomic_load(&r->stop) || all_done) {
 			/* Let in-flight transactions finish, then account for
-			 * them; the phase ends with the last one. */
-			bool stopped = atomic_load(&r->stop);
+			 * them; the phase ends with the last one, never before the
+			 * last interval emitted; a failed run when it failed (the
+			 * connections may have been reconnecting for seconds). */
 			join_loops(r);
-			now = stopped ? clock_now_ns() : phase_end_time(r, rc->phase_start);
+			now = atomic_load(&r->failed) ? clock_now_ns() : phase_end_time(r, rc->iv_start);
 			drain_all(r, rc);
 			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
 			bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
@@ -460,25 +461,35 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 			emit_checkpoint(r, rc, now, false);
 			rc->ck_next++;
 		}
-		if (now >= rc->next_tick && rc->next_tick <= phase_end) {
+		bool end_due = now >= phase_end;
+		bool tick_due = now >= rc->next_tick && rc->next_tick <= phase_end;
+		if (end_due) {
+			/* The boundary, taken before the drain: the precondition's
+			 * transactions are those recorded before the phase changed;
+			 * in the sample, none may start after its deadline (at most
+			 * one per connection races the flag). */
+			if (ph == PHASE_SAMPLE)
+				atomic_store(&r->stop, 1);
+			else
+				atomic_store(&r->phase, PHASE_SAMPLE);
+			now = clock_now_ns();
+		}
+		if (tick_due || end_due) {
 			drain_all(r, rc);
 			/* Stamped with the tick it belongs to (as sysbench prints
-			 * multiples of the interval); rates use the real length. */
-			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, rc->next_tick,
-				      false);
+			 * multiples of the interval); rates use the real length.
+			 * The phase's last, shorter interval is marked partial. */
+			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now,
+				      tick_due ? rc->next_tick : now, !tick_due);
 			span_reset(&rc->iv);
 			rc->iv_start = now;
 			/* A late wake-up skips the missed ticks instead of
 			 * emitting near-empty intervals. */
-			while (rc->next_tick <= now)
+			while (tick_due && rc->next_tick <= now)
 				rc->next_tick += cfg->report_interval_ns;
 		}
-		if (now >= phase_end) {
-			drain_all(r, rc);
-			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true);
-			span_reset(&rc->iv);
+		if (end_due) {
 			if (ph == PHASE_SAMPLE) {
-				atomic_store(&r->stop, 1);
 				join_loops(r);
 				/* Transactions in flight at the deadline finish and
 				 * count, as in sysbench; the phase ends with the
@@ -492,7 +503,6 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 				return;
 			}
 			end_phase(r, &rc->pa[ph], ph, now, true);
-			atomic_store(&r->phase, PHASE_SAMPLE);
 			start_phase(r, rc, PHASE_SAMPLE, now);
 		}
 	}
@@ -509,7 +519,8 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 		free(l->sess);
 	}
 	for (unsigned i = 0; i < r->nrecs; i++) {
-		span_free(&r->recs[i].cur);
+		span_free(&r->recs[i].cur[0]);
+		span_free(&r->recs[i].cur[1]);
 		pthread_mutex_destroy(&r->recs[i].mu);
 	}
 	free(r->recs);

@@ -101,12 +101,18 @@ void session_disconnect(struct session *s)
 	s->fd = -1;
 }
 
+/* The span of the phase in progress; the caller holds l->rec->mu. */
+static struct span_stats *cur_span(struct loop *l)
+{
+	return &l->rec->cur[atomic_load(&l->r->phase)];
+}
+
 static void flush_pending(struct session *s)
 {
 	struct loop *l = s->loop;
 
 	pthread_mutex_lock(&l->rec->mu);
-	counters_add(&l->rec->cur.c, &s->pending);
+	counters_add(&cur_span(l)->c, &s->pending);
 	pthread_mutex_unlock(&l->rec->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
 }
@@ -118,29 +124,32 @@ static void record_txn(struct session *s, bool rolled_back)
 	uint64_t now = clock_now_ns();
 	uint64_t lat = now - s->txn_start;
 	unsigned type = cfg->ntypes > 1 ? cfg->wl->txn_type(s->wsess) : 0;
-	int ph = atomic_load_explicit(&l->r->phase, memory_order_relaxed);
+	struct span_stats *cur;
+	int ph;
 
 	if (type >= cfg->ntypes)
 		type = 0;
 	s->pending.events++;
 	if (rolled_back)
 		s->pending.rollbacks++;
-	s->events[ph]++;
-	s->busy_ns[ph] += lat;
 	if (cfg->rate > 0)
 		atomic_fetch_sub_explicit(&l->r->concurrency, 1, memory_order_relaxed);
 	pthread_mutex_lock(&l->rec->mu);
+	ph = atomic_load(&l->r->phase);
+	cur = &l->rec->cur[ph];
+	s->events[ph]++;
+	s->busy_ns[ph] += lat;
 	if (now > l->rec->last_done)
 		l->rec->last_done = now;
-	counters_add(&l->rec->cur.c, &s->pending);
-	hist_record(l->rec->cur.lat, lat);
-	if (l->rec->cur.type_lat[type])
-		hist_record(l->rec->cur.type_lat[type], lat);
-	l->rec->cur.type_count[type]++;
+	counters_add(&cur->c, &s->pending);
+	hist_record(cur->lat, lat);
+	if (cur->type_lat[type])
+		hist_record(cur->type_lat[type], lat);
+	cur->type_count[type]++;
 	if (cfg->terminals) {
-		hist_record(l->rec->cur.wait, s->wait_ns);
-		l->rec->cur.type_wait_ns[type] += s->wait_ns;
-		l->rec->cur.queued_ns += s->queued_add;
+		hist_record(cur->wait, s->wait_ns);
+		cur->type_wait_ns[type] += s->wait_ns;
+		cur->queued_ns += s->queued_add;
 	}
 	pthread_mutex_unlock(&l->rec->mu);
 	memset(&s->pending, 0, sizeof(s->pending));
@@ -221,7 +230,7 @@ static void begin_reconnect(struct session *s)
 	 * commits: the interval in which the connection was lost is the one
 	 * the fault belongs to (a server may stay away for many intervals). */
 	pthread_mutex_lock(&s->loop->rec->mu);
-	s->loop->rec->cur.c.reconnects++;
+	cur_span(s->loop)->c.reconnects++;
 	pthread_mutex_unlock(&s->loop->rec->mu);
 	session_disconnect(s);
 	if (s->state != S_RECONNECT) {

@@ -3,7 +3,10 @@
 # configs/local-quick.json (same drives, run groups and options; seconds per
 # phase, smaller tables) on the local target with real mariadbd servers and the
 # real `dbrig sysbench` driver. First run: every instance left a complete
-# result, the summary's group TPS is the sum of its instances', every restore
+# result that passes the oracle (tests/lib/oracle.py: Little's law,
+# percentiles from the buckets, journal = result), every column of summary.txt
+# (TPS sum, mean of averages, mean of p99s) and the report's group figures
+# agree with what the oracle recomputes from the result files, every restore
 # was verified against the golden copy (row counts and CHECKSUM TABLE) after a
 # run that wrote to the same data, the report was written, and nothing of the
 # instances is left afterwards. Then the finished campaign started again
@@ -157,6 +160,9 @@ if len(rep["groups"]) != 5 or any(g["status"] != "complete" for g in rep["groups
 paths = sorted(i["path"] for i in rep["instances"])
 want = sorted("%s/%s.json" % (g, i) for g, insts in expect.items() for i in insts)
 if paths != want or not all(i["complete"] for i in rep["instances"]): err.append("report instances: %s" % paths)
+# Every result and journal, every column of summary.txt and the report's group
+# figures (tpmC among them), from the result files: tests/lib/oracle.py.
+if os.system("python3 %s/tests/lib/oracle.py campaign '%s'" % (os.environ["DBRIG_SOURCE_DIR"], d)): err.append("oracle")
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY

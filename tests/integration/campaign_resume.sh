@@ -1,13 +1,18 @@
 #!/bin/bash
-# Kill a local campaign with SIGKILL in the middle of its second run; started
+# Kill a local campaign with SIGKILL in the middle of its third run; started
 # again without a flag it says in one line that it is unfinished (exit 1);
-# then --resume it: the finished first run is neither repeated nor rewritten, the
+# then --resume it: the finished runs are neither repeated nor rewritten, the
 # cut-off run restarts from its restore with its partial files kept apart
 # (<instance>.partial-1.*), and every run ends with a complete result; the
 # report counts each run once, lists the partial as history and agrees with
-# the campaign's summary.
+# the campaign's summary. On the way, the resume is killed inside the state
+# save that ends run 3 (SIGKILL in rename(), tests/lib/killshim.c): the state
+# file stays whole and as it was, so run 3 is redone; and a resume whose golden
+# copy's fingerprint was altered fails its restore check ("differs from the
+# golden copy", exit 1, run marked failed) until the fingerprint is right again.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
+. "$DBRIG_SOURCE_DIR/tests/lib/killshim.sh"
 CPID=
 FPID=
 on_exit() { [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; }
@@ -72,12 +77,21 @@ for _ in $(seq 1 600); do
 done
 [ $n = 2 ] || fail "the drivers of run 3 never wrote an interval"
 [ "$(status 2)" = running ] || fail "run 3 is $(status 2) before the kill (expected running)"
+# And run 3 has driven 2 s of its sample (vm1's journal).
+J3=$T/out/ci-resume/two/da/vm1-rep1.jsonl
+for _ in $(seq 1 1200); do
+	[ "$(grep -c '"phase":"sample"' "$J3" 2>/dev/null)" -ge 2 ] && break
+	kill -0 $CPID 2>/dev/null || fail "the campaign ended before its third run"
+	sleep 0.1
+done
+[ "$(status 2)" = running ] || fail "the third run never started"
 [ "$(status 0)" = done ] && [ "$(status 1)" = done ] || fail "runs 1-2 are not done before the kill"
 sum_before=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
 mtime_before=$(stat -c %Y out/ci-resume/one/da/vm1-rep1.json)
 kill -9 $CPID
 wait $CPID 2>/dev/null
 CPID=
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$S" || fail "state.json is not whole after kill -9"
 # A pid in the state file whose driver is gone may belong to anything by now:
 # here a process named dbrig (a copy of sleep) that is no driver of this run.
 # The resume must leave it alone (finding 4: it SIGTERMed any "dbrig").
@@ -88,7 +102,7 @@ python3 - "$S" "$FPID" <<'PY'
 import json, sys
 st = json.load(open(sys.argv[1]))
 st["runs"][2]["driver_pids"] = st["runs"][2].get("driver_pids", []) + [int(sys.argv[2])]
-json.dump(st, open(sys.argv[1], "w"))
+json.dump(st, open(sys.argv[1], "w"), indent=2)  # as dbrig writes it: the resume below is killed by the text of run 3
 PY
 
 # Started again without a flag, the unfinished campaign points at --resume in one line, exit 1, nothing touched.
@@ -101,6 +115,35 @@ rc=$?
 grep -qF "dbrig: $T/out/ci-resume: campaign ci-resume is unfinished (2 of 4 runs done; expected --resume to continue it, or --fresh to start again, which keeps these results as $aside/)" again.err ||
 	fail "not the unfinished campaign's line: $(cat again.err)"
 [ "$state_before" = "$(sha256sum "$S")" ] || fail "refusing the unfinished campaign changed its state"
+
+# Resume, killed inside the state save that marks run 3 done: its text, from the file as it is.
+frag=$(python3 -c '
+import sys
+s = open(sys.argv[1]).read()
+i = s.index("\"id\": \"two#1\"")
+j = s.index("\"status\": \"running\"", i) + len("\"status\": \"running\"")
+print(s[i:j].replace("\"status\": \"running\"", "\"status\": \"done\""))' "$S") || fail "no running run 3 in the state file"
+DBRIG_KILL_CONTENT=$frag killed_at_rename /state.json "$DBRIG_BIN" campaign c.json --resume > out1b.txt 2> err1b.txt
+rc=$?
+[ $rc -eq 137 ] || fail "the resume was not killed in the state save ending run 3 (exit $rc): $(tail -3 err1b.txt)"
+[ "$(status 2)" = running ] || fail "killed inside the state save, state.json no longer holds the earlier state (run 3: $(status 2))"
+ls "$S".tmp.* >/dev/null 2>&1 || fail "no temporary state file beside state.json"
+grep -qF "$frag" "$S".tmp.* || fail "the temporary state file does not hold the new state"
+rm -f "$S".tmp.*
+
+# An altered golden copy: its recorded fingerprint no longer matches what a restore gives.
+G=$T/a/dbrig-ci-resume/golden/.complete
+cp "$G" "$T/golden.ok"
+sed -i 's/checksum=\([0-9]*\)/checksum=1\1/' "$G"
+cmp -s "$G" "$T/golden.ok" && fail "could not alter $G"
+"$DBRIG_BIN" campaign c.json --resume > outbad.txt 2> errbad.txt
+rc=$?
+[ $rc -eq 1 ] || fail "a restore that differs from the golden copy: --resume exited $rc, expected 1"
+grep -q "^dbrig: da/vm1: the restored database differs from the golden copy (tables=1 .*, expected tables=1 .*checksum=1" errbad.txt ||
+	fail "no 'differs from the golden copy' line: $(grep -v '^dbrig: info' errbad.txt | tail -3)"
+[ "$(status 2)" = failed ] || fail "the run whose restore differs is $(status 2), not failed"
+grep -q "run 4/4" errbad.txt && fail "the campaign went on after a failed restore check"
+cp "$T/golden.ok" "$G"
 
 "$DBRIG_BIN" campaign c.json --resume > out2.txt 2> err2.txt
 rc=$?
@@ -115,12 +158,14 @@ grep -q 'run 1/4' err2.txt && fail "the resume repeated finished run 1"
 grep -q 'run 2/4' err2.txt && fail "the resume repeated finished run 2"
 grep -q 'run 3/4' err2.txt || fail "the resume did not rerun the cut-off run 3"
 ls out/ci-resume/two/da/vm1-rep1.partial-1.* >/dev/null 2>&1 || fail "the cut-off run's partial files were not kept apart"
+ls out/ci-resume/two/da/vm1-rep1.partial-2.json >/dev/null 2>&1 || fail "the second attempt's files were not kept apart"
+oracle journal out/ci-resume/two/da/vm1-rep1.partial-1.jsonl || fail "the cut-off run's journal"
 python3 - "$T/out/ci-resume" <<'PY' || exit 1
 import json, os, sys
 d = sys.argv[1]
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
-att = {"one#1": 1, "one#2": 1, "two#1": 2, "two#2": 1}
+att = {"one#1": 1, "one#2": 1, "two#1": 3, "two#2": 1}
 for r in st["runs"]:
     if r["status"] != "done": err.append("run %s is %s" % (r["id"], r["status"]))
     if r["attempts"] != att[r["id"]]: err.append("run %s: %d attempts, expected %d" % (r["id"], r["attempts"], att[r["id"]]))
@@ -133,6 +178,7 @@ for f in files:
     if r["status"] != "complete" or r["phases"]["sample"]["tps"] <= 0: err.append(p + ": " + r["status"])
     # "rate" is per instance: every driver ran its own open loop at 150/s.
     if r["workload"]["params"].get("rate") != 150: err.append(p + ": rate " + str(r["workload"]["params"].get("rate")))
+if os.system("python3 %s/tests/lib/oracle.py campaign '%s'" % (os.environ["DBRIG_SOURCE_DIR"], d)): err.append("oracle")
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY

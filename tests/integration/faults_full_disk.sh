@@ -55,6 +55,7 @@ check "result on a full disk: no result file" [ ! -e "$M/b.json" ]
 check "result on a full disk: no temporary file" no_tmp
 check "result on a full disk: the summary was still printed" grep -q '^SQL statistics:' "$TEST_TMP/b.out"
 check "result on a full disk: the journal (elsewhere) ended" grep -q '"type":"end"' "$TEST_TMP/b.jsonl"
+check "result on a full disk: the journal, line by line" oracle journal "$TEST_TMP/b.jsonl"
 
 # --- filling up mid-run ---
 rm -f "$M/filler" "$M/a.jsonl"
@@ -86,6 +87,7 @@ import json,sys
 lines=open(sys.argv[1]).read().split("\n")
 last=lines.pop()
 for l in lines: json.loads(l)' "$R.jsonl"
+check "filled mid-run: the journal's whole lines, line by line" oracle journal "$R.jsonl" --killed --cut-ok
 
 # --- a report into a full folder: one line, exit 1, no half-written report ---
 set +e
@@ -128,7 +130,17 @@ rm -rf "$M/set" "$TEST_TMP/set-res"
 
 # With space again, the same folder reports the run as unfinished from its journal.
 rm -f "$M/filler"
-"$DBRIG_BIN" report "$M/res" --out "$TEST_TMP/rep" --compare none --format csv >/dev/null 2>"$TEST_TMP/e.err" || true
+set +e
+"$DBRIG_BIN" report "$M/res" --out "$TEST_TMP/rep" --compare none --format csv >/dev/null 2>"$TEST_TMP/e.err"
+rc=$?
+set -e
+check "after freeing space: report exits 0 (got $rc: $(cat "$TEST_TMP/e.err"))" [ "$rc" = 0 ]
+if [ -n "$(tail -c1 "$R.jsonl")" ]; then # the disk filled in the middle of a line
+	check "after freeing space: the cut last line is ignored with a warning" \
+		grep -q "^dbrig: warning: c/g/d/i1.jsonl: line [0-9]*: truncated last line ignored (run ended mid-write)$" "$TEST_TMP/e.err"
+else
+	check "after freeing space: no truncation warning for whole lines" bash -c "! grep -q truncated '$TEST_TMP/e.err'"
+fi
 check "after freeing space: the run is reported unfinished from its journal" [ "$(python3 -c '
 import csv,sys
 r=list(csv.DictReader(open(sys.argv[1])))
@@ -194,4 +206,5 @@ set -e
 check "campaign, --resume after freeing space: exit 0 (got $rc; $(tail -n1 "$TEST_TMP/h.err"))" [ "$rc" = 0 ]
 check "campaign, --resume: the run is done" [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["status"])' "$ST")" = done ]
 check "campaign, --resume: a complete result" [ "$(json_get "$M/out/ci-full/one/da/vm1.json" "r['status']")" = complete ]
+check "campaign, --resume: oracle" oracle result "$M/out/ci-full/one/da/vm1.json" --journal "$M/out/ci-full/one/da/vm1.jsonl"
 finish

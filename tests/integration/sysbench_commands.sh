@@ -19,8 +19,16 @@ for t in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_u
 	if [ $t = oltp_read_write ]; then
 		# check: the fingerprint a campaign compares restores with, as the server counts it
 		fp=$("$DBRIG_BIN" sysbench $C --tables=2 $t check 2>&1 | tail -1)
-		sum=$(mariadb_sql "$MARIADB_PORT" "CHECKSUM TABLE sbtest.sbtest1 EXTENDED" | cut -f2)
-		check "$t check fingerprint ($fp)" [ "$fp" = "fingerprint: tables=2 rows=4000 sbtest1.rows=2000 sbtest1.checksum=$sum" ]
+		# (the checksums of every table folded in table order: C = C x 1000003 + checksum)
+		sum=$(mariadb_sql "$MARIADB_PORT" "CHECKSUM TABLE sbtest.sbtest1, sbtest.sbtest2 EXTENDED" | cut -f2 |
+			python3 -c "import sys; c = 0
+for v in sys.stdin.read().split(): c = (c * 1000003 + int(v)) % 2**64
+print(c)")
+		check "$t check fingerprint ($fp)" [ "$fp" = "fingerprint: tables=2 rows=4000 sbtest1.rows=2000 checksum=$sum" ]
+		# one row of sbtest2 changed, every count the same: the fingerprint differs
+		mariadb_sql "$MARIADB_PORT" "UPDATE sbtest.sbtest2 SET c = REVERSE(c) WHERE id = 7"
+		fp2=$("$DBRIG_BIN" sysbench $C --tables=2 $t check 2>&1 | tail -1)
+		check "$t check: a changed row of sbtest2 changes the fingerprint ($fp2)" [ "$fp2" != "$fp" ]
 		# ping: a campaign's readiness probe logs in as the driver's user into its database
 		check "$t ping" "$DBRIG_BIN" sysbench $C $t ping
 		rc=0
@@ -39,17 +47,10 @@ for t in oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_u
 	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
 	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1 ]
 	check "$t transactions > 0" [ "$(json_get "$out.json" "r['phases']['sample']['transactions'] > 0")" = True ]
-	check "$t percentiles 50,95,99" [ "$(json_get "$out.json" "sorted(r['phases']['sample']['latency_ms']['percentiles'])")" = "['50', '95', '99']" ]
-	check "$t histogram total = transactions" [ "$(json_get "$out.json" "r['phases']['sample']['histogram']['total'] == r['phases']['sample']['transactions']")" = True ]
-	check "$t journal ends" python3 - "$out.jsonl" <<'PY'
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
-assert lines[0]["type"] == "header" and lines[0]["schema"] == "dbrig.journal/1"
-assert lines[-1]["type"] == "end" and lines[-1]["status"] == "complete"
-ivs = [l for l in lines if l["type"] == "interval"]
-assert len(ivs) >= 2, len(ivs)
-assert sum(i["transactions"] for i in ivs) > 0
-PY
+	# (two 1 s intervals, or one when a starved main thread woke after both ticks: it merges missed ticks)
+	check "$t journal: interval lines" [ "$(grep -c '"type":"interval"' "$out.jsonl")" -ge 1 ]
+	# Percentiles 50/95/99 from the buckets, Little's law, journal = result intervals.
+	check "$t oracle" oracle result "$out.json" --journal "$out.jsonl"
 	check "$t cleanup" "$DBRIG_BIN" sysbench $C --tables=2 $t cleanup >"$out.cleanup" 2>&1
 	left=$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest'")
 	check "$t cleanup drops tables (left $left)" [ "$left" = 0 ]
@@ -61,6 +62,7 @@ check "precondition run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 -
 	--report-interval=1 --result="$TEST_TMP/pre.json" oltp_read_only run >"$TEST_TMP/pre.out" 2>&1
 check "precondition line" grep -Eq '^\[ 1s \] precondition \([0-9]+s left\) thds: 2 ' "$TEST_TMP/pre.out"
 check "phases kept apart" [ "$(json_get "$TEST_TMP/pre.json" "r['phases']['precondition']['transactions'] > 0 and r['phases']['sample']['transactions'] > 0")" = True ]
+check "precondition run: oracle" oracle result "$TEST_TMP/pre.json"
 check "summary covers the sample only" python3 - "$TEST_TMP/pre.json" "$TEST_TMP/pre.out" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))
@@ -76,6 +78,7 @@ check "histogram rows" grep -Eq '^ +[0-9]+\.[0-9]{3} \|\*{0,40} +[0-9]+$' "$TEST
 check "events run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 --threads=3 --time=0 --events=500 \
 	--result="$TEST_TMP/ev.json" oltp_read_only run >/dev/null 2>&1
 check "--events=500 gives 500 transactions" [ "$(json_get "$TEST_TMP/ev.json" "r['phases']['sample']['transactions']")" = 500 ]
+check "events run: oracle" oracle result "$TEST_TMP/ev.json"
 # An --events run ends when its last event completes: on one connection its
 # total time is the events' own time (the latency sum) within 10%, where the
 # main loop's 100 ms poll used to stretch it (0.1001s for 100 point selects).

@@ -113,6 +113,7 @@ check "same schema either way" diff "$TEST_TMP/schema.dbrig" "$TEST_TMP/schema.s
 check "dbrig prewarm on sysbench's tables" "$DBRIG_BIN" sysbench $C $T --threads=2 oltp_read_write prewarm >/dev/null
 check "dbrig run on sysbench's tables" "$DBRIG_BIN" sysbench $C $T --threads=4 --time=2 --result="$TEST_TMP/r.json" oltp_read_write run >/dev/null
 check "dbrig result complete" [ "$(json_get "$TEST_TMP/r.json" "r['status']")" = complete ]
+check "dbrig run on sysbench's tables: oracle" oracle result "$TEST_TMP/r.json"
 check "dbrig oltp_insert on sysbench's tables" "$DBRIG_BIN" sysbench $C $T --threads=2 --time=1 oltp_insert run >/dev/null
 check "dbrig cleanup" "$DBRIG_BIN" sysbench $C $T oltp_read_write cleanup >/dev/null
 
@@ -122,6 +123,7 @@ check "empty tables" [ "$(mariadb_sql "$MARIADB_PORT" "SELECT COUNT(*) FROM sbte
 check "dbrig oltp_insert --auto-inc=off run" "$DBRIG_BIN" sysbench $C $T --auto-inc=off --threads=4 --time=1 --result="$TEST_TMP/ins.json" oltp_insert run >/dev/null
 n=$(mariadb_sql "$MARIADB_PORT" "SELECT (SELECT COUNT(*) FROM sbtest.sbtest1)+(SELECT COUNT(*) FROM sbtest.sbtest2)+(SELECT COUNT(*) FROM sbtest.sbtest3)")
 check "every insert landed once ($n rows)" [ "$n" = "$(json_get "$TEST_TMP/ins.json" "r['phases']['sample']['transactions']")" ]
+check "oltp_insert run: oracle" oracle result "$TEST_TMP/ins.json"
 # More than 65,536 inserts on one connection, and a second run into the same
 # tables: sysbench completes both (ids from rand.unique()); a per-connection
 # counter stepping by 65,536 used to wrap into a duplicate key here.

@@ -36,6 +36,7 @@ chmod 600 "$TEST_TMP/pw"
 check "run with --mysql-password-file" "$DBRIG_BIN" sysbench $C $O --mysql-password-file="$TEST_TMP/pw" --time=1 \
 	--result="$TEST_TMP/file.json" --journal="$TEST_TMP/file.jsonl" oltp_read_only run >"$TEST_TMP/file.out" 2>"$TEST_TMP/file.err"
 check "no warning for a 0600 file" [ ! -s "$TEST_TMP/file.err" ]
+check "password-file run: oracle" oracle result "$TEST_TMP/file.json" --journal "$TEST_TMP/file.jsonl"
 chmod 644 "$TEST_TMP/pw"
 "$DBRIG_BIN" sysbench $C $O --mysql-password-file="$TEST_TMP/pw" --time=1 oltp_read_only run >/dev/null 2>"$TEST_TMP/warn.err"
 check "warning for a file readable by others" grep -qx "dbrig: warning: --mysql-password-file: \"$TEST_TMP/pw\" is readable by group or others (chmod 600 it)" "$TEST_TMP/warn.err"
@@ -111,7 +112,9 @@ cat >"$TEST_TMP/lv.json" <<JSON
 JSON
 check "libvirt provision --dry-run" "$DBRIG_BIN" provision "$TEST_TMP/lv.json" --dry-run >"$TEST_TMP/lv-dry.out" 2>"$TEST_TMP/lv-dry.err"
 check "the dry run printed the seed's parameter file, the password masked" grep -q 'db_password=\*\*\*\*\*\*\*\*' "$TEST_TMP/lv-dry.out"
-"$DBRIG_BIN" campaign "$TEST_TMP/lv.json" --plan >"$TEST_TMP/lv-plan.out" 2>&1 || true
+check "every XML the dry run printed passes virt-xml-validate" python3 "$DBRIG_SOURCE_DIR/tests/lib/virt_xml.py" "$TEST_TMP/lv-dry.out" 2
+check "libvirt campaign --plan" "$DBRIG_BIN" campaign "$TEST_TMP/lv.json" --plan >"$TEST_TMP/lv-plan.out" 2>&1
+check "the plan lists the run" grep -q "run \"g\" repetition 1/1: 2 instance(s)" "$TEST_TMP/lv-plan.out"
 
 # Nothing the runs produced contains the password.
 found=$(grep -rl --exclude=pw --exclude=lv.json --exclude-dir=mariadb -e "$PW" "$TEST_TMP" || true)

@@ -10,6 +10,8 @@ set -euo pipefail
 # 2,000 sessions for --connections=terminals below.
 MARIADB_EXTRA_OPTS="--max-connections=2100" start_mariadb
 mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc"
+tpcc_sql() { mariadb_sql "$MARIADB_PORT" "USE tpcc; $*"; }
+TPCC_SQL=tpcc_sql
 tpcc_suite mysql --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$MARIADB_PORT" --mysql-user=sbtest --mysql-db=tpcc
 
 # Every loaded column but the CURRENT_TIMESTAMP ones (whose NULLs count), per table.
@@ -71,6 +73,7 @@ assert sorted(p) == ['50', '95', '99.9'], p
 assert 0 < p['50'] <= p['95'] <= p['99.9'] <= s['latency_ms']['max'], p
 assert all(sorted(i['lat_ms']) == ['50', '95', '99.9'] for i in r['intervals']), r['intervals'][0]
 " "$TEST_TMP/pct.json"
+check "percentile: oracle (p50, p95, p99.9 from the buckets)" oracle result "$TEST_TMP/pct.json"
 check "percentile: summary line" grep -Eq "latency \(ms, from the terminal's submit\): avg [0-9.]+, p50 [0-9.]+, p95 [0-9.]+, p99.9 [0-9.]+, max" "$TEST_TMP/pct.out"
 check "percentile: interval lines" grep -Eq "lat \(ms\) avg: [0-9.]+ p50: [0-9.]+ p95: [0-9.]+ p99.9: [0-9.]+ rollbacks" "$TEST_TMP/pct.out"
 check "percentile: type table columns" grep -Eq "type +count +mix % +avg ms +p90 ms +p50 ms +p95 ms +p99.9 ms +max ms +p90 limit" "$TEST_TMP/pct.out"
@@ -81,6 +84,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r['percentiles'] == [95] and list(r['phases']['sample']['latency_ms']['percentiles']) == ['95']
 " "$TEST_TMP/pct95.json"
+check "percentile: default 95: oracle" oracle result "$TEST_TMP/pct95.json"
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --delays=off --terminals=4 --connections=2 --time=2 --percentile=0 \
 	--result="$TEST_TMP/pct0.json" run >"$TEST_TMP/pct0.out" 2>&1 || fail "run --percentile=0"
 check "percentile: 0 disables" python3 -c "
@@ -88,6 +92,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r['percentiles'] == [] and r['phases']['sample']['latency_ms']['percentiles'] == {}
 " "$TEST_TMP/pct0.json"
+check "percentile: 0: oracle" oracle result "$TEST_TMP/pct0.json"
 check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-9.]+$" "$TEST_TMP/pct0.out"
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \

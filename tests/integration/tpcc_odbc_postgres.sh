@@ -21,6 +21,8 @@ check "sessions: more terminals than max_connections is refused in one line" bas
 	grep -Eq "^dbrig: --connections=terminals: 400 sessions, but the server takes 297 connections \(max_connections less superuser_reserved_connections\) and [0-9]+ are open"' "$DBRIG_BIN" "$CS"
 "$DBRIG_BIN" tpcc --odbc-connect="$CS" cleanup >/dev/null
 check "missing Protocol=7.4-1 is warned about" bash -c '"$0" tpcc --odbc-connect="${1%;Protocol=7.4-1}" check 2>&1 | grep -q "Protocol=7.4-1"' "$DBRIG_BIN" "$CS"
+tpcc_sql() { psql -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d tpcc -At -v ON_ERROR_STOP=1 -c "$*"; }
+TPCC_SQL=tpcc_sql
 sessions_open() { postgres_sql "$PG_PORT" "SELECT COUNT(*) FROM pg_stat_activity WHERE usename = 'tpcc'"; }
 TPCC_SESSIONS="250 sessions_open" tpcc_suite odbc-postgres --db-driver=odbc --odbc-connect="$CS"
 finish

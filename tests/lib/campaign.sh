@@ -9,7 +9,9 @@
 # (a scratch folder made here) is removed.
 DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
+export DBRIG_SOURCE_DIR DBRIG_BIN
 . "$DBRIG_SOURCE_DIR/tests/lib/ports.sh"
+. "$DBRIG_SOURCE_DIR/tests/lib/oracle.sh"
 T=$(mktemp -d "/tmp/dbrig-$(basename "$0" .sh).XXXXXX")
 
 campaign_test_cleanup() {
@@ -20,7 +22,7 @@ campaign_test_cleanup() {
 		kill "$(head -n1 "$p")" 2>/dev/null && stopped=1
 	done
 	[ $stopped = 1 ] && sleep 1
-	rm -rf "$T"
+	if [ "${KEEP_TMP:-0}" = 1 ]; then echo "kept $T" >&2; else rm -rf "$T"; fi
 }
 trap campaign_test_cleanup EXIT
 

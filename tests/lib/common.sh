@@ -6,6 +6,7 @@ DBRIG_SOURCE_DIR=${DBRIG_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 DBRIG_BIN=${DBRIG_BIN:-$DBRIG_SOURCE_DIR/build/dbrig}
 . "$DBRIG_SOURCE_DIR/tests/lib/mariadb.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/ports.sh"
+. "$DBRIG_SOURCE_DIR/tests/lib/oracle.sh"
 
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "/tmp/dbrig-$TEST_NAME.XXXXXX")

@@ -93,7 +93,7 @@ int sb_prepare(const struct sb_opts *o, const struct db_driver_ops *drv, const s
 int sb_prewarm(const struct sb_opts *o, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 	       unsigned threads);
 int sb_cleanup(const struct sb_opts *o, const struct db_driver_ops *drv, const struct db_conn_params *cp);
-/* The database's fingerprint (check.c): "tables=N rows=R sbtest1.rows=R1 sbtest1.checksum=C". */
+/* The database's fingerprint (check.c): "tables=N rows=R sbtest1.rows=R1 checksum=C", C every table's CHECKSUM TABLE folded. */
 struct strbuf;
 int sb_check(const struct sb_opts *o, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 	     struct strbuf *fp) __attribute__((warn_unused_result));

@@ -137,6 +137,43 @@ static void test_fig_formulas(void **state)
 	run_free(runs[1]);
 }
 
+/* Three instances whose mean, median and (first + last) / 2 all differ, and a
+ * fourth that carried neither a p99 nor a histogram: the mean of p99s is over
+ * the three that have one, and there is no pooled p99. */
+static void test_fig_three_and_one_without_p99(void **state)
+{
+	const double a[] = {10}, b[] = {20}, c[] = {60};
+	struct run *runs[4];
+	struct agg_fig f;
+
+	(void)state;
+	runs[0] = mkrun("d1", 1, 1000, 32, a, 1, 100);
+	runs[1] = mkrun("d1", 1, 2000, 32, b, 1, 200);
+	runs[2] = mkrun("d1", 1, 6000, 32, c, 1, 600);
+	runs[3] = mkrun("d1", 1, 500, 32, b, 1, 50);
+	runs[3]->sample.has_p99 = false;
+	hist_close(runs[3]->sample.hist);
+	runs[3]->sample.hist = NULL;
+	agg_fig_compute(runs, 3, RESULT_PHASE_SAMPLE, &f);
+	assert_true(fabs(f.tps_sum - 9000) < EPS);
+	assert_true(fabs(f.avg_ms_mean - 30) < 1e-6); /* not the median 20, not (10 + 60) / 2 */
+	assert_true(fabs(f.p99_mean_of_instances_ms -
+			 (runs[0]->sample.p99_ms + runs[1]->sample.p99_ms + runs[2]->sample.p99_ms) / 3) < EPS);
+	assert_int_equal(f.n_p99, 3);
+	agg_fig_release(&f);
+	agg_fig_compute(runs, 4, RESULT_PHASE_SAMPLE, &f);
+	assert_int_equal(f.n, 4);
+	assert_int_equal(f.n_p99, 3);
+	assert_true(fabs(f.tps_sum - 9500) < EPS);
+	assert_true(fabs(f.avg_ms_mean - 27.5) < 1e-6);
+	assert_true(fabs(f.p99_mean_of_instances_ms -
+			 (runs[0]->sample.p99_ms + runs[1]->sample.p99_ms + runs[2]->sample.p99_ms) / 3) < EPS);
+	assert_false(f.has_pooled_p99);
+	agg_fig_release(&f);
+	for (int i = 0; i < 4; i++)
+		run_free(runs[i]);
+}
+
 static void test_little_consistent_and_open_loop(void **state)
 {
 	const double lat[] = {16};
@@ -237,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_little_check),
 		cmocka_unit_test(test_fig_formulas),
+		cmocka_unit_test(test_fig_three_and_one_without_p99),
 		cmocka_unit_test(test_little_consistent_and_open_loop),
 		cmocka_unit_test(test_tpcc_tpmc_and_types),
 		cmocka_unit_test(test_report_repetitions_and_keys),

@@ -1,5 +1,8 @@
 /* Result file and journal: schema, phases kept apart, histogram round trip,
- * atomic writes that leave nothing behind on failure. */
+ * atomic writes that leave nothing behind on failure: before the temporary file
+ * exists (a missing folder) and after it was written (the rename fails). The
+ * temporary-file-and-rename sequence itself is proven by faults_driver_kill.sh
+ * (strace, and a process killed inside rename()). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "result/result.h"
@@ -185,6 +189,28 @@ static void test_unwritable_leaves_nothing(void **state)
 	result_free(r);
 }
 
+/* The temporary file was written and fsynced, then the rename fails (the
+ * result's name is a folder): the write fails, the temporary file is gone and
+ * what held the name is untouched. */
+static void test_failed_rename_leaves_nothing(void **state)
+{
+	(void)state;
+	struct result *r;
+	char path[128], tmp[160];
+	struct stat st;
+
+	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
+	snprintf(path, sizeof(path), "%s/taken.json", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_true(result_write(r, path, "complete", NULL) < 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	assert_int_not_equal(access(tmp, F_OK), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(rmdir(path), 0);
+	result_free(r);
+}
+
 static void test_journal_lines(void **state)
 {
 	(void)state;
@@ -260,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_write_and_read_back),
 		cmocka_unit_test(test_conn_wait),
 		cmocka_unit_test(test_unwritable_leaves_nothing),
+		cmocka_unit_test(test_failed_rename_leaves_nothing),
 		cmocka_unit_test(test_journal_lines),
 		cmocka_unit_test(test_fault_marks),
 	};

@@ -190,7 +190,31 @@ static void vol_exists(virConnectPtr c, const char *pool, const char *vol, bool 
 	virStoragePoolFree(p);
 }
 
-static void restore_cycle(struct rig *r, bool forward)
+/* The under-test volume of an instance is deleted, as if a run had ruined it,
+ * through `c` (the test's own connection to test:///default, which the backend
+ * shares; NULL for test:///<file> hosts, whose state is per connection): the
+ * restore must create it again from the pre-built one, so status sees it. */
+static void ruin_undertest(virConnectPtr c, struct rig *r, const struct target_instance *in)
+{
+	char pool[128], vol[192];
+	virStoragePoolPtr p;
+	virStorageVolPtr v;
+
+	if (!c)
+		return;
+	snprintf(pool, sizeof(pool), "dbrig-ut-%s", r->cfg->drives[in->drive].name);
+	snprintf(vol, sizeof(vol), "%s-%s-undertest.img", pool, in->name);
+	p = virStoragePoolLookupByName(c, pool);
+	assert_non_null(p);
+	v = virStorageVolLookupByName(p, vol);
+	assert_non_null(v);
+	assert_int_equal(virStorageVolDelete(v, 0), 0);
+	virStorageVolFree(v);
+	vol_exists(c, pool, vol, false);
+	virStoragePoolFree(p);
+}
+
+static void restore_cycle(struct rig *r, bool forward, virConnectPtr c)
 {
 	struct strbuf line;
 
@@ -199,6 +223,7 @@ static void restore_cycle(struct rig *r, bool forward)
 		struct target_instance *in = &r->plan->insts[i];
 		struct target_endpoint ep;
 		assert_int_equal(r->t.ops->stop(&r->t, in), 0);
+		ruin_undertest(c, r, in);
 		assert_int_equal(r->t.ops->restore(&r->t, in), 0);
 		assert_int_equal(r->t.ops->start(&r->t, in), 0);
 		assert_int_equal(r->t.ops->endpoint(&r->t, in, &ep), 0);
@@ -246,7 +271,7 @@ static void test_provision_4vm(void **state)
 	/* Provisioning again reuses what this campaign made. */
 	assert_int_equal(provision(&r), 0);
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 4);
-	restore_cycle(&r, false);
+	restore_cycle(&r, false, c);
 	teardown_all(&r);
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
 	assert_int_equal(count_prefixed_pools(c, "dbrig-"), 0);
@@ -284,7 +309,7 @@ static void test_provision_8vm_8drives(void **state)
 		snprintf(dn, sizeof(dn), "d%d", d);
 		check_domain(c, dn, "vm1", (unsigned)d, false);
 	}
-	restore_cycle(&r, true);
+	restore_cycle(&r, true, c);
 	teardown_all(&r);
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
 	assert_int_equal(count_prefixed_pools(c, "dbrig-"), 0);
@@ -351,7 +376,7 @@ static void test_two_hosts(void **state)
 		assert_non_null(strstr(line.buf, r.plan->insts[i].drive == 0 ? "host h1" : "host h2"));
 		assert_non_null(strstr(line.buf, "shut off; volumes boot ok prebuilt ok undertest ok"));
 	}
-	restore_cycle(&r, true);
+	restore_cycle(&r, true, NULL); /* test:///<file> hosts: not shared with this process's connections */
 	teardown_all(&r);
 	for (size_t i = 0; i < r.plan->ninsts; i++) {
 		strbuf_reset(&line);
@@ -504,7 +529,7 @@ static void test_same_name_other_identity(void **state)
 	assert_non_null(strstr(line.buf, "exists but is NOT this campaign's (its metadata carries another campaign identity"));
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-da-"), 2);
 	/* a's own commands still work, and its teardown removes everything. */
-	restore_cycle(&a, true);
+	restore_cycle(&a, true, c);
 	teardown_all(&a);
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
 	assert_int_equal(count_prefixed_pools(c, "dbrig-ut-"), 0);

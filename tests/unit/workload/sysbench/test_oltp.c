@@ -1,4 +1,7 @@
-/* The SQL text dbrig sends is sysbench 1.0.20's, byte for byte. */
+/* The statement templates dbrig prepares are sysbench 1.0.20's text (a table copied from
+ * oltp_common.lua). What goes on the wire, values, ranges and tables included, is
+ * compared with sysbench's own run in the server's general log by
+ * tests/integration/sysbench_com_counters.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
