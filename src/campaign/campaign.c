@@ -9,6 +9,7 @@
 
 #include "campaign/config.h"
 #include "campaign/fresh.h"
+#include "campaign/lock.h"
 #include "campaign/plan.h"
 #include "campaign/run.h"
 #include "campaign/state.h"
@@ -132,8 +133,9 @@ static int run_all(struct campaign_ctx *c)
 int campaign_main(const struct campaign_opts *o)
 {
 	struct campaign_ctx c = {0};
+	struct campaign_lock lock = {.fd = -1};
 	struct strbuf path;
-	struct sigaction sa = {0}, old_int, old_term;
+	struct sigaction sa = {0}, old_int, old_term, old_hup;
 	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
 	size_t unfinished;
 	int ret, err = -EIO;
@@ -148,6 +150,9 @@ int campaign_main(const struct campaign_opts *o)
 	c.plan = plan_make(c.cfg);
 	plan_campaign_dir(c.cfg, &c.dir);
 	strbuf_addf(&path, "%s/state.json", c.dir.buf);
+	/* Before the state is read: a campaign running here must not be disturbed (finding 4). */
+	if (!o->plan && campaign_lock_take(c.cfg, &lock) < 0)
+		goto out;
 	/* --fresh never reads the earlier state: it may be another config's. */
 	ret = o->fresh ? -ENOENT : state_load(c.cfg, c.plan, path.buf, &c.st);
 	if (ret < 0 && ret != -ENOENT) {
@@ -180,6 +185,7 @@ int campaign_main(const struct campaign_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup); /* a closed terminal stops the campaign in order, like SIGTERM */
 	sig_installed = true;
 
 	/* Only what unfinished runs need is provisioned and loaded. */
@@ -197,6 +203,7 @@ int campaign_main(const struct campaign_opts *o)
 		err = as_runtime(ret);
 		goto out;
 	}
+	c.steps.env.stop = &stop_signal;
 	ret = steps_preflight(&c.steps);
 	if (ret < 0) {
 		err = ret;
@@ -245,7 +252,9 @@ out:
 	if (sig_installed) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 	}
+	campaign_lock_release(&lock);
 	free(need_inst);
 	free(need_drive);
 	state_free(c.st);

@@ -682,7 +682,11 @@ int campaign_config_load(const char *file, struct campaign_config **out)
 	cfg->file = xstrdup(file);
 	ret = read_file(file, &text, &len);
 	if (ret < 0) {
-		log_error("%s: cannot read the campaign file: %s", file, strerror(-ret));
+		log_error("%s: cannot read the campaign file: %s%s", file, read_file_strerror(ret),
+			  ret == -EINVAL || ret == -EFBIG ? " (expected a JSON campaign file)" : "");
+		/* A FIFO, a device or a huge file is a wrong argument (exit 2); a missing one a runtime error. */
+		if (ret == -EFBIG)
+			ret = -EINVAL;
 		goto out;
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -11,6 +11,7 @@ void driver_cmd_init(struct driver_cmd *dc)
 {
 	memset(dc, 0, sizeof(*dc));
 	strbuf_init(&dc->args, 0);
+	strvec_init(&dc->av);
 	for (size_t i = 0; i < 3; i++)
 		strbuf_init(&dc->vars[i], 0);
 }
@@ -23,6 +24,8 @@ void driver_cmd_release(struct driver_cmd *dc)
 		strbuf_release(&dc->vars[i]);
 	}
 	strbuf_release(&dc->args);
+	strvec_clear(&dc->av);
+	dc->argv = NULL;
 }
 
 static void arg(struct driver_cmd *dc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -74,8 +77,11 @@ static void begin(struct driver_cmd *dc, const struct campaign_config *cfg, cons
 		if (ep->odbc_options)
 			strbuf_addf(&dc->args, ";%s", ep->odbc_options);
 		strbuf_addc(&dc->args, '\0');
+		/* Without a password of its own, not one inherited from whoever started dbrig. */
 		if (ep->password)
 			strbuf_addf(&dc->vars[nv++], "ODBC_PWD=%s", ep->password);
+		else
+			strbuf_adds(&dc->vars[nv++], "ODBC_PWD");
 		if (ep->odbc_sysini) {
 			/* The registration of the campaign alone: no /etc/odbc*.ini, no ~/.odbc.ini. */
 			strbuf_addf(&dc->vars[nv++], "ODBCSYSINI=%s", ep->odbc_sysini);
@@ -111,13 +117,13 @@ static void event_loops(struct driver_cmd *dc, const struct campaign_config *cfg
 	arg(dc, "--event-loops=%lu", ncpu > (long)n ? (unsigned long)ncpu / n : 1UL);
 }
 
+/* argv from every string of args: never cut at a fixed size (security review finding 15). */
 static void finish(struct driver_cmd *dc)
 {
-	size_t n = 0;
-
-	for (size_t off = 0; off < dc->args.len && n + 1 < DRIVER_MAX_ARGS; off += strlen(dc->args.buf + off) + 1)
-		dc->argv[n++] = dc->args.buf + off;
-	dc->argv[n] = NULL;
+	strvec_clear(&dc->av);
+	strvec_init(&dc->av);
+	strvec_push_nul_list(&dc->av, &dc->args);
+	dc->argv = dc->av.v;
 }
 
 void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,

@@ -24,14 +24,14 @@
 
 #include "campaign/config.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 #include "target/target.h"
-
-#define DRIVER_MAX_ARGS 160
 
 struct driver_cmd {
 	struct strbuf args;                 /* the argv strings, NUL-separated */
-	char *argv[DRIVER_MAX_ARGS];        /* NULL-terminated */
-	struct strbuf vars[3];              /* NAME=value entries */
+	struct strvec av;                   /* argv built from args, however many (security review finding 15) */
+	char **argv;                        /* av.v: NULL-terminated */
+	struct strbuf vars[3];              /* NAME=value entries ("NAME": removed from the child's environment) */
 	const char *env[4];                 /* NULL-terminated, for proc_spec.env */
 };
 

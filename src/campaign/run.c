@@ -26,20 +26,56 @@
 
 #define DRIVER_STOP_GRACE_NS (UINT64_C(60) * NS_PER_SEC)
 
+/*
+ * A driver of this run: a dbrig whose command line carries this run's
+ * identity (--run-campaign, --run-group, --run-repetition, and --run-drive
+ * and --run-instance of one of its instances; independent of the working
+ * directory). A pid in the state file alone proves nothing once its process
+ * is gone: it may be reused by anything, another campaign's driver included
+ * (security review finding 4).
+ */
+static bool is_driver_of(struct campaign_ctx *c, const struct plan_run *r, pid_t pid)
+{
+	const struct campaign_config *cfg = c->cfg;
+	struct strbuf a[5];
+	bool ok = false;
+
+	if (!proc_alive_named(pid, "dbrig"))
+		return false;
+	for (size_t k = 0; k < 5; k++)
+		strbuf_init(&a[k], 0);
+	for (size_t i = 0; i < r->ninsts && !ok; i++) {
+		const struct target_instance *in = &c->plan->insts[r->insts[i]];
+		for (size_t k = 0; k < 5; k++)
+			strbuf_reset(&a[k]);
+		strbuf_addf(&a[0], "--run-campaign=%s", cfg->name);
+		strbuf_addf(&a[1], "--run-group=%s", cfg->groups[r->group].name);
+		strbuf_addf(&a[2], "--run-drive=%s", cfg->drives[in->drive].name);
+		strbuf_addf(&a[3], "--run-instance=%s", in->name);
+		strbuf_addf(&a[4], "--run-repetition=%u", r->rep);
+		ok = true;
+		for (size_t k = 0; k < 5 && ok; k++)
+			ok = proc_argv_has(pid, a[k].buf, NULL);
+	}
+	for (size_t k = 0; k < 5; k++)
+		strbuf_release(&a[k]);
+	return ok;
+}
+
 /* Wait for drivers of a cut-off attempt (recorded in the state) to be gone. */
-static void reap_stale_drivers(struct state_run *sr)
+static void reap_stale_drivers(struct campaign_ctx *c, const struct plan_run *r, struct state_run *sr)
 {
 	for (size_t k = 0; k < sr->npids; k++) {
 		uint64_t deadline = clock_now_ns() + DRIVER_STOP_GRACE_NS;
-		if (!proc_alive_named(sr->pids[k], "dbrig"))
+		if (!is_driver_of(c, r, sr->pids[k]))
 			continue;
 		log_info("a driver of the cut-off run (pid %ld) is still running; stopping it", (long)sr->pids[k]);
 		kill(sr->pids[k], SIGTERM);
-		while (proc_alive_named(sr->pids[k], "dbrig") && clock_now_ns() < deadline) {
+		while (is_driver_of(c, r, sr->pids[k]) && clock_now_ns() < deadline) {
 			struct timespec ts = {0, 100 * 1000 * 1000};
 			nanosleep(&ts, NULL);
 		}
-		if (proc_alive_named(sr->pids[k], "dbrig"))
+		if (is_driver_of(c, r, sr->pids[k]))
 			kill(sr->pids[k], SIGKILL);
 	}
 	free(sr->pids);
@@ -359,7 +395,7 @@ int run_one(struct campaign_ctx *c, size_t ri)
 		 cfg->groups[r->group].name, r->rep, cfg->repetitions, cfg->groups[r->group].instances);
 
 	/* A cut-off attempt: its drivers gone, its files kept apart, then from the restore on. */
-	reap_stale_drivers(sr);
+	reap_stale_drivers(c, r, sr);
 	for (size_t i = 0; i < r->ninsts; i++)
 		if ((ret = keep_partial(dv[i].base.buf, sr->attempts)) < 0)
 			goto out;

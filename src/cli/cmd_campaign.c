@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		   "summary table and write the report (<output>/<name>/report/report.html).\n"
 		   "Over an earlier campaign in <output>/<name>/ it starts only with --resume or --fresh;\n"
 		   "without them it says in one line whether that one finished (and where its report is).\n"
+		   "One dbrig process per campaign: while a campaign (or provision, restore, teardown)\n"
+		   "holds <output>/.<name>.lock, a second one exits 1 naming its pid.\n"
 		   "Fields of FILE: configs/README.md.\n\nOptions:\n");
 	for (const struct flag *fl = flags; fl->name; fl++)
 		fprintf(f, "  %-10s %s\n", fl->name, fl->help);

@@ -12,6 +12,7 @@
  * (every XML) and changes nothing.
  */
 #include "campaign/config.h"
+#include "campaign/lock.h"
 #include "campaign/plan.h"
 #include "campaign/steps.h"
 #include "cli/cli.h"
@@ -88,6 +89,7 @@ static int run(enum step s, const char *file, bool dry_run)
 	struct campaign_config *cfg = NULL;
 	struct plan *p = NULL;
 	struct steps st = {0};
+	struct campaign_lock lock = {.fd = -1};
 	int ret, code = EXIT_RUNTIME;
 
 	ret = campaign_config_load(file, &cfg);
@@ -96,6 +98,9 @@ static int run(enum step s, const char *file, bool dry_run)
 		goto out;
 	}
 	p = plan_make(cfg);
+	/* A step that changes instances never runs beside a campaign of the same folder (finding 4). */
+	if (s != STEP_STATUS && !dry_run && campaign_lock_take(cfg, &lock) < 0)
+		goto out;
 	if (s == STEP_STATUS && !cfg->target->status) {
 		log_error("%s: the %s target has no status (expected a libvirt campaign)", file, cfg->target->name);
 		code = EXIT_USAGE;
@@ -132,6 +137,7 @@ static int run(enum step s, const char *file, bool dry_run)
 		code = 0;
 out:
 	steps_close(&st);
+	campaign_lock_release(&lock);
 	plan_free(p);
 	campaign_config_free(cfg);
 	return code;

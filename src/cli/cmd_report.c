@@ -4,7 +4,8 @@
  *
  * Reads every result and journal under RESULTS_DIR, aggregates per drive x run
  * group (src/report/aggregate.h), puts the published references beside them
- * and writes each requested format with atomic_write_file.
+ * and writes the requested formats as one set (core/fileio.h atomic_set_*):
+ * the new files appear together or not at all.
  */
 #include "cli/cli.h"
 
@@ -144,6 +145,7 @@ int cmd_report(int argc, char **argv)
 	struct pub_set *pub = NULL;
 	struct report *rep = NULL;
 	struct report_files files = {0};
+	struct atomic_set set;
 	struct strbuf err, path;
 	struct stat st;
 	char **args;
@@ -151,6 +153,7 @@ int cmd_report(int argc, char **argv)
 
 	strbuf_init(&err, 0);
 	strbuf_init(&path, 0);
+	atomic_set_init(&set);
 	args = join_values(argc, argv, &nargs);
 	for (int a = 1; a < nargs; a++) {
 		if (!strcmp(args[a], "--help") || !strcmp(args[a], "-h")) {
@@ -232,18 +235,31 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* The files appear together or not at all: a report that fails half-way
+	 * (a full disk) left a new report.md beside the old html, csv and json
+	 * (security review finding 18). */
 	for (size_t i = 0; i < files.n; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", cfg.out, files.v[i].name);
-		rc = atomic_write_file(path.buf, files.v[i].body.buf, files.v[i].body.len);
+		rc = atomic_set_add(&set, path.buf, files.v[i].body.buf, files.v[i].body.len);
 		if (rc < 0) {
-			log_error("%s: %s (expected a writable file)", path.buf, strerror(-rc));
+			log_error("%s: %s (expected a writable file; the earlier report, if any, is unchanged)", path.buf,
+				  strerror(-rc));
 			goto out;
 		}
-		log_info("wrote %s", path.buf);
 	}
+	const char *failed = NULL;
+	rc = atomic_set_commit(&set, &failed);
+	if (rc < 0) {
+		log_error("%s: %s (expected a writable file; the earlier report, if any, is unchanged)",
+			  failed ? failed : cfg.out, strerror(-rc));
+		goto out;
+	}
+	for (size_t i = 0; i < set.n; i++)
+		log_info("wrote %s", set.v[i].path);
 	ret = 0;
 out:
+	atomic_set_release(&set);
 	report_files_release(&files);
 	report_free(rep);
 	run_set_free(runs);

@@ -64,7 +64,8 @@ struct sb_cli {
 	struct cli_run_opts run;
 	const char *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password, *mysql_password_file;
 	const char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *mysql_storage_engine, *pgsql_variant;
-	bool mysql_ssl, mysql_compression, mysql_debug, mysql_dry_run;
+	const char *mysql_ssl, *mysql_ssl_ca, *mysql_ssl_cert, *mysql_ssl_key;
+	bool mysql_compression, mysql_debug, mysql_dry_run;
 	unsigned tables, table_size, range_size, point_selects, simple_ranges, sum_ranges, order_ranges;
 	unsigned distinct_ranges, index_updates, non_index_updates, delete_inserts;
 	bool range_selects, skip_trx, auto_inc, secondary, create_secondary;
@@ -88,6 +89,7 @@ struct sb_cli {
 #define M_FILENAME (OPT_CALLER_FLAGS << 2) /* =FILENAME */
 #define M_FILE (OPT_CALLER_FLAGS << 3)     /* =FILE */
 #define M_DURATION (OPT_CALLER_FLAGS << 4) /* =DURATION (dbrig's own) */
+#define M_ONOFF (OPT_CALLER_FLAGS << 5)    /* [=on|off], shown as sysbench's boolean */
 
 static const struct opt_def sb_opts_table[] = {
 	{"threads", NULL, OPT_UINT, O(threads), "1", "number of threads to use", 0, 100000, GEN, 0},
@@ -143,8 +145,9 @@ static const struct opt_def sb_opts_table[] = {
 	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "sbtest", "MySQL user", 0, 0, MY, 0},
 	{"mysql-password", NULL, OPT_STRING, O(mysql_password), "", "MySQL password", 0, 0, MY, OPT_SECRET},
 	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "sbtest", "MySQL database name", 0, 0, MY, 0},
-	{"mysql-ssl", NULL, OPT_BOOL, O(mysql_ssl), "off", "use SSL connections, if available in the client library", 0,
-	 0, MY, 0},
+	/* sysbench's line in --help; it also takes MySQL's modes (dbrig's rows below, finding 8). */
+	{"mysql-ssl", NULL, OPT_STRING, O(mysql_ssl), "off", "use SSL connections, if available in the client library", 0,
+	 0, MY, OPT_BARE_ON | M_ONOFF},
 	{"mysql-ssl-cipher", NULL, OPT_STRING, O(mysql_ssl_cipher), "", "use specific cipher for SSL connections", 0, 0, MY, 0},
 	{"mysql-compression", NULL, OPT_BOOL, O(mysql_compression), "off",
 	 "use compression, if available in the client library", 0, 0, MY, 0},
@@ -198,6 +201,15 @@ static const struct opt_def sb_opts_table[] = {
 	 "read the MySQL password from this file (first line); MYSQL_PWD is read too; a password given with "
 	 "--mysql-password is blanked from the process's argv",
 	 0, 0, DBRIG, M_FILE},
+	{"mysql-ssl-ca", NULL, OPT_STRING, O(mysql_ssl_ca), NULL,
+	 "the CA that signed the MySQL server's certificate (PEM). --mysql-ssl also takes MySQL's modes: required "
+	 "(encrypted, the server not checked), verify_ca (its certificate chains to --mysql-ssl-ca), verify_identity "
+	 "(verify_ca, and the certificate names the host); on is sysbench 1.0's (required, with client-key.pem, "
+	 "client-cert.pem, cacert.pem from the current directory if present)",
+	 0, 0, DBRIG, M_FILE},
+	{"mysql-ssl-cert", NULL, OPT_STRING, O(mysql_ssl_cert), NULL,
+	 "client certificate (PEM), for a server that asks for one (with --mysql-ssl-key)", 0, 0, DBRIG, M_FILE},
+	{"mysql-ssl-key", NULL, OPT_STRING, O(mysql_ssl_key), NULL, "client key (PEM)", 0, 0, DBRIG, M_FILE},
 	{"rand-zipfian-exp", NULL, OPT_DOUBLE, O(rand_zipfian_exp), "0.8",
 	 "shape parameter (exponent) of --rand-type=zipfian (sysbench master's)", 0, 0, DBRIG, 0},
 	CLI_RUN_IDENTITY_ROWS(struct sb_cli, run, DBRIG),
@@ -216,6 +228,8 @@ static const char *metavar(const struct opt_def *d)
 		return "=FILE";
 	if (d->flags & M_DURATION)
 		return "=DURATION";
+	if (d->flags & M_ONOFF)
+		return "[=on|off]";
 	switch (d->kind) {
 	case OPT_BOOL:
 		return "[=on|off]";
@@ -927,7 +941,8 @@ int cmd_sysbench(int argc, char **argv)
 	cp.user = c.mysql_user;
 	cp.password = password;
 	cp.database = c.mysql_db;
-	cp.ssl = c.mysql_ssl;
+	if (cli_mysql_tls(c.mysql_ssl, c.mysql_ssl_ca, c.mysql_ssl_cert, c.mysql_ssl_key, &cp) < 0)
+		goto out;
 	cp.ssl_cipher = c.mysql_ssl_cipher;
 	cp.compress = c.mysql_compression;
 	cp.retry_codes = codes;

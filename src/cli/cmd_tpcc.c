@@ -55,6 +55,7 @@ static const struct opt_def tp_opts[] = {
 	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
 	CLI_MYSQL_ENDPOINT_ROWS(struct tp_cli, my, CON, "tpcc"),
 	CLI_MYSQL_DB_ROWS(struct tp_cli, my, CON, "tpcc"),
+	CLI_MYSQL_TLS_ROWS(struct tp_cli, my, CON),
 	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", 1, 100000, LOAD, 0},
 	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
@@ -647,6 +648,8 @@ int cmd_tpcc(int argc, char **argv)
 		cp.socket = c.my.socket;
 		cp.user = c.my.user;
 		cp.database = c.my.db;
+		if (cli_mysql_tls(c.my.ssl, c.my.ssl_ca, c.my.ssl_cert, c.my.ssl_key, &cp) < 0)
+			goto out;
 		drv->describe(&cp, endpoint, sizeof(endpoint));
 	}
 	cp.password = password;

@@ -137,7 +137,7 @@ int opt_parse_collect(const struct opt_def *defs, size_t ndefs, void *cfg, int a
 			} else {
 				const char *value = eq ? eq + 1 : NULL;
 				p.def = &defs[i];
-				if (!value && defs[i].kind != OPT_BOOL) {
+				if (!value && defs[i].kind != OPT_BOOL && !(defs[i].flags & OPT_BARE_ON)) {
 					p.kind = OPT_PB_NO_VALUE;
 				} else {
 					p.value = value ? value : "on";
@@ -200,7 +200,7 @@ void opt_help(FILE *f, const struct opt_def *defs, size_t ndefs)
 		snprintf(left, sizeof(left), "--%s%s", d->name,
 			 d->kind == OPT_BOOL ? "[=on|off]" : d->kind == OPT_DURATION ? "=DURATION" : "=N");
 		if (d->kind == OPT_STRING)
-			snprintf(left, sizeof(left), "--%s=STRING", d->name);
+			snprintf(left, sizeof(left), d->flags & OPT_BARE_ON ? "--%s[=MODE]" : "--%s=STRING", d->name);
 		if (d->kind == OPT_DOUBLE)
 			snprintf(left, sizeof(left), "--%s=N", d->name);
 		fprintf(f, "  %-32s %s", left, d->help);

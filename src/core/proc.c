@@ -7,36 +7,97 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 extern char **environ;
 
-/* Between fork and exec only async-signal-safe calls; failures exit 127. */
-static void child(const struct proc_spec *s, char **envp, int in_fd, int out_fd, pid_t parent)
+/* Does the environment entry "NAME=value" (or "NAME") name the variable of `key` ("NAME=value" or "NAME")? */
+static bool same_name(const char *entry, const char *key)
 {
+	size_t n = strcspn(key, "=");
+
+	return !strncmp(entry, key, n) && (entry[n] == '=' || entry[n] == '\0');
+}
+
+/*
+ * The child's environment, built before the fork (setenv between fork and
+ * exec is not async-signal-safe: it allocates; security review finding 22):
+ * this process's environment with every spec->env entry replaced
+ * ("NAME=value") or removed ("NAME"). The strings stay owned by environ and
+ * spec.
+ */
+static char **child_env(const struct proc_spec *s)
+{
+	size_t n = 0, k = 0, extra = 0;
+	char **env;
+
+	while (environ && environ[n])
+		n++;
+	while (s->env && s->env[extra])
+		extra++;
+	env = xcalloc(n + extra + 1, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		bool drop = false;
+		for (size_t e = 0; e < extra && !drop; e++)
+			drop = same_name(environ[i], s->env[e]);
+		if (!drop)
+			env[k++] = environ[i];
+	}
+	for (size_t e = 0; e < extra; e++)
+		if (strchr(s->env[e], '='))
+			env[k++] = (char *)s->env[e];
+	env[k] = NULL;
+	return env;
+}
+
+/* Every descriptor above stderr: the child gets 0-2 and nothing else of ours (finding 22). */
+static void close_from_3(void)
+{
+	struct rlimit rl;
+
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 65536)
+		rl.rlim_cur = 65536;
+	for (int fd = 3; fd < (int)rl.rlim_cur; fd++)
+		close(fd);
+}
+
+/* Between fork and exec only async-signal-safe calls; failures exit 127. */
+static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent, char **env)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t none;
 	int fd;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
 		_exit(127);
 	if (s->new_group)
 		setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (in_fd >= 0) {
 		dup2(in_fd, 0);
 	} else if ((fd = open("/dev/null", O_RDONLY)) >= 0) {
 		dup2(fd, 0);
 	}
 	if (s->log_path) {
-		fd = open(s->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		fd = open(s->log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
 		if (fd < 0)
 			_exit(127);
 		if (out_fd < 0)
@@ -45,44 +106,15 @@ static void child(const struct proc_spec *s, char **envp, int in_fd, int out_fd,
 	}
 	if (out_fd >= 0)
 		dup2(out_fd, 1);
-	if (envp)
-		execve(s->argv[0], s->argv, envp);
-	else
-		execv(s->argv[0], s->argv);
+	close_from_3();
+	execve(s->argv[0], s->argv, env);
 	_exit(127);
-}
-
-/* The inherited environment with spec's entries replacing same-named ones, or NULL when there are none. */
-static char **build_env(const struct proc_spec *s)
-{
-	size_t n = 0, k = 0, extra = 0;
-	char **envp;
-
-	if (!s->env || !s->env[0])
-		return NULL;
-	while (environ[n])
-		n++;
-	while (s->env[extra])
-		extra++;
-	envp = xcalloc(n + extra + 1, sizeof(*envp));
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strcspn(environ[i], "=");
-		bool replaced = false;
-		for (size_t e = 0; e < extra && !replaced; e++)
-			replaced = !strncmp(s->env[e], environ[i], len) && s->env[e][len] == '=';
-		if (!replaced)
-			envp[k++] = environ[i];
-	}
-	for (size_t e = 0; e < extra; e++)
-		envp[k++] = (char *)s->env[e];
-	envp[k] = NULL;
-	return envp;
 }
 
 static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, int close_b, pid_t *out)
 {
 	pid_t parent = getpid();
-	char **envp = build_env(s);
+	char **env = child_env(s);
 	pid_t pid;
 	int err;
 
@@ -94,9 +126,9 @@ static int spawn(const struct proc_spec *s, int in_fd, int out_fd, int close_a, 
 			close(close_a);
 		if (close_b >= 0)
 			close(close_b);
-		child(s, envp, in_fd, out_fd, parent);
+		child(s, in_fd, out_fd, parent, env);
 	}
-	free(envp);
+	free(env);
 	if (pid < 0)
 		return -err;
 	if (s->new_group)
@@ -129,6 +161,71 @@ int proc_wait(pid_t pid, uint64_t timeout_ns, int *status)
 	}
 }
 
+/*
+ * Feed stdin_text and read the child's stdout in one poll loop: a child that
+ * answers each statement as it reads them (`mariadb --batch` with one SELECT
+ * per table) fills the stdout pipe long before it has read all its input, so
+ * writing everything first and reading afterwards would block both sides
+ * forever (security review finding 11).
+ */
+static int pump(int in_fd, const char *text, int out_fd, struct strbuf *out)
+{
+	size_t left = text ? strlen(text) : 0;
+	char buf[16384];
+	int ret = 0;
+
+	if (in_fd >= 0 && (!left || fcntl(in_fd, F_SETFL, fcntl(in_fd, F_GETFL) | O_NONBLOCK) < 0)) {
+		ret = left ? -errno : 0;
+		close(in_fd);
+		in_fd = -1;
+	}
+	while (ret == 0 && (in_fd >= 0 || out_fd >= 0)) {
+		struct pollfd pf[2];
+		nfds_t n = 0;
+		int iw = -1, ir = -1;
+
+		if (in_fd >= 0) {
+			pf[n] = (struct pollfd){.fd = in_fd, .events = POLLOUT};
+			iw = (int)n++;
+		}
+		if (out_fd >= 0) {
+			pf[n] = (struct pollfd){.fd = out_fd, .events = POLLIN};
+			ir = (int)n++;
+		}
+		if (poll(pf, n, -1) < 0) {
+			if (errno != EINTR)
+				ret = -errno;
+			continue;
+		}
+		if (iw >= 0 && pf[iw].revents) {
+			ssize_t w = write(in_fd, text, left);
+			if (w > 0) {
+				text += w;
+				left -= (size_t)w;
+			}
+			/* EPIPE: the child stopped reading; what it printed is still read. */
+			if (left == 0 || (w < 0 && errno != EINTR && errno != EAGAIN)) {
+				close(in_fd);
+				in_fd = -1;
+			}
+		}
+		if (ir >= 0 && pf[ir].revents) {
+			ssize_t r = read(out_fd, buf, sizeof(buf));
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (r <= 0) {
+				out_fd = -1; /* closed by the caller */
+				continue;
+			}
+			if (out)
+				strbuf_add(out, buf, (size_t)r);
+		}
+	}
+	if (in_fd >= 0)
+		close(in_fd);
+	return ret;
+}
+
 int proc_run(const struct proc_spec *s, struct strbuf *out, int *status)
 {
 	int in[2] = {-1, -1}, op[2] = {-1, -1};
@@ -147,37 +244,27 @@ int proc_run(const struct proc_spec *s, struct strbuf *out, int *status)
 	if (in[0] >= 0) {
 		close(in[0]);
 		in[0] = -1;
-		const char *p = s->stdin_text;
-		size_t left = strlen(p);
-		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-		while (left) {
-			ssize_t n = write(in[1], p, left);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			p += n;
-			left -= (size_t)n;
-		}
-		signal(SIGPIPE, old);
-		close(in[1]);
-		in[1] = -1;
 	}
 	if (op[1] >= 0) {
 		close(op[1]);
 		op[1] = -1;
-		char buf[4096];
-		for (;;) {
-			ssize_t n = read(op[0], buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			if (out)
-				strbuf_add(out, buf, (size_t)n);
-		}
 	}
-	ret = proc_wait(pid, 0, &st);
+	{
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+		int in_fd = in[1];
+		in[1] = -1; /* pump closes it as soon as the text is written */
+		ret = pump(in_fd, s->stdin_text, op[0], out);
+		signal(SIGPIPE, old);
+	}
+	if (op[0] >= 0) { /* read to the end, or given up on: the child must not block on it */
+		close(op[0]);
+		op[0] = -1;
+	}
+	{
+		int wr = proc_wait(pid, 0, &st);
+		if (ret == 0)
+			ret = wr;
+	}
 	if (ret < 0)
 		goto out;
 	if (status)
@@ -211,6 +298,28 @@ bool proc_alive_named(pid_t pid, const char *comm)
 	}
 	fclose(f);
 	return ok;
+}
+
+bool proc_argv_has(pid_t pid, const char *arg, const char *next)
+{
+	char path[64];
+	char *text = NULL;
+	size_t len = 0;
+	bool found = false;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
+	/* /proc files say size 0 but are regular: read_file reads to the end, bounded. */
+	if (read_file(path, &text, &len) < 0)
+		return false;
+	for (size_t off = 0; off < len && !found; off += strlen(text + off) + 1) {
+		const char *a = text + off;
+		size_t after = off + strlen(a) + 1;
+		found = !strcmp(a, arg) && (!next || (after < len && !strcmp(text + after, next)));
+	}
+	free(text);
+	return found;
 }
 
 void proc_describe_status(int status, struct strbuf *sb)

@@ -5,6 +5,12 @@
  * (a server shuts down, a driver writes an "interrupted" result) instead of
  * leaving them running into the resumed campaign.
  *
+ * The child's environment is built before the fork and handed to execve;
+ * the child keeps only descriptors 0-2 (stdin, and stdout/stderr to the log
+ * or the capture pipe), so no pipe, lock or connection of dbrig leaks into
+ * a server or driver. A log_path that is a symbolic link is refused
+ * (O_NOFOLLOW): dbrig derives those paths itself.
+ *
  * Only waitpid on a given pid is used anywhere: a caller never reaps a child
  * it does not own.
  */
@@ -21,8 +27,9 @@ struct proc_spec {
 	char *const *argv;          /* argv[0] is the program path */
 	const char *log_path;       /* stdout and stderr appended here; NULL = inherit */
 	/* "NAME=value" entries for this child only (a password, ODBCSYSINI), over the
-	 * inherited environment; NULL-terminated, or NULL. The child's environment
-	 * is built before the fork: nothing is set in this process. */
+	 * inherited environment, and "NAME" entries removing one; NULL-terminated, or
+	 * NULL. The child's environment is built before the fork: nothing is set in
+	 * this process. */
 	const char *const *env;
 	const char *stdin_text;     /* written to the child's stdin (proc_run), or NULL = /dev/null */
 	bool capture;               /* proc_run: stdout into `out` (stderr to log_path or inherited) */
@@ -36,6 +43,13 @@ int proc_wait(pid_t pid, uint64_t timeout_ns, int *status) __attribute__((warn_u
 int proc_run(const struct proc_spec *s, struct strbuf *out, int *status) __attribute__((warn_unused_result));
 /* pid is alive and its /proc/pid/comm is `comm`. */
 bool proc_alive_named(pid_t pid, const char *comm);
+/*
+ * pid's command line has the argument `arg` (followed by `next` when next is
+ * not NULL): how dbrig tells a process it started from one that merely got a
+ * pid written in a stale file (a zombie or a process of another user has an
+ * empty or unreadable command line: false).
+ */
+bool proc_argv_has(pid_t pid, const char *arg, const char *next);
 /* "exited with status 3" / "was killed by signal 9". */
 void proc_describe_status(int status, struct strbuf *sb);
 /* Append ": <last non-empty line of the log>" (at most 300 bytes) so that an error

@@ -147,18 +147,35 @@ static int my_global_init(void)
 	return mysql_library_init(0, NULL, NULL) ? -1 : 0;
 }
 
-static void ssl_setup(MYSQL *my, const char *cipher)
+/* TLS by mode (db.h); security review finding 8: --mysql-ssl=on never authenticated the server. */
+static void ssl_setup(MYSQL *my, const struct db_conn_params *p)
 {
-	/* sysbench 1.0 reads client-key.pem, client-cert.pem and cacert.pem from
-	 * the current directory when --mysql-ssl=on; do the same when they exist,
-	 * and require TLS either way. */
-	my_bool enforce = 1;
-	const char *key = access("client-key.pem", R_OK) == 0 ? "client-key.pem" : NULL;
-	const char *cert = access("client-cert.pem", R_OK) == 0 ? "client-cert.pem" : NULL;
-	const char *ca = access("cacert.pem", R_OK) == 0 ? "cacert.pem" : NULL;
+	my_bool enforce = 1, verify = 0;
+	const char *key = p->ssl_key, *cert = p->ssl_cert, *ca = p->ssl_ca;
+	const char *cipher = p->ssl_cipher && *p->ssl_cipher ? p->ssl_cipher : NULL;
 
-	mysql_ssl_set(my, key, cert, ca, NULL, cipher && *cipher ? cipher : NULL);
+	switch (p->ssl) {
+	case DB_SSL_OFF:
+		return;
+	case DB_SSL_COMPAT:
+		/* sysbench 1.0 reads client-key.pem, client-cert.pem and cacert.pem
+		 * from the current directory when --mysql-ssl=on; do the same when
+		 * they exist (a CA there verifies the chain, as libmariadb does). */
+		key = access("client-key.pem", R_OK) == 0 ? "client-key.pem" : NULL;
+		cert = access("client-cert.pem", R_OK) == 0 ? "client-cert.pem" : NULL;
+		ca = access("cacert.pem", R_OK) == 0 ? "cacert.pem" : NULL;
+		break;
+	case DB_SSL_REQUIRED:
+	case DB_SSL_VERIFY_CA:
+		break;
+	case DB_SSL_VERIFY_IDENTITY:
+		verify = 1;
+		break;
+	}
+	/* libmariadb verifies the chain whenever a CA is set; the host name only with VERIFY_SERVER_CERT. */
+	mysql_ssl_set(my, key, cert, ca, NULL, cipher);
 	mysql_options(my, MYSQL_OPT_SSL_ENFORCE, &enforce);
+	mysql_options(my, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
 }
 
 static int my_connect(struct db_conn *c, const struct db_conn_params *p)
@@ -183,8 +200,7 @@ static int my_connect(struct db_conn *c, const struct db_conn_params *p)
 	 * (load_stream); otherwise a server could make the client read files. */
 	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
 	mysql_options(m->mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-	if (p->ssl)
-		ssl_setup(m->mysql, p->ssl_cipher);
+	ssl_setup(m->mysql, p);
 	if (p->compress)
 		mysql_options(m->mysql, MYSQL_OPT_COMPRESS, NULL);
 	if (!mysql_real_connect(m->mysql, p->host, p->user, p->password ? p->password : "", p->database,

@@ -174,28 +174,59 @@ enum db_err_class odbc_classify(const char *sqlstate, int native, const struct d
 	return DB_ERR_FATAL;
 }
 
+/*
+ * One attribute of a connection string starting at p ("KEY=value" or
+ * "KEY={braced value}"): sets *eq to its '=' (NULL if none) and returns
+ * where it ends (its ';' or the NUL). A braced value ends at a single '}':
+ * "}}" inside braces is an escaped '}', as in ODBC's grammar and in
+ * odbc_conn_string below (security review finding 16: the first '}' of
+ * "PWD={se}};cret}" was taken as the end, and "cret}" was printed).
+ */
+static const char *attr_end(const char *p, const char **eq)
+{
+	*eq = NULL;
+	for (; *p && *p != ';'; p++) {
+		if (*p != '=')
+			continue;
+		*eq = p++;
+		while (*p == ' ')
+			p++;
+		if (*p == '{') {
+			for (p++; *p; p++) {
+				if (*p == '}' && p[1] == '}')
+					p++;
+				else if (*p == '}')
+					break;
+			}
+			if (*p)
+				p++;
+		}
+		while (*p && *p != ';')
+			p++;
+		break;
+	}
+	return p;
+}
+
+/* Is k (kl bytes, surrounding spaces allowed) the key `key`? */
+static bool key_is(const char *k, size_t kl, const char *key)
+{
+	size_t n = strlen(key);
+
+	while (kl && *k == ' ')
+		k++, kl--;
+	while (kl && k[kl - 1] == ' ')
+		kl--;
+	return kl == n && !strncasecmp(k, key, n);
+}
+
 static bool has_key(const char *cs, const char *key)
 {
-	size_t kl = strlen(key);
-
 	for (const char *p = cs; *p;) {
-		while (*p == ';' || *p == ' ')
-			p++;
-		if (!strncasecmp(p, key, kl)) {
-			const char *q = p + kl;
-			while (*q == ' ')
-				q++;
-			if (*q == '=')
-				return true;
-		}
-		/* skip to the next ';' outside braces */
-		int depth = 0;
-		for (; *p && (depth || *p != ';'); p++) {
-			if (*p == '{')
-				depth = 1;
-			else if (*p == '}')
-				depth = 0;
-		}
+		const char *eq, *end = attr_end(p, &eq);
+		if (eq && key_is(p, (size_t)(eq - p), key))
+			return true;
+		p = *end ? end + 1 : end;
 	}
 	return false;
 }
@@ -228,33 +259,14 @@ char *odbc_redact(const char *cs)
 
 	strbuf_init(&sb, strlen(cs) + 8);
 	while (*p) {
-		const char *start = p, *eq = NULL;
-		int depth = 0;
-		for (; *p && (depth || *p != ';'); p++) {
-			if (*p == '{')
-				depth = 1;
-			else if (*p == '}')
-				depth = 0;
-			else if (*p == '=' && !eq)
-				eq = p;
-		}
-		if (eq) {
-			const char *k = start;
-			size_t kl;
-			while (*k == ' ')
-				k++;
-			kl = (size_t)(eq - k);
-			while (kl && k[kl - 1] == ' ')
-				kl--;
-			if ((kl == 3 && !strncasecmp(k, "PWD", 3)) || (kl == 8 && !strncasecmp(k, "Password", 8))) {
-				strbuf_add(&sb, start, (size_t)(eq - start) + 1);
-				strbuf_adds(&sb, "***");
-			} else {
-				strbuf_add(&sb, start, (size_t)(p - start));
-			}
+		const char *eq, *end = attr_end(p, &eq);
+		if (eq && (key_is(p, (size_t)(eq - p), "PWD") || key_is(p, (size_t)(eq - p), "Password"))) {
+			strbuf_add(&sb, p, (size_t)(eq - p) + 1);
+			strbuf_adds(&sb, "***");
 		} else {
-			strbuf_add(&sb, start, (size_t)(p - start));
+			strbuf_add(&sb, p, (size_t)(end - p));
 		}
+		p = end;
 		if (*p == ';') {
 			strbuf_addc(&sb, ';');
 			p++;

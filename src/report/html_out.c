@@ -786,6 +786,33 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 	strbuf_adds(sb, "</ol></li>\n<li><a href=\"#instances\">Instances</a></li>\n</ol></nav>\n");
 }
 
+/* Cut-off attempts kept by `campaign --resume`: listed, never counted. */
+static void superseded(struct strbuf *sb, const struct report *rep)
+{
+	if (!rep->runs->nsuperseded)
+		return;
+	strbuf_adds(sb, "<h2>Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
+			"kept as <code>&lt;instance&gt;.partial-&lt;n&gt;.*</code> before running them again: history, "
+			"not counted in any figure above.</p>\n<table>\n<tr><th>file</th><th>drive</th><th>instance</th>"
+			"<th>rep</th><th>status</th><th>TPS</th><th>why it ended</th></tr>\n");
+	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
+		const struct run *r = rep->runs->superseded[i];
+		strbuf_adds(sb, "<tr>");
+		td(sb, r->path);
+		td(sb, r->drive);
+		td(sb, r->instance);
+		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
+		td(sb, run_status_name(r->status));
+		if (r->sample.present)
+			tdn(sb, r->sample.tps, 2);
+		else
+			td(sb, "–");
+		td(sb, r->error ? r->error : "–");
+		strbuf_adds(sb, "</tr>\n");
+	}
+	strbuf_adds(sb, "</table>\n");
+}
+
 static int html_render(const struct report *rep, struct report_files *out)
 {
 	struct strbuf *sb = report_files_add(out, "report.html");
@@ -875,6 +902,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 		drive_section(sb, &chart_id, rep, drives[i], i);
 	strbuf_adds(sb, "<h2 id=\"instances\">Instances</h2>\n");
 	instances(sb, rep);
+	superseded(sb, rep);
 	strbuf_adds(sb, "<p>Tables with every figure: report.md, report-groups.csv, report-instances.csv, report.json."
 			"</p>\n</body>\n</html>\n");
 	free(drives);

@@ -194,6 +194,7 @@ static json_t *phase_json(const struct phase_stat *p)
 			 "fatal", (json_int_t)p->err_fatal);
 }
 
+/* st: the run's steady-state and bottleneck verdicts, NULL for a superseded attempt. */
 static json_t *run_json(const struct run *r, const struct run_verdict *st)
 {
 	return json_pack("{s:s, s:o, s:s, s:s, s:b, s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:o, s:o, s:o, "
@@ -204,9 +205,9 @@ static json_t *run_json(const struct run *r, const struct run_verdict *st)
 			 "drive", r->drive, "instance", r->instance, "vm_count", (json_int_t)r->vm_count,
 			 "repetition", (json_int_t)r->repetition, "workload", r->kind, "test", r->test,
 			 "params", r->params, "sample", phase_json(&r->sample), "precondition", phase_json(&r->pre),
-			 "steady_state", json_pack("{s:o, s:o}", "precondition", steady_json(st->pre.state, &st->pre),
-						   "sample", steady_json(st->sample.state, &st->sample)),
-			 "verdict", verdict_json(st->has_verdict, &st->vin, &st->verdict, st->dev),
+			 "steady_state", st ? json_pack("{s:o, s:o}", "precondition", steady_json(st->pre.state, &st->pre),
+							"sample", steady_json(st->sample.state, &st->sample)) : json_null(),
+			 "verdict", st ? verdict_json(st->has_verdict, &st->vin, &st->verdict, st->dev) : json_null(),
 			 "block_devices", r->drive_stack ? json_string(r->drive_stack) : json_null());
 }
 
@@ -266,6 +267,11 @@ static int json_render(const struct report *rep, struct report_files *out)
 	for (size_t i = 0; i < rep->runs->n; i++)
 		json_array_append_new(a, run_json(rep->runs->runs[i], &rep->rv[i]));
 	json_object_set_new(root, "instances", a);
+	/* Cut-off attempts kept by `campaign --resume`: history, in no group (no verdicts: NULL). */
+	a = json_array();
+	for (size_t i = 0; i < rep->runs->nsuperseded; i++)
+		json_array_append_new(a, run_json(rep->runs->superseded[i], NULL));
+	json_object_set_new(root, "superseded", a);
 	a = json_array();
 	for (size_t i = 0; i < rep->ncmps; i++)
 		json_array_append_new(a, cmp_json(rep, &rep->cmps[i]));

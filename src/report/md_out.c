@@ -612,6 +612,39 @@ static void instances(struct strbuf *sb, const struct report *rep)
 	strbuf_adds(sb, "\n≈: rebuilt from journal histogram buckets (no result file).\n\n");
 }
 
+/* Cut-off attempts kept by `campaign --resume`: listed, never counted above. */
+static void superseded(struct strbuf *sb, const struct report *rep)
+{
+	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status", "sample s",
+		"TPS", "why it ended", NULL};
+
+	if (!rep->runs->nsuperseded)
+		return;
+	strbuf_adds(sb, "## Superseded attempts\n\nCut-off attempts that `dbrig campaign --resume` kept as "
+			"`<instance>.partial-<n>.*` before running them again: history, not counted in any figure "
+			"above.\n\n");
+	header(sb, cols);
+	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
+		const struct run *r = rep->runs->superseded[i];
+		cell(sb, r->path);
+		cell(sb, r->run_group);
+		cell(sb, r->drive);
+		cell(sb, r->instance);
+		cellf(sb, "%lld", (long long)r->repetition);
+		cellf(sb, "%s%s", run_status_name(r->status), r->from_journal ? " (from journal)" : "");
+		if (r->sample.present) {
+			cellf(sb, "%.1f", r->sample.seconds);
+			celln(sb, r->sample.tps, 2);
+		} else {
+			cell(sb, "–");
+			cell(sb, "–");
+		}
+		cell(sb, r->error ? r->error : "–");
+		endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
 static void keys(struct strbuf *sb, const struct report *rep)
 {
 	static const char *const cols[] = {"drive × run group", "campaign", "run group", "drive", "workload",
@@ -694,9 +727,13 @@ static int md_render(const struct report *rep, struct report_files *out)
 		strbuf_addf(sb, "# dbrig report: drive %s\n\nOnly this drive's runs (`report --drive`).\n\n", rep->drive);
 	else
 		strbuf_adds(sb, "# dbrig report\n\n");
-	strbuf_addf(sb, "%zu result%s (%zu complete), %zu group%s, %zu published reference file%s.\n\n",
+	strbuf_addf(sb, "%zu result%s (%zu complete), %zu group%s, %zu published reference file%s",
 		    rep->runs->n, rep->runs->n == 1 ? "" : "s", complete, rep->ngroups, rep->ngroups == 1 ? "" : "s",
 		    rep->pub ? rep->pub->n : 0, rep->pub && rep->pub->n == 1 ? "" : "s");
+	if (rep->runs->nsuperseded)
+		strbuf_addf(sb, "; %zu superseded attempt%s not counted (see the end)", rep->runs->nsuperseded,
+			    rep->runs->nsuperseded == 1 ? "" : "s");
+	strbuf_adds(sb, ".\n\n");
 	if (rep->nwarnings) {
 		strbuf_adds(sb, "## Warnings\n\n");
 		for (size_t i = 0; i < rep->nwarnings; i++)
@@ -713,6 +750,7 @@ static int md_render(const struct report *rep, struct report_files *out)
 	precondition(sb, rep);
 	per_drive(sb, rep);
 	instances(sb, rep);
+	superseded(sb, rep);
 	keys(sb, rep);
 	references(sb, rep);
 	return 0;

@@ -231,7 +231,7 @@ int published_load_dir(const char *dir, struct pub_set **out, struct strbuf *err
 		text = NULL;
 		ret = read_file(path.buf, &text, NULL);
 		if (ret < 0) {
-			strbuf_addf(err, "%s: %s (expected a readable file)", path.buf, strerror(-ret));
+			strbuf_addf(err, "%s: %s (expected a readable file)", path.buf, read_file_strerror(ret));
 			goto out;
 		}
 		ret = published_parse(path.buf, text, &s->reviews[s->n], err);

@@ -76,6 +76,9 @@ void run_set_free(struct run_set *s)
 		return;
 	for (size_t i = 0; i < s->n; i++)
 		run_free(s->runs[i]);
+	for (size_t i = 0; i < s->nsuperseded; i++)
+		run_free(s->superseded[i]);
 	free(s->runs);
+	free(s->superseded);
 	free(s);
 }

@@ -130,6 +130,11 @@ struct run {
 struct run_set {
 	size_t n;
 	struct run **runs;     /* sorted by path */
+	/* Cut-off attempts that `campaign --resume` kept as
+	 * <instance>.partial-<n>.json/.jsonl: history, shown apart, never
+	 * aggregated (security review finding 1: counted as a second run). */
+	size_t nsuperseded;
+	struct run **superseded; /* sorted by path */
 };
 
 const char *run_status_name(enum result_run_status s);

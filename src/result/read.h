@@ -2,7 +2,8 @@
  * Finding and reading results for a report.
  *
  * results_load_dir walks `dir` recursively (sorted, so reports are
- * reproducible) and reads:
+ * reproducible; links to folders are skipped with a warning, never followed,
+ * and at most 32 levels deep) and reads:
  *   *.json   with "schema": "dbrig.result/1" (1.x accepted: new keys are
  *            ignored); any other major version of dbrig.result is refused;
  *            JSON files of other schemas (reports, campaign files) are skipped;
@@ -12,6 +13,9 @@
  *            result file becomes a run of its own, rebuilt from its intervals
  *            and marked unfinished (no "end" line) or no-result.
  * A truncated last journal line (crash mid-write) is ignored with a warning.
+ * <instance>.partial-<n>.json / .jsonl (a cut-off attempt that `campaign
+ * --resume` kept) are read the same way into run_set.superseded: history,
+ * shown apart by the writers, never aggregated.
  *
  * Errors: 0 on success; -EINVAL with one message in `err` (file, JSON path,
  * value, what was expected) for bad input; -errno for I/O errors.

@@ -52,7 +52,7 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 		case RUNNER_INTERRUPTED:
 			status = "interrupted";
 			snprintf(out.error, sizeof(out.error), "interrupted by %s",
-				 out.signal == SIGINT ? "SIGINT" : "SIGTERM");
+				 out.signal == SIGINT ? "SIGINT" : out.signal == SIGHUP ? "SIGHUP" : "SIGTERM");
 			log_error("%s: partial result kept", out.error);
 			ret = -EINTR;
 			break;

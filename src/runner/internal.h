@@ -150,6 +150,10 @@ struct runner {
 	atomic_uint ready;       /* loops at the start gate */
 	atomic_uint finished;    /* loops whose sessions are all done */
 	atomic_int failed;
+	/* Earliest reconnect_since of a session still lost when the sessions
+	 * were stopped (0 = none were): an outage that the end of the sample
+	 * cut short, which --reconnect-timeout never got to judge. */
+	atomic_ullong lost_since;
 	pthread_mutex_t mu;      /* guards error, start gate */
 	pthread_cond_t cv;
 	bool go;

@@ -197,7 +197,7 @@ uint64_t runner_queue_credit(uint64_t due, uint64_t sat_since, uint64_t *covered
 
 enum runner_status {
 	RUNNER_COMPLETE = 0,
-	RUNNER_INTERRUPTED,  /* SIGINT / SIGTERM */
+	RUNNER_INTERRUPTED,  /* SIGINT / SIGTERM / SIGHUP */
 	RUNNER_FAILED,       /* fatal database error, or the server did not come back */
 };
 
@@ -211,7 +211,7 @@ struct runner_outcome {
 	bool blocking;
 };
 
-/* Runs to the end; blocks SIGINT/SIGTERM in the calling thread while it runs
+/* Runs to the end; blocks SIGINT/SIGTERM/SIGHUP in the calling thread while it runs
  * and turns them into an orderly stop. Returns 0 when the run could start (see
  * outcome for how it ended) or -1 when it could not (outcome.error says why). */
 int runner_run(const struct runner_config *cfg, struct runner_outcome *outcome);

@@ -181,8 +181,15 @@ void session_finish(struct session *s)
 {
 	if (s->state == S_DONE)
 		return;
-	if (s->state == S_RECONNECT || s->state == S_BACKOFF)
+	if (s->state == S_RECONNECT || s->state == S_BACKOFF) {
+		if (s->state == S_RECONNECT) {
+			unsigned long long cur = atomic_load(&s->loop->r->lost_since);
+			while ((cur == 0 || s->reconnect_since < cur) &&
+			       !atomic_compare_exchange_weak(&s->loop->r->lost_since, &cur, s->reconnect_since))
+				;
+		}
 		s->loop->timers--;
+	}
 	flush_pending(s);
 	s->state = S_DONE;
 	if (s->ep_events)

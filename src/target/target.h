@@ -40,6 +40,7 @@
 #ifndef DBRIG_TARGET_TARGET_H
 #define DBRIG_TARGET_TARGET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -165,6 +166,9 @@ struct target_env {
 	const struct target_ops *target;
 	const struct target_setting *settings; /* parallel to target->options */
 	const struct target_loader *loader;    /* NULL: validate and --dry-run only */
+	/* Non-zero once dbrig was told to stop (a campaign's SIGINT/SIGTERM/SIGHUP): a
+	 * target's long waits give up then. NULL: nothing stops them early. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct target_instance {

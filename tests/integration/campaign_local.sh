@@ -13,7 +13,9 @@
 # without a flag gives one line naming its report and exits 1, changing
 # nothing; scripts/demo.sh again (it passes --fresh) moves the first run's
 # folder to local-quick.<UTC time of its state.json>/ byte for byte untouched
-# and writes a second complete campaign and report.
+# and writes a second complete campaign and report. During the first run a
+# monitor checks that the password is seen by no one but the drivers and that
+# the servers listen on 127.0.0.1 only.
 # Telemetry (issue 15): the two drives are loop devices (tests/lib/loopdrive.sh),
 # drive-b throttled to 50 requests/s with cgroup v1 blkio while the first
 # campaign's drivers use it, and a fourth run group runs drive-b alone. Every result carries the sampler's telemetry (result 1.1: the
@@ -28,7 +30,8 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 . "$(dirname "$0")/../lib/loopdrive.sh"
-on_exit() { loopdrive_cleanup; }
+MPID=
+on_exit() { [ -n "$MPID" ] && kill "$MPID" 2>/dev/null; loopdrive_cleanup; }
 # On a failure, what the servers and their set-up said.
 on_fail() {
 	local f
@@ -68,6 +71,9 @@ c = json.load(open(sys.argv[1]))
 c["workload"]["options"]["table-size"] = 2000
 c["engine"]["buffer_pool"] = "32M"
 c["engine"]["server_options"]["innodb_log_file_size"] = "16M"
+# Abbreviates bind-address and passes validation: dbrig's own --bind-address must still win (finding 14).
+c["engine"]["server_options"]["loose-bind"] = "0.0.0.0"
+c["target"]["db_user"] = "ci_user_1"  # not the default: the setup SQL quotes what it is given (finding 6)
 c["target"]["base_port"] = int(sys.argv[3])
 # drive-b alone: the throttled drive's verdict is its own.
 c["run_groups"].append({"name": "1 instance on drive-b", "placement": {"drive-b": 1}})
@@ -84,13 +90,61 @@ cd "$T" || exit 1
 demo --plan > plan.txt || fail "scripts/demo.sh --plan failed"
 grep -q '2 instances, 2 drives' plan.txt || fail "--plan does not list the run groups"
 [ -e "$D" ] && fail "--plan created $D"
+# While it runs, a monitor looks at what others could see (README "What happens
+# when things fail", passwords; the review found these claims untested): the
+# .credentials mode, the drivers' argv and environment, the servers' argv and
+# environment, and the servers' listening addresses, which must be 127.0.0.1
+# only although the config sets "loose-bind" (security review finding 14).
+monitor() {
+	local pws=() f p c w
+	while :; do
+		# One password per drive: a driver has its drive's.
+		pws=()
+		for f in "$T"/drive-*/dbrig-local-quick/.credentials; do
+			[ -f "$f" ] || continue
+			pws+=("$(head -n1 "$f")"); echo "MODE $(stat -c %a "$f")"
+		done
+		# Only this test's processes: other campaigns named local-quick may run on the machine.
+		for p in /proc/[0-9]*; do
+			c=$(tr '\0' ' ' < "$p/cmdline" 2>/dev/null) || continue
+			case "$c" in
+			*"--result=$T/"*--run-campaign=local-quick*) echo "DRIVER"
+				for w in "${pws[@]}"; do case "$c" in *"$w"*) echo "LEAK argv of a driver";; esac; done
+				tr '\0' '\n' < "$p/environ" 2>/dev/null | sed -n 's/^MYSQL_PWD=/ENVPWD /p' ;;
+			*mariadbd*--datadir=$T/*) echo "SERVER"
+				for w in "${pws[@]}"; do case "$c" in *"$w"*) echo "LEAK argv of a server";; esac; done
+				tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -q '^MYSQL_PWD=' && echo "LEAK environment of a server" ;;
+			esac
+		done
+		ss -ltnH 2>/dev/null | awk -v lo="$base" '{ n = split($4, a, ":"); p = a[n] + 0
+			if (p >= lo && p < lo + 8 && $4 !~ /^127\.0\.0\.1:/) print "LISTEN " $4 }'
+		for w in "${pws[@]}"; do echo "PW $w"; done
+		sleep 0.3
+	done
+}
+monitor > monitor.txt 2>/dev/null &
+MPID=$!
 demo > out.txt 2> err.txt &
 dpid=$!
 throttle_drive_b $dpid || fail "drive-b was never throttled (no 'drive-b/vm1: restore verified' line)"
 wait $dpid
 rc=$?
+kill $MPID 2>/dev/null; wait $MPID 2>/dev/null; MPID=
 cat out.txt err.txt
 [ $rc -eq 0 ] || fail "the first scripts/demo.sh exited $rc"
+grep -q '^LEAK' monitor.txt && fail "the password was visible: $(grep '^LEAK' monitor.txt | sort -u)"
+grep -q '^LISTEN' monitor.txt && fail "a server listened beyond 127.0.0.1: $(grep '^LISTEN' monitor.txt | sort -u)"
+grep -q '^DRIVER' monitor.txt && grep -q '^SERVER' monitor.txt || fail "the monitor never saw a driver and a server"
+[ "$(grep '^MODE' monitor.txt | sort -u)" = "MODE 600" ] || fail ".credentials was not 0600: $(grep '^MODE' monitor.txt | sort -u)"
+pws=$(grep '^PW ' monitor.txt | cut -d' ' -f2 | sort -u)
+[ "$(echo "$pws" | grep -c .)" = 2 ] || fail "expected the two drives' passwords in their .credentials, the monitor read: $pws"
+# Every driver seen with MYSQL_PWD had its drive's password there, and at least one was seen.
+envs=$(grep '^ENVPWD ' monitor.txt | cut -d' ' -f2 | sort -u)
+[ -n "$envs" ] || fail "no driver had the password in MYSQL_PWD"
+for w in $envs; do echo "$pws" | grep -qx -- "$w" || fail "a driver's MYSQL_PWD is not a drive's password"; done
+for pw in $pws; do
+	grep -rqF -- "$pw" out plan.txt out.txt err.txt && fail "the password is in a result, journal, log or output"
+done
 
 # check_campaign DIR REPS: complete results, summary = sum of instances, verified restores, a complete report.
 check_campaign() {

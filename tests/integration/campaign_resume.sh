@@ -3,17 +3,19 @@
 # again without a flag it says in one line that it is unfinished (exit 1);
 # then --resume it: the finished runs are neither repeated nor rewritten, the
 # cut-off run restarts from its restore with its partial files kept apart
-# (<instance>.partial-1.*), and every run ends with a complete result. On the
-# way, the resume is killed inside the state save that ends run 3 (SIGKILL in
-# rename(), tests/lib/killshim.c): the state file stays whole and as it was,
-# so run 3 is redone; and a resume whose golden copy's fingerprint was
-# altered fails its restore check ("differs from the golden copy", exit 1,
-# run marked failed) until the fingerprint is right again.
+# (<instance>.partial-1.*), and every run ends with a complete result; the
+# report counts each run once, lists the partial as history and agrees with
+# the campaign's summary. On the way, the resume is killed inside the state
+# save that ends run 3 (SIGKILL in rename(), tests/lib/killshim.c): the state
+# file stays whole and as it was, so run 3 is redone; and a resume whose golden
+# copy's fingerprint was altered fails its restore check ("differs from the
+# golden copy", exit 1, run marked failed) until the fingerprint is right again.
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/killshim.sh"
 CPID=
-on_exit() { [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; }
+FPID=
+on_exit() { [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null; [ -n "$FPID" ] && kill "$FPID" 2>/dev/null; }
 on_fail() { [ -f "$T/err1.txt" ] && tail -5 "$T/err1.txt" >&2; [ -f "$T/err2.txt" ] && tail -20 "$T/err2.txt" >&2; }
 need_mariadb
 base=$(free_port_block 5) || exit 1
@@ -36,7 +38,46 @@ status() { python3 -c "import json,sys;print(json.load(open('$S'))['runs'][$1]['
 
 "$DBRIG_BIN" campaign c.json > out1.txt 2> err1.txt &
 CPID=$!
-# Wait until run 3 ("two" #1) has driven 2 s of its sample, then SIGKILL.
+wait_status() { # wait_status RUN STATUS: until run RUN (0-based) has STATUS
+	for _ in $(seq 1 600); do
+		[ "$(status "$1")" = "$2" ] && return 0
+		kill -0 $CPID 2>/dev/null || fail "the campaign ended before run $(($1 + 1)) was $2"
+		sleep 0.2
+	done
+	fail "run $(($1 + 1)) never was $2"
+}
+# A second dbrig on the same campaign folder while this one drives its first
+# run is refused before it touches anything (security review finding 4: a
+# concurrent --resume SIGTERMed the live servers and drivers and renamed the
+# live results). Done during run 1, so that the time these commands take on a
+# loaded machine cannot make the kill below miss run 3.
+wait_status 0 running
+for args in "--resume" "" "--fresh"; do
+	"$DBRIG_BIN" campaign c.json $args > out-c.txt 2> err-c.txt; rc=$?
+	[ $rc -eq 1 ] || fail "a second 'campaign $args' beside the running one exited $rc: $(cat err-c.txt)"
+	grep -q "ci-resume: campaign \"ci-resume\" is already running here (pid $CPID: .*dbrig campaign c.json)" err-c.txt ||
+		fail "a second 'campaign $args' does not name the holder: $(cat err-c.txt)"
+	[ "$(wc -l < err-c.txt)" = 1 ] || fail "a second 'campaign $args' printed more than one line: $(cat err-c.txt)"
+done
+"$DBRIG_BIN" teardown c.json > /dev/null 2> err-c.txt && fail "teardown beside the running campaign was not refused"
+grep -q "is already running here (pid $CPID" err-c.txt || fail "teardown beside the campaign: $(cat err-c.txt)"
+ls out/ci-resume/one/da/vm1-rep1.partial-* >/dev/null 2>&1 && fail "the refused resume renamed the live results"
+kill -0 $CPID 2>/dev/null || fail "the running campaign did not survive the second one"
+case "$(status 0)" in running | done) ;; *) fail "the running run was disturbed: $(status 0)" ;; esac
+# Run 3 ("two" #1) driving: both its journals have an interval line. Then SIGKILL.
+wait_status 2 running
+for _ in $(seq 1 600); do
+	n=0
+	for j in out/ci-resume/two/da/vm1-rep1.jsonl out/ci-resume/two/da/vm2-rep1.jsonl; do
+		grep -q '"interval"' "$j" 2>/dev/null && n=$((n + 1))
+	done
+	[ $n = 2 ] && break
+	[ "$(status 2)" = running ] || fail "run 3 ended before its drivers were seen driving: $(status 2)"
+	sleep 0.2
+done
+[ $n = 2 ] || fail "the drivers of run 3 never wrote an interval"
+[ "$(status 2)" = running ] || fail "run 3 is $(status 2) before the kill (expected running)"
+# And run 3 has driven 2 s of its sample (vm1's journal).
 J3=$T/out/ci-resume/two/da/vm1-rep1.jsonl
 for _ in $(seq 1 1200); do
 	[ "$(grep -c '"phase":"sample"' "$J3" 2>/dev/null)" -ge 2 ] && break
@@ -51,6 +92,18 @@ kill -9 $CPID
 wait $CPID 2>/dev/null
 CPID=
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$S" || fail "state.json is not whole after kill -9"
+# A pid in the state file whose driver is gone may belong to anything by now:
+# here a process named dbrig (a copy of sleep) that is no driver of this run.
+# The resume must leave it alone (finding 4: it SIGTERMed any "dbrig").
+cp "$(command -v sleep)" "$T/dbrig"
+"$T/dbrig" 300 &
+FPID=$!
+python3 - "$S" "$FPID" <<'PY'
+import json, sys
+st = json.load(open(sys.argv[1]))
+st["runs"][2]["driver_pids"] = st["runs"][2].get("driver_pids", []) + [int(sys.argv[2])]
+json.dump(st, open(sys.argv[1], "w"), indent=2)  # as dbrig writes it: the resume below is killed by the text of run 3
+PY
 
 # Started again without a flag, the unfinished campaign points at --resume in one line, exit 1, nothing touched.
 state_before=$(sha256sum "$S")
@@ -95,6 +148,8 @@ cp "$T/golden.ok" "$G"
 "$DBRIG_BIN" campaign c.json --resume > out2.txt 2> err2.txt
 rc=$?
 [ $rc -eq 0 ] || fail "--resume exited $rc"
+kill -0 "$FPID" 2>/dev/null || fail "the resume killed a process that is no driver of the run (pid $FPID)"
+kill "$FPID"; wait "$FPID" 2>/dev/null
 cat out2.txt
 sum_after=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)
 [ "$sum_before" = "$sum_after" ] || fail "a finished run's result was rewritten"
@@ -124,6 +179,42 @@ for f in files:
     # "rate" is per instance: every driver ran its own open loop at 150/s.
     if r["workload"]["params"].get("rate") != 150: err.append(p + ": rate " + str(r["workload"]["params"].get("rate")))
 if os.system("python3 %s/tests/lib/oracle.py campaign '%s'" % (os.environ["DBRIG_SOURCE_DIR"], d)): err.append("oracle")
+for e in err: print("FAIL:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+# The report after the resume counts each run once (security review finding 1:
+# the kept .partial-1 attempt was a second result of "two" repetition 1, its TPS
+# in the sum and the group INCOMPLETE), lists the attempt as history, and agrees
+# with the campaign's own text summary.
+R=$T/out/ci-resume/report
+[ -f "$R/report.json" ] || fail "no report after the resume: $(cat "$T/out/ci-resume/report.log" 2>/dev/null)"
+grep -q "instances missing\|incomplete run" "$T/out/ci-resume/report.log" &&
+	fail "the report warns about the resumed run: $(cat "$T/out/ci-resume/report.log")"
+grep -q '^## Superseded attempts' "$R/report.md" || fail "report.md does not list the superseded attempt"
+grep -q '^| two/da/vm1-rep1.partial-1.json' "$R/report.md" || fail "report.md does not name two/da/vm1-rep1.partial-1.json"
+python3 - "$R/report.json" "$T/out2.txt" <<'PY' || exit 1
+import json, sys
+rep = json.load(open(sys.argv[1]))
+err = []
+groups = {g["key"]["run_group"]: g for g in rep["groups"] if not g["all_drives"]}
+for name, vms in (("one", 1), ("two", 2)):
+    g = groups[name]
+    if g["status"] != "complete": err.append("group %s is %s" % (name, g["status"]))
+    for r in g["repetitions"]:
+        if len(r["results"]) != vms:
+            err.append("group %s rep %d counts %d results for %d VMs: %s" % (name, r["repetition"], len(r["results"]), vms, r["results"]))
+        if any(".partial-" in p for p in r["results"]): err.append("group %s counts a partial: %s" % (name, r["results"]))
+if not any(s["path"].startswith("two/da/vm1-rep1.partial-1") for s in rep["superseded"]):
+    err.append("report.json has no superseded attempt two/da/vm1-rep1.partial-1: %s" % [s["path"] for s in rep["superseded"]])
+# The campaign's summary: "<group> <drive> <instances> <TPS sum> ..." per group x drive.
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) >= 4 and f[0] in groups and f[1] == "da":
+        want = groups[f[0]]["over_repetitions"]["tps_sum"]["mean"]
+        if abs(float(f[3]) - want) > 0.01:
+            err.append("summary says %s TPS for %s, the report %.2f" % (f[3], f[0], want))
+        groups[f[0]]["seen"] = True
+err += ["group %s is not in the summary" % n for n, g in groups.items() if not g.get("seen")]
 for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY

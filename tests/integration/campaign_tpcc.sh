@@ -64,7 +64,7 @@ campaign() {
   "name": "ci-$name",
   "workload": {"kind": "tpcc", "options": {"warehouses": 2, "terminals": 6, "delays": "off", "rand-seed": 11}},
   "engine": $engine,
-  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true, "db_user": "ci_tpcc_user"},
   "drives": [{"name": "da", "path": "$T/$name/a"}],
   "run_groups": [
     {"name": "1 instance", "placement": {"da": 1}},

@@ -21,8 +21,10 @@ norm() {
 		-e "s#(function failed: |^FATAL: )(/usr/share/sysbench/[a-z_]+\.lua:[0-9]+|oltp_[a-z_]+): #\1PLACE: #"
 }
 
+SAME=0
 same() { # same ARGS...: sysbench and dbrig sysbench print the same and exit the same
 	local rs rd
+	SAME=$((SAME + 1))
 	set +e
 	(cd "$TEST_TMP" && timeout 20 sysbench "$@") >"$TEST_TMP/s.out" 2>&1
 	rs=$?
@@ -154,6 +156,10 @@ set -e
 check "missing password file exits 1 (got $rc)" [ "$rc" = 1 ]
 check "missing password file: one dbrig line on stderr ($(cat "$TEST_TMP/e"))" \
 	[ "$(cat "$TEST_TMP/e")" = "dbrig: --mysql-password-file: \"$TEST_TMP/none\": No such file or directory" ]
+
+# README's "What happens when things fail" quotes this count: from here, not typed by hand.
+check "README.md says \"$SAME command-line cases compared with sysbench's own output\"" \
+	grep -qF "$SAME command-line cases compared with sysbench's own output" "$DBRIG_SOURCE_DIR/README.md"
 
 # Outside `dbrig sysbench`, dbrig's own conventions.
 set +e

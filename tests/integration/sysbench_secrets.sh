@@ -3,11 +3,29 @@
 # MYSQL_PWD; never in results, journals, output or the process's argv; a
 # password file readable by others gets a warning; a wrong password is one
 # clear line and exit 1; a libvirt campaign's --dry-run and --plan output
-# never show the guest's database password.
+# never show the guest's database password. TLS: --mysql-ssl=required,
+# verify_ca and verify_identity check what their names say.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 PW='S3cr3t-pw-7f1e9'
-SBTEST_PASSWORD=$PW start_mariadb
+# TLS (security review finding 8: --mysql-ssl=on never authenticated the
+# server): two CAs; the server's certificate is signed by ca1 and names
+# "wrong-host", later one that names 127.0.0.1 (swapped in with FLUSH SSL).
+command -v openssl >/dev/null || die "openssl is missing (scripts/deps-reliability.txt)"
+K=$TEST_TMP/tls
+mkdir -p "$K"
+ec() { openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "$@" >/dev/null 2>&1; }
+for ca in ca1 ca2; do ec -x509 -days 2 -subj "/CN=dbrig test $ca" -keyout "$K/$ca.key" -out "$K/$ca.pem" || die "openssl"; done
+sign() { # sign NAME SUBJECT [SAN]
+	ec -subj "$2" -keyout "$K/$1.key" -out "$K/$1.csr" || die "openssl"
+	openssl x509 -req -in "$K/$1.csr" -CA "$K/ca1.pem" -CAkey "$K/ca1.key" -CAcreateserial -days 2 \
+		${3:+-extfile <(printf 'subjectAltName=%s\n' "$3")} -out "$K/$1.pem" >/dev/null 2>&1 || die "openssl x509"
+}
+sign wrong "/CN=wrong-host"
+sign right "/CN=dbrig test server" "IP:127.0.0.1"
+cp "$K/wrong.pem" "$K/server.pem"
+cp "$K/wrong.key" "$K/server.key"
+MARIADB_EXTRA_OPTS="--ssl-cert=$K/server.pem --ssl-key=$K/server.key --ssl-ca=$K/ca1.pem" SBTEST_PASSWORD=$PW start_mariadb
 C=$(conn_opts)
 O="--tables=1 --table-size=1000"
 
@@ -43,6 +61,42 @@ check "wrong password exits 1 (got $rc)" [ "$rc" = 1 ]
 check "wrong password message, as sysbench's" grep -q "^FATAL: error 1045: Access denied for user 'sbtest'@'[a-z0-9.]*' (using password: YES)\$" "$TEST_TMP/wrong.err"
 check "wrong password: no result" [ ! -e "$TEST_TMP/wrong.json" ]
 check "wrong password not echoed" bash -c "! grep -q wrong-pw-123 '$TEST_TMP/wrong.err'"
+
+# --- TLS modes, with MySQL's names ---
+tls() { # tls NAME OPTIONS...: prewarm over TLS; exit status in $TEST_TMP/NAME.rc, its messages in NAME.err
+	local name=$1; shift
+	set +e # dbrig sysbench prints sysbench's way: WARNING: and FATAL: lines on stdout
+	MYSQL_PWD="$PW" "$DBRIG_BIN" sysbench $C $O "$@" oltp_read_only prewarm 2>&1 | grep -E '^(WARNING|FATAL|dbrig):' \
+		>"$TEST_TMP/$name.err"
+	echo "${PIPESTATUS[0]}" >"$TEST_TMP/$name.rc"
+	set -e
+}
+acc0=$(mariadb_sql "$MARIADB_PORT" "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2)
+tls req --mysql-ssl=required
+check "required: connects ($(cat "$TEST_TMP/req.err"))" [ "$(cat "$TEST_TMP/req.rc")" = 0 ]
+check "required without a CA warns that the server is not authenticated" \
+	grep -q "^WARNING: --mysql-ssl=required: the connection is encrypted but the server is not authenticated" "$TEST_TMP/req.err"
+check "the connections were TLS" [ "$(mariadb_sql "$MARIADB_PORT" "SHOW GLOBAL STATUS LIKE 'Ssl_accepts'" | cut -f2)" -gt "$acc0" ]
+tls noca --mysql-ssl=verify_ca
+check "verify_ca without --mysql-ssl-ca: exit 1, as sysbench for a mistake ($(cat "$TEST_TMP/noca.rc"))" [ "$(cat "$TEST_TMP/noca.rc")" = 1 ]
+check "verify_ca without --mysql-ssl-ca: one line" [ "$(cat "$TEST_TMP/noca.err")" = \
+	"FATAL: --mysql-ssl=verify_ca: needs --mysql-ssl-ca (expected the PEM file of the CA that signed the server's certificate)" ]
+tls wrongca --mysql-ssl=verify_ca --mysql-ssl-ca="$K/ca2.pem"
+check "verify_ca, another CA: refused, exit 1 ($(cat "$TEST_TMP/wrongca.err"))" [ "$(cat "$TEST_TMP/wrongca.rc")" = 1 ]
+check "verify_ca, another CA: a TLS error" grep -qi "certificate\|TLS\|SSL" "$TEST_TMP/wrongca.err"
+tls rightca --mysql-ssl=VERIFY_CA --mysql-ssl-ca="$K/ca1.pem"
+check "verify_ca, the server's CA: connects although the name differs ($(cat "$TEST_TMP/rightca.err"))" \
+	[ "$(cat "$TEST_TMP/rightca.rc")" = 0 ]
+tls wrongname --mysql-ssl=verify_identity --mysql-ssl-ca="$K/ca1.pem"
+check "verify_identity, a certificate for another host: refused, exit 1 ($(cat "$TEST_TMP/wrongname.err"))" \
+	[ "$(cat "$TEST_TMP/wrongname.rc")" = 1 ]
+cp "$K/right.pem" "$K/server.pem"
+cp "$K/right.key" "$K/server.key"
+mariadb_sql "$MARIADB_PORT" "FLUSH SSL"
+tls rightname --mysql-ssl=verify_identity --mysql-ssl-ca="$K/ca1.pem"
+check "verify_identity, a certificate for 127.0.0.1: connects ($(cat "$TEST_TMP/rightname.err"))" \
+	[ "$(cat "$TEST_TMP/rightname.rc")" = 0 ]
+check "verify_identity: no warning" [ ! -s "$TEST_TMP/rightname.err" ]
 
 # A libvirt campaign's guest password: --dry-run prints every XML and the seed's
 # user-data (with the setup script's parameter file), but never the password

@@ -27,6 +27,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 #include "core/tree.h"
 
 #include <errno.h>
@@ -94,6 +95,7 @@ static int local_init(struct target *t)
 	snprintf(l->sock_user, sizeof(l->sock_user), "%s", pw ? pw->pw_name : "root");
 	l->start_timeout = target_setting(env, "start_timeout")->num;
 	l->stop_timeout = target_setting(env, "stop_timeout")->num;
+	l->env = env;
 	for (size_t d = 0; d < env->ndrives; d++)
 		ninst += env->instances[d];
 	l->ninst = ninst;
@@ -218,6 +220,58 @@ static void drive_endpoint(struct target *t, size_t d, unsigned port, const char
 	}
 }
 
+/* A string literal: 'text' with ' doubled, and for MariaDB \ escaped (the default sql_mode reads it). */
+static void sql_literal(struct strbuf *sb, const char *text, bool pg)
+{
+	strbuf_addc(sb, '\'');
+	for (const char *p = text; *p; p++) {
+		if (*p == '\'' || (!pg && *p == '\\'))
+			strbuf_addc(sb, pg ? '\'' : '\\');
+		strbuf_addc(sb, *p);
+	}
+	strbuf_addc(sb, '\'');
+}
+
+/*
+ * The driver user, its password and its database. db_user is validated
+ * ([A-Za-z_][A-Za-z0-9_]{0,31}, local_validate) and the password is dbrig's
+ * own hex; even so nothing is pasted into a statement (security review
+ * finding 6: a quote in db_user ran arbitrary SQL as root). CREATE USER and
+ * CREATE ROLE take no placeholders, so the values are set once as variables
+ * (quoted literals) and every statement is built by the server from them
+ * with its own quoting: MariaDB's QUOTE() under EXECUTE IMMEDIATE,
+ * PostgreSQL's format('%I' / '%L') run by psql's \gexec.
+ */
+static void setup_sql(bool pg, const char *user, const char *password, const char *db, struct strbuf *sql)
+{
+	const char *names[] = {"user", "password", "db"}, *values[] = {user, password, db};
+
+	/* PostgreSQL: SELECT set_config('dbrig.user', '…', false), …; MariaDB: SET @dbrig_user = '…', … */
+	strbuf_adds(sql, pg ? "SELECT " : "SET ");
+	for (size_t i = 0; i < 3; i++) {
+		strbuf_addf(sql, pg ? "%sset_config('dbrig.%s', " : "%s@dbrig_%s = ", i ? ", " : "", names[i]);
+		sql_literal(sql, values[i], pg);
+		if (pg)
+			strbuf_adds(sql, ", false)");
+	}
+	strbuf_adds(sql, ";\n");
+	if (pg) {
+		strbuf_adds(sql, "SELECT format('CREATE ROLE %I LOGIN PASSWORD %L', current_setting('dbrig.user'), "
+				 "current_setting('dbrig.password')) \\gexec\n"
+				 "SELECT format('CREATE DATABASE %I OWNER %I', current_setting('dbrig.db'), "
+				 "current_setting('dbrig.user')) \\gexec\n");
+		return;
+	}
+	strbuf_adds(sql, "EXECUTE IMMEDIATE CONCAT('CREATE DATABASE IF NOT EXISTS `', REPLACE(@dbrig_db, '`', '``'), '`');\n");
+	for (int h = 0; h < 2; h++) {
+		const char *host = h ? "localhost" : "127.0.0.1";
+		strbuf_addf(sql, "EXECUTE IMMEDIATE CONCAT('CREATE USER IF NOT EXISTS ', QUOTE(@dbrig_user), '@', "
+				 "QUOTE('%s'), ' IDENTIFIED BY ', QUOTE(@dbrig_password));\n", host);
+		strbuf_addf(sql, "EXECUTE IMMEDIATE CONCAT('GRANT ALL ON `', REPLACE(@dbrig_db, '`', '``'), '`.* TO ', "
+				 "QUOTE(@dbrig_user), '@', QUOTE('%s'));\n", host);
+	}
+}
+
 static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 {
 	const struct target_env *env = t->env;
@@ -279,16 +333,7 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 	else
 		strbuf_addf(&sock, "%s/mysqld.sock", boot.buf);
 	/* The password travels on the client's stdin, never on a command line. */
-	if (l->pg)
-		strbuf_addf(&sql, "CREATE ROLE \"%s\" LOGIN PASSWORD '%s';\n"
-				  "CREATE DATABASE %s OWNER \"%s\";\n", user, ld->password, db, user);
-	else
-		strbuf_addf(&sql, "CREATE DATABASE IF NOT EXISTS %s;\n"
-				  "CREATE USER IF NOT EXISTS '%s'@'127.0.0.1' IDENTIFIED BY '%s';\n"
-				  "CREATE USER IF NOT EXISTS '%s'@'localhost' IDENTIFIED BY '%s';\n"
-				  "GRANT ALL ON %s.* TO '%s'@'127.0.0.1';\n"
-				  "GRANT ALL ON %s.* TO '%s'@'localhost';\n",
-			    db, user, ld->password, user, ld->password, db, user, db, user);
+	setup_sql(l->pg, user, ld->password, db, &sql);
 	ret = local_run_sql(l, what, sock.buf, ld->golden_port, sql.buf, NULL);
 	if (ret < 0)
 		goto stop;
@@ -334,7 +379,7 @@ static int local_stop(struct target *t, struct target_instance *inst)
 	inst_what(t, inst, what, sizeof(what));
 	ret = local_server_stop(t->priv, what, &li->pid);
 	if (ret == 0)
-		ret = local_wait_stale(t->priv, li->pidfile, what);
+		ret = local_wait_stale(t->priv, li->pidfile, li->data, what);
 	inst->running = false;
 	return ret;
 }

@@ -54,6 +54,7 @@ struct local {
 	bool root;
 	uint64_t start_timeout, stop_timeout;
 	unsigned ninst;
+	const struct target_env *env; /* borrowed: its `stop` is read while waiting */
 };
 
 /* local.c */
@@ -67,7 +68,9 @@ int local_validate(const struct target_env *env) __attribute__((warn_unused_resu
 int local_preflight(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 
 /* server.c */
-int local_wait_stale(struct local *l, const char *pidfile, const char *what) __attribute__((warn_unused_result));
+/* pidfile's server, when its command line names `data` (else a warning, nothing signalled): SIGTERM, wait. */
+int local_wait_stale(struct local *l, const char *pidfile, const char *data, const char *what)
+	__attribute__((warn_unused_result));
 int local_own_tree(const struct local *l, const char *path) __attribute__((warn_unused_result));
 int local_await_server(const struct local *l, const char *what, const char *name, pid_t pid, unsigned port,
 		       const char *log, int stop_sig, bool (*ready)(const struct local *, unsigned))

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -55,42 +56,41 @@ static bool pg_ready(const struct local *l, unsigned port)
 int pg_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 		    const char *data, unsigned port, pid_t *pid_out)
 {
-	struct strbuf a[8], log, opts;
-	char *argv[96];
-	size_t n, na = 0;
+	struct strbuf uid, gid, log, opts;
+	struct strvec av;
+	char *prefix[8];
+	size_t np;
 	pid_t pid = -1;
 	int ret;
 	unsigned maxconn = env->threads + 50 > 100 ? env->threads + 50 : 100;
 
 	strbuf_init(&log, 0);
 	strbuf_init(&opts, 0);
-	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
-		strbuf_init(&a[i], 0);
+	strbuf_init(&uid, 0);
+	strbuf_init(&gid, 0);
+	strvec_init(&av);
 	strbuf_addf(&log, "%s/server.out", boot);
-	n = pg_as_user(l, argv, &a[0], &a[1]);
-	na = 2;
-	argv[n++] = l->server;
-	argv[n++] = "-D";
-	argv[n++] = (char *)data;
-	strbuf_addf(&a[na], "%u", port);
-	argv[n++] = "-p";
-	argv[n++] = a[na++].buf;
-	argv[n++] = "-k";
-	argv[n++] = (char *)boot;
-	/* Every -c is NUL-separated in opts: "-c", "name=value". */
-	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
-		    '\0', '\0');
-	strbuf_addf(&opts, "shared_buffers=%llukB%cmax_connections=%u%c", (unsigned long long)(env->buffer_pool >> 10),
-		    '\0', maxconn, '\0');
-	/* After dbrig's own, so a config's option wins where both set one (max_connections). */
+	np = pg_as_user(l, prefix, &uid, &gid);
+	for (size_t i = 0; i < np; i++)
+		strvec_push(&av, prefix[i]);
+	strvec_push(&av, l->server);
+	strvec_push(&av, "-D");
+	strvec_push(&av, data);
+	/* Every -c is NUL-separated in opts: "-c", "name=value". A default a config may change first
+	 * (max_connections), then every one of the config's options (security review finding 15: a
+	 * 96-slot array dropped the rest), then what dbrig relies on, which wins (finding 14). */
+	strbuf_addf(&opts, "max_connections=%u%c", maxconn, '\0');
 	for (size_t i = 0; i < env->nserver_options; i++)
 		strbuf_addf(&opts, "%s=%s%c", env->server_options[i].key, env->server_options[i].value, '\0');
-	for (size_t off = 0; off < opts.len && n + 3 < sizeof(argv) / sizeof(argv[0]); off += strlen(opts.buf + off) + 1) {
-		argv[n++] = "-c";
-		argv[n++] = opts.buf + off;
+	strbuf_addf(&opts, "listen_addresses=127.0.0.1%cunix_socket_permissions=0700%clogging_collector=off%c", '\0',
+		    '\0', '\0');
+	strbuf_addf(&opts, "shared_buffers=%llukB%cport=%u%cunix_socket_directories=%s%c",
+		    (unsigned long long)(env->buffer_pool >> 10), '\0', port, '\0', boot, '\0');
+	for (size_t off = 0; off < opts.len; off += strlen(opts.buf + off) + 1) {
+		strvec_push(&av, "-c");
+		strvec_push(&av, opts.buf + off);
 	}
-	argv[n] = NULL;
-	struct proc_spec spec = {.argv = argv, .log_path = log.buf, .new_group = true};
+	struct proc_spec spec = {.argv = av.v, .log_path = log.buf, .new_group = true};
 	ret = proc_spawn(&spec, &pid);
 	if (ret < 0) {
 		log_error("%s: cannot start %s: %s", what, l->server, strerror(-ret));
@@ -104,8 +104,9 @@ int pg_start(struct local *l, const struct target_env *env, const char *what, co
 	*pid_out = pid;
 	ret = 0;
 out:
-	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
-		strbuf_release(&a[i]);
+	strvec_clear(&av);
+	strbuf_release(&uid);
+	strbuf_release(&gid);
 	strbuf_release(&opts);
 	strbuf_release(&log);
 	return ret;

@@ -8,6 +8,7 @@
 #include "core/tree.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -30,10 +31,145 @@ static const char *const pg_reserved[] = {
 	"data-directory", "port", "listen-addresses", "unix-socket-directories", "unix-socket-permissions",
 	"shared-buffers", "config-file", "hba-file", "ident-file", "external-pid-file", "logging-collector", NULL,
 };
+/*
+ * The reserved option a config key stands for, or NULL. mariadbd reads
+ * "loose_bind_address", "Bind-Address" and the unique abbreviation
+ * "bind-addr" as bind-address (security review finding 14: the instance then
+ * listened on every address), so a key is compared in lower case with '-'
+ * for '_', without the prefixes my_getopt strips (loose-, skip-, enable-,
+ * disable-, maximum-, autoset-), and also refused when it abbreviates a
+ * reserved name (an abbreviation that ends at a '-' of the name, such as
+ * "innodb" or "log", is an option of its own and passes). postgres GUC names
+ * are case-insensitive and never abbreviated. Whatever passes, dbrig's own
+ * values still come after the config's on the command line, so they win.
+ */
+static const char *reserved_option(const char *key, bool pg)
+{
+	static const char *const prefixes[] = {"loose-", "skip-", "enable-", "disable-", "maximum-", "autoset-", NULL};
+	char k[128], r[128];
+	size_t n;
+
+	snprintf(k, sizeof(k), "%s", key);
+	for (char *p = k; *p; p++)
+		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	for (bool again = !pg; again;) {
+		again = false;
+		for (const char *const *p = prefixes; *p; p++) {
+			size_t pl = strlen(*p);
+			if (!strncmp(k, *p, pl)) {
+				memmove(k, k + pl, strlen(k + pl) + 1);
+				again = true;
+			}
+		}
+	}
+	n = strlen(k);
+	for (const char *const *res = pg ? pg_reserved : reserved; *res; res++) {
+		snprintf(r, sizeof(r), "%s", !pg && !strncmp(*res, "skip-", 5) ? *res + 5 : *res);
+		if (!strcmp(k, r))
+			return *res;
+		if (!pg && n >= 3 && !strncmp(r, k, n) && r[n] != '-')
+			return *res;
+	}
+	return NULL;
+}
+
+/*
+ * db_user goes into setup SQL run as root and into ODBC connection strings:
+ * only [A-Za-z_][A-Za-z0-9_]{0,31} (security review finding 6: a quote in it
+ * ran arbitrary SQL as root, and broke the campaign with an unclear error).
+ */
+static bool user_name_ok(const char *u)
+{
+	size_t n = strlen(u);
+
+	if (n < 1 || n > 32 || (u[0] >= '0' && u[0] <= '9'))
+		return false;
+	for (const char *p = u; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return true;
+}
+
 static const char *const odbc_dirs[] = {
 	"/usr/lib/x86_64-linux-gnu/odbc", "/usr/lib/aarch64-linux-gnu/odbc", "/usr/lib64/odbc", "/usr/lib/odbc",
 	"/usr/local/lib", NULL,
 };
+
+/*
+ * The folder a drive path names, absolute and normalised: "." and empty
+ * components dropped, ".." applied, and the longest existing prefix resolved
+ * through realpath (links, "x/./x/"), the rest kept as written.
+ */
+static char *canonical(const char *path)
+{
+	char *abs = local_absolute(path), *save = NULL, *tok, *real;
+	struct strbuf norm, sb;
+
+	strbuf_init(&norm, 0);
+	for (tok = strtok_r(abs, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			char *slash = strrchr(norm.buf, '/');
+			if (slash) {
+				norm.len = (size_t)(slash - norm.buf);
+				norm.buf[norm.len] = '\0';
+			}
+			continue;
+		}
+		strbuf_addf(&norm, "/%s", tok);
+	}
+	free(abs);
+	if (!norm.len)
+		strbuf_addc(&norm, '/');
+	strbuf_init(&sb, 0);
+	for (size_t cut = norm.len; cut > 0; cut--) {
+		if (cut < norm.len && norm.buf[cut] != '/')
+			continue;
+		strbuf_reset(&sb);
+		strbuf_add(&sb, norm.buf, cut);
+		if ((real = realpath(sb.buf, NULL))) {
+			strbuf_reset(&sb);
+			strbuf_adds(&sb, strcmp(real, "/") ? real : "");
+			strbuf_adds(&sb, norm.buf + cut);
+			free(real);
+			strbuf_release(&norm);
+			return strbuf_detach(&sb);
+		}
+	}
+	strbuf_release(&sb);
+	return strbuf_detach(&norm);
+}
+
+/*
+ * Two drives on one folder would share their golden copy and instance folders
+ * and stop each other's servers (security review finding 10: a 10-minute hang).
+ */
+static int distinct_drives(const struct target_env *env)
+{
+	char **c = xcalloc(env->ndrives + 1, sizeof(*c));
+	char jp[64];
+	int ret = 0;
+
+	for (size_t d = 0; d < env->ndrives && ret == 0; d++) {
+		struct stat sd, se;
+		c[d] = canonical(env->drives[d].path);
+		for (size_t e = 0; e < d && ret == 0; e++) {
+			bool same = !strcmp(c[d], c[e]) || (stat(c[d], &sd) == 0 && stat(c[e], &se) == 0 &&
+							     sd.st_dev == se.st_dev && sd.st_ino == se.st_ino);
+			if (!same)
+				continue;
+			snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
+			target_env_error(env, jp, "\"%s\" is the same folder as .drives[%zu].path \"%s\" (expected "
+					      "a folder of its own for every drive)", env->drives[d].path, e, env->drives[e].path);
+			ret = -EINVAL;
+		}
+	}
+	for (size_t d = 0; d < env->ndrives; d++)
+		free(c[d]);
+	free(c);
+	return ret;
+}
 
 /* The engines this target starts servers of: mariadbd, and postgres for TPC-C (sysbench speaks MySQL only). */
 static const struct db_engine *const local_engines[] = {&db_engine_mariadb, &db_engine_postgresql, NULL};
@@ -68,19 +204,19 @@ int local_validate(const struct target_env *env)
 				      "libvirt target)", env->engine->name, sb.buf, env->engine->name);
 		goto out;
 	}
+	if (!user_name_ok(target_setting(env, "db_user")->str)) {
+		target_env_error(env, ".target.db_user", "\"%s\" is not a database user name (expected 1 to 32 "
+				      "letters, digits or '_', starting with a letter or '_')",
+				      target_setting(env, "db_user")->str);
+		goto out;
+	}
 	for (size_t i = 0; i < env->nserver_options; i++) {
-		char *k = xstrdup(env->server_options[i].key);
-		bool bad = false;
-		for (char *p = k; *p; p++)
-			if (*p == '_')
-				*p = '-';
-		for (const char *const *r = pg ? pg_reserved : reserved; *r; r++)
-			bad = bad || !strcmp(*r, k);
-		free(k);
-		if (bad) {
+		const char *r = reserved_option(env->server_options[i].key, pg);
+		if (r) {
 			snprintf(jp, sizeof(jp), ".engine.server_options.%s", env->server_options[i].key);
-			target_env_error(env, jp, "is set by the local target for every instance "
-					      "(use .engine.buffer_pool for the %s)", pg ? "shared buffers" : "buffer pool");
+			target_env_error(env, jp, "is (or abbreviates) %s, which the local target sets for every "
+					      "instance (use .engine.buffer_pool for the %s)", r,
+					      pg ? "shared buffers" : "buffer pool");
 			goto out;
 		}
 	}
@@ -136,7 +272,7 @@ sockcheck:
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = distinct_drives(env);
 out:
 	strbuf_release(&sb);
 	return ret;
@@ -322,9 +458,17 @@ drives:
 					      "create it; move it away or rename the campaign)", l->drives[d].root);
 			goto out;
 		}
+		struct strbuf data;
+		strbuf_init(&data, 0);
+		strbuf_addf(&data, "%s/data", l->drives[d].golden);
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, l->pg ? "%s/data/postmaster.pid" : "%s/boot/mysqld.pid", l->drives[d].golden);
-		if ((ret = local_wait_stale(l, sb.buf, env->drives[d].name)) < 0)
+		if (l->pg)
+			strbuf_addf(&sb, "%s/postmaster.pid", data.buf);
+		else
+			strbuf_addf(&sb, "%s/boot/mysqld.pid", l->drives[d].golden);
+		ret = local_wait_stale(l, sb.buf, data.buf, env->drives[d].name);
+		strbuf_release(&data);
+		if (ret < 0)
 			goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -332,7 +476,7 @@ drives:
 		struct local_inst *li = insts[i].priv;
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/%s", env->drives[insts[i].drive].name, insts[i].name);
-		if ((ret = local_wait_stale(l, li->pidfile, sb.buf)) < 0)
+		if ((ret = local_wait_stale(l, li->pidfile, li->data, sb.buf)) < 0)
 			goto out;
 	}
 	ret = -EADDRINUSE;

@@ -39,16 +39,35 @@ static pid_t read_pidfile(const char *path)
 	return (pid_t)v;
 }
 
-/*
- * A server of this campaign left by an earlier dbrig that was killed: it got
- * SIGTERM from PR_SET_PDEATHSIG and is shutting down; wait for it.
- */
 static const char *server_comm(const struct local *l)
 {
 	return l->pg ? "postgres" : "mariadbd";
 }
 
-int local_wait_stale(struct local *l, const char *pidfile, const char *what)
+/* Its command line names `data` the way dbrig starts it: --datadir=<data> or -D <data>. */
+static bool serves_datadir(const struct local *l, pid_t pid, const char *data)
+{
+	struct strbuf a;
+	bool ok;
+
+	if (l->pg)
+		return proc_argv_has(pid, "-D", data);
+	strbuf_init(&a, 0);
+	strbuf_addf(&a, "--datadir=%s", data);
+	ok = proc_argv_has(pid, a.buf, NULL);
+	strbuf_release(&a);
+	return ok;
+}
+
+/*
+ * A server of this campaign left by an earlier dbrig that was killed: it got
+ * SIGTERM from PR_SET_PDEATHSIG and is shutting down; wait for it. Only a
+ * process whose command line names this instance's data directory is that
+ * server: after a reboot the pid in a stale pid file can belong to anything,
+ * the system's own mariadbd included, which was shut down (security review
+ * finding 5). Anything else is left alone with a warning.
+ */
+int local_wait_stale(struct local *l, const char *pidfile, const char *data, const char *what)
 {
 	const char *comm = server_comm(l);
 	pid_t pid = read_pidfile(pidfile);
@@ -56,9 +75,20 @@ int local_wait_stale(struct local *l, const char *pidfile, const char *what)
 
 	if (!proc_alive_named(pid, comm))
 		return 0;
+	if (!serves_datadir(l, pid, data)) {
+		log_warn("%s: %s names pid %ld, a %s that does not serve %s; it is not dbrig's, left alone", what,
+			 pidfile, (long)pid, comm, data);
+		return 0;
+	}
 	log_info("%s: a server of an earlier run (pid %ld) is still running; stopping it", what, (long)pid);
 	kill(pid, SIGTERM);
-	while (proc_alive_named(pid, comm)) {
+	while (proc_alive_named(pid, comm) && serves_datadir(l, pid, data)) {
+		/* A signal to dbrig is not ignored for the stop timeout (finding 10: 10 minutes past SIGTERM). */
+		if (l->env->stop && *l->env->stop) {
+			log_error("%s: stopped by signal %d while waiting for the earlier server (pid %ld) to stop", what,
+				  (int)*l->env->stop, (long)pid);
+			return -EINTR;
+		}
 		if (clock_now_ns() > deadline) {
 			log_error("%s: the earlier server (pid %ld) did not stop within the stop timeout", what, (long)pid);
 			return -ETIMEDOUT;
@@ -254,11 +284,9 @@ int local_load_password(struct local_drive *ld, bool create)
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
 	strcat(hex, "\n");
-	mode_t old = umask(077);
-	ret = atomic_write_file(path.buf, hex, strlen(hex));
-	umask(old);
+	/* Created 0600: the password is never in a file others can read, not even for an instant. */
+	ret = atomic_write_file_mode(path.buf, hex, strlen(hex), 0600);
 	if (ret == 0) {
-		ret = chmod(path.buf, 0600) < 0 ? -errno : 0;
 		hex[32] = '\0';
 		ld->password = xstrdup(hex);
 	}

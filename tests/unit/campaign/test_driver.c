@@ -128,11 +128,65 @@ static void test_tpcc_odbc_lines(void **state)
 	campaign_config_free(cfg);
 }
 
+/*
+ * Security review finding 15: extra driver arguments were cut by a fixed argv
+ * array and could push out the test name and "run". 300 workload options all
+ * arrive, in order, and the command line still ends with TEST run. Without a
+ * password of its own an ODBC driver gets ODBC_PWD removed, not inherited.
+ */
+static void test_many_options_and_no_password(void **state)
+{
+	struct campaign_config *cfg = load("configs/local-quick.json");
+	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "sbtest", .database = "sbtest"};
+	struct driver_run_id id = {"g", "drive-a", "vm1", 1, 1};
+	struct target_kv *saved = cfg->wl_options, *many = calloc(300, sizeof(*many));
+	size_t nsaved = cfg->nwl_options, n = 0, first = 0;
+	char key[300][16];
+	struct driver_cmd dc;
+
+	(void)state;
+	for (size_t i = 0; i < 300; i++) {
+		snprintf(key[i], sizeof(key[i]), "opt-%zu", i);
+		many[i].key = key[i];
+		many[i].value = "1";
+	}
+	cfg->wl_options = many;
+	cfg->nwl_options = 300;
+	driver_cmd_init(&dc);
+	driver_cmd_run(&dc, cfg, "/bin/dbrig", &ep, &id, "/r/x/vm1");
+	while (dc.argv[n])
+		n++;
+	for (size_t i = 0; i < n && !first; i++)
+		if (!strcmp(dc.argv[i], "--opt-0=1"))
+			first = i;
+	assert_true(first > 0);
+	assert_int_equal(n, first + 300 + 2);
+	assert_string_equal(dc.argv[first + 299], "--opt-299=1");
+	assert_string_equal(dc.argv[n - 2], "oltp_read_write");
+	assert_string_equal(dc.argv[n - 1], "run");
+	assert_null(dc.env[0]); /* libmysqlclient without a password: MYSQL_PWD as inherited */
+	driver_cmd_release(&dc);
+	cfg->wl_options = saved;
+	cfg->nwl_options = nsaved;
+	free(many);
+	campaign_config_free(cfg);
+
+	cfg = load("configs/local-quick-tpcc-pg.json");
+	ep.odbc_driver = "PostgreSQL Unicode";
+	driver_cmd_init(&dc);
+	driver_cmd_check(&dc, cfg, "/bin/dbrig", &ep);
+	assert_string_equal(dc.env[0], "ODBC_PWD");
+	assert_null(dc.env[1]);
+	driver_cmd_release(&dc);
+	campaign_config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysbench_lines),
 		cmocka_unit_test(test_tpcc_odbc_lines),
+		cmocka_unit_test(test_many_options_and_no_password),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

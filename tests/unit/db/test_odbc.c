@@ -83,11 +83,64 @@ static void test_odbc_strings(void **state)
 	free(s);
 }
 
+static void check_redact(const char *in, const char *want)
+{
+	char *got = odbc_redact(in);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/*
+ * Security review finding 16: inside braces "}}" is an escaped '}', so a
+ * braced password ends only at a single '}'. The part after "}}" was printed
+ * in messages and stored in the result's engine.endpoint.
+ */
+static void test_redact_braced_password(void **state)
+{
+	(void)state;
+	check_redact("Driver={NoSuchDriver};Server=127.0.0.1;PWD={se}};cret-tail};UID=u",
+		     "Driver={NoSuchDriver};Server=127.0.0.1;PWD=***;UID=u");
+	check_redact("PWD={a;b}};c}}}", "PWD=***");
+	check_redact("UID=u;Password = {x}}y};Server=s", "UID=u;Password =***;Server=s");
+}
+
+static void test_redact_plain(void **state)
+{
+	(void)state;
+	check_redact("DSN=x;UID=u;PWD=secret;Database=d", "DSN=x;UID=u;PWD=***;Database=d");
+	check_redact("Driver={MariaDB Unicode};Server=h", "Driver={MariaDB Unicode};Server=h");
+	check_redact("pwd=a;;x=y", "pwd=***;;x=y");
+	check_redact("", "");
+}
+
+/* The password dbrig appends is braced with '}' doubled, and read back whole by the redaction. */
+static void test_conn_string_round_trip(void **state)
+{
+	(void)state;
+	char *cs = odbc_conn_string("Driver={D};Server=s", "p}w;d");
+	assert_string_equal(cs, "Driver={D};Server=s;PWD={p}}w;d}");
+	char *r = odbc_redact(cs);
+	assert_string_equal(r, "Driver={D};Server=s;PWD=***");
+	free(r);
+	free(cs);
+	/* A PWD the string already has (even braced with "}}") is not added twice. */
+	cs = odbc_conn_string("Driver={D};PWD={a}};b}", "other");
+	assert_string_equal(cs, "Driver={D};PWD={a}};b}");
+	free(cs);
+	/* "PWD" inside a braced value is not a key. */
+	cs = odbc_conn_string("Driver={x;PWD=1}", "pw");
+	assert_string_equal(cs, "Driver={x;PWD=1};PWD={pw}");
+	free(cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_odbc_classify),
 		cmocka_unit_test(test_odbc_strings),
+		cmocka_unit_test(test_redact_braced_password),
+		cmocka_unit_test(test_redact_plain),
+		cmocka_unit_test(test_conn_string_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

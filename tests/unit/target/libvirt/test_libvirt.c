@@ -842,7 +842,7 @@ static void test_golden_verify_ready(void **state)
  * security-review finding 21: host URIs are limited to transports that run no
  * program the URI names; the ext transport and command= / netcat= need
  * "allow_ext_transport": true. (The refusals' messages are checked one by one
- * in tests/bad-config/campaign/libvirt-uri-*.json.)
+ * in tests/bad-input/campaign-libvirt-uri-ext and -ssh-command.)
  */
 static void test_host_uris(void **state)
 {

@@ -470,7 +470,7 @@ static void test_render_seed_preinstalled(void **state)
  * (a YAML line break) added a top-level bootcmd, ": " turned the list item
  * into a mapping and " #" cut it short. The user-data is now JSON from
  * jansson: whatever the string holds (validation refuses all of these, see
- * tests/bad-config/campaign/libvirt-ssh-key-*.json; here they are handed to
+ * tests/bad-input/campaign-libvirt-ssh-key-yaml and -line-separator; here they are handed to
  * the renderer directly), cloud-init's YAML loader reads back exactly one key,
  * the same string, and no other top-level field.
  */
