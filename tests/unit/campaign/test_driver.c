@@ -131,7 +131,7 @@ static void test_tpcc_odbc_lines(void **state)
 /*
  * Security review finding 15: extra driver arguments were cut by a fixed argv
  * array and could push out the test name and "run". 300 workload options all
- * arrive, in order, and the command line still ends with TEST run. Without a
+ * arrive, in order, then --event-loops, and the command line still ends with TEST run. Without a
  * password of its own an ODBC driver gets ODBC_PWD removed, not inherited.
  */
 static void test_many_options_and_no_password(void **state)
@@ -160,8 +160,10 @@ static void test_many_options_and_no_password(void **state)
 		if (!strcmp(dc.argv[i], "--opt-0=1"))
 			first = i;
 	assert_true(first > 0);
-	assert_int_equal(n, first + 300 + 2);
+	/* then the campaign's --event-loops share of the CPUs (none of the options set it) */
+	assert_int_equal(n, first + 300 + 3);
 	assert_string_equal(dc.argv[first + 299], "--opt-299=1");
+	assert_int_equal(strncmp(dc.argv[first + 300], "--event-loops=", 14), 0);
 	assert_string_equal(dc.argv[n - 2], "oltp_read_write");
 	assert_string_equal(dc.argv[n - 1], "run");
 	assert_null(dc.env[0]); /* libmysqlclient without a password: MYSQL_PWD as inherited */
