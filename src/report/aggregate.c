@@ -684,6 +684,11 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	for (i = 0; i < rs->n; i++)
 		if (!only || !strcmp(rs->runs[i]->drive, only))
 			rep->view.runs[rep->view.n++] = rs->runs[i];
+	/* The cut-off attempts kept by campaign --resume go with the view (listed apart, never aggregated). */
+	rep->view.superseded = xcalloc(rs->nsuperseded + 1, sizeof(*rep->view.superseded));
+	for (i = 0; i < rs->nsuperseded; i++)
+		if (!only || !strcmp(rs->superseded[i]->drive, only))
+			rep->view.superseded[rep->view.nsuperseded++] = rs->superseded[i];
 	rep->runs = &rep->view;
 	memcpy(sorted, rs->runs, rs->n * sizeof(*sorted));
 	qsort(sorted, rs->n, sizeof(*sorted), run_cmp);
@@ -796,5 +801,6 @@ void report_free(struct report *r)
 	free(r->cmps);
 	free(r->rv);
 	free(r->view.runs);
+	free(r->view.superseded);
 	free(r);
 }
