@@ -155,7 +155,8 @@ static int walk_slaves(const char *sysfs, const char *dir, int idx, struct block
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n) /* qsort(NULL, 0, ...) is undefined: a device without holders/slaves */
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		unsigned ma, mi;
 		char *sub;

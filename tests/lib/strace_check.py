@@ -2,9 +2,10 @@
 """What a process really did, from an `strace -f` log (Python standard library only).
 
   strace_check.py atomic LOG PATH...
-      each PATH was written atomically: opened only as PATH.tmp.<pid> for
-      writing, that descriptor fsynced, closed, then renamed to PATH, then the
-      folder fsynced; PATH itself never opened for writing.
+      each PATH was written atomically: opened only as PATH.tmp.<suffix> (the
+      12 random hex digits of core/fileio.c, created O_EXCL) for writing, that
+      descriptor fsynced, closed, then renamed to PATH, then the folder
+      fsynced; PATH itself never opened for writing.
       (strace -f -e trace=openat,close,fsync,fdatasync,rename)
   strace_check.py journal LOG PATH
       every line of the journal PATH was flushed on its own: as many
@@ -59,9 +60,9 @@ def atomic(log, paths):
             if len(s) != 2 or os.path.abspath(s[1]) != ap:
                 continue
             tmp = s[0]
-            if not re.fullmatch(re.escape(path if not os.path.isabs(tmp) else ap) + r"\.tmp\.\d+", tmp) and \
-                    not re.fullmatch(re.escape(ap) + r"\.tmp\.\d+", os.path.abspath(tmp)):
-                ERR.append("%s: renamed from %s, not from %s.tmp.<pid>" % (path, tmp, path))
+            if not re.fullmatch(re.escape(path if not os.path.isabs(tmp) else ap) + r"\.tmp\.[0-9a-f]+", tmp) and \
+                    not re.fullmatch(re.escape(ap) + r"\.tmp\.[0-9a-f]+", os.path.abspath(tmp)):
+                ERR.append("%s: renamed from %s, not from %s.tmp.<suffix>" % (path, tmp, path))
                 continue
             # the open of the temporary file, its fsync and close, all before the rename
             fd = None

@@ -55,8 +55,15 @@ static int f_connect(struct db_conn *c, const struct db_conn_params *p)
 	return 0;
 }
 
+/* The statements f_prepare made: a connection's disconnect frees them (db.h). */
+static void *fake_stmts[64];
+static unsigned nfake_stmts;
+
 static void f_disconnect(struct db_conn *c)
 {
+	for (unsigned i = 0; i < nfake_stmts; i++)
+		free(fake_stmts[i]);
+	nfake_stmts = 0;
 	c->priv = NULL;
 }
 
@@ -80,6 +87,8 @@ static int f_prepare(struct db_conn *c, const char *sql, const enum db_type *par
 	struct fake_stmt *s = calloc(1, sizeof(*s));
 
 	(void)c, (void)params;
+	assert_true(nfake_stmts < sizeof(fake_stmts) / sizeof(fake_stmts[0]));
+	fake_stmts[nfake_stmts++] = s;
 	s->k = stmt_index(sql);
 	s->cols = cols;
 	s->ncols = ncols;
@@ -188,6 +197,7 @@ static void harness_open(struct harness *h, enum tpcc_mode mode)
 static void harness_close(struct harness *h)
 {
 	tpcc_workload_ops.session_close(h->sess);
+	fake_ops.disconnect(&h->c);
 	tpcc_sql_free(h->sql);
 }
 
