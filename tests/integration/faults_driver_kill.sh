@@ -98,7 +98,7 @@ rc=$?
 set -e
 check "a report killed in report.md's rename died of SIGKILL (exit $rc)" [ "$rc" = 137 ]
 check "... left the earlier report.md as it was" cmp -s "$TEST_TMP/report.md.before" "$TEST_TMP/rep/report.md"
-tmp=$(ls "$TEST_TMP"/rep/report.md.tmp.* 2>/dev/null | head -n1)
+tmp=$(ls -t "$TEST_TMP"/rep/report.md.tmp.* 2>/dev/null | head -n1) # the newest: an earlier kill left one too
 check "... and the whole new one in its temporary file (${tmp:-none})" \
 	bash -c '[ -n "$1" ] && grep -qx "1 result (1 complete), 1 group, 0 published reference files." "$1" &&
 		grep -qx "2 results (1 complete), 1 group, 0 published reference files." "$2" && [ -z "$(tail -c1 "$1")" ]' \
