@@ -402,94 +402,6 @@ static void test_report_rank_compare_published(void **state)
 	strbuf_release(&err);
 }
 
-static const char *const good_pub =
-	"{\"schema\":\"dbrig.published/1\",\"source\":{\"publisher\":\"P\",\"title\":\"T\"},"
-	"\"drive\":{\"name\":\"D\"},\"platform\":\"X\",\"results\":[{\"label\":\"4 VMs\",\"workload\":\"sysbench\","
-	"\"test\":\"oltp_read_write\",\"vm_count\":4,\"drives\":1,\"method\":\"m\",\"tps\":7869.21,"
-	"\"avg_latency_ms\":16.26,\"p99_latency_ms\":28.9}]}";
-
-static void expect_pub_error(const char *from, const char *to, const char *msg)
-{
-	struct strbuf text, err;
-	struct pub_review rv;
-	char *p;
-
-	strbuf_init(&text, 0);
-	strbuf_init(&err, 0);
-	p = strstr(good_pub, from);
-	assert_non_null(p);
-	strbuf_add(&text, good_pub, (size_t)(p - good_pub));
-	strbuf_adds(&text, to);
-	strbuf_adds(&text, p + strlen(from));
-	assert_int_equal(published_parse("ref.json", text.buf, &rv, &err), -EINVAL);
-	if (!strstr(err.buf, msg))
-		fail_msg("message \"%s\" lacks \"%s\"", err.buf, msg);
-	pub_review_release(&rv);
-	strbuf_release(&text);
-	strbuf_release(&err);
-}
-
-static void test_published_validator(void **state)
-{
-	struct strbuf err;
-	struct pub_review rv;
-
-	(void)state;
-	strbuf_init(&err, 0);
-	assert_int_equal(published_parse("ref.json", good_pub, &rv, &err), 0);
-	assert_int_equal(rv.nresults, 1);
-	assert_true(rv.results[0].has_p99 && rv.results[0].p99_ms == 28.9);
-	assert_ptr_equal(rv.results[0].review, &rv);
-	pub_review_release(&rv);
-	expect_pub_error("dbrig.published/1", "dbrig.published/2",
-			 "ref.json: .schema: \"dbrig.published/2\" (expected \"dbrig.published/1\")");
-	expect_pub_error("\"tps\":7869.21", "\"tps\":\"fast\"", "ref.json: .results[0].tps: \"fast\" (expected a number >= 0)");
-	expect_pub_error("\"tps\":7869.21", "\"tpz\":1", "ref.json: .results[0].tpz: 1 (expected no such key");
-	expect_pub_error("\"p99_latency_ms\":28.9", "\"p99_latency_ms\":1", ".results[0].p99_latency_ms: 1 (expected a number >= avg_latency_ms)");
-	expect_pub_error("\"workload\":\"sysbench\"", "\"workload\":\"fio\"", ".results[0].workload: \"fio\" (expected \"sysbench\" or \"tpcc\")");
-	expect_pub_error("\"drives\":1", "\"drives\":9", ".results[0].drives: 9 (expected a number <= vm_count)");
-	expect_pub_error("\"platform\":\"X\",", "", "ref.json: .platform: missing (expected a string)");
-	expect_pub_error("{\"label\"", "[", "expected valid JSON");
-	strbuf_release(&err);
-}
-
-static void test_result_schema(void **state)
-{
-	struct strbuf err;
-	struct run *r = NULL;
-
-	(void)state;
-	strbuf_init(&err, 0);
-	assert_int_equal(results_parse_result("a.json", "{\"schema\":\"dbrig.result/2\"}", &r, &err), -EINVAL);
-	assert_null(r);
-	assert_non_null(strstr(err.buf, "a.json: .schema: \"dbrig.result/2\" (expected \"dbrig.result/1\""));
-	strbuf_reset(&err);
-	/* Other JSON (a report, a campaign file) is not a result: skipped, not an error. */
-	assert_int_equal(results_parse_result("b.json", "{\"schema\":\"dbrig.report/1\"}", &r, &err), 1);
-	assert_int_equal(results_parse_result("b.json", "[1]", &r, &err), 1);
-	assert_int_equal(results_parse_result("c.json",
-		"{\"schema\":\"dbrig.result/1\",\"status\":\"done\"}", &r, &err), -EINVAL);
-	assert_non_null(strstr(err.buf, "c.json: .status: \"done\" (expected \"complete\", \"interrupted\" or \"failed\")"));
-	strbuf_release(&err);
-}
-
-static void test_writer_registry(void **state)
-{
-	size_t n = 0;
-
-	(void)state;
-	for (const struct report_writer_ops *const *w = report_writers; *w; w++, n++) {
-		assert_non_null((*w)->name);
-		assert_non_null((*w)->summary);
-		assert_non_null((*w)->render);
-		assert_ptr_equal(report_writer_find((*w)->name), *w);
-		for (const struct report_writer_ops *const *o = w + 1; *o; o++)
-			assert_string_not_equal((*w)->name, (*o)->name);
-	}
-	assert_int_equal(n, 4);
-	assert_null(report_writer_find("pdf"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,9 +414,6 @@ int main(void)
 		cmocka_unit_test(test_report_repetitions_and_keys),
 		cmocka_unit_test(test_agg_steady),
 		cmocka_unit_test(test_report_rank_compare_published),
-		cmocka_unit_test(test_published_validator),
-		cmocka_unit_test(test_result_schema),
-		cmocka_unit_test(test_writer_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
