@@ -158,8 +158,18 @@ static void test_targets(void **state)
 		assert_non_null(o->release);
 		assert_non_null(o->cleanup);
 		assert_ptr_equal(target_find(o->name), o);
+		for (const struct target_option *opt = o->options; opt->name; opt++) {
+			assert_non_null(opt->help);
+			assert_true(strlen(opt->help) > 10);
+			assert_string_not_equal(opt->name, "kind");
+			for (const struct target_option *p = opt + 1; p->name; p++)
+				assert_string_not_equal(opt->name, p->name);
+		}
+		for (const struct target_ops *const *u = t + 1; *u; u++)
+			assert_string_not_equal(o->name, (*u)->name);
 	}
 	assert_true(n >= 2);
+	assert_null(target_find("xen"));
 }
 
 static void test_writers_and_commands(void **state)
