@@ -751,6 +751,19 @@ static int libvirt_telemetry(struct target *t, struct target_instance *inst, str
 	return 0;
 }
 
+/* libvirt.h */
+uint64_t lv_block_stat(virTypedParameterPtr params, int n, const char *name)
+{
+	long long sv;
+	unsigned long long uv;
+
+	if (virTypedParamsGetLLong(params, n, name, &sv) == 1)
+		return sv > 0 ? (uint64_t)sv : 0;
+	if (virTypedParamsGetULLong(params, n, name, &uv) == 1)
+		return (uint64_t)uv;
+	return 0;
+}
+
 static void read_guest(virDomainPtr dom, struct sysstat_guest *g)
 {
 	virTypedParameterPtr params = NULL;
@@ -762,24 +775,15 @@ static void read_guest(virDomainPtr dom, struct sysstat_guest *g)
 	if (virDomainBlockStatsFlags(dom, LV_UNDERTEST_DEV, NULL, &n, 0) == 0 && n > 0) {
 		params = calloc((size_t)n, sizeof(*params));
 		if (params && virDomainBlockStatsFlags(dom, LV_UNDERTEST_DEV, params, &n, 0) == 0) {
-			unsigned long long v;
 			g->has_block = true;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_READ_REQ, &v) == 1)
-				g->rd_reqs = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_READ_BYTES, &v) == 1)
-				g->rd_bytes = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_READ_TOTAL_TIMES, &v) == 1)
-				g->rd_times_ns = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_REQ, &v) == 1)
-				g->wr_reqs = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_BYTES, &v) == 1)
-				g->wr_bytes = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_TOTAL_TIMES, &v) == 1)
-				g->wr_times_ns = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_FLUSH_REQ, &v) == 1)
-				g->fl_reqs = v;
-			if (virTypedParamsGetULLong(params, n, VIR_DOMAIN_BLOCK_STATS_FLUSH_TOTAL_TIMES, &v) == 1)
-				g->fl_times_ns = v;
+			g->rd_reqs = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_READ_REQ);
+			g->rd_bytes = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_READ_BYTES);
+			g->rd_times_ns = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_READ_TOTAL_TIMES);
+			g->wr_reqs = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_REQ);
+			g->wr_bytes = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_BYTES);
+			g->wr_times_ns = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_WRITE_TOTAL_TIMES);
+			g->fl_reqs = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_FLUSH_REQ);
+			g->fl_times_ns = lv_block_stat(params, n, VIR_DOMAIN_BLOCK_STATS_FLUSH_TOTAL_TIMES);
 		}
 		virTypedParamsFree(params, n);
 	} else {

@@ -60,6 +60,15 @@ struct lv_inst {
 	virDomainPtr tel_dom;  /* the domain the sampler reads (telemetry op), or NULL */
 };
 
+/*
+ * One counter of virDomainBlockStatsFlags' answer. The QEMU driver hands them
+ * out as signed long longs (VIR_TYPED_PARAM_LLONG), other drivers may use
+ * unsigned ones, and virTypedParamsGetULLong refuses a parameter of the other
+ * type (the VM disk's telemetry read 0 on QEMU because of it): either type is
+ * read; a missing or negative (unsupported) counter is 0.
+ */
+uint64_t lv_block_stat(virTypedParameterPtr params, int n, const char *name);
+
 struct lv {
 	struct lv_host *hosts;
 	size_t nhosts;
