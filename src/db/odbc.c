@@ -37,6 +37,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,6 +354,9 @@ static SQLUINTEGER iso_attr(enum db_isolation i)
 	return 0;
 }
 
+/* od_connect: the driver handshakes of the process, one at a time. */
+static pthread_mutex_t connect_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 {
 	struct od_conn *o = xcalloc(1, sizeof(*o));
@@ -387,7 +391,18 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 	if (p->bulk_copy)
 		SQLSetConnectAttr(o->dbc, BCP_COPT_SS_BCP, (SQLPOINTER)BCP_ON, SQL_IS_INTEGER);
 	cs = odbc_conn_string(p->dsn, p->password);
+	/*
+	 * One SQLDriverConnect at a time in the process. psqlODBC calls
+	 * setlocale() while it connects, and setlocale is not thread-safe: two
+	 * connector threads connecting at once read the locale name another had
+	 * just freed (ASan: heap-use-after-free under strchr in psqlodbcw.so, in
+	 * the 250-session run of tpcc_odbc_postgres). No driver documents its
+	 * connect as safe to run in parallel, so every driver gets the same rule;
+	 * what follows the handshake (attributes, statements) stays parallel.
+	 */
+	pthread_mutex_lock(&connect_mu);
 	rc = SQLDriverConnect(o->dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, &outlen, SQL_DRIVER_NOPROMPT);
+	pthread_mutex_unlock(&connect_mu);
 	memset(cs, 0, strlen(cs));
 	if (!ok(rc)) {
 		diag(c, SQL_HANDLE_DBC, o->dbc, "SQLDriverConnect");
