@@ -12,6 +12,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "result/result.h"
+#include "stats/steady.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -598,7 +599,7 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
 		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
-		"verify_restore", "keep", "telemetry", NULL,
+		"verify_restore", "keep", "telemetry", "steady_window", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
 	uint64_t n;
@@ -665,6 +666,10 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0 ||
 	    (ret = jsonr_get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0)
 		return ret;
+	n = STEADY_DEFAULT_WINDOW;
+	if ((ret = jsonr_get_uint(c, root, "", "steady_window", STEADY_MIN_WINDOW, 1000000, &n)) < 0)
+		return ret;
+	cfg->steady_window = (unsigned)n;
 	fill_env(cfg);
 	return cfg->target->validate(&cfg->env);
 }

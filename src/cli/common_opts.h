@@ -37,6 +37,7 @@ struct cli_run_opts {
 	uint64_t reconnect_timeout_ns;
 	const char *run_campaign, *run_group, *run_drive, *run_instance;
 	unsigned run_vm_count, run_repetition;
+	unsigned run_steady_window; /* 0: not a campaign run (nothing stored) */
 };
 
 
@@ -89,7 +90,10 @@ struct cli_run_opts {
 	{"run-vm-count", NULL, OPT_UINT, offsetof(type, m.run_vm_count), "1",                                          \
 	 "run identity: instances running at once in the run group", 1, 100000, group, 0},                             \
 	{"run-repetition", NULL, OPT_UINT, offsetof(type, m.run_repetition), "1", "run identity: repetition number", \
-	 1, 100000, group, 0}
+	 1, 100000, group, 0},                                                                                         \
+	{"run-steady-window", NULL, OPT_UINT, offsetof(type, m.run_steady_window), "0",                               \
+	 "rounds of the steady-state verdict the report judges this run with (a campaign's steady_window; 0: none)",   \
+	 0, 1000000, group, 0}
 
 /*
  * --mysql-ssl=mode and its files into cp (ssl, ssl_ca, ssl_cert, ssl_key;

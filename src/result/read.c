@@ -110,6 +110,7 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->instance = dup_or_empty(jsonr_str(jr, run, ".run", "instance", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->vm_count = jsonr_int(jr, run, ".run", "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
 	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
+	r->steady_window = jsonr_int(jr, run, ".run", "steady_window", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
 	kind = jsonr_str(jr, wl, ".workload", "kind", JSONR_REQUIRED, "");
 	if (!jr->failed && strcmp(kind, "sysbench") && strcmp(kind, "tpcc"))
 		jsonr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), "\"sysbench\" or \"tpcc\"");

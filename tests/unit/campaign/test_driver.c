@@ -58,7 +58,7 @@ static void test_sysbench_lines(void **state)
 		"--mysql-db=sbtest --threads=4 --percentile=95,99 --precondition=20 --time=30 --report-interval=5 "
 		"--result=/r/x/vm2.json --journal=/r/x/vm2.jsonl --run-campaign=local-quick "
 		"--run-group=2 instances, 1 drive --run-drive=drive-a --run-instance=vm2 --run-vm-count=2 "
-		"--run-repetition=1 --tables=2 --table-size=10000 --event-loops=%ld oltp_read_write run",
+		"--run-repetition=1 --run-steady-window=5 --tables=2 --table-size=10000 --event-loops=%ld oltp_read_write run",
 		ncpu > 2 ? ncpu / 2 : 1);
 	assert_string_equal(sb.buf, want.buf);
 	strbuf_release(&want);
