@@ -128,7 +128,7 @@ monitor > monitor.txt 2>/dev/null &
 MPID=$!
 demo > out.txt 2> err.txt &
 dpid=$!
-throttle_drive_b $dpid || fail "drive-b was never throttled (no 'drive-b/vm1: restore verified' line)"
+throttle_drive_b $dpid || { cat out.txt err.txt; fail "drive-b was never throttled (no 'drive-b/vm1: restore verified' line)"; }
 wait $dpid
 rc=$?
 kill $MPID 2>/dev/null; wait $MPID 2>/dev/null; MPID=
@@ -319,6 +319,16 @@ sw() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steady_w
 "$DBRIG_BIN" report "$D" --out "$T/rep-sw7" --format=json --steady-window 7 >/dev/null 2>&1 || fail "dbrig report --steady-window 7"
 [ "$(sw "$T/rep-sw7/report.json")" = 7 ] || fail "--steady-window 7 did not override the results' 6"
 grep -q "its last 6 rounds" "$D/report/report.md" || fail "report.md does not say the window is 6 rounds"
+# Results judged with different windows: one warning naming both, and the default 5.
+cp -r "$D" "$T/mixed-sw" && rm -rf "$T/mixed-sw/report"
+python3 - "$T/mixed-sw/1-instance-1-drive/drive-a/vm1.json" <<'PY' || fail "editing a result's steady window"
+import json, sys
+r = json.load(open(sys.argv[1])); r["run"]["steady_window"] = 9; json.dump(r, open(sys.argv[1], "w"))
+PY
+"$DBRIG_BIN" report "$T/mixed-sw" --out "$T/rep-mixed" --format=json >/dev/null 2>"$T/mixed-sw.err" || fail "dbrig report of mixed windows"
+grep -q "^dbrig: warning: report: the results were judged with different steady windows (.* and .* rounds): using 5 " "$T/mixed-sw.err" &&
+	[ "$(sw "$T/rep-mixed/report.json")" = 5 ] || fail "mixed steady windows: $(cat "$T/mixed-sw.err")"
+rm -rf "$T/mixed-sw" "$T/rep-mixed" "$T/rep-sw" "$T/rep-sw7"
 # Each restored instance matched the golden copy of its drive, also after vm1 had run a workload.
 n=$(grep -c "restore verified" err.txt)
 [ "$n" -eq 6 ] || fail "expected 6 verified restores, saw $n"
