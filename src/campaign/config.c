@@ -696,8 +696,12 @@ int campaign_config_load(const char *file, struct campaign_config **out)
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
+		struct strbuf why;
+		strbuf_init(&why, 0);
+		strbuf_add_oneline(&why, jerr.text);
 		log_error("%s: line %d column %d: %s (expected a JSON campaign file)", file, jerr.line, jerr.column,
-			  jerr.text);
+			  why.buf);
+		strbuf_release(&why);
 		ret = -EINVAL;
 		goto out;
 	}

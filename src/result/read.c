@@ -563,7 +563,9 @@ static json_t *parse_text(const char *name, const char *text, struct strbuf *err
 	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 
 	if (!root) {
-		strbuf_addf(err, "%s: line %d column %d: %s (expected valid JSON)", name, je.line, je.column, je.text);
+		strbuf_addf(err, "%s: line %d column %d: ", name, je.line, je.column);
+		strbuf_add_oneline(err, je.text);
+		strbuf_adds(err, " (expected valid JSON)");
 		return NULL;
 	}
 	return root;
@@ -691,7 +693,9 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			}
 			if (len == 0)
 				continue;
-			strbuf_addf(err, "%s: line %zu: %s (expected one JSON object per line)", name, lineno, je.text);
+			strbuf_addf(err, "%s: line %zu: ", name, lineno);
+			strbuf_add_oneline(err, je.text);
+			strbuf_adds(err, " (expected one JSON object per line)");
 			goto out;
 		}
 		if (!json_is_object(line)) {
