@@ -55,7 +55,7 @@ static void test_sysbench_lines(void **state)
 	/* The run's 2 drivers divide this machine's CPUs among their event loops (at least 1 each). */
 	strbuf_addf(&want,
 		"/bin/dbrig sysbench --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=23306 --mysql-user=sbtest "
-		"--mysql-db=sbtest --threads=4 --percentile=95,99 --precondition=20 --time=30 --report-interval=5 "
+		"--mysql-db=sbtest --threads=4 --percentile=95,99 --precondition=25 --time=30 --report-interval=5 "
 		"--result=/r/x/vm2.json --journal=/r/x/vm2.jsonl --run-campaign=local-quick "
 		"--run-group=2 instances, 1 drive --run-drive=drive-a --run-instance=vm2 --run-vm-count=2 "
 		"--run-repetition=1 --run-steady-window=5 --tables=2 --table-size=10000 --event-loops=%ld oltp_read_write run",
