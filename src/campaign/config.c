@@ -5,6 +5,7 @@
  * to a default.
  */
 #include "campaign/config.h"
+#include "campaign/driver.h"
 
 #include "core/fileio.h"
 #include "core/jsonr.h"
@@ -128,23 +129,6 @@ out:
 }
 
 /* Options the campaign sets itself for every driver. */
-static bool reserved_option(const struct workload_desc *wd, const char *k)
-{
-	static const char *const exact[] = {
-		"threads", "time", "events", "precondition", "report-interval", "percentile", "rate", "tx-rate",
-		"result", "journal", "db-driver", "help", "verbosity", NULL,
-	};
-	for (const char *const *e = exact; *e; e++)
-		if (!strcmp(*e, k))
-			return true;
-	/* tpcc: the campaign's threads are the connections the terminals share,
-	 * and every run is checked for consistency afterwards. */
-	if (!strcmp(k, wd->connections_option) || (wd->check_option && !strcmp(k, wd->check_option)))
-		return true;
-	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
-	       !strncmp(k, "odbc-", 5);
-}
-
 static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "test", "options", NULL};
@@ -207,7 +191,7 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		(void)wval;
 		strbuf_init(&p, 0);
 		strbuf_addf(&p, ".workload.options.%s", wkey);
-		if (reserved_option(cfg->workload, o->key)) {
+		if (driver_sets_option(cfg->workload, o->key)) {
 			r = jsonr_failf(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
 				 "report_interval and percentiles fields)",
 				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "");
