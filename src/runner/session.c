@@ -360,6 +360,132 @@ static void try_reconnect(struct session *s)
 
 /* Issue steps until one has to wait (or the transaction ends). `ready` is
  * the readiness that woke the session (0 when not woken by its fd). */
+/* What starting a transaction came to: one began, the session stopped or
+ * parked (session_run returns), or an arrival is not due yet (look again). */
+enum take { TAKE_GO, TAKE_STOP, TAKE_AGAIN };
+
+/* A terminal's next due transaction (TPC-C): from the session's own backlog
+ * (one session per terminal) or the loop's schedule (a pool). */
+static enum take take_terminal(struct session *s)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	struct term *t;
+	if (atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+		session_finish(s);
+		return TAKE_STOP;
+	}
+	uint64_t now = clock_now_ns(), queued = 0;
+	if (cfg->session_per_terminal && !s->loop->blocking) {
+		t = backlog_pop(s);
+		if (t && !s->woken)
+			queued = runner_queue_credit(t->due, s->busy_since, &s->covered, s->freed);
+		s->busy_since = now;
+	} else {
+		t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking,
+			       !s->woken && s->loop->nidle == 0, s->freed, &queued);
+	}
+	s->woken = false;
+	if (!t && !s->loop->blocking &&
+	    !atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
+		/* Parked until a terminal is due: any of the loop's
+		 * (pool), or its own (bound: handed by the loop). */
+		s->idle = true;
+		if (!cfg->session_per_terminal)
+			s->loop->idle[s->loop->nidle++] = s;
+		return TAKE_STOP;
+	}
+	if (!t || !may_start_txn(s)) {
+		if (t && cfg->session_per_terminal) {
+			if (t->job) /* nobody else would run it */
+				free(t);
+		} else if (t) {
+			sched_push(s->loop->sched, t);
+		}
+		session_finish(s);
+		return TAKE_STOP;
+	}
+	s->term = t;
+	s->attempts = 0;
+	s->rt = 0;
+	s->in_txn = true;
+	s->txn_start = t->due; /* the submit: waiting for a connection counts */
+	s->wait_ns = now > t->due ? now - t->due : 0;
+	s->queued_add = queued;
+	return TAKE_GO;
+}
+
+/* The next transaction of a closed loop, or the oldest due arrival of --rate. */
+static enum take take_arrival(struct session *s)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	uint64_t start = 0;
+	if (cfg->rate > 0) {
+		/* Open loop: the oldest due arrival; its
+		 * latency runs from when it arrived. */
+		struct runner *r = s->loop->r;
+		if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+			session_finish(s);
+			return TAKE_STOP;
+		}
+		if (!session_take_arrival(s, &start)) {
+			if (atomic_load(&r->stop)) {
+				session_finish(s);
+				return TAKE_STOP;
+			}
+			if (!s->loop->blocking) {
+				s->idle = true;
+				s->loop->idle[s->loop->nidle++] = s;
+				return TAKE_STOP;
+			}
+			uint64_t now = clock_now_ns(), until = now + 100 * NS_PER_MS;
+			clock_sleep_until(start < until ? start : until);
+			return TAKE_AGAIN;
+		}
+	}
+	if (!may_start_txn(s)) {
+		if (cfg->rate > 0)
+			atomic_fetch_sub(&s->loop->r->concurrency, 1);
+		session_finish(s);
+		return TAKE_STOP;
+	}
+	s->attempts = 0;
+	s->rt = 0;
+	s->in_txn = true;
+	s->txn_start = cfg->rate > 0 ? start : clock_now_ns();
+	return TAKE_GO;
+}
+
+/*
+ * Send a step to the server: commit or rollback, a prepared statement or a
+ * query, blocking or started on the connector's non-blocking API. Returns <0
+ * on error, 0 when done, 1 while a started step waits for the socket (*wait:
+ * what for).
+ */
+static int issue_step(struct session *s, const struct wl_step *step, int *wait)
+{
+	const struct db_driver_ops *drv = s->loop->r->cfg->drv;
+
+	int rc;
+
+	if (step->kind != WL_STEP_SQL && (s->loop->blocking || !drv->query_start)) {
+		rc = step->kind == WL_STEP_COMMIT ? drv->commit(&s->conn) : drv->rollback(&s->conn);
+		s->res.kind = DB_QUERY_OTHER;
+		s->res.rows = 0;
+		return rc < 0 ? rc : 0; /* a blocking call never waits */
+	}
+	if (step->kind != WL_STEP_SQL) {
+		bool commit = step->kind == WL_STEP_COMMIT;
+		return drv->query_start(&s->conn, commit ? "COMMIT" : "ROLLBACK", commit ? 6 : 8, &s->res, wait);
+	}
+	if (s->loop->blocking || !drv->execute_start) {
+		rc = step->stmt ? drv->execute(&s->conn, step->stmt, step->params, &s->res)
+				: drv->query(&s->conn, step->sql, step->sql_len, &s->res);
+		return rc < 0 ? rc : 0;
+	}
+	return step->stmt ? drv->execute_start(&s->conn, step->stmt, step->params, &s->res, wait)
+			  : drv->query_start(&s->conn, step->sql, step->sql_len, &s->res, wait);
+}
+
 void session_run(struct session *s, int ready)
 {
 	const struct runner_config *cfg = s->loop->r->cfg;
@@ -423,85 +549,12 @@ void session_run(struct session *s, int ready)
 			last = &s->res;
 			break;
 		case S_START:
-			if (!s->in_txn && cfg->terminals) {
-				struct term *t;
-				if (atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
-					session_finish(s);
+			if (!s->in_txn) {
+				enum take k = cfg->terminals ? take_terminal(s) : take_arrival(s);
+				if (k == TAKE_STOP)
 					return;
-				}
-				uint64_t now = clock_now_ns(), queued = 0;
-				if (cfg->session_per_terminal && !s->loop->blocking) {
-					t = backlog_pop(s);
-					if (t && !s->woken)
-						queued = runner_queue_credit(t->due, s->busy_since, &s->covered, s->freed);
-					s->busy_since = now;
-				} else {
-					t = sched_take(s->loop->r, s->loop->sched, s->loop->blocking,
-						       !s->woken && s->loop->nidle == 0, s->freed, &queued);
-				}
-				s->woken = false;
-				if (!t && !s->loop->blocking &&
-				    !atomic_load_explicit(&s->loop->r->stop, memory_order_relaxed)) {
-					/* Parked until a terminal is due: any of the loop's
-					 * (pool), or its own (bound: handed by the loop). */
-					s->idle = true;
-					if (!cfg->session_per_terminal)
-						s->loop->idle[s->loop->nidle++] = s;
-					return;
-				}
-				if (!t || !may_start_txn(s)) {
-					if (t && cfg->session_per_terminal) {
-						if (t->job) /* nobody else would run it */
-							free(t);
-					} else if (t) {
-						sched_push(s->loop->sched, t);
-					}
-					session_finish(s);
-					return;
-				}
-				s->term = t;
-				s->attempts = 0;
-				s->rt = 0;
-				s->in_txn = true;
-				s->txn_start = t->due; /* the submit: waiting for a connection counts */
-				s->wait_ns = now > t->due ? now - t->due : 0;
-				s->queued_add = queued;
-				last = NULL;
-			} else if (!s->in_txn) {
-				uint64_t start = 0;
-				if (cfg->rate > 0) {
-					/* Open loop: the oldest due arrival; its
-					 * latency runs from when it arrived. */
-					struct runner *r = s->loop->r;
-					if (atomic_load_explicit(&r->stop, memory_order_relaxed)) {
-						session_finish(s);
-						return;
-					}
-					if (!session_take_arrival(s, &start)) {
-						if (atomic_load(&r->stop)) {
-							session_finish(s);
-							return;
-						}
-						if (!s->loop->blocking) {
-							s->idle = true;
-							s->loop->idle[s->loop->nidle++] = s;
-							return;
-						}
-						uint64_t now = clock_now_ns(), until = now + 100 * NS_PER_MS;
-						clock_sleep_until(start < until ? start : until);
-						continue;
-					}
-				}
-				if (!may_start_txn(s)) {
-					if (cfg->rate > 0)
-						atomic_fetch_sub(&s->loop->r->concurrency, 1);
-					session_finish(s);
-					return;
-				}
-				s->attempts = 0;
-				s->rt = 0;
-				s->in_txn = true;
-				s->txn_start = cfg->rate > 0 ? start : clock_now_ns();
+				if (k == TAKE_AGAIN)
+					continue;
 				last = NULL;
 			}
 			if (s->term && last == NULL)
@@ -523,29 +576,11 @@ void session_run(struct session *s, int ready)
 			continue;
 		}
 		s->rt++; /* this step goes to the server */
-		if (step->kind != WL_STEP_SQL && (s->loop->blocking || !drv->query_start)) {
-			rc = step->kind == WL_STEP_COMMIT ? drv->commit(&s->conn) : drv->rollback(&s->conn);
-			s->res.kind = DB_QUERY_OTHER;
-			s->res.rows = 0;
-		} else if (step->kind != WL_STEP_SQL) {
-			bool commit = step->kind == WL_STEP_COMMIT;
-			rc = drv->query_start(&s->conn, commit ? "COMMIT" : "ROLLBACK", commit ? 6 : 8, &s->res, &wait);
-			if (rc == 1) {
-				s->state = S_WAIT_EXEC;
-				ep_wait_for(s, wait);
-				return;
-			}
-		} else if (s->loop->blocking || !drv->execute_start) {
-			rc = step->stmt ? drv->execute(&s->conn, step->stmt, step->params, &s->res)
-					: drv->query(&s->conn, step->sql, step->sql_len, &s->res);
-		} else {
-			rc = step->stmt ? drv->execute_start(&s->conn, step->stmt, step->params, &s->res, &wait)
-					: drv->query_start(&s->conn, step->sql, step->sql_len, &s->res, &wait);
-			if (rc == 1) {
-				s->state = S_WAIT_EXEC;
-				ep_wait_for(s, wait);
-				return;
-			}
+		rc = issue_step(s, step, &wait);
+		if (rc == 1) {
+			s->state = S_WAIT_EXEC;
+			ep_wait_for(s, wait);
+			return;
 		}
 		if (rc < 0) {
 			handle_error(s);
