@@ -72,6 +72,8 @@ struct campaign_config {
 	bool verify_restore;               /* compare each restored instance with the golden copy */
 	bool keep;                         /* leave instances in place at the end */
 	bool telemetry;                    /* sample every run (campaign/runtel.h); false: no sampler */
+	long golden_source;                /* "golden": "once": the drive loaded and cloned to the others;
+					      -1: "per-drive", every drive loads its own */
 
 	struct target_env env;             /* what the target sees of this campaign (no loader) */
 	char *log_dir;                     /* <output>/<name> */

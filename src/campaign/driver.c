@@ -156,6 +156,8 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--run-instance=%s", id->instance);
 	arg(dc, "--run-vm-count=%u", id->vm_count);
 	arg(dc, "--run-repetition=%u", id->repetition);
+	if (id->golden)
+		arg(dc, "--run-golden=%s", id->golden);
 	workload_options(dc, cfg);
 	event_loops(dc, cfg, id->vm_count);
 	if (cfg->workload->tests)

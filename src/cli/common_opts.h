@@ -35,7 +35,7 @@ struct cli_run_opts {
 	const char *result, *journal;
 	unsigned event_loops;
 	uint64_t reconnect_timeout_ns;
-	const char *run_campaign, *run_group, *run_drive, *run_instance;
+	const char *run_campaign, *run_group, *run_drive, *run_instance, *run_golden;
 	unsigned run_vm_count, run_repetition;
 };
 
@@ -89,7 +89,9 @@ struct cli_run_opts {
 	{"run-vm-count", NULL, OPT_UINT, offsetof(type, m.run_vm_count), "1",                                          \
 	 "run identity: instances running at once in the run group", 1, 100000, group, 0},                             \
 	{"run-repetition", NULL, OPT_UINT, offsetof(type, m.run_repetition), "1", "run identity: repetition number", \
-	 1, 100000, group, 0}
+	 1, 100000, group, 0},                                                                                         \
+	{"run-golden", NULL, OPT_STRING, offsetof(type, m.run_golden), "",                                             \
+	 "run identity: fingerprint of the golden copy the database was restored from", 0, 0, group, 0}
 
 /*
  * --mysql-ssl=mode and its files into cp (ssl, ssl_ca, ssl_cert, ssl_key;

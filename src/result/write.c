@@ -101,6 +101,8 @@ void result_set_run(struct result *r, const struct run_identity *id)
 				      "run_group", id->run_group ? id->run_group : "", "drive", id->drive ? id->drive : "",
 				      "instance", id->instance ? id->instance : "", "vm_count", (int)id->vm_count,
 				      "repetition", (int)id->repetition));
+	if (id->golden && *id->golden)
+		json_object_set_new(json_object_get(r->root, "run"), "golden", json_string(id->golden));
 }
 
 void result_param_int(struct result *r, const char *key, long long v)
