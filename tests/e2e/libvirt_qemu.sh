@@ -318,6 +318,13 @@ for d in fast slow; do
 	check "$d: the user-data cloud-init consumed is valid for its schema" bash -c "grep -q '^schema: Valid cloud-config' guest-$d.out"
 done
 
+# issue 11 item 4: one golden load (fast) cloned into slow's pool and verified there; both results carry its fingerprint.
+check "the golden copy was loaded on fast once and cloned to slow" bash -c \
+	"grep -q '^dbrig: fast: golden copy built in ' camp.err && grep -q '^dbrig: slow: golden copy cloned from fast in .* s (volume clone; ' camp.err"
+check "both drives' results carry the same golden fingerprint" python3 -c "import json, sys
+g = [json.load(open('$res/%s/vm1.json' % d))['run'].get('golden') for d in ('fast', 'slow')]
+sys.exit(0 if g[0] and g[0] == g[1] and 'rows=2000' in g[0] else 'run.golden: %s' % g)"
+
 step "teardown"
 "$DBRIG_BIN" teardown e2e.json >td.out 2>td.err || fail "teardown failed: $(cat td.err)"
 check "teardown left no domain or pool" [ -z "$(leftovers)" ]
