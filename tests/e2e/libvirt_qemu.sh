@@ -9,7 +9,7 @@
 #   parallel) -> status -> restore -> data check of the restored guests -> guest checks
 #   -> teardown; throttled drive slower; nothing left; each result carries its VM's disk
 #   (libvirt block stats) and vCPU telemetry and the throttled disk waits longer per request.
-# Both drives' golden copies are loaded with the same --rand-seed, so they hold the same
+# The golden copy is loaded once (on fast) and cloned to slow, so both hold the same
 # rows; the two VMs then ran different numbers of transactions (one drive is throttled):
 # after `dbrig restore` both must hold the golden rows again (row count, CHECKSUM TABLE
 # equal on both, read through the forwarded ports).
