@@ -218,7 +218,8 @@ struct target_ops {
 	 * when it equals `expect` (the caller names the drive when it does not);
 	 * `how` says in a word how the bytes went ("reflink", "copy", "volume
 	 * clone"). A copy already complete with `expect` is kept ("already
-	 * complete"). NULL: the backend cannot clone; every drive loads its own.
+	 * complete"). Every backend has it ("golden": "once" is the default);
+	 * one that cannot clone between two drives fails with one line naming why.
 	 */
 	int (*clone_golden)(struct target *t, size_t from, size_t to, const char *expect, struct strbuf *fingerprint,
 			    const char **how) __attribute__((warn_unused_result));
