@@ -5,6 +5,7 @@
  * to a default.
  */
 #include "campaign/config.h"
+#include "campaign/driver.h"
 
 #include "core/fileio.h"
 #include "core/jsonr.h"
@@ -12,6 +13,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "result/result.h"
+#include "stats/steady.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -127,23 +129,6 @@ out:
 }
 
 /* Options the campaign sets itself for every driver. */
-static bool reserved_option(const struct workload_desc *wd, const char *k)
-{
-	static const char *const exact[] = {
-		"threads", "time", "events", "precondition", "report-interval", "percentile", "rate", "tx-rate",
-		"result", "journal", "db-driver", "help", "verbosity", NULL,
-	};
-	for (const char *const *e = exact; *e; e++)
-		if (!strcmp(*e, k))
-			return true;
-	/* tpcc: the campaign's threads are the connections the terminals share,
-	 * and every run is checked for consistency afterwards. */
-	if (!strcmp(k, wd->connections_option) || (wd->check_option && !strcmp(k, wd->check_option)))
-		return true;
-	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
-	       !strncmp(k, "odbc-", 5);
-}
-
 static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "test", "options", NULL};
@@ -206,7 +191,7 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		(void)wval;
 		strbuf_init(&p, 0);
 		strbuf_addf(&p, ".workload.options.%s", wkey);
-		if (reserved_option(cfg->workload, o->key)) {
+		if (driver_sets_option(cfg->workload, o->key)) {
 			r = jsonr_failf(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
 				 "report_interval and percentiles fields)",
 				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "");
@@ -635,7 +620,7 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
 		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
-		"verify_restore", "keep", "telemetry", "golden", "golden_drive", NULL,
+		"verify_restore", "keep", "telemetry", "steady_window", "golden", "golden_drive", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
 	uint64_t n;
@@ -702,6 +687,10 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0 ||
 	    (ret = jsonr_get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0)
 		return ret;
+	n = STEADY_DEFAULT_WINDOW;
+	if ((ret = jsonr_get_uint(c, root, "", "steady_window", STEADY_MIN_WINDOW, 1000000, &n)) < 0)
+		return ret;
+	cfg->steady_window = (unsigned)n;
 	if ((ret = load_golden(c, root, cfg)) < 0)
 		return ret;
 	fill_env(cfg);
@@ -730,8 +719,12 @@ int campaign_config_load(const char *file, struct campaign_config **out)
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
+		struct strbuf why;
+		strbuf_init(&why, 0);
+		strbuf_add_oneline(&why, jerr.text);
 		log_error("%s: line %d column %d: %s (expected a JSON campaign file)", file, jerr.line, jerr.column,
-			  jerr.text);
+			  why.buf);
+		strbuf_release(&why);
 		ret = -EINVAL;
 		goto out;
 	}

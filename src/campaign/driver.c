@@ -99,6 +99,23 @@ static void workload_options(struct driver_cmd *dc, const struct campaign_config
 		arg(dc, "--%s=%s", cfg->wl_options[i].key, cfg->wl_options[i].value);
 }
 
+bool driver_sets_option(const struct workload_desc *wd, const char *k)
+{
+	static const char *const exact[] = {
+		"threads", "time", "events", "precondition", "report-interval", "percentile", "rate", "tx-rate",
+		"result", "journal", "db-driver", "help", "verbosity", NULL,
+	};
+	for (const char *const *e = exact; *e; e++)
+		if (!strcmp(*e, k))
+			return true;
+	/* tpcc: the campaign's threads are the connections the terminals share,
+	 * and every run is checked for consistency afterwards. */
+	if (!strcmp(k, wd->connections_option) || (wd->check_option && !strcmp(k, wd->check_option)))
+		return true;
+	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
+	       !strncmp(k, "odbc-", 5);
+}
+
 /*
  * The drivers of a run share this machine's CPUs (they all run here, whatever
  * the target): n of them at once divide the CPUs among their event loops
@@ -156,6 +173,7 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--run-instance=%s", id->instance);
 	arg(dc, "--run-vm-count=%u", id->vm_count);
 	arg(dc, "--run-repetition=%u", id->repetition);
+	arg(dc, "--run-steady-window=%u", cfg->steady_window);
 	if (id->golden)
 		arg(dc, "--run-golden=%s", id->golden);
 	workload_options(dc, cfg);

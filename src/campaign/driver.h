@@ -45,6 +45,15 @@ struct driver_run_id {
 void driver_cmd_init(struct driver_cmd *dc);
 void driver_cmd_release(struct driver_cmd *dc);
 
+/*
+ * True for an option the campaign sets on a driver's command lines itself
+ * (threads, phases, results, identity, endpoint, ...): a config's
+ * workload.options may not set it. The one list of them; test_driver checks
+ * every option of the command lines built here against it. --event-loops is
+ * not one: a config may choose it (the campaign divides the CPUs otherwise).
+ */
+bool driver_sets_option(const struct workload_desc *wd, const char *name);
+
 /* `dbrig <workload> … run` of one instance: results at <base>.json / .jsonl. */
 void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, const char *exe,
 		    const struct target_endpoint *ep, const struct driver_run_id *id, const char *base);

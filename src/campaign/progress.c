@@ -46,6 +46,11 @@ void progress_plan(struct campaign_ctx *c)
 	       (unsigned long long)(cfg->buffer_pool >> 20));
 	printf("  target    %s\n", cfg->target->name);
 	printf("  phases    precondition %s, sample %s, report every %s\n", a, b, iv);
+	{
+		uint64_t rounds = cfg->precondition_ns / cfg->report_interval_ns;
+		printf("  steady    the precondition's last %u rounds (it has %llu%s)\n", cfg->steady_window,
+		       (unsigned long long)rounds, rounds < cfg->steady_window ? ": too few, its verdict will be n/a" : "");
+	}
 	printf("  drives\n");
 	for (size_t d = 0; d < cfg->ndrives; d++)
 		printf("    %-12s %s %s%s%s (%u instance(s))\n", cfg->drives[d].name, cfg->drives[d].path ? "path" : "pool",

@@ -122,7 +122,11 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 	if (!root) {
 		if (access(path, F_OK) < 0)
 			return -ENOENT;
-		log_error("%s: line %d: %s (expected the campaign's JSON state file)", path, jerr.line, jerr.text);
+		struct strbuf why;
+		strbuf_init(&why, 0);
+		strbuf_add_oneline(&why, jerr.text);
+		log_error("%s: line %d: %s (expected the campaign's JSON state file)", path, jerr.line, why.buf);
+		strbuf_release(&why);
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {

@@ -52,7 +52,8 @@ static const struct opt_def report_opts[] = {
 	{.name = "steady-window", .kind = OPT_UINT, .offset = offsetof(struct report_cfg, steady_window), .def = "5",
 	 .min = STEADY_MIN_WINDOW, .max = 1000000,
 	 .help = "rounds (report intervals) of the precondition's last window for the steady-state verdict "
-		 "(SNIA PTS: at least 5)", .group = "Report options"},
+		 "(SNIA PTS: at least 5; default: the campaign's steady_window stored in the results, else 5)",
+	 .group = "Report options"},
 	{.name = "help", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, help),
 	 .help = "show this help", .group = "Report options"},
 };
@@ -136,6 +137,31 @@ out:
 	return ret;
 }
 
+/*
+ * The steady-state window when --steady-window is not given: the one the
+ * campaign judged its runs with (run.steady_window, its "steady_window"
+ * field), when every result that stores one agrees; otherwise `dflt`, with a
+ * warning when they disagree.
+ */
+static unsigned campaign_window(const struct run_set *runs, unsigned dflt)
+{
+	int64_t w = 0;
+
+	for (size_t i = 0; i < runs->n; i++) {
+		int64_t x = runs->runs[i]->steady_window;
+		if (!x)
+			continue;
+		if (w && x != w) {
+			log_warn_dbrig("report: the results were judged with different steady windows (%lld and %lld "
+				       "rounds): using %u (pass --steady-window N to choose)",
+				       (long long)w, (long long)x, dflt);
+			return dflt;
+		}
+		w = x;
+	}
+	return w >= STEADY_MIN_WINDOW ? (unsigned)w : dflt;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_cfg cfg = {0};
@@ -150,6 +176,7 @@ int cmd_report(int argc, char **argv)
 	struct stat st;
 	char **args;
 	int nargs = 0, npos = 0, ret = EXIT_USAGE, rc;
+	bool given[NOPTS];
 
 	strbuf_init(&err, 0);
 	strbuf_init(&path, 0);
@@ -162,7 +189,7 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (opt_parse(report_opts, NOPTS, &cfg, nargs, args, pos, 1, &npos, NULL) < 0)
+	if (opt_parse(report_opts, NOPTS, &cfg, nargs, args, pos, 1, &npos, given) < 0)
 		goto out;
 	if (npos != 1) {
 		log_error("report: missing RESULTS_DIR (expected: dbrig report RESULTS_DIR --out OUTDIR; see --help)");
@@ -199,6 +226,9 @@ int cmd_report(int argc, char **argv)
 			  pos[0]);
 		goto out;
 	}
+	for (size_t i = 0; i < NOPTS; i++)
+		if (report_opts[i].offset == offsetof(struct report_cfg, steady_window) && !given[i])
+			cfg.steady_window = campaign_window(runs, cfg.steady_window);
 	rc = report_build_with(runs, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive},
 			       &rep);
 	if (rc == -ENOENT) {

@@ -707,11 +707,216 @@ static int refuse(const char *what, const char *why)
 	return -1;
 }
 
+/* sysbench's print_run_mode(): before the workers start, so before anything they report. */
+static void sb_run_header(const struct sb_cli *c, const double *pct, unsigned npct, const unsigned *ckpt,
+			  unsigned nckpt)
+{
+	struct sb_text hdr;
+
+	sb_text_init(&hdr, c->threads, c->report_interval_ns, c->rand_seed, pct, npct, false, c->precondition_ns,
+		     c->time_ns);
+	hdr.rate = c->rate;
+	hdr.checkpoints = ckpt;
+	hdr.ncheckpoints = nckpt;
+	hdr.debug = c->debug;
+	sb_text_header(&hdr);
+	sb_text_free(&hdr);
+}
+
+/* The connection of a sysbench command and what it owns (cmd_sysbench frees them). */
+struct sb_conn {
+	const struct db_driver_ops *drv;
+	struct db_conn_params cp;
+	char *password;
+	int *codes;
+	size_t ncodes;
+	bool all;
+};
+
+/* sysbench's init() and log_init(): the deprecated aliases, then each value it
+ * checks, in its order and with its messages. 0, or -1 after one. */
+static int sb_init_checks(struct sb_cli *c, struct sb_opts *o, unsigned *ckpt, unsigned *nckpt, double *pct,
+			  unsigned *npct)
+{
+	log_set_verbosity(c->verbosity > 5 ? 3 : (int)c->verbosity);
+	if (c->debug)
+		log_set_verbosity(5);
+	if (c->num_threads > 1) {
+		log_warn("--num-threads is deprecated, use --threads instead");
+		c->threads = c->num_threads;
+	}
+	if (c->threads == 0) {
+		log_error("Invalid value for --threads: %u.\n", c->threads);
+		return -1;
+	}
+	if (c->max_requests > 0) {
+		log_warn("--max-requests is deprecated, use --events instead");
+		c->events = c->max_requests;
+	}
+	if (c->max_time_ns > 0) {
+		log_warn("--max-time is deprecated, use --time instead");
+		c->time_ns = c->max_time_ns;
+	}
+	if (!c->events && !c->time_ns)
+		log_warn("Both event and time limits are disabled, running an endless test");
+	if (c->time_ns > 0 && strcmp(c->forced_shutdown, "off")) {
+		char *end;
+		errno = 0;
+		long v = strtol(c->forced_shutdown, &end, 10);
+		if (!*c->forced_shutdown || errno || v < 0 || (*end && strcmp(end, "%"))) {
+			log_error("Invalid value for --forced-shutdown: '%s'", c->forced_shutdown);
+			return -1;
+		}
+		refuse("--forced-shutdown", "transactions in flight at the deadline always finish and count");
+		return -1;
+	}
+	rand_dist_defaults(&o->dist);
+	if (rand_type_parse(c->rand_type, &o->dist.type) < 0) {
+		log_error("Invalid random numbers distribution: %s.", c->rand_type);
+		return -1;
+	}
+	if (c->tx_rate > 0) {
+		log_warn("--tx-rate is deprecated, use --rate instead");
+		c->rate = c->tx_rate;
+	}
+	if (parse_checkpoints(c->report_checkpoints, ckpt, nckpt) < 0)
+		return -1;
+	/* log_init(): the verbosity, then the percentile. */
+	if (c->verbosity > 5) {
+		printf("Invalid value for verbosity: %u\n", c->verbosity);
+		return -1;
+	}
+	if (cli_parse_percentiles_quiet(c->percentile, pct, npct) < 0) {
+		log_error("Invalid value for --percentile: %s", c->percentile);
+		return -1;
+	}
+	if (c->histogram && *npct == 0) {
+		log_error("--histogram cannot be used with --percentile=0");
+		return -1;
+	}
+
+	return 0;
+}
+
+/* What a sysbench driver checks before it connects, as sysbench orders it
+ * (the driver, its options, the test's), and the connection parameters. 0, or
+ * -1 after one message. */
+static int sb_connection(struct sb_cli *c, struct sb_opts *o, const char *test, const char *cmd, const char *frame,
+			 struct sb_conn *k)
+{
+	int64_t port;
+
+	k->drv = strcmp(c->db_driver, "mysql") ? NULL : db_driver_find(c->mysql_dry_run ? "null" : "mysql");
+	if (!k->drv || strcmp(c->db_ps_mode, "auto")) {
+		if (!k->drv)
+			log_error("invalid database driver name: '%s'", c->db_driver);
+		else if (!strcmp(c->db_ps_mode, "disable"))
+			refuse("--db-ps-mode=disable", "the statements are always server-side prepared");
+		else
+			log_error("Invalid value for db-ps-mode: %s", c->db_ps_mode);
+		log_error("`%s' function failed: %s: failed to initialize the DB driver", frame, sb_test_name(o->test));
+		if (!strcmp(cmd, "run"))
+			log_error("Thread initialization failed!");
+		return -1;
+	}
+	if (c->db_debug || c->mysql_debug) {
+		refuse(c->db_debug ? "--db-debug" : "--mysql-debug", "no statement tracing");
+		return -1;
+	}
+	if (db_parse_code_list(c->mysql_ignore_errors, &k->codes, &k->ncodes, &k->all) < 0) {
+		log_error("--mysql-ignore-errors: '%s' is not a list of error numbers or \"all\"", c->mysql_ignore_errors);
+		return -1;
+	}
+	if (strchr(c->mysql_host, ',') || strchr(c->mysql_port, ',') ||
+	    (c->mysql_socket && strchr(c->mysql_socket, ','))) {
+		refuse("a list in --mysql-host, --mysql-port or --mysql-socket", "one server per run");
+		return -1;
+	}
+	if (parse_int64(c->mysql_port, 1, 65535, &port) < 0) {
+		log_error("Invalid value for --mysql-port: '%s'", c->mysql_port);
+		return -1;
+	}
+	if (c->rand_spec_pct <= 0 || c->rand_spec_pct > 100 || c->rand_spec_res < 0 || c->rand_spec_res > 100) {
+		log_error("--rand-spec-pct/--rand-spec-res: %g/%g out of range (expected (0,100] and [0,100])",
+			  c->rand_spec_pct, c->rand_spec_res);
+		return -1;
+	}
+	if (c->rand_pareto_h <= 0 || c->rand_pareto_h >= 1 || c->rand_zipfian_exp <= 0) {
+		log_error("--rand-pareto-h/--rand-zipfian-exp: %g/%g out of range (expected 0 < h < 1 and exp > 0)",
+			  c->rand_pareto_h, c->rand_zipfian_exp);
+		return -1;
+	}
+	copy_test_opts(c, o);
+	if (o->table_size == 0 && !strcmp(cmd, "run") && o->test != SB_INSERT) {
+		log_error("--table-size: 0 is not valid for %s run (expected at least 1)", test);
+		return -1;
+	}
+
+	if (!k->password &&
+	    cli_password(NULL, "mysql-password-file", c->mysql_password_file, "MYSQL_PWD", &k->password) < 0)
+		return -1;
+	memset(&k->cp, 0, sizeof(k->cp));
+	k->cp.host = c->mysql_host;
+	k->cp.port = (unsigned)port;
+	k->cp.socket = c->mysql_socket;
+	k->cp.user = c->mysql_user;
+	k->cp.password = k->password;
+	k->cp.database = c->mysql_db;
+	if (cli_mysql_tls(c->mysql_ssl, c->mysql_ssl_ca, c->mysql_ssl_cert, c->mysql_ssl_key, &k->cp) < 0)
+		return -1;
+	k->cp.ssl_cipher = c->mysql_ssl_cipher;
+	k->cp.compress = c->mysql_compression;
+	k->cp.retry_codes = k->codes;
+	k->cp.n_retry_codes = k->ncodes;
+	k->cp.retry_all = k->all;
+	if (k->drv->global_init && k->drv->global_init() < 0) {
+		log_error("cannot initialise the %s client library", k->drv->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* prepare, prewarm, check, cleanup and ping once the options are good. */
+static int sb_command(const struct sb_cli *c, const struct sb_opts *o, const char *cmd, const char *frame,
+		      bool parallel, const struct db_driver_ops *drv, const struct db_conn_params *cp)
+{
+	int ret = EXIT_RUNTIME;
+
+	if (probe(drv, cp, sb_test_name(o->test), frame, parallel ? c->threads : 1, NULL, 0) < 0)
+		return EXIT_RUNTIME;
+	if (!strcmp(cmd, "ping"))
+		return 0;
+	if (!strcmp(cmd, "prepare")) {
+		struct sb_load_stats st;
+		if (sb_prepare(o, drv, cp, c->threads, &st) == 0) {
+			if (sb_verbose(4))
+				printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)st.rows,
+				       st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0.0);
+			ret = 0;
+		}
+	} else if (!strcmp(cmd, "prewarm")) {
+		if (sb_prewarm(o, drv, cp, c->threads) == 0)
+			ret = 0;
+	} else if (!strcmp(cmd, "check")) {
+		struct strbuf fp;
+		strbuf_init(&fp, 0);
+		if (sb_check(o, drv, cp, &fp) == 0) {
+			printf("fingerprint: %s\n", fp.buf);
+			ret = 0;
+		}
+		strbuf_release(&fp);
+	} else {
+		if (sb_cleanup(o, drv, cp) == 0)
+			ret = 0;
+	}
+	return ret;
+}
+
 int cmd_sysbench(int argc, char **argv)
 {
 	struct sb_cli c;
 	struct sb_opts o;
-	struct db_conn_params cp;
+	struct sb_conn k = {0};
 	struct opt_problem pb;
 	bool seen[NOPTS];
 	const char *pos[2];
@@ -719,15 +924,9 @@ int cmd_sysbench(int argc, char **argv)
 	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct = 0;
 	unsigned ckpt[MAX_CHECKPOINTS], nckpt = 0;
-	char *password = NULL;
-	int *codes = NULL;
-	size_t ncodes = 0;
-	bool all = false;
 	int ret = EXIT_RUNTIME;
-	const struct db_driver_ops *drv;
 	char **owned = NULL, **args;
 	size_t nowned = 0;
-	int64_t port;
 	const char *test, *cmd;
 	bool parallel;
 
@@ -759,7 +958,7 @@ int cmd_sysbench(int argc, char **argv)
 	}
 	/* Copy the password before blanking it in argv (the option points there). */
 	if (seen[opt_index("mysql-password")])
-		password = xstrdup(c.mysql_password);
+		k.password = xstrdup(c.mysql_password);
 	scrub_argv(argc, args);
 	if (c.help) {
 		usage();
@@ -772,64 +971,8 @@ int cmd_sysbench(int argc, char **argv)
 		goto out;
 	}
 
-	/* sysbench's init(): the deprecated aliases, then each value it checks. */
-	log_set_verbosity(c.verbosity > 5 ? 3 : (int)c.verbosity);
-	if (c.debug)
-		log_set_verbosity(5);
-	if (c.num_threads > 1) {
-		log_warn("--num-threads is deprecated, use --threads instead");
-		c.threads = c.num_threads;
-	}
-	if (c.threads == 0) {
-		log_error("Invalid value for --threads: %u.\n", c.threads);
+	if (sb_init_checks(&c, &o, ckpt, &nckpt, pct, &npct) < 0)
 		goto out;
-	}
-	if (c.max_requests > 0) {
-		log_warn("--max-requests is deprecated, use --events instead");
-		c.events = c.max_requests;
-	}
-	if (c.max_time_ns > 0) {
-		log_warn("--max-time is deprecated, use --time instead");
-		c.time_ns = c.max_time_ns;
-	}
-	if (!c.events && !c.time_ns)
-		log_warn("Both event and time limits are disabled, running an endless test");
-	if (c.time_ns > 0 && strcmp(c.forced_shutdown, "off")) {
-		char *end;
-		errno = 0;
-		long v = strtol(c.forced_shutdown, &end, 10);
-		if (!*c.forced_shutdown || errno || v < 0 || (*end && strcmp(end, "%"))) {
-			log_error("Invalid value for --forced-shutdown: '%s'", c.forced_shutdown);
-			goto out;
-		}
-		refuse("--forced-shutdown", "transactions in flight at the deadline always finish and count");
-		goto out;
-	}
-	rand_dist_defaults(&o.dist);
-	if (rand_type_parse(c.rand_type, &o.dist.type) < 0) {
-		log_error("Invalid random numbers distribution: %s.", c.rand_type);
-		goto out;
-	}
-	if (c.tx_rate > 0) {
-		log_warn("--tx-rate is deprecated, use --rate instead");
-		c.rate = c.tx_rate;
-	}
-	if (parse_checkpoints(c.report_checkpoints, ckpt, &nckpt) < 0)
-		goto out;
-	/* log_init(): the verbosity, then the percentile. */
-	if (c.verbosity > 5) {
-		printf("Invalid value for verbosity: %u\n", c.verbosity);
-		goto out;
-	}
-	if (cli_parse_percentiles_quiet(c.percentile, pct, &npct) < 0) {
-		log_error("Invalid value for --percentile: %s", c.percentile);
-		goto out;
-	}
-	if (c.histogram && npct == 0) {
-		log_error("--histogram cannot be used with --percentile=0");
-		goto out;
-	}
-
 	sb_banner();
 	if (npos == 0) {
 		log_error("no test given: dbrig sysbench runs the oltp_* tests (see dbrig sysbench --help); it cannot "
@@ -873,122 +1016,18 @@ int cmd_sysbench(int argc, char **argv)
 		printf("Initializing worker threads...\n\n");
 		fflush(stdout);
 	}
+	if (!strcmp(cmd, "run"))
+		sb_run_header(&c, pct, npct, ckpt, nckpt);
+	if (sb_connection(&c, &o, test, cmd, frame, &k) < 0)
+		goto out;
 	if (!strcmp(cmd, "run")) {
-		/* sysbench's print_run_mode(): before the workers start, so
-		 * before anything they report. */
-		struct sb_text hdr;
-		sb_text_init(&hdr, c.threads, c.report_interval_ns, c.rand_seed, pct, npct, false, c.precondition_ns,
-			     c.time_ns);
-		hdr.rate = c.rate;
-		hdr.checkpoints = ckpt;
-		hdr.ncheckpoints = nckpt;
-		hdr.debug = c.debug;
-		sb_text_header(&hdr);
-		sb_text_free(&hdr);
-	}
-	drv = strcmp(c.db_driver, "mysql") ? NULL : db_driver_find(c.mysql_dry_run ? "null" : "mysql");
-	if (!drv || strcmp(c.db_ps_mode, "auto")) {
-		if (!drv)
-			log_error("invalid database driver name: '%s'", c.db_driver);
-		else if (!strcmp(c.db_ps_mode, "disable"))
-			refuse("--db-ps-mode=disable", "the statements are always server-side prepared");
-		else
-			log_error("Invalid value for db-ps-mode: %s", c.db_ps_mode);
-		log_error("`%s' function failed: %s: failed to initialize the DB driver", frame, sb_test_name(o.test));
-		if (!strcmp(cmd, "run"))
-			log_error("Thread initialization failed!");
+		ret = do_run(&c, &o, k.drv, &k.cp, pct, npct, ckpt, nckpt);
 		goto out;
 	}
-	if (c.db_debug || c.mysql_debug) {
-		refuse(c.db_debug ? "--db-debug" : "--mysql-debug", "no statement tracing");
-		goto out;
-	}
-	if (db_parse_code_list(c.mysql_ignore_errors, &codes, &ncodes, &all) < 0) {
-		log_error("--mysql-ignore-errors: '%s' is not a list of error numbers or \"all\"", c.mysql_ignore_errors);
-		goto out;
-	}
-	if (strchr(c.mysql_host, ',') || strchr(c.mysql_port, ',') || (c.mysql_socket && strchr(c.mysql_socket, ','))) {
-		refuse("a list in --mysql-host, --mysql-port or --mysql-socket", "one server per run");
-		goto out;
-	}
-	if (parse_int64(c.mysql_port, 1, 65535, &port) < 0) {
-		log_error("Invalid value for --mysql-port: '%s'", c.mysql_port);
-		goto out;
-	}
-	if (c.rand_spec_pct <= 0 || c.rand_spec_pct > 100 || c.rand_spec_res < 0 || c.rand_spec_res > 100) {
-		log_error("--rand-spec-pct/--rand-spec-res: %g/%g out of range (expected (0,100] and [0,100])",
-			  c.rand_spec_pct, c.rand_spec_res);
-		goto out;
-	}
-	if (c.rand_pareto_h <= 0 || c.rand_pareto_h >= 1 || c.rand_zipfian_exp <= 0) {
-		log_error("--rand-pareto-h/--rand-zipfian-exp: %g/%g out of range (expected 0 < h < 1 and exp > 0)",
-			  c.rand_pareto_h, c.rand_zipfian_exp);
-		goto out;
-	}
-	copy_test_opts(&c, &o);
-	if (o.table_size == 0 && !strcmp(cmd, "run") && o.test != SB_INSERT) {
-		log_error("--table-size: 0 is not valid for %s run (expected at least 1)", test);
-		goto out;
-	}
-
-	if (!password && cli_password(NULL, "mysql-password-file", c.mysql_password_file, "MYSQL_PWD", &password) < 0)
-		goto out;
-
-	memset(&cp, 0, sizeof(cp));
-	cp.host = c.mysql_host;
-	cp.port = (unsigned)port;
-	cp.socket = c.mysql_socket;
-	cp.user = c.mysql_user;
-	cp.password = password;
-	cp.database = c.mysql_db;
-	if (cli_mysql_tls(c.mysql_ssl, c.mysql_ssl_ca, c.mysql_ssl_cert, c.mysql_ssl_key, &cp) < 0)
-		goto out;
-	cp.ssl_cipher = c.mysql_ssl_cipher;
-	cp.compress = c.mysql_compression;
-	cp.retry_codes = codes;
-	cp.n_retry_codes = ncodes;
-	cp.retry_all = all;
-	if (drv->global_init && drv->global_init() < 0) {
-		log_error("cannot initialise the %s client library", drv->name);
-		goto out;
-	}
-
-	if (!strcmp(cmd, "run")) {
-		ret = do_run(&c, &o, drv, &cp, pct, npct, ckpt, nckpt);
-		goto out;
-	}
-	if (probe(drv, &cp, sb_test_name(o.test), frame, parallel ? c.threads : 1, NULL, 0) < 0)
-		goto out;
-	if (!strcmp(cmd, "ping")) {
-		ret = 0;
-		goto out;
-	}
-	if (!strcmp(cmd, "prepare")) {
-		struct sb_load_stats st;
-		if (sb_prepare(&o, drv, &cp, c.threads, &st) == 0) {
-			if (sb_verbose(4))
-				printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)st.rows,
-				       st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0.0);
-			ret = 0;
-		}
-	} else if (!strcmp(cmd, "prewarm")) {
-		if (sb_prewarm(&o, drv, &cp, c.threads) == 0)
-			ret = 0;
-	} else if (!strcmp(cmd, "check")) {
-		struct strbuf fp;
-		strbuf_init(&fp, 0);
-		if (sb_check(&o, drv, &cp, &fp) == 0) {
-			printf("fingerprint: %s\n", fp.buf);
-			ret = 0;
-		}
-		strbuf_release(&fp);
-	} else {
-		if (sb_cleanup(&o, drv, &cp) == 0)
-			ret = 0;
-	}
+	ret = sb_command(&c, &o, cmd, frame, parallel, k.drv, &k.cp);
 out:
-	cli_password_free(password);
-	free(codes);
+	cli_password_free(k.password);
+	free(k.codes);
 	for (size_t i = 0; i < nowned; i++)
 		free(owned[i]);
 	free(owned);

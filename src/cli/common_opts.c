@@ -94,6 +94,7 @@ void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id)
 	id->instance = o->run_instance;
 	id->vm_count = o->run_vm_count;
 	id->repetition = o->run_repetition;
+	id->steady_window = o->run_steady_window;
 	id->golden = o->run_golden;
 }
 

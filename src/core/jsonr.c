@@ -14,12 +14,23 @@
 
 #define NS_PER_S UINT64_C(1000000000)
 
+/*
+ * The message, one line: a key or a file name from the input may hold control
+ * characters (a raw carriage return in a key rewrote the terminal line; found
+ * by fuzz_published), shown escaped as JSON shows them. Values are shown
+ * through json_dumps, already escaped.
+ */
 static void emit(struct jsonr *jr, const char *text)
 {
+	struct strbuf sb;
+
+	strbuf_init(&sb, 0);
+	strbuf_add_oneline(&sb, text);
 	if (jr->err)
-		strbuf_adds(jr->err, text);
+		strbuf_adds(jr->err, sb.buf);
 	else
-		log_error("%s", text);
+		log_error("%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 int jsonr_failf(struct jsonr *jr, const char *path, const char *fmt, ...)

@@ -101,6 +101,22 @@ void strbuf_addc(struct strbuf *sb, char c)
 	sb->buf[sb->len] = '\0';
 }
 
+void strbuf_add_oneline(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '\n')
+			strbuf_adds(sb, "\\n");
+		else if (*c == '\r')
+			strbuf_adds(sb, "\\r");
+		else if (*c == '\t')
+			strbuf_adds(sb, "\\t");
+		else if (*c < 0x20 || *c == 0x7f)
+			strbuf_addf(sb, "\\u%04x", *c);
+		else
+			strbuf_addc(sb, (char)*c);
+	}
+}
+
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

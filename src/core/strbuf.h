@@ -17,6 +17,10 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_add(struct strbuf *sb, const void *data, size_t n);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addc(struct strbuf *sb, char c);
+/* s with its control characters escaped as JSON writes them (\n, \r, \t,
+ * \u00XX): text from the input (a key, a parser's "near '...'") kept on the
+ * one line a message is. */
+void strbuf_add_oneline(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Hand the buffer to the caller (free with free()); sb is left empty. */

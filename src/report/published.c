@@ -110,7 +110,9 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 	out->file = xstrdup(name);
 	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		strbuf_addf(err, "%s: line %d column %d: %s (expected valid JSON)", name, je.line, je.column, je.text);
+		strbuf_addf(err, "%s: line %d column %d: ", name, je.line, je.column);
+		strbuf_add_oneline(err, je.text);
+		strbuf_adds(err, " (expected valid JSON)");
 		goto out;
 	}
 	if (!json_is_object(root)) {

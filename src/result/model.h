@@ -113,6 +113,7 @@ struct run {
 	char *error;           /* message of an interrupted/failed run, or NULL */
 	char *campaign, *run_group, *drive, *instance;
 	int64_t vm_count, repetition;
+	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */
 	char *kind, *test;     /* workload.kind, workload.test */
 	char *params;          /* canonical "key=value ..." of workload.params, sorted */
 	bool open_loop;        /* rate-limited or think-time: Little's law does not apply */

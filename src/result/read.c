@@ -110,6 +110,7 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->instance = dup_or_empty(jsonr_str(jr, run, ".run", "instance", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->vm_count = jsonr_int(jr, run, ".run", "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
 	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
+	r->steady_window = jsonr_int(jr, run, ".run", "steady_window", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
 	kind = jsonr_str(jr, wl, ".workload", "kind", JSONR_REQUIRED, "");
 	if (!jr->failed && strcmp(kind, "sysbench") && strcmp(kind, "tpcc"))
 		jsonr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), "\"sysbench\" or \"tpcc\"");
@@ -562,7 +563,9 @@ static json_t *parse_text(const char *name, const char *text, struct strbuf *err
 	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
 
 	if (!root) {
-		strbuf_addf(err, "%s: line %d column %d: %s (expected valid JSON)", name, je.line, je.column, je.text);
+		strbuf_addf(err, "%s: line %d column %d: ", name, je.line, je.column);
+		strbuf_add_oneline(err, je.text);
+		strbuf_adds(err, " (expected valid JSON)");
 		return NULL;
 	}
 	return root;
@@ -690,7 +693,9 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			}
 			if (len == 0)
 				continue;
-			strbuf_addf(err, "%s: line %zu: %s (expected one JSON object per line)", name, lineno, je.text);
+			strbuf_addf(err, "%s: line %zu: ", name, lineno);
+			strbuf_add_oneline(err, je.text);
+			strbuf_adds(err, " (expected one JSON object per line)");
 			goto out;
 		}
 		if (!json_is_object(line)) {

@@ -385,7 +385,9 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 	int ret = -EINVAL;
 
 	if (!root) {
-		strbuf_addf(err, "%s: %s (expected a result file)", path, je.text);
+		strbuf_addf(err, "%s: ", path);
+		strbuf_add_oneline(err, je.text);
+		strbuf_adds(err, " (expected a result file)");
 		return -EIO;
 	}
 	schema = json_object_get(root, "schema");

@@ -101,6 +101,9 @@ void result_set_run(struct result *r, const struct run_identity *id)
 				      "run_group", id->run_group ? id->run_group : "", "drive", id->drive ? id->drive : "",
 				      "instance", id->instance ? id->instance : "", "vm_count", (int)id->vm_count,
 				      "repetition", (int)id->repetition));
+	if (id->steady_window)
+		json_object_set_new(json_object_get(r->root, "run"), "steady_window",
+				    json_integer((json_int_t)id->steady_window));
 	if (id->golden && *id->golden)
 		json_object_set_new(json_object_get(r->root, "run"), "golden", json_string(id->golden));
 }

@@ -1,6 +1,7 @@
 /* libFuzzer target: the dbrig.journal/1 reader (a journal without its result file) of `dbrig report`. */
 #include "result/model.h"
 #include "result/read.h"
+#include "one_line.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,13 +15,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	struct run *run = NULL;
 	struct strbuf err;
+	int rc;
 
 	if (!text)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
 	strbuf_init(&err, 0);
-	if (results_parse_journal("i1.jsonl", text, &run, &err) == 0)
+	rc = results_parse_journal("i1.jsonl", text, &run, &err);
+	fuzz_check_verdict(rc, &err, "i1.jsonl");
+	if (rc == 0)
 		run_free(run);
 	strbuf_release(&err);
 	free(text);

@@ -1,5 +1,6 @@
 /* libFuzzer target: the published-reference reader (dbrig.published/1). */
 #include "report/published.h"
+#include "one_line.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_init(&err, 0);
 	/* Released after a failure too, as published_load_dir does: a failed
 	 * parse leaves what it had filled in. */
-	(void)published_parse("review.json", text, &rev, &err);
+	fuzz_check_verdict(published_parse("review.json", text, &rev, &err), &err, "review.json");
 	pub_review_release(&rev);
 	strbuf_release(&err);
 	free(text);

@@ -23,7 +23,7 @@
 # driver figures; the run's raw readings journal), the report gives every group
 # its drive I/O, a bottleneck verdict that follows the rules of
 # docs/reading-reports.md from the figures it shows, and a steady-state verdict
-# of the sample (5 rounds); the throttled drive's device is >= 80% utilised
+# of the sample (6 rounds: the campaign sets steady_window 6); the throttled drive's device is >= 80% utilised
 # with >= 5 times the fast drive's await, and is the bottleneck unless the host
 # CPU was >= 90% busy. The second campaign has 2 repetitions: every group
 # figure has its sd and 95% CI and the drives are compared (Welch's t-test).
@@ -77,7 +77,9 @@ c["target"]["db_user"] = "ci_user_1"  # not the default: the setup SQL quotes wh
 c["target"]["base_port"] = int(sys.argv[3])
 # drive-b alone: the throttled drive's verdict is its own.
 c["run_groups"].append({"name": "1 instance on drive-b", "placement": {"drive-b": 1}})
-c.update({"precondition": "1s", "sample": "5s", "threads": 2, "report_interval": "1s"})
+c.update({"precondition": "1s", "sample": "6s", "threads": 2, "report_interval": "1s"})
+# Not the default 5: every result and the report must carry it; the sample's 6 rounds are one window.
+c["steady_window"] = 6
 json.dump(c, open(sys.argv[2], "w"), indent=1)
 # The second campaign (same name): 2 repetitions, a golden load on each drive.
 c["repetitions"] = 2
@@ -132,7 +134,7 @@ monitor > monitor.txt 2>/dev/null &
 MPID=$!
 demo > out.txt 2> err.txt &
 dpid=$!
-throttle_drive_b $dpid || fail "drive-b was never throttled (no 'drive-b/vm1: restore verified' line)"
+throttle_drive_b $dpid || { cat out.txt err.txt; fail "drive-b was never throttled (no 'drive-b/vm1: restore verified' line)"; }
 wait $dpid
 rc=$?
 kill $MPID 2>/dev/null; wait $MPID 2>/dev/null; MPID=
@@ -178,6 +180,7 @@ for g, insts in expect.items():
         if r["run"].get("golden") != st["golden"].get(i.split("/")[0]):
             err.append("%s: run.golden %s, the state's golden copy of its drive %s" % (p, r["run"].get("golden"), st["golden"]))
         if r["run"]["run_group"] == "" or r["run"]["vm_count"] != len(insts): err.append(p + " run identity " + str(r["run"]))
+        if r["run"].get("steady_window") != 6: err.append(p + " run.steady_window is not the campaign's 6: " + str(r["run"]))
         s = r["phases"]["sample"]
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["queries"]["write"] <= 0: err.append(p + " wrote nothing, the restore check proves little")
@@ -287,7 +290,7 @@ for g in rep["groups"]:
         continue
     if v["bottleneck"] != rule(v):
         err.append("group %s: bottleneck %s, the rules give %s from %s" % (g["label"], v["bottleneck"], rule(v), v))
-    if ss["sample"]["state"] not in ("steady", "not-steady") or ss["sample"]["rounds"] != 5 or ss["precondition"]["state"] != "n/a":
+    if ss["sample"]["state"] not in ("steady", "not-steady") or ss["sample"]["rounds"] != 6 or ss["precondition"]["state"] != "n/a":
         err.append("group %s: steady state %s" % (g["label"], ss))
     print("%-40s %-9s host CPU %.2f  %s await %.2f ms util %.2f  sample %s" % (g["label"], v["bottleneck"],
           v["host_cpu_busy"], v["device"]["name"], v["device"]["await_ms"], v["device"].get("util", -1), ss["sample"]["state"]))
@@ -299,6 +302,11 @@ elif throttled:
         err.append("the throttled drive: %s, the fast one: %s" % (slow["device"], fast["device"]))
     if slow["bottleneck"] != "drive" and not (slow["host_cpu_busy"] >= 0.9 or slow["driver_saturated"]):
         err.append("the throttled drive is not the bottleneck: %s" % slow)
+    # Which case this run proved (a loaded machine turns the rule to host CPU, rightly).
+    print("throttled drive-b: bottleneck %s (%s); drive-a alone: %s at host CPU %.0f%%" % (
+        slow["bottleneck"], "asserted: host CPU %.0f%%" % (100 * slow["host_cpu_busy"]) if slow["host_cpu_busy"] < 0.9
+        else "host CPU %.0f%% >= 90%%: the rule gives host CPU" % (100 * slow["host_cpu_busy"]),
+        fast["bottleneck"], 100 * fast["host_cpu_busy"]))
 md = open(os.path.join(d, "report", "report.md")).read()
 for w in ("ms per I/O", "utilised", "**Steady state**", "**Bottleneck**"):
     if w not in md:
@@ -326,6 +334,25 @@ grep -Eq '^dbrig: drive-b: golden copy cloned from drive-a in [0-9]+\.[0-9] s \(
 	fail "no timed clone of drive-b"
 grep -q 'drive-b: loading' err.txt && fail "drive-b was loaded, not cloned"
 check_telemetry "$D" 1 throttled || fail "the first campaign's telemetry"
+# The campaign's steady_window (6) judges the report it writes and a later `dbrig report` of
+# the folder; --steady-window overrides it.
+sw() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steady_window"])' "$1"; }
+[ "$(sw "$D/report/report.json")" = 6 ] || fail "the campaign's report was not judged with its steady_window 6"
+"$DBRIG_BIN" report "$D" --out "$T/rep-sw" --format=json >/dev/null 2>&1 || fail "dbrig report of the campaign folder"
+[ "$(sw "$T/rep-sw/report.json")" = 6 ] || fail "dbrig report did not take the results' steady window 6"
+"$DBRIG_BIN" report "$D" --out "$T/rep-sw7" --format=json --steady-window 7 >/dev/null 2>&1 || fail "dbrig report --steady-window 7"
+[ "$(sw "$T/rep-sw7/report.json")" = 7 ] || fail "--steady-window 7 did not override the results' 6"
+grep -q "its last 6 rounds" "$D/report/report.md" || fail "report.md does not say the window is 6 rounds"
+# Results judged with different windows: one warning naming both, and the default 5.
+cp -r "$D" "$T/mixed-sw" && rm -rf "$T/mixed-sw/report"
+python3 - "$T/mixed-sw/1-instance-1-drive/drive-a/vm1.json" <<'PY' || fail "editing a result's steady window"
+import json, sys
+r = json.load(open(sys.argv[1])); r["run"]["steady_window"] = 9; json.dump(r, open(sys.argv[1], "w"))
+PY
+"$DBRIG_BIN" report "$T/mixed-sw" --out "$T/rep-mixed" --format=json >/dev/null 2>"$T/mixed-sw.err" || fail "dbrig report of mixed windows"
+grep -q "^dbrig: warning: report: the results were judged with different steady windows (.* and .* rounds): using 5 " "$T/mixed-sw.err" &&
+	[ "$(sw "$T/rep-mixed/report.json")" = 5 ] || fail "mixed steady windows: $(cat "$T/mixed-sw.err")"
+rm -rf "$T/mixed-sw" "$T/rep-mixed" "$T/rep-sw" "$T/rep-sw7"
 # Each restored instance matched the golden copy of its drive, also after vm1 had run a workload.
 n=$(grep -c "restore verified" err.txt)
 [ "$n" -eq 6 ] || fail "expected 6 verified restores, saw $n"

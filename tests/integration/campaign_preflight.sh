@@ -21,10 +21,13 @@ write_cfg() { # $1 = extra target settings
 JSON
 }
 untouched() { [ -z "$(ls -A "$T/a")" ] && [ ! -e "$T/out/pf/state.json" ]; }
+# The whole of stderr is this one line (test review: messages were matched as fragments).
+one_line() { [ "$(cat err.txt)" = "$1" ]; }
 
 write_cfg ""
 "$DBRIG_BIN" campaign c.json --resume > /dev/null 2> err.txt; rc=$?
-[ $rc -eq 2 ] && grep -q "nothing to resume" err.txt || fail "--resume without state: rc $rc, $(cat err.txt)"
+[ $rc -eq 2 ] && one_line "dbrig: $T/out/pf/state.json: nothing to resume: no campaign state (expected a campaign started with the same config)" ||
+	fail "--resume without state: rc $rc, $(cat err.txt)"
 
 # A busy port (something listening on the first instance's port).
 python3 -c "
@@ -35,14 +38,16 @@ for _ in $(seq 1 100); do port_in_use "$base" && break; sleep 0.1; done
 "$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
 kill $LPID; wait $LPID 2>/dev/null; LPID=
 [ $rc -eq 1 ] || fail "busy port: exit $rc (expected 1): $(cat err.txt)"
-grep -q "port $base on 127.0.0.1 is in use" err.txt || fail "busy port message: $(cat err.txt)"
+one_line "dbrig: c.json: port $base on 127.0.0.1 is in use (expected it free for vm1; choose another .target.base_port)" ||
+	fail "busy port message: $(cat err.txt)"
 untouched || fail "a busy port left files behind"
 
 # A missing server binary.
 write_cfg ', "server_binary": "/nonexistent/mariadbd"'
 "$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
 [ $rc -eq 1 ] || fail "missing server: exit $rc (expected 1)"
-grep -q 'the database server "/nonexistent/mariadbd" was not found' err.txt || fail "missing server message: $(cat err.txt)"
+one_line 'dbrig: c.json: the database server "/nonexistent/mariadbd" was not found in PATH, /usr/sbin or /usr/local/sbin (expected mariadb-server installed, or .target.server_binary)' ||
+	fail "missing server message: $(cat err.txt)"
 untouched || fail "a missing server binary left files behind"
 
 # A folder in the way that dbrig did not create is neither used nor removed.
@@ -50,7 +55,8 @@ write_cfg ""
 mkdir "$T/a/dbrig-pf" && echo precious > "$T/a/dbrig-pf/file"
 "$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
 [ $rc -eq 2 ] || fail "foreign folder: exit $rc (expected 2)"
-grep -q 'dbrig-pf" already exists and was not created by dbrig' err.txt || fail "foreign folder message: $(cat err.txt)"
+one_line "dbrig: c.json: .drives[0].path: \"$T/a/dbrig-pf\" already exists and was not created by dbrig (expected to create it; move it away or rename the campaign)" ||
+	fail "foreign folder message: $(cat err.txt)"
 [ "$(cat "$T/a/dbrig-pf/file")" = precious ] || fail "the foreign folder was touched"
 
 # A stale pid file naming a process dbrig did not start: left alone (security
@@ -72,7 +78,7 @@ write_cfg ', "server_binary": "'"$T/fake/fail.sh"'", "install_db_binary": "'"$T/
 [ $rc -eq 1 ] || fail "stale pid file: exit $rc (expected 1 from the fake server): $(cat err.txt)"
 sleep 0.5
 kill -0 "$LPID" 2>/dev/null || fail "a process named by a stale pid file was killed: $(cat err.txt)"
-grep -q "a: $T/a/dbrig-pf/golden/boot/mysqld.pid names pid $LPID, a mariadbd that does not serve $T/a/dbrig-pf/golden/data; it is not dbrig's, left alone" err.txt ||
+grep -qxF "dbrig: warning: a: $T/a/dbrig-pf/golden/boot/mysqld.pid names pid $LPID, a mariadbd that does not serve $T/a/dbrig-pf/golden/data; it is not dbrig's, left alone" err.txt ||
 	fail "stale pid file: no warning naming it: $(cat err.txt)"
 kill "$LPID"; wait "$LPID" 2>/dev/null; LPID=
 

@@ -105,6 +105,12 @@ check_page() {
 	exit 1
 }
 check_page all "$OUT/all/report.html" $EXPECTED_CHARTS 1366,768 1920,1080
+# The bar charts' values against the JSON report of the same results (an
+# independent reading of the SVG: printed values and bar lengths on the axis).
+"$DBRIG_BIN" report "$DBRIG_SOURCE_DIR/tests/fixtures/results" --out "$OUT/all-json" --format json \
+	--compare "$DBRIG_SOURCE_DIR/reports/published" 2>/dev/null || check "dbrig report --format json failed"
+python3 "$DBRIG_SOURCE_DIR/tests/lib/chart_values.py" "$OUT/all/report.html" "$OUT/all-json/report.json" ||
+	check "bar chart values differ from report.json (above)"
 DOM="$OUT/all-1366.dom.html"
 grep -q 'dbrig report' "$DOM" || check "the rendered DOM lacks the report title"
 for want in 'Throughput: TPS summed' 'Average latency' '99th percentile latency' 'TPS over time' \

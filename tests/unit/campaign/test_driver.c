@@ -55,11 +55,11 @@ static void test_sysbench_lines(void **state)
 	/* The run's 2 drivers divide this machine's CPUs among their event loops (at least 1 each). */
 	strbuf_addf(&want,
 		"/bin/dbrig sysbench --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=23306 --mysql-user=sbtest "
-		"--mysql-db=sbtest --threads=4 --percentile=95,99 --precondition=20 --time=30 --report-interval=5 "
+		"--mysql-db=sbtest --threads=4 --percentile=95,99 --precondition=25 --time=30 --report-interval=5 "
 		"--result=/r/x/vm2.json --journal=/r/x/vm2.jsonl --run-campaign=local-quick "
 		"--run-group=2 instances, 1 drive --run-drive=drive-a --run-instance=vm2 --run-vm-count=2 "
-		"--run-repetition=1 --run-golden=rows=20000 checksum=7 --tables=2 --table-size=10000 --event-loops=%ld "
-		"oltp_read_write run",
+		"--run-repetition=1 --run-steady-window=5 --run-golden=rows=20000 checksum=7 --tables=2 --table-size=10000 "
+		"--event-loops=%ld oltp_read_write run",
 		ncpu > 2 ? ncpu / 2 : 1);
 	assert_string_equal(sb.buf, want.buf);
 	strbuf_release(&want);
@@ -184,12 +184,70 @@ static void test_many_options_and_no_password(void **state)
 	campaign_config_free(cfg);
 }
 
+/*
+ * Every option the campaign puts on a driver's command line is one
+ * driver_sets_option refuses in a config's workload.options (else a config
+ * could set it a second time), or a workload option of the config, or
+ * --event-loops (a config may choose it). Over run, prepare, check and ping of
+ * a sysbench and a TPC-C campaign.
+ */
+static void check_options_reserved(const struct campaign_config *cfg, const struct driver_cmd *dc)
+{
+	for (size_t i = 1; dc->argv[i]; i++) {
+		const char *a = dc->argv[i];
+		char name[128];
+		bool ok;
+
+		if (strncmp(a, "--", 2))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a + 2, "="), a + 2);
+		ok = driver_sets_option(cfg->workload, name) || !strcmp(name, "event-loops");
+		for (size_t k = 0; k < cfg->nwl_options && !ok; k++)
+			ok = !strcmp(cfg->wl_options[k].key, name);
+		if (!ok)
+			fail_msg("--%s is set by the campaign but a config may set it too (driver_sets_option)", name);
+	}
+}
+
+static void test_options_reserved(void **state)
+{
+	static const char *const files[] = {"configs/local-quick.json", "configs/local-quick-tpcc.json",
+					    "configs/local-quick-tpcc-pg.json"};
+	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "u", .password = "pw",
+				     .database = "d"};
+	struct driver_run_id id = {"g", "d", "vm1", 1, 1, NULL};
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct campaign_config *cfg = load(files[f]);
+		struct driver_cmd dc;
+
+		driver_cmd_init(&dc);
+		driver_cmd_run(&dc, cfg, "/bin/dbrig", &ep, &id, "/r/x/vm1");
+		check_options_reserved(cfg, &dc);
+		driver_cmd_prepare(&dc, cfg, "/bin/dbrig", &ep);
+		check_options_reserved(cfg, &dc);
+		driver_cmd_check(&dc, cfg, "/bin/dbrig", &ep);
+		check_options_reserved(cfg, &dc);
+		driver_cmd_ping(&dc, cfg, "/bin/dbrig", &ep);
+		check_options_reserved(cfg, &dc);
+		driver_cmd_release(&dc);
+		campaign_config_free(cfg);
+	}
+	/* and the list refuses what it must */
+	assert_true(driver_sets_option(&workload_tpcc, "connections"));
+	assert_true(driver_sets_option(&workload_tpcc, "check"));
+	assert_true(driver_sets_option(&workload_sysbench, "run-steady-window"));
+	assert_false(driver_sets_option(&workload_sysbench, "tables"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysbench_lines),
 		cmocka_unit_test(test_tpcc_odbc_lines),
 		cmocka_unit_test(test_many_options_and_no_password),
+		cmocka_unit_test(test_options_reserved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
