@@ -322,6 +322,7 @@ static void fill_env(struct campaign_config *cfg)
 		.log_dir = cfg->log_dir,
 		.target = cfg->target,
 		.settings = cfg->target_settings,
+		.golden_source = cfg->golden_source,
 	};
 }
 
@@ -578,12 +579,48 @@ static int load_sessions(struct jsonr *c, json_t *root, struct campaign_config *
 	return 0;
 }
 
+/*
+ * "golden": "once" (the default: one load on golden_drive, default the first drive
+ * with instances, cloned to the others) or "per-drive" (every drive loads its own).
+ */
+static int load_golden(struct jsonr *c, json_t *root, struct campaign_config *cfg)
+{
+	const char *mode = "once", *drive = NULL;
+	int ret;
+
+	if ((ret = jsonr_get_str(c, root, "", "golden", false, &mode)) < 0 ||
+	    (ret = jsonr_get_str(c, root, "", "golden_drive", false, &drive)) < 0)
+		return ret;
+	if (strcmp(mode, "once") && strcmp(mode, "per-drive"))
+		return jsonr_fail_value(c, ".golden", json_object_get(root, "golden"),
+					"is not a golden mode (expected \"once\": one load cloned to every drive, "
+					"or \"per-drive\")");
+	cfg->golden_source = -1;
+	if (!strcmp(mode, "per-drive")) {
+		if (drive)
+			return jsonr_fail_value(c, ".golden_drive", json_object_get(root, "golden_drive"),
+						"names the drive of a load cloned to the others (expected no golden_drive "
+						"with \"golden\": \"per-drive\")");
+		return 0;
+	}
+	for (size_t d = 0; d < cfg->ndrives && cfg->golden_source < 0; d++)
+		if (drive ? !strcmp(drive, cfg->drives[d].name) : campaign_drive_instances(cfg, d) > 0)
+			cfg->golden_source = (long)d;
+	if (drive && cfg->golden_source < 0)
+		return jsonr_fail_value(c, ".golden_drive", json_object_get(root, "golden_drive"),
+					"is not a drive of this campaign (expected the name of one of .drives)");
+	if (drive && campaign_drive_instances(cfg, (size_t)cfg->golden_source) == 0)
+		return jsonr_fail_value(c, ".golden_drive", json_object_get(root, "golden_drive"),
+					"is a drive no run group places an instance on (expected a drive with instances)");
+	return 0;
+}
+
 static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
 		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
-		"verify_restore", "keep", "telemetry", "steady_window", NULL,
+		"verify_restore", "keep", "telemetry", "steady_window", "golden", "golden_drive", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
 	uint64_t n;
@@ -654,6 +691,8 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	if ((ret = jsonr_get_uint(c, root, "", "steady_window", STEADY_MIN_WINDOW, 1000000, &n)) < 0)
 		return ret;
 	cfg->steady_window = (unsigned)n;
+	if ((ret = load_golden(c, root, cfg)) < 0)
+		return ret;
 	fill_env(cfg);
 	return cfg->target->validate(&cfg->env);
 }

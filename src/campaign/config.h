@@ -73,6 +73,8 @@ struct campaign_config {
 	bool keep;                         /* leave instances in place at the end */
 	bool telemetry;                    /* sample every run (campaign/runtel.h); false: no sampler */
 	unsigned steady_window;            /* rounds of the steady-state verdict, stored in every result */
+	long golden_source;                /* "golden": "once": the drive loaded and cloned to the others;
+					      -1: "per-drive", every drive loads its own */
 
 	struct target_env env;             /* what the target sees of this campaign (no loader) */
 	char *log_dir;                     /* <output>/<name> */

@@ -174,6 +174,8 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--run-vm-count=%u", id->vm_count);
 	arg(dc, "--run-repetition=%u", id->repetition);
 	arg(dc, "--run-steady-window=%u", cfg->steady_window);
+	if (id->golden)
+		arg(dc, "--run-golden=%s", id->golden);
 	workload_options(dc, cfg);
 	event_loops(dc, cfg, id->vm_count);
 	if (cfg->workload->tests)

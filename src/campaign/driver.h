@@ -39,6 +39,7 @@ struct driver_cmd {
 struct driver_run_id {
 	const char *group, *drive, *instance;
 	unsigned vm_count, repetition;
+	const char *golden; /* the drive's golden fingerprint, or NULL */
 };
 
 void driver_cmd_init(struct driver_cmd *dc);

@@ -60,9 +60,20 @@ void progress_plan(struct campaign_ctx *c)
 	printf("  results   %s/\n", c->dir.buf);
 	printf("steps\n");
 	unsigned step = 1;
-	for (size_t d = 0; d < cfg->ndrives; d++)
-		printf("  %2u. golden copy on %s%s\n", step++, cfg->drives[d].name,
-		       c->st && c->st->golden[d] ? "  [built]" : "");
+	/* "golden": "once": the source drive's load first, then its clones (campaign.c build_goldens). */
+	if (cfg->golden_source >= 0)
+		printf("  %2u. golden copy on %s%s\n", step++, cfg->drives[cfg->golden_source].name,
+		       c->st && c->st->golden[cfg->golden_source] ? "  [built]" : "");
+	for (size_t d = 0; d < cfg->ndrives; d++) {
+		if ((long)d == cfg->golden_source || !campaign_drive_instances(cfg, d))
+			continue;
+		if (cfg->golden_source >= 0)
+			printf("  %2u. golden copy on %s, cloned from %s%s\n", step++, cfg->drives[d].name,
+			       cfg->drives[cfg->golden_source].name, c->st && c->st->golden[d] ? "  [built]" : "");
+		else
+			printf("  %2u. golden copy on %s%s\n", step++, cfg->drives[d].name,
+			       c->st && c->st->golden[d] ? "  [built]" : "");
+	}
 	for (size_t i = 0; i < c->plan->nruns; i++) {
 		const struct plan_run *r = &c->plan->runs[i];
 		const struct campaign_group *g = &cfg->groups[r->group];

@@ -26,8 +26,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: dbrig campaign FILE [--plan | --resume | --fresh]\n\n"
 		   "Run a campaign file end to end: provision the instances on every drive, load a golden\n"
-		   "database once per drive, then for every run group and repetition restore each instance\n"
-		   "from it, drive all instances together (precondition, then sample), and collect one\n"
+		   "database once and clone it to every drive, checking each clone's fingerprint (\"golden\":\n"
+		   "\"per-drive\": a load on each), then for every run group and repetition restore each\n"
+		   "instance from it, drive all instances together (precondition, then sample), and collect one\n"
 		   "result per instance under <output>/<name>/<run group>/<drive>/. At the end, print a\n"
 		   "summary table and write the report (<output>/<name>/report/report.html).\n"
 		   "Over an earlier campaign in <output>/<name>/ it starts only with --resume or --fresh;\n"

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* copy_file_range */
 #include "core/tree.h"
 
 #include "core/fileio.h"
@@ -111,6 +112,18 @@ static int copy_file(int sfd, int dfd, bool *reflinked)
 	if (ioctl(dfd, FICLONE, sfd) == 0)
 		return 0;
 	*reflinked = false;
+	/* In the kernel (no user-space buffer; across filesystems since Linux 5.3), else read/write. */
+	for (bool first = true;; first = false) {
+		ssize_t n = copy_file_range(sfd, NULL, dfd, NULL, (size_t)1 << 30, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && first && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP))
+			break;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return fdatasync(dfd) < 0 ? -errno : 0;
+	}
 	for (;;) {
 		ssize_t n = read(sfd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)

@@ -23,6 +23,7 @@ struct run_identity {
 	const char *campaign, *run_group, *drive, *instance;
 	unsigned vm_count, repetition;
 	unsigned steady_window; /* stored as run.steady_window when not 0 */
+	const char *golden; /* the golden copy's fingerprint (a campaign's runs), or NULL / "" */
 };
 
 struct result;

@@ -6,14 +6,16 @@
  * instance has three kinds of storage on its drive:
  *   boot       - what the instance needs to exist (a VM's system disk; for the
  *                local target its config, socket, logs and temporary files)
- *   prebuilt   - the golden copy of the loaded database, built once per drive
+ *   prebuilt   - the golden copy of the loaded database: loaded once per
+ *                campaign and cloned to every drive (or loaded per drive)
  *   under-test - the database the run uses, restored from prebuilt before
  *                every run so every run starts from the same bytes
  *
  * Life cycle, driven by src/campaign/ (steps.c, run.c):
  *   validate (static, from the config) -> init -> preflight (the machine:
  *   binaries, ports, writable drives; nothing is changed) -> create every
- *   instance (rollback when one fails) -> build_golden once per drive -> for
+ *   instance (rollback when one fails) -> build_golden on one drive and
+ *   clone_golden to the others (or build_golden on every drive) -> for
  *   every run: stop, restore, start, endpoint, verify -> ... -> stop ->
  *   destroy (unless kept) -> cleanup.
  *
@@ -166,6 +168,9 @@ struct target_env {
 	const struct target_ops *target;
 	const struct target_setting *settings; /* parallel to target->options */
 	const struct target_loader *loader;    /* NULL: validate and --dry-run only */
+	/* The drive whose golden copy build_golden loads and clone_golden copies to every other
+	 * drive; -1: every drive's own build_golden loads it. */
+	long golden_source;
 	/* Non-zero once dbrig was told to stop (a campaign's SIGINT/SIGTERM/SIGHUP): a
 	 * target's long waits give up then. NULL: nothing stops them early. */
 	const volatile sig_atomic_t *stop;
@@ -206,6 +211,18 @@ struct target_ops {
 	int (*create)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
 	/* Load the golden database once for the drive; skip when already complete. */
 	int (*build_golden)(struct target *t, size_t drive, struct strbuf *fingerprint) __attribute__((warn_unused_result));
+	/*
+	 * Drive `to`'s golden copy <- drive `from`'s, complete (build_golden, whose
+	 * fingerprint is `expect`) and not in use. `fingerprint` gets the copy's
+	 * own fingerprint through the loader, and the copy is marked complete only
+	 * when it equals `expect` (the caller names the drive when it does not);
+	 * `how` says in a word how the bytes went ("reflink", "copy", "volume
+	 * clone"). A copy already complete with `expect` is kept ("already
+	 * complete"). Every backend has it ("golden": "once" is the default);
+	 * one that cannot clone between two drives fails with one line naming why.
+	 */
+	int (*clone_golden)(struct target *t, size_t from, size_t to, const char *expect, struct strbuf *fingerprint,
+			    const char **how) __attribute__((warn_unused_result));
 	/* under-test <- prebuilt; the instance is stopped. */
 	int (*restore)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
 	/* Start the database and wait until it accepts connections. */

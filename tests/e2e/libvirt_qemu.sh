@@ -9,7 +9,7 @@
 #   parallel) -> status -> restore -> data check of the restored guests -> guest checks
 #   -> teardown; throttled drive slower; nothing left; each result carries its VM's disk
 #   (libvirt block stats) and vCPU telemetry and the throttled disk waits longer per request.
-# Both drives' golden copies are loaded with the same --rand-seed, so they hold the same
+# The golden copy is loaded once (on fast) and cloned to slow, so both hold the same
 # rows; the two VMs then ran different numbers of transactions (one drive is throttled):
 # after `dbrig restore` both must hold the golden rows again (row count, CHECKSUM TABLE
 # equal on both, read through the forwarded ports).
@@ -317,6 +317,13 @@ for d in fast slow; do
 		bash -c "[ '$(g driver-hosts)' = '$(g gateway)' ] && [ -n '$(g gateway)' ]"
 	check "$d: the user-data cloud-init consumed is valid for its schema" bash -c "grep -q '^schema: Valid cloud-config' guest-$d.out"
 done
+
+# issue 11 item 4: one golden load (fast) cloned into slow's pool and verified there; both results carry its fingerprint.
+check "the golden copy was loaded on fast once and cloned to slow" bash -c \
+	"grep -q '^dbrig: fast: golden copy built in ' camp.err && grep -q '^dbrig: slow: golden copy cloned from fast in .* s (volume clone; ' camp.err"
+check "both drives' results carry the same golden fingerprint" python3 -c "import json, sys
+g = [json.load(open('$res/%s/vm1.json' % d))['run'].get('golden') for d in ('fast', 'slow')]
+sys.exit(0 if g[0] and g[0] == g[1] and 'rows=2000' in g[0] else 'run.golden: %s' % g)"
 
 step "teardown"
 "$DBRIG_BIN" teardown e2e.json >td.out 2>td.err || fail "teardown failed: $(cat td.err)"

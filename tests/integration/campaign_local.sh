@@ -81,9 +81,15 @@ c.update({"precondition": "1s", "sample": "6s", "threads": 2, "report_interval":
 # Not the default 5: every result and the report must carry it; the sample's 6 rounds are one window.
 c["steady_window"] = 6
 json.dump(c, open(sys.argv[2], "w"), indent=1)
-# The second campaign (same name): 2 repetitions.
+# The second campaign (same name): 2 repetitions, a golden load on each drive.
 c["repetitions"] = 2
+c["golden"] = "per-drive"
 json.dump(c, open(sys.argv[2].replace("c.json", "c2.json"), "w"), indent=1)
+# The third: drive-b's load cloned to drive-a, whose server changes a row at start-up.
+c.update(name="local-tamper", output=sys.argv[2].replace("c.json", "out3"), golden="once", golden_drive="drive-b",
+         repetitions=1, run_groups=[g for g in c["run_groups"] if g["name"] == "2 instances, 2 drives"])
+c["target"]["server_binary"] = sys.argv[2].replace("c.json", "mariadbd-tamper")
+json.dump(c, open(sys.argv[2].replace("c.json", "c3.json"), "w"), indent=1)
 PY
 export DBRIG_DEMO_CONFIG=$T/c.json DBRIG_QUICK_DIR=$T DBRIG_QUICK_OUTPUT=$T/out DBRIG_SKIP_DEPS=1
 D=$T/out/local-quick
@@ -139,7 +145,8 @@ grep -q '^LISTEN' monitor.txt && fail "a server listened beyond 127.0.0.1: $(gre
 grep -q '^DRIVER' monitor.txt && grep -q '^SERVER' monitor.txt || fail "the monitor never saw a driver and a server"
 [ "$(grep '^MODE' monitor.txt | sort -u)" = "MODE 600" ] || fail ".credentials was not 0600: $(grep '^MODE' monitor.txt | sort -u)"
 pws=$(grep '^PW ' monitor.txt | cut -d' ' -f2 | sort -u)
-[ "$(echo "$pws" | grep -c .)" = 2 ] || fail "expected the two drives' passwords in their .credentials, the monitor read: $pws"
+# One golden load cloned to drive-b: its driver user, inside the copy, has drive-a's password.
+[ "$(echo "$pws" | grep -c .)" = 1 ] || fail "expected drive-a's password in both drives' .credentials, the monitor read: $pws"
 # Every driver seen with MYSQL_PWD had its drive's password there, and at least one was seen.
 envs=$(grep '^ENVPWD ' monitor.txt | cut -d' ' -f2 | sort -u)
 [ -n "$envs" ] || fail "no driver had the password in MYSQL_PWD"
@@ -148,11 +155,13 @@ for pw in $pws; do
 	grep -rqF -- "$pw" out plan.txt out.txt err.txt && fail "the password is in a result, journal, log or output"
 done
 
-# check_campaign DIR REPS: complete results, summary = sum of instances, verified restores, a complete report.
+# check_campaign DIR REPS [per-drive]: complete results, summary = sum of instances, verified
+# restores, a complete report; both drives' golden copies the same bytes (one fingerprint), or
+# with "per-drive" each its own load; every result records its drive's.
 check_campaign() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "${3:-once}" <<'PY'
 import json, os, sys
-d, reps = sys.argv[1], int(sys.argv[2])
+d, reps, golden = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 suffix = lambda rep: "-rep%d" % rep if reps > 1 else ""
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
@@ -168,6 +177,8 @@ for g, insts in expect.items():
             err.append("missing result " + p); continue
         r = json.load(open(p))
         if r["status"] != "complete": err.append(p + " status " + r["status"])
+        if r["run"].get("golden") != st["golden"].get(i.split("/")[0]):
+            err.append("%s: run.golden %s, the state's golden copy of its drive %s" % (p, r["run"].get("golden"), st["golden"]))
         if r["run"]["run_group"] == "" or r["run"]["vm_count"] != len(insts): err.append(p + " run identity " + str(r["run"]))
         if r["run"].get("steady_window") != 6: err.append(p + " run.steady_window is not the campaign's 6: " + str(r["run"]))
         s = r["phases"]["sample"]
@@ -200,6 +211,9 @@ for r in st["runs"]:
 for k in ("drive-a", "drive-b"):
     g = st["golden"].get(k, "")
     if "rows=4000" not in g or "sbtest1.rows=2000" not in g or "checksum=" not in g: err.append("golden %s: %s" % (k, g))
+# One load cloned: the same checksums; a load per drive: sysbench's random strings differ.
+same = st["golden"].get("drive-a") == st["golden"].get("drive-b")
+if same != (golden == "once"): err.append("golden %s, yet the fingerprints: %s" % (golden, st["golden"]))
 # A complete report: every file, six groups (five drive x run group rows and the all-drives total)
 # and six instance runs per repetition, all complete, read from this campaign's own folder.
 rd = os.path.join(d, "report")
@@ -314,6 +328,11 @@ sys.exit(1 if err else 0)
 PY
 }
 check_campaign "$D" 1 || fail "the first campaign"
+# The log times the one build and the clone; drive-b was never loaded.
+grep -Eq '^dbrig: drive-a: golden copy built in [0-9]+\.[0-9] s \(tables=2 rows=4000 ' err.txt || fail "no timed golden build of drive-a"
+grep -Eq '^dbrig: drive-b: golden copy cloned from drive-a in [0-9]+\.[0-9] s \((reflink|copy); tables=2 rows=4000 ' err.txt ||
+	fail "no timed clone of drive-b"
+grep -q 'drive-b: loading' err.txt && fail "drive-b was loaded, not cloned"
 check_telemetry "$D" 1 throttled || fail "the first campaign's telemetry"
 # The campaign's steady_window (6) judges the report it writes and a later `dbrig report` of
 # the folder; --steady-window overrides it.
@@ -373,9 +392,35 @@ cat out2.txt err2.txt
 grep -qF "the earlier results ($D) are now $aside/" err2.txt || fail "the move was not announced"
 [ "$sums1" = "$(tree_sums "$aside")" ] || fail "the first campaign's files changed when they were moved aside"
 check_campaign "$aside" 1 || fail "the first campaign, moved aside"
-check_campaign "$D" 2 || fail "the second campaign"
+check_campaign "$D" 2 per-drive || fail "the second campaign"
+for k in drive-a drive-b; do
+	grep -Eq "^dbrig: $k: golden copy built in [0-9]+\.[0-9] s " err2.txt || fail "\"golden\": \"per-drive\" built no golden copy on $k"
+done
+grep -q 'golden copy cloned' err2.txt && fail "\"golden\": \"per-drive\" cloned a golden copy"
 check_telemetry "$D" 2 || fail "the second campaign's telemetry"
 grep -qx "report: $D/report/" out2.txt || fail "no 'report: $D/report/' line after the second run"
 cmp -s "$aside/state.json" "$D/state.json" && fail "the second campaign did not write its own state"
+pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
+
+# A clone that is not the same bytes: drive-a's copy of drive-b's golden copy changes a row
+# whenever a server starts on it (--init-file). The campaign stops before any run, with one
+# line naming drive-a and both fingerprints, and does not mark the clone complete.
+mdb=$(command -v mariadbd || echo /usr/sbin/mariadbd)
+cat > mariadbd-tamper <<EOF
+#!/bin/sh
+case " \$* " in *"/drive-a/dbrig-local-tamper/golden/data "*) exec "$mdb" "\$@" --init-file="$T/tamper.sql";; esac
+exec "$mdb" "\$@"
+EOF
+chmod +x mariadbd-tamper
+echo "UPDATE sbtest.sbtest1 SET k = k + 1 WHERE id = 1;" > tamper.sql
+"$DBRIG_BIN" campaign c3.json > tamper.out 2> tamper.err
+rc=$?
+cat tamper.err
+[ $rc -eq 1 ] || fail "a campaign with a tampered clone exited $rc (expected 1)"
+grep -Eq '^dbrig: drive-b: golden copy built in [0-9]+\.[0-9] s ' tamper.err || fail "drive-b's golden copy was not built"
+grep -Eq '^dbrig: (error: )?drive-a: the golden copy cloned from drive-b differs from it [(]tables=2 rows=4000 .*, expected tables=2 rows=4000 ' tamper.err ||
+	fail "no line naming drive-a's differing clone"
+[ -z "$(find "$T/out3" -name '*.json' ! -name state.json)" ] || fail "a run started on a tampered clone"
+[ -e "$T/drive-a/dbrig-local-tamper/golden/.complete" ] && fail "the tampered clone was marked complete"
 pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
 echo "campaign_local: ok"

@@ -526,7 +526,7 @@ static int libvirt_restore(struct target *t, struct target_instance *inst)
 	if (((struct lv *)t->priv)->dry_run)
 		return 0;
 	lv_what(t, inst, what, sizeof(what));
-	if ((ret = lv_own_vol(t, inst, VMD_PREBUILT)) == 0 && (ret = lv_clone_vol(t, inst, VMD_UNDERTEST, li->vol[VMD_PREBUILT])) == 0)
+	if ((ret = lv_own_vol(t, inst, VMD_PREBUILT)) == 0 && (ret = lv_clone_vol(t, inst, VMD_UNDERTEST, inst->drive, li->vol[VMD_PREBUILT])) == 0)
 		log_info("%s: under-test restored from pre-built", what);
 	return ret;
 }
@@ -554,16 +554,49 @@ static int load_first(struct target *t, struct target_instance *first, const cha
 	return ret;
 }
 
+/* first's metadata records the drive's golden copy as complete: its content and fingerprint. */
+static int golden_meta(struct target *t, struct target_instance *first, virDomainPtr dom, const char *id,
+		       const char *fp, const char *what)
+{
+	struct lv *lv = t->priv;
+	struct strbuf meta;
+	int ret = 0;
+
+	strbuf_init(&meta, 0);
+	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
+	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
+	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id><golden>",
+		    t->env->name, t->env->drives[first->drive].name, first->name, lv->id);
+	escape_xml(&meta, id);
+	strbuf_adds(&meta, "</golden><fingerprint>");
+	escape_xml(&meta, fp);
+	strbuf_adds(&meta, "</fingerprint></vm>");
+	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
+				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
+		lv_vir_fail(what, "virDomainSetMetadata");
+		ret = -EIO;
+	}
+	strbuf_release(&meta);
+	return ret;
+}
+
+static struct target_instance *first_of(struct lv *lv, size_t drive)
+{
+	for (size_t i = 0; i < lv->ninsts; i++)
+		if (lv->insts[i].drive == drive)
+			return &lv->insts[i];
+	return NULL;
+}
+
 static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 {
 	struct lv *lv = t->priv;
 	struct target_instance *first = NULL;
 	virDomainPtr dom = NULL;
 	char *golden = NULL, *done_fp = NULL, what[200];
-	struct strbuf meta, id;
+	struct strbuf id;
 	int ret;
 
-	strbuf_init(&meta, 0);
 	strbuf_init(&id, 0);
 	t->env->loader->identity(t->env->loader->arg, &id);
 	if (lv->dry_run) {
@@ -612,23 +645,11 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	for (size_t i = 0; i < lv->ninsts; i++) {
 		if (lv->insts[i].drive != drive)
 			continue;
-		if ((ret = lv_clone_vol(t, &lv->insts[i], VMD_PREBUILT, lv_inst_priv(t, first)->vol[VMD_UNDERTEST])) < 0)
+		if ((ret = lv_clone_vol(t, &lv->insts[i], VMD_PREBUILT, drive, lv_inst_priv(t, first)->vol[VMD_UNDERTEST])) < 0)
 			goto out;
 	}
-	/* libvirt adds the namespace itself: the element goes in without prefix or xmlns
-	 * (names are [A-Za-z0-9._-], the fingerprint plain text). */
-	strbuf_addf(&meta, "<vm><campaign>%s</campaign><drive>%s</drive><instance>%s</instance><id>%s</id><golden>",
-		    t->env->name, t->env->drives[drive].name, first->name, lv->id);
-	escape_xml(&meta, id.buf);
-	strbuf_adds(&meta, "</golden><fingerprint>");
-	escape_xml(&meta, fp->buf);
-	strbuf_adds(&meta, "</fingerprint></vm>");
-	if (virDomainSetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT, meta.buf, VM_METADATA_KEY, VM_METADATA_NS,
-				 VIR_DOMAIN_AFFECT_CONFIG) < 0) {
-		lv_vir_fail(what, "virDomainSetMetadata");
-		ret = -EIO;
+	if ((ret = golden_meta(t, first, dom, id.buf, fp->buf, what)) < 0)
 		goto out;
-	}
 	log_info("drive %s: golden copy cloned into every VM's pre-built volume", t->env->drives[drive].name);
 done:
 	ret = 0;
@@ -641,7 +662,6 @@ out:
 	free(done_fp);
 	if (dom)
 		virDomainFree(dom);
-	strbuf_release(&meta);
 	strbuf_release(&id);
 	return ret;
 }
@@ -664,6 +684,70 @@ static int libvirt_verify(struct target *t, struct target_instance *inst, struct
 	ret = mkdir_p(t->env->log_dir, 0755);
 	ret = t->env->loader->fingerprint(t->env->loader->arg, what, &ep, ret == 0 ? logp.buf : NULL, fp);
 	strbuf_release(&logp);
+	return ret;
+}
+
+/*
+ * Drive `to`'s golden copy from drive `from`'s (same host, validate.c): from's
+ * first VM's pre-built volume is cloned (virStorageVolCreateXMLFrom) into the
+ * pre-built volume of every VM of `to` and into to's first VM's under-test
+ * disk, which boots for the loader's fingerprint; to's first VM's metadata
+ * records it when it is `expect`.
+ */
+static int libvirt_clone_golden(struct target *t, size_t from, size_t to, const char *expect, struct strbuf *fp,
+				const char **how)
+{
+	struct lv *lv = t->priv;
+	struct target_instance *src = first_of(lv, from), *first = first_of(lv, to);
+	virDomainPtr dom = NULL;
+	char *golden = NULL, *done_fp = NULL, what[200];
+	const char *vol;
+	struct strbuf id;
+	int ret = 0;
+
+	*how = "volume clone";
+	strbuf_init(&id, 0);
+	t->env->loader->identity(t->env->loader->arg, &id);
+	if (lv->dry_run || !first) {
+		strbuf_adds(fp, lv->dry_run ? expect : "");
+		goto out;
+	}
+	lv_what(t, first, what, sizeof(what));
+	if (!src || lv->drives[from].host != lv->drives[to].host) {
+		log_error("%s: cannot clone drive %s's golden copy: %s", what, t->env->drives[from].name,
+			  src ? "it is on another host (expected \"golden\": \"per-drive\")" : "it has no VM");
+		ret = -ENOTSUP;
+		goto out;
+	}
+	if ((ret = lv_get_dom(t, first, &dom)) < 0)
+		goto out;
+	if (lv_owned(dom, t, first, &golden, &lv_inst_priv(t, first)->why) == 1 && golden && !strcmp(golden, id.buf) &&
+	    (done_fp = lv_dom_meta(dom, "fingerprint")) != NULL && !strcmp(done_fp, expect)) {
+		strbuf_adds(fp, done_fp);
+		*how = "already complete";
+		goto out;
+	}
+	if ((ret = lv_own_vol(t, src, VMD_PREBUILT)) < 0)
+		goto out;
+	vol = lv_inst_priv(t, src)->vol[VMD_PREBUILT];
+	for (size_t i = 0; i < lv->ninsts && ret == 0; i++)
+		if (lv->insts[i].drive == to)
+			ret = lv_clone_vol(t, &lv->insts[i], VMD_PREBUILT, from, vol);
+	if (ret < 0 || (ret = libvirt_stop(t, first)) < 0 ||
+	    (ret = lv_clone_vol(t, first, VMD_UNDERTEST, from, vol)) < 0)
+		goto out;
+	if ((ret = libvirt_start(t, first)) == 0)
+		ret = libvirt_verify(t, first, fp);
+	if (libvirt_stop(t, first) < 0 && ret == 0)
+		ret = -EIO;
+	if (ret == 0 && !strcmp(fp->buf, expect))
+		ret = golden_meta(t, first, dom, id.buf, fp->buf, what);
+out:
+	free(golden);
+	free(done_fp);
+	if (dom)
+		virDomainFree(dom);
+	strbuf_release(&id);
 	return ret;
 }
 
@@ -864,6 +948,7 @@ const struct target_ops target_libvirt_ops = {
 	.preflight = libvirt_preflight,
 	.create = libvirt_create,
 	.build_golden = libvirt_golden,
+	.clone_golden = libvirt_clone_golden,
 	.restore = libvirt_restore,
 	.start = libvirt_start,
 	.endpoint = libvirt_endpoint,

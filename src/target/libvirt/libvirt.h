@@ -127,8 +127,8 @@ int lv_create_volume(struct target *t, struct target_instance *inst, virStorageP
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));
 int lv_remove_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
-/* dst <- clone of src (both in the drive's pool); dst, a disk of this campaign's domain, is removed first. */
-int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, const char *src_name)
+/* dst <- clone of src (in drive src_drive's pool, on the same host); dst, a disk of this campaign's domain, is removed first. */
+int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
 	__attribute__((warn_unused_result));
 
 /* domain.c */

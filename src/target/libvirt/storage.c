@@ -472,12 +472,12 @@ out:
 }
 
 /* dst <- clone of src (both in the drive's pool); dst is removed first. */
-int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, const char *src_name)
+int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
 {
 	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
-	virStoragePoolPtr pool = NULL;
+	virStoragePoolPtr pool = NULL, spool = NULL;
 	virStorageVolPtr src = NULL, vol = NULL;
 	struct strbuf xml;
 	char what[200];
@@ -493,7 +493,13 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, c
 		lv_vir_fail(what, "virStoragePoolLookupByName");
 		goto out;
 	}
-	src = virStorageVolLookupByName(pool, src_name);
+	/* Another drive's pool on the same host: one connection serves both (validate.c). */
+	if (src_drive != inst->drive &&
+	    !(spool = virStoragePoolLookupByName(lv_conn(t, src_drive), lv->drives[src_drive].pool))) {
+		lv_vir_fail(what, "virStoragePoolLookupByName");
+		goto out;
+	}
+	src = virStorageVolLookupByName(spool ? spool : pool, src_name);
 	if (!src) {
 		lv_vir_fail(what, "virStorageVolLookupByName");
 		goto out;
@@ -515,6 +521,8 @@ out:
 		virStorageVolFree(src);
 	if (pool)
 		virStoragePoolFree(pool);
+	if (spool)
+		virStoragePoolFree(spool);
 	strbuf_release(&xml);
 	return ret;
 }

@@ -10,7 +10,8 @@
  *     <instance>/data                         under-test, copied from golden/data
  *     odbc/odbcinst.ini                       postgresql: psqlODBC registered for the drivers
  * The drive's instances share its golden copy (one prebuilt per drive, as
- * the libvirt target clones one into each VM). mariadbd is started with
+ * the libvirt target clones one into each VM); a campaign loads one drive's
+ * (build_golden) and copies it to the others (clone_golden). mariadbd is started with
  * --no-defaults, so no /etc/mysql file and no system socket is involved.
  * postgres reads only the data directory's own files (initdb's defaults,
  * overridden on its command line); as root it runs as the postgres system
@@ -363,6 +364,123 @@ out:
 	return ret;
 }
 
+/*
+ * Drive `to`'s golden copy, a copy of drive `from`'s: the data directory
+ * (FICLONE where the filesystem shares extents, else copy_file_range or a
+ * plain copy), the driver user's password that lives inside it, then a
+ * server on the copy for its fingerprint. `.complete` is written only when
+ * the fingerprint is `expect`.
+ */
+static int local_clone_golden(struct target *t, size_t from, size_t to, const char *expect, struct strbuf *fp,
+			      const char **how)
+{
+	const struct target_env *env = t->env;
+	struct local *l = t->priv;
+	struct local_drive *lf = &l->drives[from], *lt = &l->drives[to];
+	const char *what = env->drives[to].name;
+	struct strbuf done, src, tmp, data, boot, sock, logp, pw;
+	struct target_endpoint ep;
+	bool reflinked = true;
+	char *text = NULL;
+	pid_t pid = -1;
+	int ret;
+
+	strbuf_init(&done, 0);
+	strbuf_init(&src, 0);
+	strbuf_init(&tmp, 0);
+	strbuf_init(&data, 0);
+	strbuf_init(&boot, 0);
+	strbuf_init(&sock, 0);
+	strbuf_init(&logp, 0);
+	strbuf_init(&pw, 0);
+	strbuf_addf(&done, "%s/.complete", lt->golden);
+	strbuf_addf(&src, "%s/data", lf->golden);
+	strbuf_addf(&tmp, "%s/data.cloning", lt->golden);
+	strbuf_addf(&data, "%s/data", lt->golden);
+	strbuf_addf(&boot, "%s/boot", lt->golden);
+	if (read_file(done.buf, &text, NULL) == 0 && (text[strcspn(text, "\n")] = '\0', !strcmp(text, expect)) &&
+	    local_load_password(lt, false) == 0 && lt->password) {
+		strbuf_adds(fp, text);
+		*how = "already complete";
+		ret = pg_odbc_register(l, lt);
+		goto out;
+	}
+	if ((ret = local_load_password(lf, false)) < 0 || !lf->password) {
+		log_error("%s: drive %s's golden copy has no credentials (expected it complete before it is cloned)", what,
+			  env->drives[from].name);
+		ret = ret < 0 ? ret : -ENOENT;
+		goto out;
+	}
+	ret = tree_remove_marked(lt->golden);
+	if (ret < 0) {
+		log_error("%s: cannot remove the earlier golden copy %s: %s", what, lt->golden, strerror(-ret));
+		goto out;
+	}
+	strbuf_addf(&sock, "%s/tmp", boot.buf);
+	if ((ret = tree_make_marked(lt->root, "dbrig campaign folder\n")) < 0 ||
+	    (ret = tree_make_marked(lt->golden, "dbrig golden copy\n")) < 0 || (ret = mkdir_p(sock.buf, 0700)) < 0 ||
+	    (ret = local_own_tree(l, boot.buf)) < 0) {
+		log_error("%s: cannot create %s: %s", what, lt->golden, strerror(-ret));
+		goto out;
+	}
+	/* The copy's driver user has the source's password: this drive keeps it too (0600). */
+	strbuf_addf(&pw, "%s\n", lf->password);
+	strbuf_reset(&logp);
+	strbuf_addf(&logp, "%s/.credentials", lt->root);
+	if ((ret = atomic_write_file_mode(logp.buf, pw.buf, pw.len, 0600)) < 0) {
+		log_error("%s: cannot store the database password under %s: %s", what, lt->root, strerror(-ret));
+		goto out;
+	}
+	free(lt->password);
+	lt->password = xstrdup(lf->password);
+	if ((ret = pg_odbc_register(l, lt)) < 0) {
+		log_error("%s: cannot register psqlODBC in %s: %s", what, lt->odbc, strerror(-ret));
+		goto out;
+	}
+	ret = tree_copy(src.buf, tmp.buf, &reflinked);
+	if (ret == 0)
+		ret = local_own_tree(l, tmp.buf);
+	if (ret == 0 && rename(tmp.buf, data.buf) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		log_error("%s: cannot copy drive %s's golden copy %s to %s: %s", what, env->drives[from].name, src.buf,
+			  data.buf, strerror(-ret));
+		goto out;
+	}
+	*how = reflinked ? "reflink" : "copy";
+	if ((ret = local_server_start(l, env, what, boot.buf, data.buf, lt->golden_port, &pid)) < 0)
+		goto out;
+	strbuf_reset(&sock);
+	if (l->pg)
+		strbuf_adds(&sock, boot.buf);
+	else
+		strbuf_addf(&sock, "%s/mysqld.sock", boot.buf);
+	drive_endpoint(t, to, lt->golden_port, sock.buf, &ep);
+	strbuf_reset(&logp);
+	strbuf_addf(&logp, "%s/check.log", boot.buf);
+	ret = env->loader->fingerprint(env->loader->arg, what, &ep, logp.buf, fp);
+	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
+		ret = -EIO;
+	if (ret == 0 && !strcmp(fp->buf, expect)) {
+		strbuf_addc(fp, '\n');
+		ret = atomic_write_file(done.buf, fp->buf, fp->len);
+		fp->buf[--fp->len] = '\0';
+		if (ret < 0)
+			log_error("%s: cannot write %s: %s", what, done.buf, strerror(-ret));
+	}
+out:
+	free(text);
+	strbuf_release(&done);
+	strbuf_release(&src);
+	strbuf_release(&tmp);
+	strbuf_release(&data);
+	strbuf_release(&boot);
+	strbuf_release(&sock);
+	strbuf_release(&logp);
+	strbuf_release(&pw);
+	return ret;
+}
+
 static void inst_what(struct target *t, struct target_instance *inst, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s/%s", t->env->drives[inst->drive].name, inst->name);
@@ -600,6 +718,7 @@ const struct target_ops target_local_ops = {
 	.preflight = local_preflight,
 	.create = local_create,
 	.build_golden = local_build_golden,
+	.clone_golden = local_clone_golden,
 	.restore = local_restore,
 	.start = local_start,
 	.endpoint = local_endpoint,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "campaign/config.h"
@@ -87,11 +88,55 @@ static void test_sessions_terminals(void **state)
 	rmdir(dir);
 }
 
+/*
+ * "golden": one load per campaign by default, on the first drive with instances or on
+ * golden_drive, which the target sees as env.golden_source; "per-drive": -1. (The refusals
+ * are tests/bad-input/campaign-golden-*.)
+ */
+static void test_golden_modes(void **state)
+{
+	static const char *const extra[] = {"", ", \"golden\": \"once\", \"golden_drive\": \"c\"",
+					    ", \"golden\": \"per-drive\"", ", \"golden_drive\": \"b\""};
+	static const long want[] = {1, 2, -1, 1};
+	char dir[] = "/tmp/dbrig-test-config.XXXXXX", path[4200], sub[3][4200];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/c.json", dir);
+	for (int k = 0; k < 3; k++) {
+		snprintf(sub[k], sizeof(sub[k]), "%s/%c", dir, 'a' + k);
+		assert_int_equal(mkdir(sub[k], 0755), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		struct campaign_config *cfg = NULL;
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		/* drive a has no instances: the default source is b */
+		fprintf(f,
+			"{\"name\": \"s\", \"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_only\"},"
+			" \"engine\": {\"kind\": \"mariadb\"}, \"target\": {\"kind\": \"local\"},"
+			" \"drives\": [{\"name\": \"a\", \"path\": \"%s\"}, {\"name\": \"b\", \"path\": \"%s\"},"
+			" {\"name\": \"c\", \"path\": \"%s\"}],"
+			" \"run_groups\": [{\"name\": \"g\", \"placement\": {\"b\": 1, \"c\": 2}}]%s}\n",
+			sub[0], sub[1], sub[2], extra[i]);
+		fclose(f);
+		assert_int_equal(campaign_config_load(path, &cfg), 0);
+		assert_int_equal(cfg->golden_source, want[i]);
+		assert_int_equal(cfg->env.golden_source, want[i]);
+		campaign_config_free(cfg);
+	}
+	unlink(path);
+	for (int k = 0; k < 3; k++)
+		rmdir(sub[k]);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_sessions_terminals),
+		cmocka_unit_test(test_golden_modes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

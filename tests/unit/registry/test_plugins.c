@@ -149,6 +149,7 @@ static void test_targets(void **state)
 		assert_non_null(o->preflight);
 		assert_non_null(o->create);
 		assert_non_null(o->build_golden);
+		assert_non_null(o->clone_golden); /* "golden": "once", the default, needs it */
 		assert_non_null(o->restore);
 		assert_non_null(o->start);
 		assert_non_null(o->endpoint);

@@ -411,6 +411,15 @@ static void test_two_hosts(void **state)
 		     "{\"name\": \"da\", \"path\": \"/srv/da\", \"host\": \"h1\"}, "
 		     "{\"name\": \"db\", \"path\": \"/srv/db\", \"host\": \"h2\"}",
 		     "{\"da\": 2, \"db\": 2}", "", "forward");
+	/* One golden load cloned to every drive: within one host only (a clear refusal, not a failed clone). */
+	assert_int_equal(campaign_config_load(r.file, &r.cfg), -EINVAL);
+	static char per_drive[240];
+	snprintf(per_drive, sizeof(per_drive), ", \"golden\": \"per-drive\"%s", ut_output_default);
+	ut_output = per_drive;
+	write_config(r.file, hosts.buf,
+		     "{\"name\": \"da\", \"path\": \"/srv/da\", \"host\": \"h1\"}, "
+		     "{\"name\": \"db\", \"path\": \"/srv/db\", \"host\": \"h2\"}",
+		     "{\"da\": 2, \"db\": 2}", "", "forward");
 	assert_int_equal(rig_up(&r), 0);
 	assert_int_equal(provision(&r), 0);
 	for (size_t i = 0; i < r.plan->ninsts; i++) {
@@ -732,6 +741,7 @@ static void test_sqlserver_connection(void **state)
 struct stub {
 	struct target_loader l;
 	unsigned loads, fingerprints, readies, ready_after; /* ready_after: -EAGAIN that many times first */
+	unsigned tamper_port; /* the fingerprint read on this port differs */
 	char last_db[32];
 	unsigned last_port;
 };
@@ -762,7 +772,7 @@ static int stub_fingerprint(void *arg, const char *what, const struct target_end
 	(void)log;
 	s->fingerprints++;
 	s->last_port = ep->port;
-	strbuf_adds(fp, "rows: warehouse=1 district=10 <&>");
+	strbuf_adds(fp, ep->port == s->tamper_port ? "rows: warehouse=1 district=9" : "rows: warehouse=1 district=10 <&>");
 	return 0;
 }
 
@@ -836,6 +846,85 @@ static void test_golden_verify_ready(void **state)
 	assert_int_equal(r.t.ops->stop(&r.t, vm2), 0);
 	teardown_all(&r);
 	strbuf_release(&fp);
+	rig_down(&r);
+}
+
+/*
+ * Issue 11 item 4, same bytes on every drive: drive da's golden copy is loaded once and
+ * cloned (virStorageVolCreateXMLFrom from da's pool into db's) into db's pre-built volumes
+ * and its first VM's under-test disk, which boots for the fingerprint; db is not loaded.
+ * The clone is recorded complete only with the source's fingerprint: a tampered one is
+ * cloned again next time. test:///default looks the source volume of
+ * virStorageVolCreateXMLFrom up in the destination pool (libvirt's storage driver looks in
+ * the source volume's own pool, storageVolCreateXMLFrom): db's pool gets a same-named
+ * stand-in; the QEMU end-to-end test clones across the real pools.
+ */
+static void test_clone_golden(void **state)
+{
+	struct stub s = {.l = {.identity = stub_identity, .load = stub_load, .fingerprint = stub_fingerprint,
+			       .ready = stub_ready}};
+	struct rig r = {0};
+	struct strbuf fp, cl;
+	const char *how = NULL;
+
+	(void)state;
+	s.l.arg = &s;
+	ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+		  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+	ut_wait_database = "true";
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-clone-%d.json", (int)getpid());
+	write_config(r.file, "{\"h\": \"test:///default\"}",
+		     "{\"name\": \"da\", \"path\": \"/srv/da\"}, {\"name\": \"db\", \"path\": \"/srv/db\"}",
+		     "{\"da\": 2, \"db\": 2}", ", \"template\": \"sqlserver\", \"ready_timeout\": \"2s\"", "forward");
+	assert_int_equal(campaign_config_load(r.file, &r.cfg), 0);
+	assert_int_equal(r.cfg->env.golden_source, 0);
+	r.cfg->env.loader = &s.l;
+	r.plan = plan_make(r.cfg);
+	r.t.ops = r.cfg->target;
+	r.t.env = &r.cfg->env;
+	assert_int_equal(r.t.ops->init(&r.t), 0);
+	assert_int_equal(r.t.ops->preflight(&r.t, r.plan->insts, r.plan->ninsts), 0);
+	assert_int_equal(provision(&r), 0);
+	virStoragePoolPtr dbp = virStoragePoolLookupByName(lv_conn(&r.t, 1), "dbrig-ut-db");
+	assert_non_null(dbp);
+	virStorageVolPtr standin = virStorageVolCreateXML(dbp, "<volume><name>dbrig-ut-da-vm1-prebuilt.img</name>"
+							       "<capacity unit='G'>1</capacity></volume>", 0);
+	assert_non_null(standin);
+	strbuf_init(&fp, 0);
+	strbuf_init(&cl, 0);
+	assert_int_equal(r.t.ops->build_golden(&r.t, 0, &fp), 0);
+	assert_int_equal(s.loads, 1);
+	/* db's vm1 (instance index 2) reads a different fingerprint: not recorded as complete */
+	struct target_instance *db1 = &r.plan->insts[2];
+	assert_int_equal(db1->drive, 1);
+	s.tamper_port = 33400 + db1->index;
+	s.fingerprints = 0;
+	assert_int_equal(r.t.ops->clone_golden(&r.t, 0, 1, fp.buf, &cl, &how), 0);
+	assert_string_equal(cl.buf, "rows: warehouse=1 district=9");
+	assert_string_equal(how, "volume clone");
+	assert_int_equal(s.fingerprints, 1);
+	assert_int_equal(s.last_port, 33400 + db1->index);
+	/* cloned again (not "already complete"), now the same bytes: recorded, and kept the next time */
+	s.tamper_port = 0;
+	strbuf_reset(&cl);
+	assert_int_equal(r.t.ops->clone_golden(&r.t, 0, 1, fp.buf, &cl, &how), 0);
+	assert_string_equal(how, "volume clone");
+	assert_string_equal(cl.buf, fp.buf);
+	strbuf_reset(&cl);
+	assert_int_equal(r.t.ops->clone_golden(&r.t, 0, 1, fp.buf, &cl, &how), 0);
+	assert_string_equal(how, "already complete");
+	assert_string_equal(cl.buf, fp.buf);
+	assert_int_equal(s.loads, 1);
+	/* db's vm2 restores from its pre-built volume, the clone */
+	struct target_instance *db2 = &r.plan->insts[3];
+	assert_int_equal(r.t.ops->restore(&r.t, db2), 0);
+	vol_exists(lv_conn(&r.t, 1), "dbrig-ut-db", "dbrig-ut-db-vm2-prebuilt.img", true);
+	assert_int_equal(virStorageVolDelete(standin, 0), 0);
+	virStorageVolFree(standin);
+	virStoragePoolFree(dbp);
+	teardown_all(&r);
+	strbuf_release(&fp);
+	strbuf_release(&cl);
 	rig_down(&r);
 }
 
@@ -922,7 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_provision_4vm),
 		cmocka_unit_test(test_provision_8vm_8drives),
 		cmocka_unit_test(test_collision_rolls_back),
-		cmocka_unit_test(test_two_hosts),
+		cmocka_unit_test_teardown(test_two_hosts, reset_config),
 		cmocka_unit_test(test_host_uris),
 		cmocka_unit_test(test_block_stats_types),
 		cmocka_unit_test_teardown(test_generated_password, reset_config),
@@ -930,6 +1019,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
 		cmocka_unit_test_teardown(test_sqlserver_connection, reset_config),
 		cmocka_unit_test_teardown(test_golden_verify_ready, reset_config),
+		cmocka_unit_test_teardown(test_clone_golden, reset_config),
 	};
 
 	char out_dir[96], rm[128];
