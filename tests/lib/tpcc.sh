@@ -127,6 +127,19 @@ tpcc_suite() {
 	check "$name: loaded row counts" grep -q "rows: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000, history 60000, order_line " "$out.check0"
 	check "$name: all 12 conditions hold after prepare (11 too)" [ "$(grep -c '^ok     condition' "$out.check0")" = 12 ]
 	# TPCC_SQL: a function running SQL in the database, for the breaks.
+	# Clause 4.3.3.1: a delivered line's OL_DELIVERY_D is its order's O_ENTRY_D,
+	# exactly (before: two statements' CURRENT_TIMESTAMPs, apart on PostgreSQL
+	# by microseconds); checked before the breaks rewrite dates.
+	if [ -n "${TPCC_SQL:-}" ]; then
+		local dates
+		dates=$("$TPCC_SQL" "SELECT (SELECT COUNT(*) FROM order_line WHERE ol_o_id < 2101),
+			(SELECT COUNT(*) FROM order_line, orders WHERE o_w_id = ol_w_id AND o_d_id = ol_d_id AND o_id = ol_o_id
+			 AND ol_o_id < 2101 AND (ol_delivery_d IS NULL OR ol_delivery_d <> o_entry_d)),
+			(SELECT COUNT(*) FROM order_line WHERE ol_o_id >= 2101 AND ol_delivery_d IS NOT NULL),
+			(SELECT COUNT(DISTINCT o_entry_d) FROM orders)" | tr -s ' \t|' ' ')
+		check "$name: at load OL_DELIVERY_D = O_ENTRY_D for every delivered line, NULL for the rest, one load time (delivered lines, bad, bad, entry dates: $dates)" \
+			bash -c 'set -- $0; [ "$1" -gt 40000 ] && [ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" = 1 ]' "$dates"
+	fi
 	if [ -n "${TPCC_SQL:-}" ]; then tpcc_break_each "$TPCC_SQL" "$name" "$@"
 	else fail "$name: TPCC_SQL is not set: the broken-database checks cannot run"; fi
 	check "$name: closed-loop run" "$DBRIG_BIN" tpcc "$@" --delays=off --terminals=8 --connections=4 --time=4 \
