@@ -394,29 +394,12 @@ static void vstr(struct batch *b, struct db_value *v, const char *s)
 	memcpy(vs(b, v, n), s, n);
 }
 
-/* A random a-string (clause 4.3.2.2: alphanumeric characters) of length in
- * [lo, hi]: 62 characters, each equally likely (a 6-bit draw of 62 or 63 is
- * drawn again, so no modulo bias). */
+/* A random a-string (clause 4.3.2.2) of length in [lo, hi] (rand.c). */
 static void vastr(struct batch *b, struct db_value *v, struct rng *r, unsigned lo, unsigned hi)
 {
-	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	unsigned n = rng_uniform(r, lo, hi);
-	char *p = vs(b, v, n);
-	uint64_t bits = 0;
-	unsigned left = 0;
 
-	for (unsigned i = 0; i < n;) {
-		unsigned k;
-		if (left == 0) {
-			bits = rng_next(r);
-			left = 10;
-		}
-		k = (unsigned)(bits & 63);
-		bits >>= 6;
-		left--;
-		if (k < 62)
-			p[i++] = alnum[k];
-	}
+	tpcc_astring(r, vs(b, v, n), n);
 }
 
 static void vnstr(struct batch *b, struct db_value *v, struct rng *r, unsigned n)

@@ -39,6 +39,12 @@ struct tpcc_c {
 };
 
 uint32_t tpcc_nurand(struct rng *r, uint32_t a, uint32_t x, uint32_t y, uint32_t c);
+/* Clause 4.3.2.2's a-strings: 62 alphanumeric characters, each equally likely.
+ * tpcc_alnum maps a 6-bit draw to its character, or -1 for 62 and 63, which
+ * are drawn again (rejection: no modulo bias); tpcc_astring fills n
+ * characters from ten 6-bit draws per 64-bit random word. */
+int tpcc_alnum(unsigned bits6);
+void tpcc_astring(struct rng *r, char *out, unsigned n);
 /* Clause 2.1.6.1: |C_RUN - C_LOAD| for C_LAST in [65, 119], not 96 or 112. */
 bool tpcc_c_delta_valid(unsigned c_load, unsigned c_run);
 /* A C-run with a valid delta to the stored C-load (C_LAST), random C_ID and
