@@ -8,10 +8,12 @@
 #define DBRIG_WORKLOAD_TPCC_TPCC_H
 
 #include "core/rng.h"
+#include "core/strbuf.h"
 #include "db/db.h"
 #include "workload/tpcc/sql.h"
 #include "workload/workload.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -99,7 +101,24 @@ struct tpcc_ctx {
 	uint64_t seed;               /* prepare: the load's random seed */
 	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
 	atomic_ullong remote_lines, by_name;
+	struct tpcc_dlog *dlog;      /* --delivery-log, or NULL */
 };
+
+/* The Delivery result log (clause 2.7.4.2, --delivery-log; dlog.c): one line
+ * per deferred Delivery counted in a phase (its queueing and completion
+ * times, warehouse, carrier, each district's delivered order or its skip),
+ * held in memory and written atomically at the end of the run. */
+struct tpcc_dlog {
+	pthread_mutex_t mu;
+	struct strbuf text;
+	unsigned long long lines;
+};
+void tpcc_dlog_init(struct tpcc_dlog *d);
+/* o_id[k]: district k+1's delivered order, 0 = skipped (no new order). */
+void tpcc_dlog_add(struct tpcc_dlog *d, unsigned phase, uint64_t latency_ns, uint32_t w, uint32_t carrier,
+		   const uint32_t o_id[10]);
+int tpcc_dlog_write(struct tpcc_dlog *d, const char *path) __attribute__((warn_unused_result));
+void tpcc_dlog_release(struct tpcc_dlog *d);
 
 extern const struct workload_ops tpcc_workload_ops;
 
