@@ -67,8 +67,9 @@ struct workload_ops {
 	void (*bind_term)(void *sess, void *term, unsigned type);
 	/* Optional: the transaction just finished was counted in `phase` (enum
 	 * runner_phase) with this latency, from its scheduled submit (a deferred
-	 * job's: its queueing) to its commit, which was just now. */
-	void (*txn_recorded)(void *sess, unsigned phase, uint64_t latency_ns);
+	 * job's: its queueing) to its commit, which was just now; `deferred`: it
+	 * ran as a job, its terminal answered at the queueing. */
+	void (*txn_recorded)(void *sess, unsigned phase, uint64_t latency_ns, bool deferred);
 };
 
 #endif

@@ -42,7 +42,8 @@ PY
 
 tpcc_dlog_ok() { # tpcc_dlog_ok RESULT.json DELIVERY.log
 	# --delivery-log (clause 2.7.4.2), line by line: one line per Delivery the
-	# result counts, per phase; each names its warehouse (1..W), its carrier
+	# result counts, per phase, every one deferred (its terminal answered at
+	# the queueing, not waiting); each names its warehouse (1..W), its carrier
 	# (1..10) and all ten districts, delivered or skipped (no more skips than
 	# the result counts: it counts every attempt's); queued <= completed, and the completions minus the
 	# queueings add up to the result's Delivery latency sum; no order is
@@ -56,7 +57,9 @@ def t(s):
     return datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
 seen, per, skipped, lat = set(), {}, 0, {}
 for ln in lines[1:-1]:
-    ph, q, c, w, carrier, dl, sk = ln.split("\t")
+    ph, q, c, term, w, carrier, dl, sk = ln.split("\t")
+    # deferred (clause 2.7.2): the terminal was answered when it queued the Delivery
+    assert term == "answered-at-queueing", ("Delivery not deferred", ln)
     w, carrier = int(w), int(carrier)
     assert 1 <= w <= W and 1 <= carrier <= 10, ln
     got = [] if dl == "-" else [tuple(map(int, x.split(":"))) for x in dl.split(",")]

@@ -115,8 +115,8 @@ struct tpcc_dlog {
 };
 void tpcc_dlog_init(struct tpcc_dlog *d);
 /* o_id[k]: district k+1's delivered order, 0 = skipped (no new order). */
-void tpcc_dlog_add(struct tpcc_dlog *d, unsigned phase, uint64_t latency_ns, uint32_t w, uint32_t carrier,
-		   const uint32_t o_id[10]);
+void tpcc_dlog_add(struct tpcc_dlog *d, unsigned phase, uint64_t latency_ns, bool deferred, uint32_t w,
+		   uint32_t carrier, const uint32_t o_id[10]);
 int tpcc_dlog_write(struct tpcc_dlog *d, const char *path) __attribute__((warn_unused_result));
 void tpcc_dlog_release(struct tpcc_dlog *d);
 

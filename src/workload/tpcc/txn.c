@@ -931,12 +931,12 @@ static void tpcc_bind_term(void *p, void *term, unsigned type)
 }
 
 /* --delivery-log: each Delivery as it is counted. */
-static void tpcc_txn_recorded(void *p, unsigned phase, uint64_t latency_ns)
+static void tpcc_txn_recorded(void *p, unsigned phase, uint64_t latency_ns, bool deferred)
 {
 	struct tpcc_sess *s = p;
 
 	if (s->x->dlog && s->type == TT_DELIVERY)
-		tpcc_dlog_add(s->x->dlog, phase, latency_ns, s->w, s->carrier, s->dl_o);
+		tpcc_dlog_add(s->x->dlog, phase, latency_ns, deferred, s->w, s->carrier, s->dl_o);
 }
 
 static unsigned tpcc_term_next(void *wl, void *term, struct rng *r)
