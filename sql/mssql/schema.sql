@@ -2,6 +2,9 @@
 -- against Microsoft's CREATE TABLE / CREATE INDEX documentation. Clustered primary keys in
 -- the table definitions; secondary indexes after the load (indexes.sql).
 
+-- WAREHOUSE and DISTRICT rows one per page, as HammerDB pads them (w_padding, d_padding: a CHAR
+-- column takes its full width even when NULL, so the loader leaves them NULL), with page locks off:
+-- Payment's and New-Order's hottest rows never share a page or a page lock.
 CREATE TABLE warehouse (
   w_id INTEGER NOT NULL,
   w_name VARCHAR(10),
@@ -12,7 +15,8 @@ CREATE TABLE warehouse (
   w_zip CHAR(9),
   w_tax DECIMAL(4,4),
   w_ytd DECIMAL(12,2),
-  PRIMARY KEY (w_id)
+  w_padding CHAR(4000) NULL,
+  PRIMARY KEY (w_id) WITH (ALLOW_PAGE_LOCKS = OFF)
 );
 
 CREATE TABLE district (
@@ -27,7 +31,8 @@ CREATE TABLE district (
   d_tax DECIMAL(4,4),
   d_ytd DECIMAL(12,2),
   d_next_o_id INTEGER,
-  PRIMARY KEY (d_w_id, d_id)
+  d_padding CHAR(6000) NULL,
+  PRIMARY KEY (d_w_id, d_id) WITH (ALLOW_PAGE_LOCKS = OFF)
 );
 
 CREATE TABLE customer (

@@ -33,7 +33,7 @@ struct tp_cli {
 	unsigned warehouses, threads, terminals, connections, verbosity, connect_concurrency;
 	const char *connections_arg;
 	bool per_terminal; /* --connections=terminals */
-	const char *delays, *weights, *percentile, *check, *mode;
+	const char *delays, *weights, *percentile, *check, *mode, *delivery_log;
 	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
 	unsigned max_retries;
 	bool print_sql;
@@ -73,6 +73,7 @@ static const struct opt_def tp_opts[] = {
 	{"max-retries", NULL, OPT_UINT, O(max_retries), "20", "run: retries of one transaction (deadlock, lock wait timeout) before the run ends with an error", 1, 1000000, GEN, 0},
 	{"retry-backoff", NULL, OPT_DURATION, O(retry_backoff_ns), "1ms", "run: the first retry waits up to this long, each next one twice as long (at most 64x)", 0, 0, GEN, 0},
 	{"check", NULL, OPT_STRING, O(check), "none", "run: check the 12 consistency conditions before the run, after it, both or none; the outcome goes into the result, a failed check exits 1", 0, 0, LOAD, 0},
+	{"delivery-log", NULL, OPT_STRING, O(delivery_log), NULL, "run: write the Delivery result log (clause 2.7.4.2) to this file: per deferred Delivery its phase, queueing and completion times (UTC), warehouse, carrier, each district's delivered order and the districts skipped for want of a new order (written atomically at the end)", 0, 0, LOAD, 0},
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
 	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
@@ -136,6 +137,7 @@ struct run_ctx {
 	const struct db_driver_ops *drv;
 	const struct db_conn_params *cp;
 	bool check_failed; /* --check found a condition broken (or could not run) */
+	bool dlog_failed;  /* --delivery-log could not be written */
 	const struct phase_report *last_sample;
 	struct span_stats sample; /* copy of what is printed at the end */
 	bool have_sample;
@@ -378,6 +380,16 @@ static void report_counts(void *arg, const char *status, bool ran)
 	result_count_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
 	result_count_int(rc->rec.res, "new_order_remote_lines", (long long)atomic_load(&x->remote_lines));
 	result_count_int(rc->rec.res, "by_name_lookups", (long long)atomic_load(&x->by_name));
+	if (x->dlog) {
+		int e = tpcc_dlog_write(x->dlog, rc->cli->delivery_log);
+		if (e < 0) {
+			fprintf(stderr, "dbrig: --delivery-log=%s: cannot write the Delivery log: %s\n", rc->cli->delivery_log,
+				strerror(-e));
+			rc->dlog_failed = true;
+		} else {
+			printf("Delivery log: %llu Deliveries in %s\n", x->dlog->lines, rc->cli->delivery_log);
+		}
+	}
 	if (ran && (!strcmp(rc->cli->check, "after") || !strcmp(rc->cli->check, "both")))
 		run_check(rc, "after");
 }
@@ -440,6 +452,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		       .on_phase_end = on_phase_end},
 	};
 	struct run_identity id;
+	struct tpcc_dlog dlog;
 	const char *names[TPCC_TYPES];
 	int ret = EXIT_RUNTIME;
 
@@ -489,15 +502,34 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
 		       tpcc_dialect_name(x->sql->dialect), c->mode);
 	fflush(stdout);
+	if (c->delivery_log) {
+		/* The header goes out now: a path that cannot be written fails
+		 * before the run, and a crash leaves a valid (empty) log. */
+		int e;
+		tpcc_dlog_init(&dlog);
+		e = tpcc_dlog_write(&dlog, c->delivery_log);
+		if (e < 0) {
+			fprintf(stderr, "dbrig: --delivery-log=%s: cannot write the Delivery log: %s\n", c->delivery_log,
+				strerror(-e));
+			tpcc_dlog_release(&dlog);
+			result_free(rc.rec.res);
+			return EXIT_RUNTIME;
+		}
+		x->dlog = &dlog;
+	}
 	record_settings(&rc);
 	if (!strcmp(c->check, "before") || !strcmp(c->check, "both"))
 		run_check(&rc, "before");
 	if (run_record_open(&rc.rec) == 0)
 		ret = run_record_run(&rc.rec, &cfg, report_counts, &rc) == 0 ? 0 : EXIT_RUNTIME;
-	if (ret == 0 && rc.check_failed)
+	if (ret == 0 && (rc.check_failed || rc.dlog_failed))
 		ret = EXIT_RUNTIME;
 	run_record_release(&rc.rec);
 	result_free(rc.rec.res);
+	if (x->dlog) {
+		tpcc_dlog_release(x->dlog);
+		x->dlog = NULL;
+	}
 	return ret;
 }
 

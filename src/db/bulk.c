@@ -288,9 +288,6 @@ int db_bulk_copy_plan(const char *insert, char *table, size_t table_size, struct
 			out[n].kind = DB_COPY_NOW;
 		} else if (equal_ci(v, vlen, "null")) {
 			out[n].kind = DB_COPY_NULL;
-		} else if (equal_ci(v, vlen, "case when ? = 1 then current_timestamp end")) {
-			out[n].kind = DB_COPY_NOW_IF_ONE;
-			param++;
 		} else {
 			return -EINVAL;
 		}

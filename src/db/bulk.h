@@ -42,7 +42,6 @@ char *db_bulk_load_sql(const char *insert);
 enum db_copy_kind {
 	DB_COPY_PARAM,       /* the parameter `param` (0-based) */
 	DB_COPY_NOW,         /* CURRENT_TIMESTAMP: the copy's time */
-	DB_COPY_NOW_IF_ONE,  /* CASE WHEN ? = 1 THEN CURRENT_TIMESTAMP END, ? = `param` */
 	DB_COPY_NULL,        /* NULL */
 };
 struct db_copy_col {

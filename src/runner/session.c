@@ -154,6 +154,8 @@ static void record_txn(struct session *s, bool rolled_back)
 		cur->queued_ns += s->queued_add;
 	}
 	pthread_mutex_unlock(&l->rec->mu);
+	if (cfg->wl->txn_recorded)
+		cfg->wl->txn_recorded(s->wsess, (unsigned)ph, lat, s->term && s->term->job);
 	s->rt = 0;
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->in_txn = false;

@@ -65,6 +65,11 @@ struct workload_ops {
 	bool (*type_deferred)(void *wl, unsigned type);
 	/* The next transaction of `sess` is `type` for terminal `term`. */
 	void (*bind_term)(void *sess, void *term, unsigned type);
+	/* Optional: the transaction just finished was counted in `phase` (enum
+	 * runner_phase) with this latency, from its scheduled submit (a deferred
+	 * job's: its queueing) to its commit, which was just now; `deferred`: it
+	 * ran as a job, its terminal answered at the queueing. */
+	void (*txn_recorded)(void *sess, unsigned phase, uint64_t latency_ns, bool deferred);
 };
 
 #endif

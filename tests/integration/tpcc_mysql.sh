@@ -55,6 +55,10 @@ mariadb_sql "$MARIADB_PORT" "SET GLOBAL enforce_storage_engine = NULL; SET GLOBA
 check "load: rows lost without an error fail prepare (exit $rc)" [ "$rc" = 1 ]
 check "load: one line names the tables and counts" bash -c '[ "$(wc -l <"$0")" = 1 ] &&
 	grep -q "prepare: rows were lost without an error (rows in the table of rows sent): warehouse 0 of 1, district 0 of 10, customer 0 of 30000, .*order_line 0 of [0-9]*, tpcc_meta 0 of 4$" "$0"' "$TEST_TMP/bh.err"
+for db in tpcc_ins tpcc_odbc; do
+	sql_db() { mariadb_sql "$MARIADB_PORT" "USE $db; $*"; }
+	tpcc_load_dates_ok "load $db" sql_db
+done
 fingerprint tpcc >"$TEST_TMP/fp.stream"
 fingerprint tpcc_ins >"$TEST_TMP/fp.insert"
 fingerprint tpcc_odbc >"$TEST_TMP/fp.odbc"
@@ -108,6 +112,11 @@ check "percentile: 0 keeps avg and max" grep -Eq "submit\): avg [0-9.]+, max [0-
 check "percentile: a bad value is one line and exit 2" bash -c 'f=$1; shift; "$0" tpcc "$@" --percentile=101 run 2>"$f"; [ $? = 2 ] &&
 	[ "$(cat "$f")" = "dbrig: --percentile: \"101\" is not valid (expected numbers from 0 to 100, comma-separated, e.g. 95 or 50,95,99)" ]' \
 	"$DBRIG_BIN" "$TEST_TMP/bad.err" $MY --mysql-db=tpcc
+check "delivery log: a path that cannot be written fails before the run, in one line, exit 1" bash -c 'f=$1; shift
+	"$0" tpcc "$@" --delays=off --terminals=2 --connections=1 --time=1 --delivery-log=/nonexistent-dir/d.log \
+		--result="${f%.err}.json" run >/dev/null 2>"$f"; [ $? = 1 ] && [ "$(wc -l <"$f")" = 1 ] && [ ! -e "${f%.err}.json" ] &&
+	grep -q "^dbrig: --delivery-log=/nonexistent-dir/d.log: cannot write the Delivery log: No such file or directory$" "$f"' \
+	"$DBRIG_BIN" "$TEST_TMP/dlog.err" $MY --mysql-db=tpcc
 check "isolation: snapshot (SQL Server's) with --db-driver=mysql is one line and exit 2" bash -c 'f=$1; shift
 	"$0" tpcc "$@" --isolation=snapshot run 2>"$f"; [ $? = 2 ] && [ "$(wc -l <"$f")" = 1 ] &&
 	grep -q "^dbrig: --isolation: \"snapshot\" is SQL Server.s SNAPSHOT level, through ODBC (expected .* for dialect mysql)$" "$f"' \

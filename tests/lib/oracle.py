@@ -7,7 +7,7 @@ from their definitions (src/stats/hist.h's contract, docs/result-format.md,
 docs/reading-reports.md), so a bug in the code under test cannot hide in
 the check.
 
-  oracle.py result FILE.json [--journal FILE.jsonl] [--no-little WHY]
+  oracle.py result FILE.json [--journal FILE.jsonl] [--no-little WHY] [--think-model]
       every phase: histogram buckets sum to the transactions, min/max/sum lie
       in the buckets, every stored percentile (phase, type, interval) equals the
       nearest rank recomputed from the buckets, TPS = transactions / seconds,
@@ -16,7 +16,10 @@ the check.
       plus 50 ms/seconds in a run's first phase: the loops' wake-up at the start;
       when TPS is low for the latencies, plus 0.4 x the CPU pressure, PSI; when
       high, in a sample after a precondition, max/seconds: its first transactions);
-      TPC-C with think times: terminals = TPS x mean cycle (10%, idem); --rate:
+      TPC-C with think times: no terminal is faster than its schedule (exact:
+      the keying before each submit plus the response, summed over the run,
+      fit in terminals x the run's seconds; terminals = TPS x mean cycle, a
+      speed, only with --think-model, as bench/tpcc-delays.sh runs it); --rate:
       no more transactions than can have arrived (rate x seconds, 4 sigma). Intervals add
       up to the phase (in-flight ones at the deadline at most one per
       connection). With --journal, the journal holds the same interval records.
@@ -146,6 +149,9 @@ def cpu_pressure():
 # more in flight than the connections), Little's law allows STARVED x the CPU
 # pressure more (0 on an idle machine; 85% pressure measured +10..+17% here).
 STARVED = 0.4
+# --think-model: hold think-time TPC-C runs to terminals / mean cycle (10%): a
+# speed (the client's timers and CPU), for bench/ only, never a test.
+THINK_MODEL = False
 
 
 def starved_tol(tol, dev):
@@ -204,6 +210,8 @@ def little(where, r, ph, s, no_little):
             # phase after that start-up (a sample after a precondition, or a
             # phase of 20 cycles and more) is in steady state.
             if (ph == "precondition" or r["phases"].get("precondition") is None) and s["seconds"] < 20 * cycle:
+                return None
+            if not THINK_MODEL:
                 return None
             pred, tol = p["terminals"] / cycle, 0.10 + avg / (s["seconds"] * 1000)
             dev = (pred - tps) / tps
@@ -367,6 +375,39 @@ def read_journal(path, killed=False, allow_cut=False):
     return recs[0], ivs, ends[0] if ends else None
 
 
+def schedule_bound(where, r):
+    """A think-time TPC-C run: each terminal keys every transaction before it
+    submits it (the spec's constant keying x the delay factor) and then waits
+    for its response (Delivery's is immediate: it is queued), one after
+    another, from the run's start to its last completion. So, exactly, over
+    every transaction that completed in the run: sum(keying) + sum(responses
+    but Delivery's) <= terminals x (the run's seconds + the longest response:
+    the tail after the deadline); 1 ms a terminal for rounding. Independent of
+    the machine's speed: a slow client only makes the left side smaller."""
+    p = r["workload"]["params"]
+    factor = p.get("delay_factor", 0)
+    if not factor or r["status"] == "failed":
+        return
+    phases = [s for s in (r["phases"].get("precondition"), r["phases"].get("sample")) if s]
+    busy, secs, longest, n = 0.0, 0.0, 0.0, 0
+    for s in phases:
+        secs += s["seconds"]
+        for k, t in s["types"].items():
+            if not t["count"]:
+                continue
+            card = "new_order" if k == "new_order_rollback" else k
+            busy += t["count"] * SPEC_KEYING[card] * factor
+            if card != "delivery":
+                busy += t["count"] * t["avg_ms"] / 1000
+                longest = max(longest, t["max_ms"] / 1000)
+            n += t["count"]
+    most = p["terminals"] * (secs + longest + 0.001)
+    if n and busy > most:
+        bad(where, "think-time schedule: %d transactions need %.3f terminal-seconds of keying and response, "
+            "more than %d terminals x (%.3f s + the longest response %.3f s) = %.3f" %
+            (n, busy, p["terminals"], secs, longest, most))
+
+
 def check_result(path, journal=None, no_little=None):
     where = os.path.basename(path)
     r = json.load(open(path))
@@ -374,6 +415,7 @@ def check_result(path, journal=None, no_little=None):
         bad(where, "schema %r" % r.get("schema"))
         return
     devs = []
+    schedule_bound(where, r)
     for ph in ("precondition", "sample"):
         s = r["phases"].get(ph)
         if s is None:
@@ -619,6 +661,7 @@ def campaign(d):
 
 
 def main(argv):
+    global THINK_MODEL
     if len(argv) < 3:
         sys.exit(__doc__)
     cmd = argv[1]
@@ -630,6 +673,8 @@ def main(argv):
                 j, a = a[1], a[2:]
             elif a[0] == "--no-little":
                 nl, a = a[1], a[2:]
+            elif a[0] == "--think-model":
+                THINK_MODEL, a = True, a[1:]
             else:
                 sys.exit("oracle.py: unknown argument %s" % a[0])
         check_result(path, j, nl)

@@ -11,9 +11,9 @@
  *  - a backend with load_stream (libmysqlclient) streams tab-separated rows
  *    through LOAD DATA LOCAL INFILE (the server parses plain fields instead
  *    of SQL literals); the LOAD statement is derived from the dialect's
- *    INSERT (db_bulk_load_sql), so CURRENT_TIMESTAMP and the CASE of
- *    OL_DELIVERY_D are the same; a server that refuses local loads (found
- *    while storing tpcc_meta, before any other row) gets multi-row INSERTs;
+ *    INSERT (db_bulk_load_sql), so CURRENT_TIMESTAMP is the same; a server
+ *    that refuses local loads (found while storing tpcc_meta, before any
+ *    other row) gets multi-row INSERTs;
  *  - ODBC binds parameter arrays (execute_batch, SQL_ATTR_PARAMSET_SIZE).
  * The C-load constants are drawn here and stored in tpcc_meta so that run
  * can pick a C-run with a valid delta. After the indexes, prepare creates
@@ -73,7 +73,7 @@ struct batch {
 	const char *copy_cols[COPY_COLS];
 	enum db_type copy_types[COPY_COLS];
 	struct db_value *cv;     /* BATCH_ROWS × nplan: the values per column */
-	const char *now;         /* CURRENT_TIMESTAMP of the copy, "YYYY-MM-DD HH:MM:SS" */
+	const char *now;         /* the load's time, "YYYY-MM-DDTHH:MM:SS" (ISO 8601) */
 	atomic_int *no_copy_said;
 };
 
@@ -89,7 +89,7 @@ struct loader {
 	atomic_ullong rows[TPCC_TABLES]; /* rows sent per table */
 	atomic_int failed;
 	uint64_t seed;
-	char now[24];            /* BM_COPY: the load's CURRENT_TIMESTAMP */
+	char now[24];            /* O_ENTRY_D = OL_DELIVERY_D; BM_COPY: CURRENT_TIMESTAMP too */
 	atomic_int no_copy_said; /* "no bulk copy: parameter arrays" printed once */
 };
 
@@ -228,9 +228,6 @@ static int copy_flush(struct batch *b, struct db_exec_result *r)
 			case DB_COPY_NOW:
 				out[j] = now;
 				break;
-			case DB_COPY_NOW_IF_ONE:
-				out[j] = !row[pc->param].is_null && row[pc->param].i == 1 ? now : null;
-				break;
 			case DB_COPY_NULL:
 				out[j] = null;
 				break;
@@ -364,6 +361,12 @@ static void vnull(struct db_value *v)
 	v->is_null = true;
 }
 
+static void vnulls(struct db_value *v)
+{
+	v->type = DB_TYPE_STRING;
+	v->is_null = true;
+}
+
 static void vd(struct db_value *v, double x)
 {
 	v->type = DB_TYPE_DOUBLE;
@@ -391,29 +394,12 @@ static void vstr(struct batch *b, struct db_value *v, const char *s)
 	memcpy(vs(b, v, n), s, n);
 }
 
-/* A random a-string (clause 4.3.2.2: alphanumeric characters) of length in
- * [lo, hi]: 62 characters, each equally likely (a 6-bit draw of 62 or 63 is
- * drawn again, so no modulo bias). */
+/* A random a-string (clause 4.3.2.2) of length in [lo, hi] (rand.c). */
 static void vastr(struct batch *b, struct db_value *v, struct rng *r, unsigned lo, unsigned hi)
 {
-	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 	unsigned n = rng_uniform(r, lo, hi);
-	char *p = vs(b, v, n);
-	uint64_t bits = 0;
-	unsigned left = 0;
 
-	for (unsigned i = 0; i < n;) {
-		unsigned k;
-		if (left == 0) {
-			bits = rng_next(r);
-			left = 10;
-		}
-		k = (unsigned)(bits & 63);
-		bits >>= 6;
-		left--;
-		if (k < 62)
-			p[i++] = alnum[k];
-	}
+	tpcc_astring(r, vs(b, v, n), n);
 }
 
 static void vnstr(struct batch *b, struct db_value *v, struct rng *r, unsigned n)
@@ -594,12 +580,13 @@ static int load_orders(struct batch *b, struct rng *r, unsigned w)
 			vi(&v[1], d);
 			vi(&v[2], w);
 			vi(&v[3], perm[o - 1]);
+			vstr(b, &v[4], b->now);
 			if (o < 2101)
-				vi(&v[4], rng_uniform(r, 1, 10));
+				vi(&v[5], rng_uniform(r, 1, 10));
 			else
-				vnull(&v[4]);
-			vi(&v[5], ol_cnt[o - 1]);
-			vi(&v[6], 1);
+				vnull(&v[5]);
+			vi(&v[6], ol_cnt[o - 1]);
+			vi(&v[7], 1);
 			if (batch_row_done(b) < 0)
 				return -1;
 		}
@@ -614,7 +601,10 @@ static int load_orders(struct batch *b, struct rng *r, unsigned w)
 				vi(&v[3], n);
 				vi(&v[4], rng_uniform(r, 1, 100000));
 				vi(&v[5], w);
-				vi(&v[6], o < 2101);
+				if (o < 2101)
+					vstr(b, &v[6], b->now);
+				else
+					vnulls(&v[6]);
 				vi(&v[7], 5);
 				vd(&v[8], o < 2101 ? 0.0 : rng_uniform(r, 1, 999999) / 100.0);
 				vastr(b, &v[9], r, 24, 24);
@@ -824,11 +814,17 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	l.mode = drv->execute_batch ? BM_ARRAY : BM_INSERT;
 	/* SQL Server: the driver's bulk copy where it has one (msodbcsql's bcp
 	 * API; a connection without it falls back to parameter arrays). */
-	if (drv->copy_rows && drv->execute_batch && sql->dialect == TPCC_MSSQL) {
+	/* One client time for the whole load: every order's O_ENTRY_D and every
+	 * delivered line's OL_DELIVERY_D (clause 4.3.3.1: equal), on every
+	 * path. ISO 8601 with the T: SQL Server reads it whatever DATEFORMAT
+	 * the login has; MariaDB and PostgreSQL read it too. */
+	{
 		time_t now = time(NULL);
 		struct tm tm;
 		localtime_r(&now, &tm);
-		strftime(l.now, sizeof(l.now), "%Y-%m-%d %H:%M:%S", &tm);
+		strftime(l.now, sizeof(l.now), "%Y-%m-%dT%H:%M:%S", &tm);
+	}
+	if (drv->copy_rows && drv->execute_batch && sql->dialect == TPCC_MSSQL) {
 		lcp.bulk_copy = true;
 		l.mode = BM_COPY;
 	}

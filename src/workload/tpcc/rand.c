@@ -27,6 +27,32 @@ const double tpcc_spec_think_s[TPCC_DECK_TYPES] = {12, 12, 10, 5, 5};
 /* Delivery's limit is for the deferred execution; its queuing has 5 s. */
 const double tpcc_p90_limit_s[TPCC_DECK_TYPES] = {5, 5, 5, 80, 20};
 
+int tpcc_alnum(unsigned bits6)
+{
+	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+	return bits6 < 62 ? alnum[bits6] : -1;
+}
+
+void tpcc_astring(struct rng *r, char *out, unsigned n)
+{
+	uint64_t bits = 0;
+	unsigned left = 0;
+
+	for (unsigned i = 0; i < n;) {
+		int ch;
+		if (left == 0) {
+			bits = rng_next(r);
+			left = 10;
+		}
+		ch = tpcc_alnum((unsigned)(bits & 63));
+		bits >>= 6;
+		left--;
+		if (ch >= 0)
+			out[i++] = (char)ch;
+	}
+}
+
 uint32_t tpcc_nurand(struct rng *r, uint32_t a, uint32_t x, uint32_t y, uint32_t c)
 {
 	return (((rng_uniform(r, 0, a) | rng_uniform(r, x, y)) + c) % (y - x + 1)) + x;

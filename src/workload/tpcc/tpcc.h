@@ -8,10 +8,12 @@
 #define DBRIG_WORKLOAD_TPCC_TPCC_H
 
 #include "core/rng.h"
+#include "core/strbuf.h"
 #include "db/db.h"
 #include "workload/tpcc/sql.h"
 #include "workload/workload.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,6 +41,12 @@ struct tpcc_c {
 };
 
 uint32_t tpcc_nurand(struct rng *r, uint32_t a, uint32_t x, uint32_t y, uint32_t c);
+/* Clause 4.3.2.2's a-strings: 62 alphanumeric characters, each equally likely.
+ * tpcc_alnum maps a 6-bit draw to its character, or -1 for 62 and 63, which
+ * are drawn again (rejection: no modulo bias); tpcc_astring fills n
+ * characters from ten 6-bit draws per 64-bit random word. */
+int tpcc_alnum(unsigned bits6);
+void tpcc_astring(struct rng *r, char *out, unsigned n);
 /* Clause 2.1.6.1: |C_RUN - C_LOAD| for C_LAST in [65, 119], not 96 or 112. */
 bool tpcc_c_delta_valid(unsigned c_load, unsigned c_run);
 /* A C-run with a valid delta to the stored C-load (C_LAST), random C_ID and
@@ -93,7 +101,24 @@ struct tpcc_ctx {
 	uint64_t seed;               /* prepare: the load's random seed */
 	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
 	atomic_ullong remote_lines, by_name;
+	struct tpcc_dlog *dlog;      /* --delivery-log, or NULL */
 };
+
+/* The Delivery result log (clause 2.7.4.2, --delivery-log; dlog.c): one line
+ * per deferred Delivery counted in a phase (its queueing and completion
+ * times, warehouse, carrier, each district's delivered order or its skip),
+ * held in memory and written atomically at the end of the run. */
+struct tpcc_dlog {
+	pthread_mutex_t mu;
+	struct strbuf text;
+	unsigned long long lines;
+};
+void tpcc_dlog_init(struct tpcc_dlog *d);
+/* o_id[k]: district k+1's delivered order, 0 = skipped (no new order). */
+void tpcc_dlog_add(struct tpcc_dlog *d, unsigned phase, uint64_t latency_ns, bool deferred, uint32_t w,
+		   uint32_t carrier, const uint32_t o_id[10]);
+int tpcc_dlog_write(struct tpcc_dlog *d, const char *path) __attribute__((warn_unused_result));
+void tpcc_dlog_release(struct tpcc_dlog *d);
 
 extern const struct workload_ops tpcc_workload_ops;
 

@@ -44,6 +44,7 @@ struct tpcc_sess {
 	struct db_value cols[NCOLS_MAX];
 	/* inputs and carried values */
 	uint32_t w, d, c_w, c_d, c_id, o_id, ol_cnt, line, carrier, threshold;
+	uint32_t dl_o[10]; /* Delivery: each district's delivered order, 0 = skipped */
 	bool by_name, all_local, rollback, bc;
 	double amount, sum;
 	char c_last[16];
@@ -505,6 +506,7 @@ static int delivery(struct tpcc_sess *s, const struct db_exec_result *last, cons
 		case 1:
 			if (!row(s, TS_DL_OLDEST_NEW_ORDER) || s->cols[0].is_null) {
 				atomic_fetch_add_explicit(&s->x->skipped_districts, 1, memory_order_relaxed);
+				s->dl_o[s->d - 1] = 0;
 				s->d++;
 				s->pc = 0;
 				continue;
@@ -555,6 +557,7 @@ static int delivery(struct tpcc_sess *s, const struct db_exec_result *last, cons
 			*out = stmt(s, TS_DL_CUST_UPD);
 			return WL_STEP;
 		case 7:
+			s->dl_o[s->d - 1] = s->o_id;
 			s->d++;
 			s->pc = 0;
 			continue;
@@ -706,6 +709,27 @@ static int pr_delivery(struct tpcc_sess *s, const struct wl_step **out)
 		return -1;
 	delivered = s->cols[0].i;
 	skipped = s->cols[1].i;
+	/* The ten o_ids, space-separated, 0 for a skipped district. */
+	{
+		const char *q = s->cols[2].is_null ? "" : s->cols[2].s;
+		const char *end = q + (s->cols[2].is_null ? 0 : s->cols[2].len);
+		unsigned k = 0, zeros = 0;
+		while (k < 10 && q < end) {
+			uint32_t v = 0;
+			while (q < end && *q == ' ')
+				q++;
+			if (q == end || *q < '0' || *q > '9')
+				break;
+			while (q < end && *q >= '0' && *q <= '9')
+				v = v * 10 + (uint32_t)(*q++ - '0');
+			zeros += v == 0;
+			s->dl_o[k++] = v;
+		}
+		if (k != 10 || (int64_t)zeros != skipped) {
+			drain(s, TS_PR_DELIVERY);
+			return wl_fatal(s, "Delivery: the procedure's order list is not ten orders (0 for each skipped district)");
+		}
+	}
 	drain(s, TS_PR_DELIVERY);
 	if (delivered < 0 || skipped < 0 || delivered + skipped != 10)
 		return wl_fatal(s, "Delivery: the procedure did not account for the ten districts");
@@ -906,6 +930,15 @@ static void tpcc_bind_term(void *p, void *term, unsigned type)
 	s->retry = false;
 }
 
+/* --delivery-log: each Delivery as it is counted. */
+static void tpcc_txn_recorded(void *p, unsigned phase, uint64_t latency_ns, bool deferred)
+{
+	struct tpcc_sess *s = p;
+
+	if (s->x->dlog && s->type == TT_DELIVERY)
+		tpcc_dlog_add(s->x->dlog, phase, latency_ns, deferred, s->w, s->carrier, s->dl_o);
+}
+
 static unsigned tpcc_term_next(void *wl, void *term, struct rng *r)
 {
 	struct tpcc_term *t = term;
@@ -925,4 +958,5 @@ const struct workload_ops tpcc_workload_ops = {
 	.term_next = tpcc_term_next,
 	.type_deferred = tpcc_type_deferred,
 	.bind_term = tpcc_bind_term,
+	.txn_recorded = tpcc_txn_recorded,
 };

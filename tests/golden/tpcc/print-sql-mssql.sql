@@ -10,7 +10,8 @@ CREATE TABLE warehouse (
   w_zip CHAR(9),
   w_tax DECIMAL(4,4),
   w_ytd DECIMAL(12,2),
-  PRIMARY KEY (w_id)
+  w_padding CHAR(4000) NULL,
+  PRIMARY KEY (w_id) WITH (ALLOW_PAGE_LOCKS = OFF)
 );
 
 CREATE TABLE district (
@@ -25,7 +26,8 @@ CREATE TABLE district (
   d_tax DECIMAL(4,4),
   d_ytd DECIMAL(12,2),
   d_next_o_id INTEGER,
-  PRIMARY KEY (d_w_id, d_id)
+  d_padding CHAR(6000) NULL,
+  PRIMARY KEY (d_w_id, d_id) WITH (ALLOW_PAGE_LOCKS = OFF)
 );
 
 CREATE TABLE customer (
@@ -245,11 +247,11 @@ INSERT INTO customer (c_id, c_d_id, c_w_id, c_first, c_middle, c_last, c_street_
 -- ld_history
 INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?);
 -- ld_orders
-INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, CURRENT_TIMESTAMP, ?, ?, ?);
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
 -- ld_new_order
 INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
 -- ld_order_line
-INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ? = 1 THEN CURRENT_TIMESTAMP END, ?, ?, ?);
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- ld_stock
 INSERT INTO stock (s_i_id, s_w_id, s_quantity, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10, s_ytd, s_order_cnt, s_remote_cnt, s_data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- ld_meta

@@ -117,12 +117,52 @@ static void test_delays(void **state)
 	assert_true(tpcc_spec_mean_cycle_s(w) > 20.5 && tpcc_spec_mean_cycle_s(w) < 21.5);
 }
 
+/* a-strings (clause 4.3.2.2): over all 64 values of a 6-bit draw, each of
+ * the 62 alphanumeric characters comes from exactly one, and the other two
+ * are rejected, so with uniform draws every character has probability 1/62
+ * exactly (the old (bits & 63) % 26 gave a-l 3/64 and m-z 2/64). Then
+ * tpcc_astring: only those characters, every one of them. */
+static void test_astring(void **state)
+{
+	unsigned hits[256] = {0}, rejected = 0, distinct = 0;
+	static char s[62000];
+	struct rng r;
+
+	(void)state;
+	for (unsigned v = 0; v < 64; v++) {
+		int c = tpcc_alnum(v);
+		if (c < 0)
+			rejected++;
+		else
+			hits[(unsigned char)c]++;
+	}
+	assert_int_equal(rejected, 2);
+	for (unsigned c = 0; c < 256; c++) {
+		bool alnum = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+		assert_int_equal(hits[c], alnum ? 1 : 0);
+		distinct += hits[c];
+	}
+	assert_int_equal(distinct, 62);
+	memset(hits, 0, sizeof(hits));
+	rng_seed(&r, 7);
+	tpcc_astring(&r, s, sizeof(s));
+	for (size_t i = 0; i < sizeof(s); i++)
+		hits[(unsigned char)s[i]]++;
+	for (unsigned c = 0; c < 256; c++) {
+		bool alnum = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+		if (alnum)
+			assert_true(hits[c] > 0);
+		else
+			assert_int_equal(hits[c], 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nurand_bounds),  cmocka_unit_test(test_c_delta),
 		cmocka_unit_test(test_last_name),      cmocka_unit_test(test_deck_mix),
-		cmocka_unit_test(test_delays),
+		cmocka_unit_test(test_delays),         cmocka_unit_test(test_astring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

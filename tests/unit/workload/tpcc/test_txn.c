@@ -136,8 +136,11 @@ static int f_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 		cols[i] = (struct db_value){.type = s->cols[i], .i = 1, .d = 1.0, .s = "GC", .len = 2};
 		if (s->k == TS_PR_NEWORD && i == 1)
 			cols[i].i = s->rolled_back;
-		if (s->k == TS_PR_DELIVERY)
+		if (s->k == TS_PR_DELIVERY) {
 			cols[i].i = i == 0 ? 10 : 0; /* 10 delivered, 0 skipped */
+			if (i == 2) /* the ten order ids, as the procedures return them */
+				cols[i].s = "2101 2102 2103 2104 2105 2106 2107 2108 2109 2110 ", cols[i].len = 50;
+		}
 		if (s->k == TS_CUST_BY_NAME && by_name_rows > 0 && i == 0)
 			cols[i].i = by_name_rows - s->left; /* 1, 2, ... in c_first order */
 	}
