@@ -9,6 +9,10 @@
 #   parallel) -> status -> restore -> data check of the restored guests -> guest checks
 #   -> teardown; throttled drive slower; nothing left; each result carries its VM's disk
 #   (libvirt block stats) and vCPU telemetry and the throttled disk waits longer per request.
+# Then TPC-C (tpcc_e2e below, in the background from the sysbench campaign's end): a second
+# campaign on a third VM, verify_restore through `dbrig tpcc check`, the run's stored check
+# passed, an altered pre-built volume failing the restore's verification with one line
+# naming the VM, teardown.
 # The golden copy is loaded once (on fast) and cloned to slow, so both hold the same
 # rows; the two VMs then ran different numbers of transactions (one drive is throttled):
 # after `dbrig restore` both must hold the golden rows again (row count, CHECKSUM TABLE
@@ -38,6 +42,8 @@ bash "$DBRIG_SOURCE_DIR/tests/e2e/make-guest-image.sh" "$CACHE" >/dev/null || in
 T=$TEST_TMP
 chmod 755 "$T"
 NAME="e2e-$$"
+TNAME="e2etpcc-$$" # the TPC-C campaign: its names never contain dbrig-$NAME-
+TPID=""
 URI=qemu:///system
 STARTED=""
 
@@ -51,18 +57,21 @@ stop_daemons() {
 	done
 }
 
-leftovers() { # everything of this test that libvirt still has
-	virsh -c $URI list --all --name 2>/dev/null | grep -F "dbrig-$NAME-" || true
-	virsh -c $URI pool-list --all --name 2>/dev/null | grep -F "dbrig-$NAME-" || true
+leftovers() { # everything of this test's campaign ($1, default the sysbench one) that libvirt still has
+	virsh -c $URI list --all --name 2>/dev/null | grep -F "dbrig-${1:-$NAME}-" || true
+	virsh -c $URI pool-list --all --name 2>/dev/null | grep -F "dbrig-${1:-$NAME}-" || true
 }
 
 cleanup_e2e() {
 	set +e
+	if [ -n "$TPID" ]; then # the TPC-C part still runs: its dbrig first (its drivers follow it), then the subshell
+		kill $(pgrep -P "$TPID") "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null
+	fi
 	if [ -n "$STARTED" ] || virsh -c $URI version >/dev/null 2>&1; then
-		for d in $(virsh -c $URI list --all --name 2>/dev/null | grep -F "dbrig-$NAME-"); do
+		for d in $(virsh -c $URI list --all --name 2>/dev/null | grep -F -e "dbrig-$NAME-" -e "dbrig-$TNAME-"); do
 			virsh -c $URI destroy "$d" >/dev/null 2>&1; virsh -c $URI undefine "$d" >/dev/null 2>&1
 		done
-		for p in $(virsh -c $URI pool-list --all --name 2>/dev/null | grep -F "dbrig-$NAME-"); do
+		for p in $(virsh -c $URI pool-list --all --name 2>/dev/null | grep -F -e "dbrig-$NAME-" -e "dbrig-$TNAME-"); do
 			for v in $(virsh -c $URI vol-list "$p" 2>/dev/null | awk 'NR > 2 && $1 { print $1 }'); do
 				virsh -c $URI vol-delete --pool "$p" "$v" >/dev/null 2>&1
 			done
@@ -70,7 +79,7 @@ cleanup_e2e() {
 		done
 	fi
 	[ -n "$STARTED" ] && stop_daemons
-	rm -f /var/log/libvirt/qemu/dbrig-"$NAME"-*.log
+	rm -f /var/log/libvirt/qemu/dbrig-"$NAME"-*.log /var/log/libvirt/qemu/dbrig-"$TNAME"-*.log
 	cleanup_test
 }
 trap cleanup_e2e EXIT
@@ -90,23 +99,15 @@ while (exec 3<>/dev/tcp/127.0.0.1/$((PORT + 1))) 2>/dev/null; do PORT=$(free_por
 mkdir -p "$T/fast" "$T/slow" "$T/out"
 # A public key only (its private half was thrown away): cloud-init must install it.
 SSH_KEY="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAID0237NsmRw28j0aWyYVbu8bdyzPdhcillT0wI/3KXjA dbrig-e2e"
-# ready_timeout 8m: the throttled VM's first boot (empty under-test disk at 10 IOPS) took
-# 245 s in an earlier run with the old hand-written seed unit, 313-344 s with cloud-init (its NoCloud
-# search probes every disk: 24 s on that one alone; the setup starts from runcmd at the
-# end of cloud-final); 6m left too little margin on a busy machine.
-cat >"$T/e2e.json" <<JSON
-{
-  "name": "$NAME",
-  "description": "dbrig libvirt e2e: 2 VMs on 2 pools, one throttled",
-  "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1, "table-size": 2000, "rand-seed": 5}},
-  "engine": {"kind": "mariadb", "buffer_pool": "64M",
-             "server_options": {"innodb_flush_log_at_trx_commit": 1, "innodb_log_file_size": "16M"}},
+# The "target" member of both campaigns (the sysbench one adds the slow drive's iotune).
+guest_target() { # guest_target FORWARD-BASE-PORT [MEMBER,]
+	cat <<JSON
   "target": {
     "kind": "libvirt",
     "hosts": {"local": "$URI"},
     "endpoint": "forward",
     "forward_backend": "slirp",
-    "forward_base_port": $PORT,
+    "forward_base_port": $1,
     "domain_type": "${DBRIG_E2E_DOMAIN_TYPE:-qemu}",
     "base_image": "$CACHE/debian12-mariadb.qcow2",
     "kernel": "$CACHE/vmlinuz",
@@ -119,12 +120,26 @@ cat >"$T/e2e.json" <<JSON
     "memory": "768M",
     "controller": "virtio-scsi",
     "create_pools": true,
-    "iotune": {"slow": "total_iops_sec=10"},
+    ${2:-}
     "ssh_key": "$SSH_KEY",
     "guest_packages": "preinstalled",
     "ready_timeout": "8m",
     "stop_timeout": "2m"
   },
+JSON
+}
+# ready_timeout 8m: the throttled VM's first boot (empty under-test disk at 10 IOPS) took
+# 245 s in an earlier run with the old hand-written seed unit, 313-344 s with cloud-init (its NoCloud
+# search probes every disk: 24 s on that one alone; the setup starts from runcmd at the
+# end of cloud-final); 6m left too little margin on a busy machine.
+cat >"$T/e2e.json" <<JSON
+{
+  "name": "$NAME",
+  "description": "dbrig libvirt e2e: 2 VMs on 2 pools, one throttled",
+  "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1, "table-size": 2000, "rand-seed": 5}},
+  "engine": {"kind": "mariadb", "buffer_pool": "64M",
+             "server_options": {"innodb_flush_log_at_trx_commit": 1, "innodb_log_file_size": "16M"}},
+$(guest_target "$PORT" '"iotune": {"slow": "total_iops_sec=10"},')
   "drives": [{"name": "fast", "path": "$T/fast"}, {"name": "slow", "path": "$T/slow"}],
   "run_groups": [{"name": "2 VMs on 2 drives", "placement": {"fast": 1, "slow": 1}}],
   "precondition": "${DBRIG_E2E_PRECONDITION:-20s}",
@@ -138,6 +153,128 @@ cat >"$T/e2e.json" <<JSON
 JSON
 cd "$T"
 step() { echo "[$(($(date +%s) - t0))s] $*"; }
+
+# ---- TPC-C on a MariaDB guest with verify_restore (issue 11 item 6) ----
+# A second campaign, its own VM on its own pool: a guest's seed creates the workload's
+# database (sbtest or tpcc) and grants only it, so the sysbench VMs cannot serve TPC-C.
+# 1 warehouse, closed loop, seconds per phase. The golden copy is loaded with `dbrig tpcc
+# prepare` and fingerprinted with `dbrig tpcc check`, the restore is verified by it, and the
+# run's stored check after the sample must pass. Then the pre-built volume is deliberately
+# altered (replaced by the under-test disk the run changed, the VM shut off) and the run
+# redone with --resume: restore copies the altered bytes, and the verification must fail with
+# one line naming the VM and both fingerprints. It runs in the background (tpcc_start, tpcc_wait)
+# beside the sysbench part's last restore, guest checks and teardown, after that campaign's
+# measured run: those wait mostly on the throttled disk, so the CPUs have room.
+tpcc_e2e() {
+	local tn="$TNAME" tport tres tpc=0 tdom
+	tpc=$(date +%s)
+	tport=$(free_port) || die "no free port"
+	while [ "$tport" = "$PORT" ] || [ "$tport" = "$((PORT + 1))" ]; do tport=$(free_port); done
+	mkdir -p "$T/tpcc"
+	cat >"$T/tpcc.json" <<JSON
+{
+  "name": "$tn",
+  "description": "dbrig libvirt e2e: TPC-C on one MariaDB guest, verify_restore",
+  "workload": {"kind": "tpcc", "options": {"warehouses": 1, "terminals": 4, "delays": "off", "rand-seed": 7}},
+  "engine": {"kind": "mariadb", "buffer_pool": "128M",
+             "server_options": {"innodb_flush_log_at_trx_commit": 1, "innodb_log_file_size": "64M"}},
+$(guest_target "$tport")
+  "drives": [{"name": "d1", "path": "$T/tpcc"}],
+  "run_groups": [{"name": "tpcc 1 VM", "placement": {"d1": 1}}],
+  "precondition": "${DBRIG_E2E_TPCC_PRECONDITION:-3s}",
+  "sample": "${DBRIG_E2E_TPCC_SAMPLE:-6s}",
+  "threads": 2,
+  "report_interval": "3s",
+  "output": "$T/tout",
+  "verify_restore": true,
+  "keep": true
+}
+JSON
+	step "tpcc: campaign --plan"
+	"$DBRIG_BIN" campaign tpcc.json --plan >tplan.out 2>&1 || fail "tpcc: --plan failed: $(cat tplan.out)"
+	check "tpcc: --plan describes the TPC-C load on 1 VM" grep -qF "tpcc: 1 warehouse(s), 2 connections per instance" tplan.out
+	step "tpcc: campaign (provision, golden copy by dbrig tpcc prepare, restore verified by dbrig tpcc check, run)"
+	"$DBRIG_BIN" campaign tpcc.json >tcamp.out 2>tcamp.err || {
+		cat tcamp.err >&2
+		for f in tout/"$tn"/golden-*.log tout/"$tn"/check-*.log tout/"$tn"/ready-*.log; do
+			[ -f "$f" ] && { echo "--- $f"; tail -15 "$f"; } >&2
+		done
+		[ "$FAILURES" = 0 ] && grep -q ": not ready within ready_timeout " tcamp.err &&
+			infra "tpcc: a VM's first boot did not become ready within ready_timeout: $(grep ': not ready within ready_timeout ' tcamp.err | head -1)"
+		fail "tpcc: campaign failed"
+		return
+	}
+	tail -4 tcamp.err
+	gold=$(json_get "tout/$tn/state.json" "r['golden']['d1']" 2>&1) || gold="none: $gold"
+	echo "  tpcc golden fingerprint: $gold"
+	check "tpcc: the golden copy is 1 warehouse as loaded (got: $gold)" \
+		bash -c "[[ '$gold' == 'rows: warehouse 1, district 10, customer 30000, orders 30000, new_order 9000, item 100000, stock 100000, history 30000, order_line '* ]]"
+	check "tpcc: the restore was verified by dbrig tpcc check against the golden fingerprint" \
+		[ "$(grep -cF "d1/vm1: restore verified ($gold)" tcamp.err)" = 1 ]
+	tres="tout/$tn/tpcc-1-vm/d1/vm1.json"
+	check "tpcc: result and journal: oracle" oracle result "$tres" --journal "${tres}l"
+	# The check the campaign ran after the sample on the restored guest (--check=after), as stored in the result.
+	check "tpcc: the run committed New-Orders and its stored dbrig tpcc check after the run passed every applicable condition" \
+		python3 - "$tres" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+err = []
+s = r["phases"]["sample"] or {}
+if r["status"] != "complete" or r["workload"]["kind"] != "tpcc": err.append("status %s, kind %s" % (r["status"], r["workload"]["kind"]))
+if s.get("tps", 0) <= 0 or s["types"]["new_order"]["count"] <= 0: err.append("no New-Order committed: %s" % s.get("types"))
+ck = (r.get("consistency") or {}).get("after")
+if not ck:
+    err.append("no stored check after the run")
+else:
+    conds = ck["conditions"]
+    applied = [c["condition"] for c in conds if c["applies"]]
+    bad = [c for c in conds if c["applies"] and c["bad"]]
+    print("  tpcc: sample tps %.2f, new orders %d; check after: ok %s, %d conditions, applied %s, rows %s" %
+          (s["tps"], s["types"]["new_order"]["count"], ck["ok"], len(conds), applied, ck["rows"]))
+    if not ck["ok"] or bad or len(conds) != 12 or len(applied) < 11:
+        err.append("check after the run: ok %s, failing %s" % (ck["ok"], bad))
+for e in err: print("FAIL: tpcc:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
+
+	step "tpcc: an altered pre-built volume fails the restore's verification"
+	# The campaign shut the VM off; its under-test disk holds the database the run changed.
+	tdom="dbrig-$tn-d1-vm1"
+	check "tpcc: the VM is shut off after the campaign" [ "$(virsh -c $URI domstate "$tdom" 2>&1)" = "shut off" ]
+	cp --sparse=always "$T/tpcc/$tdom-undertest.img" "$T/tpcc/$tdom-prebuilt.img" || fail "tpcc: cannot alter the pre-built volume"
+	python3 - "tout/$tn/state.json" <<'PY' || fail "tpcc: cannot mark the run to be redone"
+import json, sys
+st = json.load(open(sys.argv[1]))
+st["runs"][0]["status"] = "failed"
+json.dump(st, open(sys.argv[1], "w"))
+PY
+	local rc=0
+	"$DBRIG_BIN" campaign tpcc.json --resume >tbad.out 2>tbad.err || rc=$?
+	tail -4 tbad.err
+	check "tpcc: the resume with the altered volume exits 1 (got $rc)" [ "$rc" = 1 ]
+	check "tpcc: exactly one line names the VM whose restored database differs, with both fingerprints" \
+		[ "$(grep -c "^dbrig: .*d1/vm1: the restored database differs from the golden copy (rows: warehouse 1, .*, expected $gold)\$" tbad.err)" = 1 ]
+	check "tpcc: the run is marked failed" [ "$(json_get "tout/$tn/state.json" "r['runs'][0]['status']")" = failed ]
+
+	step "tpcc: teardown"
+	"$DBRIG_BIN" teardown tpcc.json >ttd.out 2>ttd.err || fail "tpcc: teardown failed: $(cat ttd.err)"
+	check "tpcc: teardown left no domain or pool" [ -z "$(leftovers "$tn")" ]
+	check "tpcc: teardown left no volume file" [ -z "$(find "$T/tpcc" -type f 2>/dev/null)" ]
+	step "tpcc: the TPC-C part took $(($(date +%s) - tpc)) s"
+}
+tpcc_start() { # tpcc_e2e in a subshell: its output in tpcc.log, the checks it counted in tpcc.counts
+	( c0=$CHECKS f0=$FAILURES; tpcc_e2e; echo "$((CHECKS - c0)) $((FAILURES - f0))" >"$T/tpcc.counts" ) >"$T/tpcc.log" 2>&1 &
+	TPID=$!
+}
+tpcc_wait() {
+	local rc=0 c f
+	wait "$TPID" || rc=$?
+	TPID=""
+	cat "$T/tpcc.log"
+	if read -r c f <"$T/tpcc.counts"; then CHECKS=$((CHECKS + c)); FAILURES=$((FAILURES + f)); fi 2>/dev/null
+	[ "$rc" = 75 ] && [ "$FAILURES" = 0 ] && infra "in the TPC-C part (above)"
+	[ "$rc" = 0 ] || fail "tpcc: the TPC-C part exited $rc"
+}
 
 step "provision --dry-run"
 "$DBRIG_BIN" provision e2e.json --dry-run >dry.xml 2>dry.err || fail "provision --dry-run failed: $(cat dry.err)"
@@ -219,6 +356,7 @@ check "the report judges each drive's bottleneck from the VMs' telemetry" \
 check "the password is in no file of the campaign but its credentials" \
 	bash -c "[ \"\$(grep -rlF -- '$PW' out camp.out camp.err)\" = 'out/$NAME/.libvirt-credentials' ]"
 
+tpcc_start
 step "status, restore, status"
 "$DBRIG_BIN" status e2e.json >st2.out 2>&1 || true
 "$DBRIG_BIN" restore e2e.json >rest.out 2>rest.err || fail "restore failed: $(cat rest.err)"
@@ -329,6 +467,8 @@ step "teardown"
 "$DBRIG_BIN" teardown e2e.json >td.out 2>td.err || fail "teardown failed: $(cat td.err)"
 check "teardown left no domain or pool" [ -z "$(leftovers)" ]
 check "teardown left no volume file" [ -z "$(find "$T/fast" "$T/slow" -type f)" ]
+step "waiting for the TPC-C part"
+tpcc_wait
 for f in st1.out st3.out; do sed "s/^/  $f: /" "$f"; done
 step "done"
 finish
