@@ -533,6 +533,163 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	return ret;
 }
 
+/*
+ * A probe connection before anything else: a clear early error, the server
+ * version and, on ODBC with --dialect=auto, the dialect. 0, -1 (a runtime
+ * failure) or -2 (a usage error) after one message.
+ */
+static int tp_probe(const struct db_driver_ops *drv, const struct db_conn_params *cp, const char *endpoint,
+		    bool auto_dialect, enum tpcc_dialect *dialect, char *version, size_t nversion)
+{
+	struct db_conn probe = {.ops = drv};
+	struct db_conn_params pp = *cp;
+	const char *dbms = NULL;
+	pp.isolation = DB_ISO_DEFAULT; /* snapshot is checked against the dialect below */
+	if (drv->connect(&probe, &pp) < 0) {
+		log_error("cannot connect to %s: error %d (%s): %s", endpoint, probe.err.native, probe.err.sqlstate,
+			  probe.err.msg);
+		drv->disconnect(&probe);
+		return -1;
+	}
+	snprintf(version, nversion, "%s", drv->server_version(&probe) ? drv->server_version(&probe) : "");
+	dbms = drv->dbms_name ? drv->dbms_name(&probe) : NULL;
+	if (auto_dialect && tpcc_dialect_detect(dbms, dialect) < 0) {
+		log_error("--dialect=auto: the server calls itself \"%s\"; name the dialect with --dialect "
+			  "(mssql, mysql or postgresql)",
+			  dbms ? dbms : "(unknown)");
+		drv->disconnect(&probe);
+		return -1;
+	}
+	if (cp->isolation == DB_ISO_SNAPSHOT && *dialect != TPCC_MSSQL) {
+		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level; the server is %s (expected "
+			  "default, read-committed, repeatable-read or serializable)",
+			  dbms ? dbms : tpcc_dialect_name(*dialect));
+		drv->disconnect(&probe);
+		return -2;
+	}
+	if (*dialect == TPCC_POSTGRESQL && cp->dsn && !strstr(cp->dsn, "7.4-1"))
+		log_warn("--odbc-connect: psqlODBC without Protocol=7.4-1 wraps every statement in a SAVEPOINT "
+			 "and keeps a transaction after a deadlock error; append ;Protocol=7.4-1");
+	drv->disconnect(&probe);
+	return 0;
+}
+
+/* The options that shape the load (connections, weights, percentiles, mode,
+ * check, delays, isolation), each checked with its own message: 0, or -1
+ * after one (a usage error). */
+static int tp_load_options(struct tp_cli *c, struct tpcc_ctx *x, struct db_conn_params *cp, bool auto_dialect,
+			   enum tpcc_dialect dialect, double *factor, double *pct, unsigned *npct)
+{
+	if (tpcc_conn_parse(c->connections_arg, &c->connections, &c->per_terminal) < 0)
+		return -1;
+	if (parse_weights(c->weights, x->weights) < 0) {
+		log_error("--weights: \"%s\" is not valid (expected five whole numbers, New-Order,Payment,Order-Status,"
+			  "Delivery,Stock-Level, summing to 1..100, e.g. 10,10,1,1,1)",
+			  c->weights);
+		return -1;
+	}
+	if (!tpcc_weights_meet_spec(x->weights))
+		log_warn("--weights: \"%s\" is below the spec's minimum mix (Payment 43%%, the others 4%% each)", c->weights);
+	if (cli_parse_percentiles(c->percentile, pct, npct) < 0)
+		return -1;
+	if (!strcmp(c->mode, "procedures")) {
+		x->mode = TPCC_PROCEDURES;
+	} else if (strcmp(c->mode, "statements")) {
+		log_error("--mode: \"%s\" is not valid (expected statements or procedures)", c->mode);
+		return -1;
+	}
+	if (strcmp(c->check, "none") && strcmp(c->check, "before") && strcmp(c->check, "after") && strcmp(c->check, "both")) {
+		log_error("--check: \"%s\" is not valid (expected none, before, after or both)", c->check);
+		return -1;
+	}
+	if (tpcc_delays_parse(c->delays, x->weights, factor) < 0) {
+		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c->delays);
+		return -1;
+	}
+	if (parse_isolation(c->isolation, &cp->isolation) < 0) {
+		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read, "
+			  "serializable or snapshot)",
+			  c->isolation);
+		return -1;
+	}
+	/* A named dialect, or the one a driver always speaks (libmysqlclient: mysql). */
+	if (cp->isolation == DB_ISO_SNAPSHOT && !auto_dialect && dialect != TPCC_MSSQL) {
+		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level, through ODBC (expected default, "
+			  "read-committed, repeatable-read or serializable for dialect %s)",
+			  tpcc_dialect_name(dialect));
+		return -1;
+	}
+	return 0;
+}
+
+/* run: the database's scale and C constants, the sessions it needs, then the run itself. */
+static int tp_run(struct tp_cli *c, struct tpcc_ctx *x, const struct tpcc_sql *sql, const struct db_driver_ops *drv,
+		  const struct db_conn_params *cp, const char *endpoint, const char *version, double factor,
+		  const double *pct, unsigned npct)
+{
+	struct tpcc_c cl = {0, 0, 0};
+	struct rng r;
+	unsigned w = 0;
+	if (tpcc_read_meta(sql, drv, cp, &cl, &w) < 0)
+		return EXIT_RUNTIME;
+	if (c->warehouses != w && c->warehouses != 1)
+		log_warn("--warehouses=%u: the database holds %u; running with %u", c->warehouses, w, w);
+	x->warehouses = w;
+	if (c->per_terminal) {
+		if (tpcc_terminals(c, x) > TPCC_MAX_CONNECTIONS) {
+			log_error("--connections=terminals: %u terminals, but at most %u sessions (use fewer --terminals "
+				  "or a pool)",
+				  tpcc_terminals(c, x), TPCC_MAX_CONNECTIONS);
+			return EXIT_USAGE;
+		}
+		c->connections = tpcc_terminals(c, x);
+	}
+	if (check_sessions(c, sql, drv, cp) < 0)
+		return EXIT_RUNTIME;
+	rng_seed(&r, c->rand_seed ? c->rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
+	tpcc_pick_c_run(&r, &cl, &x->c_run);
+	/* The procedures end their own transactions: the run's connections
+	 * (not the check's) run with autocommit on. */
+	struct db_conn_params run_cp = *cp;
+	run_cp.autocommit = x->mode == TPCC_PROCEDURES;
+	return do_run(c, x, drv, &run_cp, endpoint, version, factor, pct, npct);
+}
+
+/* Where to connect and as whom: the ODBC connection string, or
+ * libmysqlclient's host, port or socket, user, database and TLS; the password
+ * from its file or environment; the endpoint as messages name it. 0, or -1
+ * after one message (a usage error). */
+static int tp_endpoint(const struct tp_cli *c, const struct db_driver_ops *drv, struct db_conn_params *cp,
+		       char **password, char *endpoint, size_t nendpoint)
+{
+	if (drv->uses_dsn) {
+		if (!c->odbc_connect) {
+			log_error("--odbc-connect: missing (expected a connection string such as "
+				  "'Driver={ODBC Driver 18 for SQL Server};Server=host,1433;UID=bench;Database=tpcc')");
+			return -1;
+		}
+		cp->dsn = c->odbc_connect;
+		drv->describe(cp, endpoint, nendpoint);
+		if (strcmp(endpoint, c->odbc_connect))
+			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
+				 "--odbc-password-file");
+		if (cli_password(NULL, "odbc-password-file", c->odbc_password_file, "ODBC_PWD", password) < 0)
+			return -1;
+	} else {
+		if (cli_password(NULL, "mysql-password-file", c->my.password_file, "MYSQL_PWD", password) < 0)
+			return -1;
+		cp->host = c->my.host;
+		cp->port = c->my.port;
+		cp->socket = c->my.socket;
+		cp->user = c->my.user;
+		cp->database = c->my.db;
+		if (cli_mysql_tls(c->my.ssl, c->my.ssl_ca, c->my.ssl_cert, c->my.ssl_key, cp) < 0)
+			return -1;
+		drv->describe(cp, endpoint, nendpoint);
+	}
+	return 0;
+}
+
 int cmd_tpcc(int argc, char **argv)
 {
 	struct tp_cli c;
@@ -541,7 +698,7 @@ int cmd_tpcc(int argc, char **argv)
 	struct tpcc_sql *sql = NULL;
 	const struct db_driver_ops *drv;
 	const char *pos[2];
-	int npos = 0, ret = EXIT_USAGE;
+	int npos = 0, ret = EXIT_USAGE, prc;
 	char *password = NULL;
 	int *codes = NULL;
 	size_t ncodes = 0;
@@ -610,45 +767,8 @@ int cmd_tpcc(int argc, char **argv)
 		log_error("tpcc: expected one COMMAND: prepare, run, check, cleanup or ping (see dbrig tpcc --help)");
 		goto out;
 	}
-	if (tpcc_conn_parse(c.connections_arg, &c.connections, &c.per_terminal) < 0)
+	if (tp_load_options(&c, &x, &cp, auto_dialect, dialect, &factor, pct, &npct) < 0)
 		goto out;
-	if (parse_weights(c.weights, x.weights) < 0) {
-		log_error("--weights: \"%s\" is not valid (expected five whole numbers, New-Order,Payment,Order-Status,"
-			  "Delivery,Stock-Level, summing to 1..100, e.g. 10,10,1,1,1)",
-			  c.weights);
-		goto out;
-	}
-	if (!tpcc_weights_meet_spec(x.weights))
-		log_warn("--weights: \"%s\" is below the spec's minimum mix (Payment 43%%, the others 4%% each)", c.weights);
-	if (cli_parse_percentiles(c.percentile, pct, &npct) < 0)
-		goto out;
-	if (!strcmp(c.mode, "procedures")) {
-		x.mode = TPCC_PROCEDURES;
-	} else if (strcmp(c.mode, "statements")) {
-		log_error("--mode: \"%s\" is not valid (expected statements or procedures)", c.mode);
-		goto out;
-	}
-	if (strcmp(c.check, "none") && strcmp(c.check, "before") && strcmp(c.check, "after") && strcmp(c.check, "both")) {
-		log_error("--check: \"%s\" is not valid (expected none, before, after or both)", c.check);
-		goto out;
-	}
-	if (tpcc_delays_parse(c.delays, x.weights, &factor) < 0) {
-		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c.delays);
-		goto out;
-	}
-	if (parse_isolation(c.isolation, &cp.isolation) < 0) {
-		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read, "
-			  "serializable or snapshot)",
-			  c.isolation);
-		goto out;
-	}
-	/* A named dialect, or the one a driver always speaks (libmysqlclient: mysql). */
-	if (cp.isolation == DB_ISO_SNAPSHOT && !auto_dialect && dialect != TPCC_MSSQL) {
-		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level, through ODBC (expected default, "
-			  "read-committed, repeatable-read or serializable for dialect %s)",
-			  tpcc_dialect_name(dialect));
-		goto out;
-	}
 	if (db_parse_code_list(c.retry_errors, &codes, &ncodes, &all) < 0) {
 		log_error("--retry-errors: \"%s\" is not valid (expected error numbers like 1213,1205, or all)",
 			  c.retry_errors);
@@ -659,31 +779,8 @@ int cmd_tpcc(int argc, char **argv)
 	cp.retry_all = all;
 	cp.retry_deadlocks = true;
 	cp.connect_timeout_s = 10;
-	if (drv->uses_dsn) {
-		if (!c.odbc_connect) {
-			log_error("--odbc-connect: missing (expected a connection string such as "
-				  "'Driver={ODBC Driver 18 for SQL Server};Server=host,1433;UID=bench;Database=tpcc')");
-			goto out;
-		}
-		cp.dsn = c.odbc_connect;
-		drv->describe(&cp, endpoint, sizeof(endpoint));
-		if (strcmp(endpoint, c.odbc_connect))
-			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
-				 "--odbc-password-file");
-		if (cli_password(NULL, "odbc-password-file", c.odbc_password_file, "ODBC_PWD", &password) < 0)
-			goto out;
-	} else {
-		if (cli_password(NULL, "mysql-password-file", c.my.password_file, "MYSQL_PWD", &password) < 0)
-			goto out;
-		cp.host = c.my.host;
-		cp.port = c.my.port;
-		cp.socket = c.my.socket;
-		cp.user = c.my.user;
-		cp.database = c.my.db;
-		if (cli_mysql_tls(c.my.ssl, c.my.ssl_ca, c.my.ssl_cert, c.my.ssl_key, &cp) < 0)
-			goto out;
-		drv->describe(&cp, endpoint, sizeof(endpoint));
-	}
+	if (tp_endpoint(&c, drv, &cp, &password, endpoint, sizeof(endpoint)) < 0)
+		goto out;
 	cp.password = password;
 	ret = EXIT_RUNTIME;
 	if (drv->global_init && drv->global_init() < 0) {
@@ -692,38 +789,11 @@ int cmd_tpcc(int argc, char **argv)
 	}
 	/* A probe connection: a clear early error, the server version and, on
 	 * ODBC, the dialect. */
-	{
-		struct db_conn probe = {.ops = drv};
-		struct db_conn_params pp = cp;
-		const char *dbms = NULL;
-		pp.isolation = DB_ISO_DEFAULT; /* snapshot is checked against the dialect below */
-		if (drv->connect(&probe, &pp) < 0) {
-			log_error("cannot connect to %s: error %d (%s): %s", endpoint, probe.err.native, probe.err.sqlstate,
-				  probe.err.msg);
-			drv->disconnect(&probe);
-			goto out;
-		}
-		snprintf(version, sizeof(version), "%s", drv->server_version(&probe) ? drv->server_version(&probe) : "");
-		dbms = drv->dbms_name ? drv->dbms_name(&probe) : NULL;
-		if (auto_dialect && tpcc_dialect_detect(dbms, &dialect) < 0) {
-			log_error("--dialect=auto: the server calls itself \"%s\"; name the dialect with --dialect "
-				  "(mssql, mysql or postgresql)",
-				  dbms ? dbms : "(unknown)");
-			drv->disconnect(&probe);
-			goto out;
-		}
-		if (cp.isolation == DB_ISO_SNAPSHOT && dialect != TPCC_MSSQL) {
-			log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level; the server is %s (expected "
-				  "default, read-committed, repeatable-read or serializable)",
-				  dbms ? dbms : tpcc_dialect_name(dialect));
-			drv->disconnect(&probe);
+	prc = tp_probe(drv, &cp, endpoint, auto_dialect, &dialect, version, sizeof(version));
+	if (prc < 0) {
+		if (prc == -2)
 			ret = EXIT_USAGE;
-			goto out;
-		}
-		if (dialect == TPCC_POSTGRESQL && cp.dsn && !strstr(cp.dsn, "7.4-1"))
-			log_warn("--odbc-connect: psqlODBC without Protocol=7.4-1 wraps every statement in a SAVEPOINT "
-				 "and keeps a transaction after a deadlock error; append ;Protocol=7.4-1");
-		drv->disconnect(&probe);
+		goto out;
 	}
 	if (!strcmp(pos[0], "ping")) {
 		printf("ping: %s answers as %s (%s)\n", endpoint, cp.user ? cp.user : "the connection string's user",
@@ -767,33 +837,7 @@ int cmd_tpcc(int argc, char **argv)
 			ret = 0;
 		}
 	} else {
-		struct tpcc_c cl = {0, 0, 0};
-		struct rng r;
-		unsigned w = 0;
-		if (tpcc_read_meta(sql, drv, &cp, &cl, &w) < 0)
-			goto out;
-		if (c.warehouses != w && c.warehouses != 1)
-			log_warn("--warehouses=%u: the database holds %u; running with %u", c.warehouses, w, w);
-		x.warehouses = w;
-		if (c.per_terminal) {
-			if (tpcc_terminals(&c, &x) > TPCC_MAX_CONNECTIONS) {
-				log_error("--connections=terminals: %u terminals, but at most %u sessions (use fewer --terminals "
-					  "or a pool)",
-					  tpcc_terminals(&c, &x), TPCC_MAX_CONNECTIONS);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			c.connections = tpcc_terminals(&c, &x);
-		}
-		if (check_sessions(&c, sql, drv, &cp) < 0)
-			goto out;
-		rng_seed(&r, c.rand_seed ? c.rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
-		tpcc_pick_c_run(&r, &cl, &x.c_run);
-		/* The procedures end their own transactions: the run's connections
-		 * (not the check's) run with autocommit on. */
-		struct db_conn_params run_cp = cp;
-		run_cp.autocommit = x.mode == TPCC_PROCEDURES;
-		ret = do_run(&c, &x, drv, &run_cp, endpoint, version, factor, pct, npct);
+		ret = tp_run(&c, &x, sql, drv, &cp, endpoint, version, factor, pct, npct);
 	}
 out:
 	cli_password_free(password);
