@@ -273,6 +273,51 @@ static void setup_sql(bool pg, const char *user, const char *password, const cha
 	}
 }
 
+/* Drive ld's golden folder made afresh: the `earlier` one (marked as dbrig's)
+ * removed, the campaign and golden folders marked, boot/tmp for the socket. */
+static int golden_fresh(struct local *l, struct local_drive *ld, const char *what, const char *boot,
+			const char *earlier)
+{
+	struct strbuf tmp;
+	int ret = tree_remove_marked(ld->golden);
+
+	if (ret < 0) {
+		log_error("%s: cannot remove the %s golden copy %s: %s", what, earlier, ld->golden, strerror(-ret));
+		return ret;
+	}
+	strbuf_init(&tmp, 0);
+	strbuf_addf(&tmp, "%s/tmp", boot);
+	if ((ret = tree_make_marked(ld->root, "dbrig campaign folder\n")) < 0 ||
+	    (ret = tree_make_marked(ld->golden, "dbrig golden copy\n")) < 0 || (ret = mkdir_p(tmp.buf, 0700)) < 0 ||
+	    (ret = local_own_tree(l, boot)) < 0)
+		log_error("%s: cannot create %s: %s", what, ld->golden, strerror(-ret));
+	strbuf_release(&tmp);
+	return ret;
+}
+
+/* Where the golden copy's server listens locally: PostgreSQL's socket folder, or mysqld.sock. */
+static void golden_socket(const struct local *l, const char *boot, struct strbuf *sock)
+{
+	strbuf_reset(sock);
+	if (l->pg)
+		strbuf_adds(sock, boot);
+	else
+		strbuf_addf(sock, "%s/mysqld.sock", boot);
+}
+
+/* `.complete`: the fingerprint, written atomically (fp keeps its text). */
+static int golden_complete(const char *what, const char *path, struct strbuf *fp)
+{
+	int ret;
+
+	strbuf_addc(fp, '\n');
+	ret = atomic_write_file(path, fp->buf, fp->len);
+	fp->buf[--fp->len] = '\0';
+	if (ret < 0)
+		log_error("%s: cannot write %s: %s", what, path, strerror(-ret));
+	return ret;
+}
+
 static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 {
 	const struct target_env *env = t->env;
@@ -303,18 +348,8 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 		goto out;
 	}
 	/* A golden copy cut off half-way is rebuilt from nothing. */
-	ret = tree_remove_marked(ld->golden);
-	if (ret < 0) {
-		log_error("%s: cannot remove the unfinished golden copy %s: %s", what, ld->golden, strerror(-ret));
+	if ((ret = golden_fresh(l, ld, what, boot.buf, "unfinished")) < 0)
 		goto out;
-	}
-	strbuf_addf(&sock, "%s/tmp", boot.buf);
-	if ((ret = tree_make_marked(ld->root, "dbrig campaign folder\n")) < 0 ||
-	    (ret = tree_make_marked(ld->golden, "dbrig golden copy\n")) < 0 || (ret = mkdir_p(sock.buf, 0700)) < 0 ||
-	    (ret = local_own_tree(l, boot.buf)) < 0) {
-		log_error("%s: cannot create %s: %s", what, ld->golden, strerror(-ret));
-		goto out;
-	}
 	if ((ret = local_load_password(ld, true)) < 0) {
 		log_error("%s: cannot store the database password under %s: %s", what, ld->root, strerror(-ret));
 		goto out;
@@ -328,11 +363,7 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 	ret = local_server_start(l, env, what, boot.buf, data.buf, ld->golden_port, &pid);
 	if (ret < 0)
 		goto out;
-	strbuf_reset(&sock);
-	if (l->pg)
-		strbuf_adds(&sock, boot.buf);
-	else
-		strbuf_addf(&sock, "%s/mysqld.sock", boot.buf);
+	golden_socket(l, boot.buf, &sock);
 	/* The password travels on the client's stdin, never on a command line. */
 	setup_sql(l->pg, user, ld->password, db, &sql);
 	ret = local_run_sql(l, what, sock.buf, ld->golden_port, sql.buf, NULL);
@@ -346,13 +377,8 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 stop:
 	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
 		ret = -EIO;
-	if (ret == 0) {
-		strbuf_addc(fp, '\n');
-		ret = atomic_write_file(p.buf, fp->buf, fp->len);
-		fp->buf[--fp->len] = '\0';
-		if (ret < 0)
-			log_error("%s: cannot write %s: %s", what, p.buf, strerror(-ret));
-	}
+	if (ret == 0)
+		ret = golden_complete(what, p.buf, fp);
 out:
 	free(text);
 	strbuf_release(&p);
@@ -411,18 +437,8 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 		ret = ret < 0 ? ret : -ENOENT;
 		goto out;
 	}
-	ret = tree_remove_marked(lt->golden);
-	if (ret < 0) {
-		log_error("%s: cannot remove the earlier golden copy %s: %s", what, lt->golden, strerror(-ret));
+	if ((ret = golden_fresh(l, lt, what, boot.buf, "earlier")) < 0)
 		goto out;
-	}
-	strbuf_addf(&sock, "%s/tmp", boot.buf);
-	if ((ret = tree_make_marked(lt->root, "dbrig campaign folder\n")) < 0 ||
-	    (ret = tree_make_marked(lt->golden, "dbrig golden copy\n")) < 0 || (ret = mkdir_p(sock.buf, 0700)) < 0 ||
-	    (ret = local_own_tree(l, boot.buf)) < 0) {
-		log_error("%s: cannot create %s: %s", what, lt->golden, strerror(-ret));
-		goto out;
-	}
 	/* The copy's driver user has the source's password: this drive keeps it too (0600). */
 	strbuf_addf(&pw, "%s\n", lf->password);
 	strbuf_reset(&logp);
@@ -450,24 +466,15 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 	*how = reflinked ? "reflink" : "copy";
 	if ((ret = local_server_start(l, env, what, boot.buf, data.buf, lt->golden_port, &pid)) < 0)
 		goto out;
-	strbuf_reset(&sock);
-	if (l->pg)
-		strbuf_adds(&sock, boot.buf);
-	else
-		strbuf_addf(&sock, "%s/mysqld.sock", boot.buf);
+	golden_socket(l, boot.buf, &sock);
 	drive_endpoint(t, to, lt->golden_port, sock.buf, &ep);
 	strbuf_reset(&logp);
 	strbuf_addf(&logp, "%s/check.log", boot.buf);
 	ret = env->loader->fingerprint(env->loader->arg, what, &ep, logp.buf, fp);
 	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
 		ret = -EIO;
-	if (ret == 0 && !strcmp(fp->buf, expect)) {
-		strbuf_addc(fp, '\n');
-		ret = atomic_write_file(done.buf, fp->buf, fp->len);
-		fp->buf[--fp->len] = '\0';
-		if (ret < 0)
-			log_error("%s: cannot write %s: %s", what, done.buf, strerror(-ret));
-	}
+	if (ret == 0 && !strcmp(fp->buf, expect))
+		ret = golden_complete(what, done.buf, fp);
 out:
 	free(text);
 	strbuf_release(&done);
