@@ -580,6 +580,7 @@ static int golden_meta(struct target *t, struct target_instance *first, virDomai
 	return ret;
 }
 
+/* The drive's first VM (the one that loads or receives its golden copy), or NULL. */
 static struct target_instance *first_of(struct lv *lv, size_t drive)
 {
 	for (size_t i = 0; i < lv->ninsts; i++)
@@ -603,9 +604,7 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 		strbuf_adds(fp, id.buf);
 		goto done;
 	}
-	for (size_t i = 0; i < lv->ninsts && !first; i++)
-		if (lv->insts[i].drive == drive)
-			first = &lv->insts[i];
+	first = first_of(lv, drive);
 	if (!first) {
 		ret = 0;
 		goto out;
