@@ -37,6 +37,7 @@ enum kind { K_ERROR, K_WARN, K_INFO };
  * character on the terminal or split the message over lines, and a long one
  * loses its middle, never its end, where the reason stands ("(expected …)").
  * Trailing newlines are the message's own (sysbench's blank lines) and stay.
+ * The one exception is LOG_STYLE_SYSBENCH, below.
  */
 static void emit(enum log_style st, enum kind k, const char *fmt, va_list ap)
 {
@@ -51,7 +52,12 @@ static void emit(enum log_style st, enum kind k, const char *fmt, va_list ap)
 	while (nl < raw.len && raw.buf[raw.len - 1 - nl] == '\n')
 		nl++;
 	raw.buf[raw.len - nl] = '\0';
-	strbuf_add_shown(&line, raw.buf, LOG_LINE_MAX);
+	/* Inside dbrig sysbench, sysbench's own messages are its bytes (a failed
+	 * query is quoted over several lines): only dbrig's are escaped there. */
+	if (st == LOG_STYLE_SYSBENCH)
+		strbuf_adds(&line, raw.buf);
+	else
+		strbuf_add_shown(&line, raw.buf, LOG_LINE_MAX);
 	for (size_t i = 0; i < nl; i++)
 		strbuf_addc(&line, '\n');
 	/* One fprintf per message so lines from several threads never interleave. */
