@@ -12,6 +12,7 @@
 #include "report/writer.h"
 
 #include "core/escape.h"
+#include "report/leaderboard.h"
 #include "report/pub_little.h"
 #include "report/svg.h"
 #include "stats/hist.h"
@@ -769,6 +770,7 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 			"<li><a href=\"#compare\">Drive comparison</a></li>\n"
 			"<li><a href=\"#beside\">Beside published figures</a></li>\n"
 			"<li><a href=\"#published\">Published references</a></li>\n"
+			"<li><a href=\"#leaderboard\">Leaderboard</a></li>\n"
 			"<li><a href=\"#over-time\">TPS over time</a></li>\n"
 			"<li><a href=\"#percentiles\">Latency percentiles</a></li>\n"
 			"<li><a href=\"#drives\">Per drive</a><ol>\n");
@@ -883,6 +885,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
 	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
 	published_section(sb, &chart_id, rep);
+	lb_html_section(sb, rep); /* report/leaderboard.c */
 	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group, one line per "
 			"instance; the dashed red line marks the end of the precondition (left) and the start of the "
 			"measured sample (right). A dip or a slow decline after it means the drive had not reached "

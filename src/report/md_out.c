@@ -1,6 +1,7 @@
 /* Markdown report: the tables a review would print, then everything behind them. */
 #include "report/writer.h"
 
+#include "report/leaderboard.h"
 #include "report/pub_little.h"
 #include "stats/hist.h"
 
@@ -744,6 +745,7 @@ static int md_render(const struct report *rep, struct report_files *out)
 	verdicts(sb, rep);
 	comparison(sb, rep);
 	published_beside(sb, rep);
+	lb_md_section(sb, rep); /* report/leaderboard.c */
 	little_table(sb, rep);
 	repetitions(sb, rep);
 	tpcc(sb, rep);

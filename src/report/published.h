@@ -18,6 +18,32 @@
 
 struct pub_review;
 
+/* Optional per-row fields (reports/published/README.md): who and where, and the
+ * protocol's scale. Strings are "" when not given, numbers 0. */
+struct pub_row_ext {
+	const char *drive;        /* the row's own "drive", else the file's drive.name (not owned) */
+	char *drive_own;          /* the row's "drive", or NULL */
+	char *drive_details;
+	char *era;                /* platform / era tag shown beside the row in rankings */
+	bool machine_translated;  /* the figures come from a machine-translated page */
+	char *drives_used;
+	char *quote;              /* a short quote of the source's row */
+	char *notes;
+	int64_t tables, table_size; /* sysbench scale; 0: not stated */
+	int64_t warehouses;       /* tpcc scale; 0: not stated */
+};
+
+/* A row the source published without a figure (no TPS, or no VM count): kept
+ * with what it has, never ranked. */
+struct pub_incomplete {
+	char *label, *kind, *test, *method, *missing;
+	int64_t vm_count;         /* 0: not stated */
+	int64_t users_per_vm;     /* 0: not stated */
+	bool has_avg;
+	double avg_ms;
+	struct pub_row_ext x;
+};
+
 struct pub_result {
 	const struct pub_review *review;
 	char *label;            /* "4 VMs, 1 drive" */
@@ -33,6 +59,7 @@ struct pub_result {
 	double avg_ms;          /* mean of the VMs' average latencies */
 	bool has_p99;
 	double p99_ms;          /* "average 99th percentile": mean of the VMs' p99s */
+	struct pub_row_ext x;   /* what the row states beyond the figures */
 };
 
 struct pub_review {
@@ -41,8 +68,11 @@ struct pub_review {
 	char *drive_details;
 	char *platform;
 	char *publisher, *title, *url, *date; /* url/date "" when not given */
+	char *original_url;     /* source.original_url, "" when not given */
 	size_t nresults;
 	struct pub_result *results;
+	size_t nincomplete;
+	struct pub_incomplete *incomplete;
 };
 
 struct pub_set {
