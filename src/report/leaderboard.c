@@ -283,6 +283,15 @@ size_t lb_proto_diff(const struct lb_proto *want, const struct lb_proto *row, st
 	return n;
 }
 
+bool lb_group_matches(const struct agg_group *g, const struct pub_result *p)
+{
+	struct lb_proto gp, rp;
+
+	lb_proto_of_group(g, &gp);
+	lb_proto_of_pub(p, &rp);
+	return lb_proto_diff(&gp, &rp, NULL) == 0;
+}
+
 static const struct lb_entry *sort_base;
 
 static int name_cmp(const struct lb_entry *a, const struct lb_entry *b)

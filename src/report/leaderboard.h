@@ -75,6 +75,9 @@ void lb_proto_describe(const struct lb_proto *p, struct strbuf *sb);
 /* How many fields of `row` differ from `want`; their description in `fields` (may be NULL). */
 size_t lb_proto_diff(const struct lb_proto *want, const struct lb_proto *row, struct strbuf *fields);
 
+/* True when the published row states the group's protocol (lb_proto_diff 0). */
+bool lb_group_matches(const struct agg_group *g, const struct pub_result *p);
+
 /* The board of `want`: every published row of the same protocol and the
  * measured entries given (copied; `pub` of each must be NULL), ranked. */
 void lb_build(const struct pub_set *pub, const struct lb_proto *want, const struct lb_entry *measured,
