@@ -5,6 +5,7 @@
 #include "report/writer.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,7 +260,9 @@ size_t lb_proto_diff(const struct lb_proto *want, const struct lb_proto *row, st
 		num(&t, want->vm_count);
 		diff_field(f, &n, t.buf);
 	}
-	if ((want->threads || want->users) && (row->threads != want->threads || row->users != want->users)) {
+	/* The load where both state it (a closed loop against think times always differs). */
+	if ((want->threads || want->users) && (row->threads || row->users) &&
+	    (row->threads != want->threads || row->users != want->users)) {
 		strbuf_reset(&t);
 		strbuf_adds(&t, "load per instance ");
 		load_describe(row, &t);
@@ -784,4 +787,112 @@ void lb_html_section(struct strbuf *sb, const struct report *rep)
 			"always marked.</p>\n");
 	each_board(sb, rep, html_board);
 	incomplete_list(sb, rep, true);
+}
+
+/* --- report.json --- */
+
+static json_t *opt_int(int64_t v)
+{
+	return v ? json_integer((json_int_t)v) : json_null();
+}
+
+static void ext_json(const struct pub_row_ext *x, json_t *o)
+{
+	json_object_set_new(o, "drive", json_string(x->drive));
+	json_object_set_new(o, "drive_details", json_string(x->drive_details));
+	json_object_set_new(o, "era", json_string(x->era));
+	json_object_set_new(o, "machine_translated", json_boolean(x->machine_translated));
+	json_object_set_new(o, "drives_used", json_string(x->drives_used));
+	json_object_set_new(o, "quote", json_string(x->quote));
+	json_object_set_new(o, "tables", opt_int(x->tables));
+	json_object_set_new(o, "table_size", opt_int(x->table_size));
+	json_object_set_new(o, "warehouses", opt_int(x->warehouses));
+}
+
+void lb_row_json(const struct pub_result *p, json_t *obj)
+{
+	ext_json(&p->x, obj);
+}
+
+json_t *lb_incomplete_json(const struct pub_review *rv)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < rv->nincomplete; k++) {
+		const struct pub_incomplete *p = &rv->incomplete[k];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s}", "label", p->label, "workload", p->kind,
+				      "test", p->test, "vm_count", opt_int(p->vm_count), "users_per_vm",
+				      opt_int(p->users_per_vm), "avg_latency_ms",
+				      p->has_avg ? json_real(p->avg_ms) : json_null(), "method", p->method, "missing",
+				      p->missing);
+		ext_json(&p->x, o);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *proto_json(const struct lb_proto *p)
+{
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "workload", p->kind, "test", p->test, "instances",
+			 opt_int(p->vm_count), "threads_per_instance", opt_int(p->threads), "users_per_instance",
+			 opt_int(p->users), "tables", opt_int(p->tables), "table_size", opt_int(p->table_size),
+			 "warehouses", opt_int(p->warehouses));
+}
+
+static void board_json(struct strbuf *unused, const struct lb_board *b, json_t *arr)
+{
+	json_t *rows = json_array(), *near = json_array(), *o;
+	const char *what;
+	const size_t *order = primary(b, &what);
+	struct strbuf t;
+
+	(void)unused;
+	strbuf_init(&t, 0);
+	for (size_t r = 0; r < b->n; r++) {
+		const struct lb_entry *e = &b->e[order[r]];
+		o = json_pack("{s:I, s:I, s:o, s:I, s:b, s:s, s:s, s:f, s:f, s:o}", "rank", (json_int_t)(r + 1),
+			      "rank_tps", (json_int_t)e->rank_tps, "rank_p99",
+			      e->rank_p99 ? json_integer((json_int_t)e->rank_p99) : json_null(), "rank_avg_latency",
+			      (json_int_t)e->rank_avg, "measured", !e->pub, "drive", e->name, "where", e->where, "tps",
+			      e->tps, "avg_latency_ms", e->avg_ms, "p99_latency_ms",
+			      e->has_p99 ? json_real(e->p99_ms) : json_null());
+		if (e->pub) {
+			json_object_set_new(o, "file", json_string(e->pub->review->file));
+			json_object_set_new(o, "label", json_string(e->pub->label));
+			json_object_set_new(o, "machine_translated", json_boolean(e->pub->x.machine_translated));
+		}
+		json_array_append_new(rows, o);
+	}
+	for (size_t i = 0; i < b->nnear; i++) {
+		const struct pub_result *p = b->near[i].pub;
+		json_array_append_new(near, json_pack("{s:s, s:s, s:s, s:b, s:s}", "file", p->review->file, "label",
+						      p->label, "drive", p->x.drive, "machine_translated",
+						      p->x.machine_translated, "differs", b->near[i].fields));
+	}
+	if (b->latency_only)
+		latency_reason(b, &t);
+	json_array_append_new(arr, json_pack("{s:o, s:s, s:o, s:o, s:o}", "protocol", proto_json(&b->proto),
+					     "ranked_by", b->latency_only ? "avg_latency" : "tps", "reason",
+					     b->latency_only ? json_string(t.buf) : json_null(), "rows", rows,
+					     "nearest", near));
+	strbuf_release(&t);
+}
+
+static json_t *json_boards;
+
+static void board_json_cb(struct strbuf *sb, const struct lb_board *b)
+{
+	board_json(sb, b, json_boards);
+}
+
+json_t *lb_json(const struct report *rep)
+{
+	json_t *a = json_array();
+
+	if (!rep->pub)
+		return a;
+	json_boards = a;
+	each_board(NULL, rep, board_json_cb);
+	json_boards = NULL;
+	return a;
 }

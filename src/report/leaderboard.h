@@ -6,9 +6,8 @@
  * A protocol is what a row states it measured: workload kind and test, the
  * instances (VMs, or 1 on bare metal), the load per instance (closed-loop
  * threads, or TPC-C users with think times) and the scale (sysbench tables x
- * rows, TPC-C warehouses). Kind, test, instances and load are always compared
- * (a row that does not state its load does not match); the scale only where
- * both sides state it. A row that differs is not ranked: the nearest ones are
+ * rows, TPC-C warehouses). Kind, test and instances are always compared; the
+ * load and the scale where both sides state them. A row that differs is not ranked: the nearest ones are
  * listed with the fields that differ.
  *
  * Under think times (users_per_vm) the users' keying and think times set the
@@ -92,5 +91,13 @@ void lb_mark(const struct lb_entry *e, struct strbuf *sb);
 void lb_text(const struct lb_board *b, struct strbuf *sb);
 void lb_md_section(struct strbuf *sb, const struct report *rep);
 void lb_html_section(struct strbuf *sb, const struct report *rep);
+
+/* report.json: the row's optional fields added to its object (drive, era,
+ * machine_translated, quote, ...), and the "leaderboard" array (one object per
+ * board: protocol, ranked_by, reason, rows with their ranks, nearest). */
+struct json_t;
+void lb_row_json(const struct pub_result *p, struct json_t *obj);
+struct json_t *lb_incomplete_json(const struct pub_review *rv);
+struct json_t *lb_json(const struct report *rep);
 
 #endif

@@ -289,6 +289,13 @@ void pub_review_release(struct pub_review *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void pub_row_name(const struct pub_result *p, struct strbuf *sb)
+{
+	strbuf_adds(sb, p->x.drive);
+	if (p->x.machine_translated)
+		strbuf_adds(sb, " (machine-translated)");
+}
+
 void pub_set_free(struct pub_set *s)
 {
 	if (!s)

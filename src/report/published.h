@@ -87,6 +87,9 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 /* Every *.json in dir (not recursive). A missing folder is an error. */
 int published_load_dir(const char *dir, struct pub_set **out, struct strbuf *err) __attribute__((warn_unused_result));
 void pub_review_release(struct pub_review *r);
+/* The row's drive as shown in tables and charts: "Name", or "Name (machine-translated)"
+ * when its source page was machine-translated (always marked). */
+void pub_row_name(const struct pub_result *p, struct strbuf *sb);
 void pub_set_free(struct pub_set *s); /* accepts NULL */
 
 #endif
