@@ -272,13 +272,67 @@ static void test_bad_specs(void **state)
 	strbuf_release(&err);
 }
 
+static void expect_error(const char *text, const char *msg)
+{
+	struct pub_review rv;
+	struct strbuf err;
+
+	strbuf_init(&err, 0);
+	assert_int_equal(published_parse("ref.json", text, &rv, &err), -EINVAL);
+	if (!strstr(err.buf, msg))
+		fail_msg("message \"%s\" lacks \"%s\"", err.buf, msg);
+	pub_review_release(&rv);
+	strbuf_release(&err);
+}
+
+#define HEAD "{\"schema\":\"dbrig.published/1\",\"source\":{\"publisher\":\"P\",\"title\":\"T\"}," \
+	     "\"drive\":{\"name\":\"D\"},\"platform\":\"X\","
+#define ROW "\"label\":\"1\",\"workload\":\"sysbench\",\"test\":\"oltp_read_write\",\"vm_count\":1," \
+	    "\"drives\":1,\"method\":\"m\",\"tps\":1000,\"avg_latency_ms\":8"
+
+/* The optional per-row fields and the incomplete rows are validated like the rest. */
+static void test_new_fields_validated(void **state)
+{
+	struct pub_review rv;
+	struct strbuf err, big;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	strbuf_init(&big, 0);
+	assert_int_equal(published_parse("ref.json", HEAD "\"results\":[{" ROW ",\"drive\":\"E\",\"era\":\"old\","
+					 "\"machine_translated\":true,\"tables\":4,\"table_size\":10}],"
+					 "\"incomplete\":[{\"label\":\"x\",\"workload\":\"tpcc\",\"test\":\"tpcc\","
+					 "\"method\":\"m\",\"missing\":\"TPS not published\",\"avg_latency_ms\":12}]}",
+					 &rv, &err), 0);
+	assert_string_equal(rv.results[0].x.drive, "E");
+	assert_true(rv.results[0].x.machine_translated);
+	assert_int_equal(rv.results[0].x.tables, 4);
+	assert_int_equal(rv.nincomplete, 1);
+	assert_string_equal(rv.incomplete[0].x.drive, "D"); /* the file's drive by default */
+	assert_true(rv.incomplete[0].has_avg);
+	pub_review_release(&rv);
+	expect_error(HEAD "\"results\":[{" ROW ",\"machine_translated\":\"yes\"}]}", ".results[0].machine_translated");
+	expect_error(HEAD "\"results\":[{" ROW ",\"warehouses\":10}]}", "warehouses only on a tpcc row");
+	expect_error(HEAD "\"results\":[{" ROW ",\"era\":\"x\",\"eras\":1}]}", "no such key");
+	expect_error(HEAD "\"results\":[],\"incomplete\":[]}", "at least one published result");
+	expect_error(HEAD "\"results\":[],\"incomplete\":[{\"label\":\"x\",\"workload\":\"tpcc\",\"test\":\"tpcc\","
+			  "\"method\":\"m\"}]}", ".incomplete[0].missing");
+	strbuf_adds(&big, HEAD "\"results\":[{" ROW ",\"quote\":\"");
+	for (int i = 0; i < 301; i++)
+		strbuf_addc(&big, 'q');
+	strbuf_adds(&big, "\"}]}");
+	expect_error(big.buf, "a short quote of the source's row (at most 300 bytes)");
+	strbuf_release(&big);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_files_load), cmocka_unit_test(test_little_by_hand),
 		cmocka_unit_test(test_rank_and_place),     cmocka_unit_test(test_mismatch_named),
 		cmocka_unit_test(test_latency_only),       cmocka_unit_test(test_translated_marked),
-		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_new_fields_validated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
