@@ -566,10 +566,10 @@ static size_t measured_of(const struct report *rep, const struct lb_proto *want,
 	return n;
 }
 
-typedef void (*board_fn)(struct strbuf *sb, const struct lb_board *b);
+typedef void (*board_fn)(void *ctx, const struct lb_board *b);
 
 /* One board per distinct protocol among the measured groups. */
-static void each_board(struct strbuf *sb, const struct report *rep, board_fn fn)
+static void each_board(void *ctx, const struct report *rep, board_fn fn)
 {
 	bool *done = xcalloc(rep->ngroups + 1, sizeof(bool));
 	struct lb_entry *m = xcalloc(rep->ngroups + 1, sizeof(*m));
@@ -584,7 +584,7 @@ static void each_board(struct strbuf *sb, const struct report *rep, board_fn fn)
 		lb_proto_of_group(&rep->groups[i], &want);
 		nm = measured_of(rep, &want, done, m);
 		lb_build(rep->pub, &want, m, nm, &b);
-		fn(sb, &b);
+		fn(ctx, &b);
 		lb_release(&b);
 	}
 	free(done);
@@ -622,8 +622,9 @@ static void md_table(struct strbuf *sb, const struct lb_board *b, const size_t *
 	strbuf_release(&t);
 }
 
-static void md_board(struct strbuf *sb, const struct lb_board *b)
+static void md_board(void *ctx, const struct lb_board *b)
 {
+	struct strbuf *sb = ctx;
 	const char *what;
 	const size_t *order = primary(b, &what);
 	size_t npub = 0;
@@ -736,8 +737,9 @@ static void html_table(struct strbuf *sb, const struct lb_board *b, const size_t
 	strbuf_release(&t);
 }
 
-static void html_board(struct strbuf *sb, const struct lb_board *b)
+static void html_board(void *ctx, const struct lb_board *b)
 {
+	struct strbuf *sb = ctx;
 	struct strbuf t;
 	const char *what;
 	const size_t *order = primary(b, &what);
@@ -839,14 +841,14 @@ static json_t *proto_json(const struct lb_proto *p)
 			 "warehouses", opt_int(p->warehouses));
 }
 
-static void board_json(struct strbuf *unused, const struct lb_board *b, json_t *arr)
+static void board_json(void *ctx, const struct lb_board *b)
 {
+	json_t *arr = ctx;
 	json_t *rows = json_array(), *near = json_array(), *o;
 	const char *what;
 	const size_t *order = primary(b, &what);
 	struct strbuf t;
 
-	(void)unused;
 	strbuf_init(&t, 0);
 	for (size_t r = 0; r < b->n; r++) {
 		const struct lb_entry *e = &b->e[order[r]];
@@ -878,21 +880,12 @@ static void board_json(struct strbuf *unused, const struct lb_board *b, json_t *
 	strbuf_release(&t);
 }
 
-static json_t *json_boards;
-
-static void board_json_cb(struct strbuf *sb, const struct lb_board *b)
-{
-	board_json(sb, b, json_boards);
-}
-
 json_t *lb_json(const struct report *rep)
 {
 	json_t *a = json_array();
 
 	if (!rep->pub)
 		return a;
-	json_boards = a;
-	each_board(NULL, rep, board_json_cb);
-	json_boards = NULL;
+	each_board(a, rep, board_json);
 	return a;
 }
