@@ -96,6 +96,19 @@ def common(r, era):
     return o
 
 
+def printed_decimals(r):
+    """Digits after the point of the average latency as the quoted table row prints it
+    ("| 6625 | 80 | 418 |": 0), so Little's law allows the rounding the source used."""
+    cols = [c.strip().replace(",", "") for c in (r.get("quote") or "").split("|")]
+    nums = [c for c in cols if c.replace(".", "", 1).isdigit()]
+    if r["workload"] != "sysbench" or len(nums) < 2:
+        return None
+    avg = nums[1]
+    if abs(float(avg) - r["avg_latency_ms"]) > 1e-9:
+        sys.exit("quote %r does not show avg %s" % (r["quote"], r["avg_latency_ms"]))
+    return len(avg.split(".")[1]) if "." in avg else 0
+
+
 def result(r, era):
     o = {"label": label(r)}
     if r["workload"] == "sysbench":
@@ -109,6 +122,9 @@ def result(r, era):
     o["tps"] = r["tps"]
     o["avg_latency_ms"] = r["avg_latency_ms"]
     o["p99_latency_ms"] = r["p99_latency_ms"]
+    d = printed_decimals(r)
+    if d is not None:
+        o["avg_latency_decimals"] = d
     o.update(common(r, era))
     return o
 

@@ -52,7 +52,8 @@ static char *dup_str(struct jsonr *jr, json_t *o, const char *path, const char *
 
 /* The optional per-row fields every row may carry (results and incomplete rows). */
 static const char *const ext_keys[] = {"drive", "drive_details", "era", "machine_translated", "drives_used",
-				       "quote", "notes", "tables", "table_size", "warehouses", NULL};
+				       "quote", "notes", "tables", "table_size", "warehouses", "avg_latency_decimals",
+				       NULL};
 
 /* Keys outside both lists are refused. */
 static void only_keys_ext(struct jsonr *jr, json_t *obj, const char *path, const char *const *own)
@@ -86,6 +87,11 @@ static void parse_ext(struct jsonr *jr, json_t *o, const char *path, const char 
 	x->tables = jsonr_int(jr, o, path, "tables", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
 	x->table_size = jsonr_int(jr, o, path, "table_size", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
 	x->warehouses = jsonr_int(jr, o, path, "warehouses", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	x->has_lat_decimals = jsonr_has(o, "avg_latency_decimals");
+	x->lat_decimals = (int)jsonr_int(jr, o, path, "avg_latency_decimals", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+	if (!jr->failed && x->lat_decimals > 6)
+		jsonr_fail(jr, path, "avg_latency_decimals", json_object_get(o, "avg_latency_decimals"),
+			   "the digits after the point the source printed, 0..6");
 	if (!jr->failed && (x->tables || x->table_size) && strcmp(kind, "sysbench"))
 		jsonr_fail(jr, path, x->tables ? "tables" : "table_size",
 			   json_object_get(o, x->tables ? "tables" : "table_size"),

@@ -31,6 +31,8 @@ struct pub_row_ext {
 	char *notes;
 	int64_t tables, table_size; /* sysbench scale; 0: not stated */
 	int64_t warehouses;       /* tpcc scale; 0: not stated */
+	bool has_lat_decimals;    /* avg_latency_decimals given: */
+	int lat_decimals;         /*   the digits after the point the source printed */
 };
 
 /* A row the source published without a figure (no TPS, or no VM count): kept

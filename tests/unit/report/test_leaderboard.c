@@ -77,7 +77,8 @@ static void test_shipped_files_load(void **state)
 /* Little's law on shipped rows, by hand:
  *   Huawei ES3000 2.4TB: 1 x 32 / 2,734.69 = 11.7015 ms vs 11.70 (+0.01%)
  *   Micron M500: 32 / 668.6 = 47.8612 ms vs 47.86
- *   X-IO ISE 860, 16 VMs: 16 x 32 / 6,625 = 77.283 ms vs 80: -3.40%, within 5%
+ *   X-IO ISE 860, 16 VMs: 16 x 32 / 6,625 = 77.283 ms vs 80: -3.40%, within 5%, not
+ *     within the rounding of a whole-ms figure (0.5 + 77.283 x 0.5 / 6625 = 0.5058 ms)
  *   DataON HCI-224, 4 VMs x 15,000 users: 60,000 / 12,649 = 4.7435 s cycle;
  *     12,649 / 4 x 0.0025 s = 7.906 in flight per VM */
 static void test_little_by_hand(void **state)
@@ -90,6 +91,17 @@ static void test_little_by_hand(void **state)
 	assert_int_equal(l.kind, PUB_LITTLE_CLOSED);
 	assert_int_equal(l.clients, 32);
 	assert_true(fabs(l.implied_ms - 11.7015) < 0.0001);
+	/* The page prints 11.7 (one decimal): the rounding is 0.05 ms, not 0.005. */
+	assert_int_equal(l.lat_decimals, 1);
+	assert_true(fabs(l.rounding_ms - (0.05 + 11.7015 * 0.005 / 2734.69)) < 1e-6);
+	assert_int_equal(l.check, PUB_LITTLE_ROUNDING);
+	/* X-IO, 12 VMs: 12 x 32 / 7,160 = 53.631 ms against 54, printed in whole ms:
+	 * 0.369 ms apart <= 0.5 + 53.631 x 0.5 / 7160 = 0.50375: within the rounding. */
+	pub_little(find(pub, "X-IO ISE 860 AFA", "sysbench", 12, 7160), &l);
+	assert_int_equal(l.lat_decimals, 0);
+	assert_true(fabs(l.implied_ms - 53.631) < 0.001);
+	assert_true(fabs(l.rounding_ms - 0.50375) < 0.00001);
+	assert_int_equal(l.check, PUB_LITTLE_ROUNDING);
 	pub_little(find(pub, "Micron M500", "sysbench", 1, 668.6), &l);
 	assert_true(fabs(l.implied_ms - 47.8612) < 0.0001);
 	pub_little(find(pub, "X-IO ISE 860 AFA", "sysbench", 16, 6625), &l);
