@@ -230,7 +230,7 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 	res = jsonr_arr(&jr, root, "", "results", JSONR_REQUIRED);
 	inc = jsonr_arr(&jr, root, "", "incomplete", JSONR_OPTIONAL);
 	if (!jr.failed && json_array_size(res) == 0 && json_array_size(inc) == 0)
-		jsonr_fail(&jr, "", "results", res, "at least one published result (or an \"incomplete\" row)");
+		jsonr_fail(&jr, "", "results", res, "at least one published result or an \"incomplete\" row");
 	if (jr.failed)
 		goto out;
 	if (inc && json_array_size(inc))
