@@ -466,6 +466,13 @@ int libvirt_validate(const struct target_env *env)
 			return -EINVAL;
 		}
 	}
+	/* cloud-init installs the engine from the apt sources the image has: Debian's archive
+	 * carries MariaDB only. Not an error: the user's image may have the vendor's repository. */
+	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install"))
+		log_warn("%s: .engine.kind \"%s\" with .target.guest_packages \"install\": the guests install %s, "
+			 "which Debian's archive does not carry; the base image needs %s, or the engine installed "
+			 "and \"guest_packages\": \"preinstalled\" (docs/quickstart-libvirt.md)",
+			 env->file, env->engine->name, env->engine->guest_packages, env->engine->guest_repo);
 	/* Known QEMU/Linux limit, not an error: Windows guests see mptsas1068 disks. */
 	if (!strcmp(lv_setting_str(env, "controller"), "lsisas1068") && !strcmp(lv_setting_str(env, "template"), "sysbench"))
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "
