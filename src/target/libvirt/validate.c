@@ -48,6 +48,8 @@ const struct target_option libvirt_options[] = {
 	 "direct kernel boot: kernel command line"},
 	{"iotune", TOPT_STRMAP, NULL, 0, 0,
 	 "per drive name, <iotune> limits of its VMs' under-test disks, e.g. \"total_iops_sec=200,write_bytes_sec=16M\""},
+	{"allow_shared_device", TOPT_BOOL, "false", 0, 0,
+	 "let drives share a block device, or sit on the root file system's (a warning instead of a refusal)"},
 	{"create_pools", TOPT_BOOL, "false", 0, 0, "create a dir pool on a drive's path when none exists"},
 	{"cloud_init", TOPT_BOOL, "true", 0, 0, "attach a cloud-init NoCloud seed ISO (cidata) to every VM"},
 	{"ssh_key", TOPT_STRING, NULL, 0, 0, "SSH public key cloud-init installs for the guest's default user"},
