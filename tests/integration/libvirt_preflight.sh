@@ -68,7 +68,7 @@ config plan "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\",
 	'{"name": "a", "pool": "lab"}, {"name": "b", "pool": "lab"}' '"a": 2, "b": 3'
 "$DBRIG_BIN" campaign plan.json --plan >plan.out 2>plan.err || fail "--plan failed: $(cat plan.err)"
 for line in \
-	"  sizing    per VM: boot 10.0 GiB + pre-built 20.0 GiB + under-test 5.0 GiB = 35.0 GiB once filled (raw, sparse: allocated as the guest writes)" \
+	"  sizing    per VM: boot 10.0 GiB + pre-built 20.0 GiB + under-test 5.0 GiB = 35.0 GiB once filled (raw, full: pre-built and under-test allocated at provision)" \
 	"            drive a: 2 VM(s) x 35.0 GiB = 70.0 GiB once filled; free there: 100.0 GiB" \
 	"            drive b: 3 VM(s) x 35.0 GiB = 105.0 GiB once filled; free there: 100.0 GiB  DOES NOT FIT" \
 	"            host h: 5 VM(s) x (2 vCPU(s), 2.0 GiB) = 10 vCPU(s), 10.0 GiB RAM; the host has 4 CPU(s), 8.0 GiB  NOT ENOUGH RAM  MORE vCPUs THAN CPUs" \

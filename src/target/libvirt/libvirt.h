@@ -126,6 +126,7 @@ virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name,
 int lv_resolve_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 int lv_ensure_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 uint64_t lv_vol_size(const struct target_env *env, int role);
+uint64_t lv_vol_allocation(const struct target_env *env, int role);
 /* sizing.c */
 bool lv_uri_local(const char *uri);
 uint64_t lv_vm_capacity(const struct target_env *env);

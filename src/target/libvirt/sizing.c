@@ -121,8 +121,10 @@ void libvirt_plan(const struct target_env *env, FILE *out)
 	gib(lv_vol_size(env, VMD_PREBUILT), b, sizeof(b));
 	gib(lv_vol_size(env, VMD_UNDERTEST), c, sizeof(c));
 	gib(vm, e, sizeof(e));
-	fprintf(out, "  sizing    per VM: boot %s + pre-built %s + under-test %s = %s once filled (%s, sparse: "
-		"allocated as the guest writes)\n", a, b, c, e, lv_setting_str(env, "disk_format"));
+	fprintf(out, "  sizing    per VM: boot %s + pre-built %s + under-test %s = %s once filled (%s, %s)\n", a, b, c,
+		e, lv_setting_str(env, "disk_format"),
+		strcmp(lv_setting_str(env, "allocation"), "full") ? "sparse: allocated as the guest writes"
+								 : "full: pre-built and under-test allocated at provision");
 	for (size_t h = 0; h < hosts->nmap; h++)
 		conns[h] = virConnectOpenReadOnly(hosts->map[h].value);
 	for (size_t d = 0; d < env->ndrives; d++) {

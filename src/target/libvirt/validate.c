@@ -35,6 +35,9 @@ const struct target_option libvirt_options[] = {
 	{"prebuilt_size", TOPT_SIZE, "447G", 0, 0, "pre-built (golden copy) volume size"},
 	{"under_test_size", TOPT_SIZE, "270G", 0, 0, "under-test volume size"},
 	{"disk_format", TOPT_STRING, "raw", 0, 0, "volume format of pre-built and under-test: raw or qcow2"},
+	{"allocation", TOPT_STRING, "full", 0, 0,
+	 "pre-built and under-test volumes: full (preallocated at creation: thick disks) or sparse (allocated as the "
+	 "guest writes)"},
 	{"disk_cache", TOPT_STRING, "none", 0, 0,
 	 "QEMU cache mode of the disks: none (O_DIRECT, the drive is measured, not host RAM), directsync or writeback"},
 	{"vcpus", TOPT_UINT, "8", 1, 1024, "vCPUs per VM"},
@@ -336,6 +339,7 @@ int libvirt_validate(const struct target_env *env)
 	static const char *const backends[] = {"passt", "slirp", NULL};
 	static const char *const templates[] = {"sysbench", "sqlserver", NULL};
 	static const char *const formats[] = {"raw", "qcow2", NULL};
+	static const char *const allocations[] = {"full", "sparse", NULL};
 	static const char *const controllers[] = {"virtio-scsi", "lsisas1068", "lsisas1078", "lsilogic", NULL};
 	static const char *const boot_modes[] = {"overlay", "copy", NULL};
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
@@ -351,6 +355,7 @@ int libvirt_validate(const struct target_env *env)
 	    check_choice(env, "forward_backend", "a user networking backend", backends) < 0 ||
 	    check_choice(env, "template", "a VM template", templates) < 0 ||
 	    check_choice(env, "disk_format", "a volume format", formats) < 0 ||
+	    check_choice(env, "allocation", "a volume allocation", allocations) < 0 ||
 	    check_choice(env, "controller", "a disk controller", controllers) < 0 ||
 	    check_choice(env, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
 	    check_choice(env, "disk_cache", "a disk cache mode", caches) < 0 ||
