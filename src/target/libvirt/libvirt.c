@@ -946,6 +946,7 @@ const struct target_ops target_libvirt_ops = {
 	.validate = libvirt_validate,
 	.preflight = libvirt_preflight,
 	.plan = libvirt_plan,
+	.storage = libvirt_storage,
 	.create = libvirt_create,
 	.build_golden = libvirt_golden,
 	.clone_golden = libvirt_clone_golden,

@@ -131,6 +131,7 @@ uint64_t lv_vol_allocation(const struct target_env *env, int role);
 bool lv_uri_local(const char *uri);
 uint64_t lv_vm_capacity(const struct target_env *env);
 void libvirt_plan(const struct target_env *env, FILE *out);
+void libvirt_storage(const struct target_env *env, struct strbuf *out);
 /* Before connecting: base_image, kernel, initrd, /dev/kvm, shared block devices; after the
  * pools are resolved: free space. 0, or -errno with one line printed. */
 int lv_preflight_paths(struct target *t) __attribute__((warn_unused_result));

@@ -101,6 +101,11 @@ static size_t host_of(const struct target_env *env, size_t d)
 	return 0;
 }
 
+void libvirt_storage(const struct target_env *env, struct strbuf *out)
+{
+	strbuf_addf(out, "format=%s allocation=%s", lv_setting_str(env, "disk_format"), lv_setting_str(env, "allocation"));
+}
+
 /* libvirt prints every error on stderr by default; the lines here say what they could not learn. */
 static void quiet(void *opaque, virErrorPtr err)
 {
@@ -309,7 +314,9 @@ int lv_preflight_paths(struct target *t)
 	struct lv *lv = t->priv;
 	int ret = 0;
 
-	if (lv->dry_run) /* --dry-run shows what would be made, on a host that may not be ready yet */
+	/* --dry-run shows what would be made, on a host that may not be ready yet; status and
+	 * teardown must work whatever is missing. */
+	if (lv->dry_run || !t->will_boot)
 		return 0;
 	for (size_t h = 0; h < lv->nhosts && ret == 0; h++) {
 		const struct lv_host *ho = &lv->hosts[h];
@@ -340,7 +347,7 @@ int lv_preflight_space(struct target *t)
 	struct lv *lv = t->priv;
 	int ret = 0;
 
-	if (lv->dry_run)
+	if (lv->dry_run || !t->will_boot)
 		return 0;
 	for (size_t d = 0; d < env->ndrives && ret == 0; d++) {
 		struct strbuf why;
