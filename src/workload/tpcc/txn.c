@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define MAX_LINES 15
-#define NCOLS_MAX 13
+#define NCOLS_MAX 16 /* the widest result: Payment's customer, 14 columns */
 
 struct tpcc_term {
 	uint16_t w;
@@ -895,6 +895,11 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	for (unsigned k = x->mode == TPCC_PROCEDURES ? TS_FIRST_PROC : 0;
 	     k < (x->mode == TPCC_PROCEDURES ? TS_FIRST_LOAD : TS_FIRST_PROC); k++) {
 		const struct tpcc_stmt_def *d = tpcc_stmt_def((enum tpcc_stmt)k);
+		/* A fetch fills d->ncols values of s->cols, a step d->nparams. */
+		if (d->ncols > NCOLS_MAX || d->nparams > WL_MAX_PARAMS) {
+			wl_fatal(s, "a TPC-C statement has more result columns or parameters than a session holds");
+			goto fail;
+		}
 		if (c->ops->prepare(c, x->sql->stmt[k], d->params, d->nparams, d->cols, d->ncols, &s->st[k]) < 0)
 			goto fail;
 	}

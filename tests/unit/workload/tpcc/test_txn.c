@@ -526,6 +526,17 @@ static void test_remote_warehouses(void **state)
 				steplog.n = 0;
 				assert_int_equal(run_txn(&h, TT_PAYMENT, 0), WL_DONE);
 				for (unsigned j = 0; j < steplog.n; j++) {
+					long c, cd, cw, hd, hw;
+					if (steplog.k[j] == TS_PAY_INS_HISTORY) {
+						/* The history row: the home warehouse and a district (a
+						 * 14-column customer row once overran the session's 13
+						 * columns into w, d, c_d and c_id). */
+						assert_int_equal(sscanf(steplog.params[j], "%ld|%ld|%ld|%ld|%ld|", &c, &cd, &cw, &hd, &hw), 5);
+						assert_int_equal(hw, home);
+						assert_true(hd >= 1 && hd <= 10);
+					}
+				}
+				for (unsigned j = 0; j < steplog.n; j++) {
 					if (steplog.k[j] != TS_PAY_CUST && steplog.k[j] != TS_CUST_BY_NAME)
 						continue;
 					assert_int_equal(sscanf(steplog.params[j], "%ld|%ld|", &w, &d), 2);
