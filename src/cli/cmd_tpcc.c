@@ -461,10 +461,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	for (unsigned t = 0; t < TPCC_TYPES; t++)
 		names[t] = tpcc_type_name((enum tpcc_type)t);
 	cfg.type_names = names;
-	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
-		cfg.keying_ns[t] = (uint64_t)(tpcc_spec_keying_s[t] * factor * 1e9);
-		cfg.think_ns[t] = (uint64_t)(tpcc_spec_think_s[t] * factor * 1e9);
-	}
+	tpcc_spec_delays_ns(factor, cfg.keying_ns, cfg.think_ns);
 	if (result_new(&rc.rec.res, "tpcc", "tpcc") < 0) {
 		log_error("out of memory");
 		return EXIT_RUNTIME;

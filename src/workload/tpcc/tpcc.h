@@ -80,6 +80,9 @@ extern const double tpcc_p90_limit_s[TPCC_DECK_TYPES];
  * the deck S seconds. Returns 0 or -EINVAL. */
 int tpcc_delays_parse(const char *s, const unsigned weights[TPCC_DECK_TYPES], double *factor)
 	__attribute__((warn_unused_result));
+/* The runner's keying and mean think times per type, nanoseconds: the
+ * spec's times x factor (--delays). */
+void tpcc_spec_delays_ns(double factor, uint64_t keying_ns[TPCC_DECK_TYPES], uint64_t think_ns[TPCC_DECK_TYPES]);
 /* Mean keying + think time per transaction over the deck at factor 1. */
 double tpcc_spec_mean_cycle_s(const unsigned weights[TPCC_DECK_TYPES]);
 
