@@ -74,6 +74,12 @@ static size_t drive_list(const struct report *rep, const char **out)
 	return n;
 }
 
+/* "1 VM", "4 VMs". */
+static const char *vms_word(long long n)
+{
+	return n == 1 ? "VM" : "VMs";
+}
+
 static void pub_bar(struct bar_cat *cat, const struct pub_result *p, enum metric m)
 {
 	char label[160];
@@ -150,8 +156,9 @@ static void build_bars(const struct report *rep, enum metric m, struct bar_chart
 		if (!first)
 			continue;
 		/* Groups that differ only in params carry the difference in their label: "[threads=16]". */
-		snprintf(label, sizeof(label), "%s (%s, %lld VMs)%s%s", *g->run_group ? g->run_group : "(no run group)",
-			 report_kind_title(g->kind), (long long)g->vm_count, strchr(g->label, '[') ? " " : "",
+		snprintf(label, sizeof(label), "%s (%s, %lld %s)%s%s", *g->run_group ? g->run_group : "(no run group)",
+			 report_kind_title(g->kind), (long long)g->vm_count, vms_word(g->vm_count),
+			 strchr(g->label, '[') ? " " : "",
 			 strchr(g->label, '[') ? strchr(g->label, '[') : "");
 		cat = new_cat(c, label);
 		for (size_t j = i; j < rep->ngroups; j++)
@@ -187,13 +194,24 @@ static void figure_open(struct strbuf *sb, const char *id)
 static void bars(struct strbuf *sb, int *chart_id, const struct report *rep, enum metric m, const char *title,
 		 const char *ylabel, const char *caption)
 {
-	struct bar_chart c = {.title = title, .y_label = ylabel};
+	struct bar_chart c = {.title = title, .y_label = ylabel, .shared_axis = rep->shared_axis};
+	struct legend_entry *leg = xcalloc(rep->ngroups + 1, sizeof(*leg));
 
+	/* One swatch per drive (and per "all N drives" total), in its colour. */
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < c.nlegend; k++)
+			seen |= !strcmp(leg[k].name, rep->groups[i].drive);
+		if (!seen)
+			leg[c.nlegend++] = (struct legend_entry){rep->groups[i].drive, drive_color(rep, rep->groups[i].drive)};
+	}
+	c.legend = leg;
 	build_bars(rep, m, &c);
 	figure_open(sb, NULL);
 	svg_bar_chart(sb, &c, (*chart_id)++);
 	strbuf_addf(sb, "<figcaption>%s</figcaption>\n</figure>\n", caption);
 	bar_chart_release(&c);
+	free(leg);
 }
 
 /* Every reference, by workload and configuration: the published figures on their own. */
@@ -224,7 +242,73 @@ static void published_chart(struct strbuf *sb, int *chart_id, const struct repor
 	bar_chart_release(&c);
 }
 
-static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_group *g, size_t gi)
+/*
+ * The TPS of a repetition's instances summed per report interval (the figure
+ * reviews plot): over the intervals every instance has, at the first
+ * instance's times.
+ */
+static void rep_sum(const struct agg_rep *rp, struct line_series *s)
+{
+	size_t n = rp->n ? rp->runs[0]->nintervals : 0;
+
+	for (size_t i = 1; i < rp->n; i++)
+		if (rp->runs[i]->nintervals < n)
+			n = rp->runs[i]->nintervals;
+	for (size_t t = 0; t < n; t++) {
+		double sum = 0;
+		for (size_t i = 0; i < rp->n; i++)
+			sum += rp->runs[i]->intervals[t].tps;
+		line_series_add(s, rp->runs[0]->intervals[t].t, sum);
+	}
+}
+
+/* The highest TPS a group's TPS-over-time chart draws: an instance's or a sum's. */
+static double tps_chart_max(const struct agg_group *g)
+{
+	double m = 0;
+
+	for (size_t k = 0; k < g->nreps; k++) {
+		struct line_series s = {0};
+
+		rep_sum(&g->reps[k], &s);
+		for (size_t t = 0; t < s.n; t++)
+			m = s.y[t] > m ? s.y[t] : m;
+		free(s.x);
+		free(s.y);
+		for (size_t i = 0; i < g->reps[k].n; i++)
+			for (size_t t = 0; t < g->reps[k].runs[i]->nintervals; t++)
+				m = g->reps[k].runs[i]->intervals[t].tps > m ? g->reps[k].runs[i]->intervals[t].tps : m;
+	}
+	return m;
+}
+
+/* One y scale for the drives of a run group, so their charts side by side compare. */
+static double tps_chart_top(const struct report *rep, const struct agg_group *g)
+{
+	double m = 0;
+
+	for (size_t j = 0; j < rep->ngroups; j++) {
+		const struct agg_group *h = &rep->groups[j];
+		if (!h->all_drives && agg_same_run_group(h, g)) {
+			double v = tps_chart_max(h);
+			m = v > m ? v : m;
+		}
+	}
+	return m > 0 ? svg_axis_top(m) : 0;
+}
+
+static struct line_series *new_series(struct line_chart *c)
+{
+	struct line_series *s;
+
+	c->series = xrealloc(c->series, (c->nseries + 1) * sizeof(*c->series));
+	s = &c->series[c->nseries++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static void tps_over_time(struct strbuf *sb, int *chart_id, const struct report *rep, const struct agg_group *g,
+			  size_t gi)
 {
 	struct line_chart c = {.x_label = "time since run start (s)", .y_label = "TPS (transactions/s)",
 			       .marker_label = "precondition | sample",
@@ -237,15 +321,13 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 	strbuf_adds(&title, g->label);
 	strbuf_addf(&id, "tps-%zu", gi);
 	c.title = title.buf;
+	c.ymax = tps_chart_top(rep, g);
 	for (size_t k = 0; k < g->nreps; k++) {
 		for (size_t i = 0; i < g->reps[k].n; i++) {
 			const struct run *r = g->reps[k].runs[i];
-			struct line_series *s;
+			struct line_series *s = new_series(&c);
 			char name[200];
 
-			c.series = xrealloc(c.series, (c.nseries + 1) * sizeof(*c.series));
-			s = &c.series[c.nseries++];
-			memset(s, 0, sizeof(*s));
 			snprintf(name, sizeof(name), "%s%s", *r->instance ? r->instance : r->path,
 				 run_is_complete(r) ? "" : " (incomplete)");
 			if (g->nreps > 1) {
@@ -253,6 +335,9 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 				snprintf(name + len, sizeof(name) - len, " rep %lld", (long long)r->repetition);
 			}
 			s->name = xstrdup(name);
+			/* Instances in the palette after the drive's own colour, which the sum takes. */
+			s->has_color = true;
+			s->color = drive_color(rep, g->drive) + 1 + (int)(c.nseries - 1);
 			for (size_t t = 0; t < r->nintervals; t++) {
 				const struct interval_pt *pt = &r->intervals[t];
 				line_series_add(s, pt->t, pt->tps);
@@ -262,6 +347,25 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 				}
 			}
 		}
+	}
+	/* The sum over the instances that ran together, drawn last (on top), thick, in the drive's colour. */
+	for (size_t k = 0; k < g->nreps; k++) {
+		struct line_series *s;
+		char name[200];
+
+		if (g->reps[k].n < 2)
+			continue;
+		s = new_series(&c);
+		snprintf(name, sizeof(name), "sum of %zu instances", g->reps[k].n);
+		if (g->nreps > 1) {
+			size_t len = strlen(name);
+			snprintf(name + len, sizeof(name) - len, " rep %lld", (long long)g->reps[k].repetition);
+		}
+		s->name = xstrdup(name);
+		s->bold = s->has_color = true;
+		s->color = drive_color(rep, g->drive);
+		s->dashed = k > 0;
+		rep_sum(&g->reps[k], s);
 	}
 	figure_open(sb, id.buf);
 	svg_line_chart(sb, &c, (*chart_id)++);
@@ -282,41 +386,52 @@ static void telemetry_over_time(struct strbuf *sb, int *chart_id, const struct a
 	strbuf_adds(&title, "Drive utilisation and host CPU: ");
 	strbuf_adds(&title, g->label);
 	c.title = title.buf;
+	/*
+	 * The instances of a drive x run group share the drive and the host: one
+	 * drive line and one host CPU line per repetition (the first instance
+	 * that sampled each), not the same series once per instance.
+	 */
 	for (size_t k = 0; k < g->nreps; k++) {
+		const struct run *dr = NULL, *hr = NULL;
+		struct line_series *dev, *cpu;
+		char rep_s[40] = "", name[200];
+
 		for (size_t i = 0; i < g->reps[k].n; i++) {
 			const struct run *r = g->reps[k].runs[i];
-			struct line_series *dev, *cpu;
-			char base[160], name[200];
-
-			c.series = xrealloc(c.series, (c.nseries + 2) * sizeof(*c.series));
-			dev = &c.series[c.nseries];
-			cpu = &c.series[c.nseries + 1];
-			c.nseries += 2;
-			memset(dev, 0, 2 * sizeof(*dev));
-			snprintf(base, sizeof(base), "%s", *r->instance ? r->instance : r->path);
-			if (g->nreps > 1) {
-				size_t len = strlen(base);
-				snprintf(base + len, sizeof(base) - len, " rep %lld", (long long)r->repetition);
-			}
-			snprintf(name, sizeof(name), "%s drive util", base);
-			dev->name = xstrdup(name);
-			snprintf(name, sizeof(name), "%s host CPU", base);
-			cpu->name = xstrdup(name);
-			cpu->dashed = true;
-			/* One colour per instance: solid drive, dashed CPU. */
-			dev->has_color = cpu->has_color = true;
-			dev->color = cpu->color = (int)(c.nseries / 2 - 1);
 			for (size_t t = 0; t < r->nintervals; t++) {
-				const struct interval_pt *pt = &r->intervals[t];
-				if (pt->has_dev)
-					line_series_add(dev, pt->t, 100 * pt->dev_util);
-				if (pt->has_host)
-					line_series_add(cpu, pt->t, 100 * pt->host_busy);
-				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
-					c.has_marker = true;
-					c.marker_x = pt->t;
-				}
+				if (!dr && r->intervals[t].has_dev)
+					dr = r;
+				if (!hr && r->intervals[t].has_host)
+					hr = r;
 			}
+		}
+		if (g->nreps > 1)
+			snprintf(rep_s, sizeof(rep_s), " rep %lld", (long long)g->reps[k].repetition);
+		new_series(&c);
+		cpu = new_series(&c);
+		dev = cpu - 1; /* both added first: new_series moves the array */
+		snprintf(name, sizeof(name), "drive util%s", rep_s);
+		dev->name = xstrdup(name);
+		snprintf(name, sizeof(name), "host CPU%s", rep_s);
+		cpu->name = xstrdup(name);
+		cpu->dashed = true;
+		/* One colour per repetition: solid drive, dashed CPU. */
+		dev->has_color = cpu->has_color = true;
+		dev->color = cpu->color = (int)k;
+		for (size_t t = 0; dr && t < dr->nintervals; t++)
+			if (dr->intervals[t].has_dev)
+				line_series_add(dev, dr->intervals[t].t, 100 * dr->intervals[t].dev_util);
+		for (size_t t = 0; hr && t < hr->nintervals; t++)
+			if (hr->intervals[t].has_host)
+				line_series_add(cpu, hr->intervals[t].t, 100 * hr->intervals[t].host_busy);
+		for (size_t i = 0; i < g->reps[k].n; i++) {
+			const struct run *r = g->reps[k].runs[i];
+			for (size_t t = 0; t < r->nintervals; t++)
+				if (r->intervals[t].phase == RESULT_PHASE_PRECONDITION &&
+				    (!c.has_marker || r->intervals[t].t > c.marker_x)) {
+					c.has_marker = true;
+					c.marker_x = r->intervals[t].t;
+				}
 		}
 	}
 	figure_open(sb, NULL);
@@ -364,6 +479,42 @@ static void td(struct strbuf *sb, const char *s)
 {
 	strbuf_adds(sb, "<td>");
 	esc(sb, s);
+	strbuf_adds(sb, "</td>");
+}
+
+/*
+ * A name or a path: it breaks at spaces only, never at a hyphen or a slash
+ * ("pm1735-a", "1-instance-1-drive/drive-a/vm1.json" stay whole).
+ */
+static void name_text(struct strbuf *sb, const char *s)
+{
+	struct strbuf w;
+
+	strbuf_init(&w, 0);
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		strbuf_reset(&w);
+		for (size_t i = 0; i < n; i++)
+			strbuf_addc(&w, s[i]);
+		if (strpbrk(w.buf, "-/")) {
+			strbuf_adds(sb, "<span class=\"nw\">");
+			esc(sb, w.buf);
+			strbuf_adds(sb, "</span>");
+		} else {
+			esc(sb, w.buf);
+		}
+		s += n;
+		for (; *s == ' '; s++)
+			strbuf_addc(sb, ' ');
+	}
+	strbuf_release(&w);
+}
+
+static void td_name(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, "<td>");
+	name_text(sb, s);
 	strbuf_adds(sb, "</td>");
 }
 
@@ -475,26 +626,43 @@ static void table_close(struct strbuf *sb)
 
 static void summary(struct strbuf *sb, const struct report *rep)
 {
-	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>TPS (sum)</th>"
+	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>instances</th><th>TPS (sum)</th>"
+		       "<th>TPS per instance<br>min–max</th>"
 		       "<th>avg latency ms<br>(mean of instances)</th><th>avg latency ms<br>(pooled)</th>"
 		       "<th>p99 ms<br>(mean of instance p99s)</th><th>p99 ms<br>(pooled)</th><th>retried</th>"
 		       "<th>reconnects</th><th>fatal</th><th>Little's law</th><th>status</th><th>bottleneck</th>");
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		unsigned long long retried = 0, reconn = 0, fatal = 0;
-		char b[64];
+		size_t ninst = 0;
+		double tmin = 0, tmax = 0;
+		char b[64], lo[32], hi[32];
 
 		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			if (k == 0 || f->tps_min < tmin)
+				tmin = f->tps_min;
+			if (k == 0 || f->tps_max > tmax)
+				tmax = f->tps_max;
+			ninst += g->reps[k].n;
 			retried += g->reps[k].sample.retried;
 			reconn += g->reps[k].sample.reconnects;
 			fatal += g->reps[k].sample.fatal;
 		}
 		strbuf_adds(sb, "<tr>");
-		td(sb, g->label);
+		td_name(sb, g->label);
 		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
 		td(sb, b);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)g->vm_count);
+		/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
+		if (g->nreps > 1)
+			strbuf_addf(sb, "<td class=\"n\">%zu<small>%zu reps</small></td>", ninst, g->nreps);
+		else
+			strbuf_addf(sb, "<td class=\"n\">%zu</td>", ninst);
 		td_spread(sb, &g->tps, true);
+		report_fmt_num(lo, sizeof(lo), tmin, 2);
+		report_fmt_num(hi, sizeof(hi), tmax, 2);
+		strbuf_addf(sb, "<td class=\"n\"><span class=\"nw\">%s–%s</span></td>", lo, hi);
 		td_spread(sb, &g->avg_ms_mean, true);
 		td_spread(sb, &g->avg_ms_pooled, true);
 		td_spread(sb, &g->p99_mean, g->has_p99_mean);
@@ -539,7 +707,7 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *g = &rep->groups[i];
 
 		strbuf_adds(sb, "<tr>");
-		td(sb, g->label);
+		td_name(sb, g->label);
 		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
 		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
@@ -571,12 +739,12 @@ static void comparison(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
 
 		strbuf_adds(sb, "<tr>");
-		snprintf(line, sizeof(line), "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind),
-			 (long long)a->vm_count);
+		snprintf(line, sizeof(line), "%s (%s, %lld %s)", a->run_group, report_kind_title(a->kind),
+			 (long long)a->vm_count, vms_word(a->vm_count));
 		td(sb, line);
-		td(sb, a->drive);
+		td_name(sb, a->drive);
 		td_spread(sb, &a->tps, true);
-		td(sb, b->drive);
+		td_name(sb, b->drive);
 		td_spread(sb, &b->tps, true);
 		report_compare_sentence(c, a, b, line, sizeof(line));
 		td(sb, line);
@@ -599,9 +767,9 @@ static void instances(struct strbuf *sb, const struct report *rep)
 	for (size_t i = 0; i < rep->runs->n; i++) {
 		const struct run *r = rep->runs->runs[i];
 		strbuf_adds(sb, "<tr>");
-		td(sb, r->path);
-		td(sb, r->drive);
-		td(sb, r->instance);
+		td_name(sb, r->path);
+		td_name(sb, r->drive);
+		td_name(sb, r->instance);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
 		if (run_is_complete(r))
 			td(sb, "complete");
@@ -628,6 +796,23 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		strbuf_adds(sb, "</tr>\n");
 	}
 	table_close(sb);
+}
+
+/* Why the bar charts have no published bar, when none matches. */
+static void beside_note(struct strbuf *sb, const struct report *rep)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].nrefs > 0;
+	if (any)
+		strbuf_adds(sb, "<p>Each run group on its own value axis (<code>report --shared-axis</code> draws one "
+				"axis for all); one colour per drive. Hatched grey bars are published figures with the same "
+				"workload, VM count and number of drives; platforms differ, so compare with care.</p>\n");
+	else
+		strbuf_adds(sb, "<p>No published reference has the same workload, VM count and number of drives as any "
+				"measured group, so no published bar stands beside these. Each run group on its own value "
+				"axis (<code>report --shared-axis</code> draws one axis for all); one colour per drive.</p>\n");
 }
 
 static void published_section(struct strbuf *sb, int *chart_id, const struct report *rep)
@@ -659,7 +844,7 @@ static void published_section(struct strbuf *sb, int *chart_id, const struct rep
 					if (rep->groups[g].refs[r] == p)
 						strbuf_addf(&beside, "%s%s", beside.len ? "; " : "", rep->groups[g].label);
 			strbuf_adds(sb, "<tr>");
-			td(sb, rv->drive);
+			td_name(sb, rv->drive);
 			td(sb, p->label);
 			snprintf(b, sizeof(b), "%s %s", report_kind_title(p->kind), p->test);
 			td(sb, b);
@@ -783,7 +968,10 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 		strbuf_adds(sb, "</a></li>\n");
 		strbuf_release(&id);
 	}
-	strbuf_adds(sb, "</ol></li>\n<li><a href=\"#instances\">Instances</a></li>\n</ol></nav>\n");
+	strbuf_adds(sb, "</ol></li>\n<li><a href=\"#instances\">Instances</a></li>\n");
+	if (rep->runs->nsuperseded)
+		strbuf_addf(sb, "<li><a href=\"#superseded\">Superseded attempts (%zu)</a></li>\n", rep->runs->nsuperseded);
+	strbuf_adds(sb, "</ol></nav>\n");
 }
 
 /* Cut-off attempts kept by `campaign --resume`: listed, never counted. */
@@ -791,16 +979,17 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 {
 	if (!rep->runs->nsuperseded)
 		return;
-	strbuf_adds(sb, "<h2>Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
+	strbuf_adds(sb, "<h2 id=\"superseded\">Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
 			"kept as <code>&lt;instance&gt;.partial-&lt;n&gt;.*</code> before running them again: history, "
-			"not counted in any figure above.</p>\n<table>\n<tr><th>file</th><th>drive</th><th>instance</th>"
-			"<th>rep</th><th>status</th><th>TPS</th><th>why it ended</th></tr>\n");
+			"not counted in any figure above.</p>\n");
+	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
+		       "<th>why it ended</th>");
 	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
 		const struct run *r = rep->runs->superseded[i];
 		strbuf_adds(sb, "<tr>");
-		td(sb, r->path);
-		td(sb, r->drive);
-		td(sb, r->instance);
+		td_name(sb, r->path);
+		td_name(sb, r->drive);
+		td_name(sb, r->instance);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
 		td(sb, run_status_name(r->status));
 		if (r->sample.present)
@@ -810,7 +999,7 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 		td(sb, r->error ? r->error : "–");
 		strbuf_adds(sb, "</tr>\n");
 	}
-	strbuf_adds(sb, "</table>\n");
+	table_close(sb);
 }
 
 static int html_render(const struct report *rep, struct report_files *out)
@@ -833,14 +1022,18 @@ static int html_render(const struct report *rep, struct report_files *out)
 			"body{font-family:sans-serif;margin:0 auto;padding:16px 24px;color:#222;max-width:1400px}\n"
 			"h1,h2,h3{overflow-wrap:anywhere}\np,li{overflow-wrap:anywhere;max-width:110ch}\n"
 			".scroll{overflow-x:auto;max-width:100%;margin:8px 0 24px}\n"
-			"table{border-collapse:collapse}\n"
-			"td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;vertical-align:top}\n"
+			"table{border-collapse:separate;border-spacing:0}\n"
+			"td,th{border:1px solid #ccc;border-width:0 1px 1px 0;padding:3px 8px;font-size:13px;"
+			"vertical-align:top;background:#fff}\n"
+			"tr:first-child>*{border-top-width:1px}\ntr>:first-child{border-left-width:1px;position:sticky;left:0;"
+			"z-index:1}\n.nw{white-space:nowrap}\n"
 			"th{background:#f3f3f3}\ntd.n{text-align:right}\ntd small{display:block;color:#555;font-size:11px}\n"
 			".warn{color:#b00;font-weight:bold}\ntd.warn small{font-weight:normal}\n"
 			"figure{margin:16px 0 32px;max-width:100%}\nfigcaption{font-size:13px;color:#555}\n"
 			"svg.chart{display:block;width:100%;height:auto}\n"
-			".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,540px),1fr));"
-			"gap:0 24px}\n.grid figure{margin:8px 0 24px}\n"
+			".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,400px),1fr));"
+			"gap:0 24px}\n.grid figure{margin:8px 0 24px;min-width:0}\n"
+			"@media (max-width:600px){body{padding:8px}td,th{padding:3px 5px}}\n"
 			"nav.toc{background:#f7f7f7;border:1px solid #ddd;padding:4px 16px;margin:8px 0 24px}\n"
 			"nav.toc ol ol{columns:14em;margin:4px 0}\n"
 			"</style>\n</head>\n<body>\n<h1>dbrig report");
@@ -873,6 +1066,8 @@ static int html_render(const struct report *rep, struct report_files *out)
 	strbuf_adds(sb, "<h2 id=\"compare\">Drive comparison</h2>\n");
 	comparison(sb, rep);
 	strbuf_adds(sb, "<h2 id=\"beside\">Beside published figures</h2>\n");
+	beside_note(sb, rep);
+	strbuf_adds(sb, "<div class=\"grid\">\n");
 	bars(sb, &chart_id, rep, METRIC_TPS, "Throughput: TPS summed over the VMs of a run group", "TPS (transactions/s)",
 	     "Solid: measured (sum over instances; whiskers: 95% CI over repetitions). Hatched grey: a published "
 	     "review figure with the same workload, VM count and number of drives.");
@@ -881,15 +1076,17 @@ static int html_render(const struct report *rep, struct report_files *out)
 	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
 	     "Solid: mean of the instances' p99s (the published \"average 99th percentile\", an average of "
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
-	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
+	strbuf_adds(sb, "</div>\n<h2 id=\"published\">Published references</h2>\n");
 	published_section(sb, &chart_id, rep);
-	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group, one line per "
-			"instance; the dashed red line marks the end of the precondition (left) and the start of the "
+	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group: a thin line per "
+			"instance and a thick one, in the drive's colour, for their sum (the figure reviews plot). The "
+			"charts of one run group's drives share one TPS scale, so they compare side by side. The dashed "
+			"red line marks the end of the precondition (left) and the start of the "
 			"measured sample (right). A dip or a slow decline after it means the drive had not reached "
 			"steady state (see <a href=\"#steady\">Steady state</a>).</p>\n<div class=\"grid\">\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		if (!rep->groups[i].all_drives)
-			tps_over_time(sb, &chart_id, &rep->groups[i], i);
+			tps_over_time(sb, &chart_id, rep, &rep->groups[i], i);
 	strbuf_adds(sb, "</div>\n<h2 id=\"percentiles\">Latency percentiles</h2>\n<div class=\"grid\">\n");
 	percentile_curve(sb, &chart_id, rep);
 	strbuf_adds(sb, "</div>\n");

@@ -38,14 +38,18 @@ EXPECTED_CHARTS_SLOW=7
 # (width and height > 0), charts reaching outside the window, texts outside
 # their chart's viewBox, table-of-contents links without a target.
 PROBE_JS='window.addEventListener("error",function(e){var d=document.documentElement;d.setAttribute("data-js-errors",(d.getAttribute("data-js-errors")||"")+String(e.message)+";")});
-window.addEventListener("load",function(){var d=document.documentElement,W=window.innerWidth,drawn=0,out=[],txt=[],toc=[];
+window.addEventListener("load",function(){var d=document.documentElement,W=window.innerWidth,drawn=0,out=[],txt=[],toc=[],small=[],bare=[];
 document.querySelectorAll("svg.chart").forEach(function(s,i){var r=s.getBoundingClientRect();if(r.width>0&&r.height>0)drawn++;
 if(r.left<-0.5||r.right>W+0.5)out.push(i+":"+Math.round(r.left)+"-"+Math.round(r.right));
-var vb=s.viewBox.baseVal;s.querySelectorAll("text").forEach(function(t){var b=t.getBBox();
+var vb=s.viewBox.baseVal,k=r.width/vb.width;s.querySelectorAll("text").forEach(function(t){var b=t.getBBox(),px=parseFloat(getComputedStyle(t).fontSize)*k;
+if(r.width>0&&px<9)small.push(i+":"+t.textContent.slice(0,30)+"("+px.toFixed(1)+"px)");
 var x0=b.x,x1=b.x+b.width;if(t.getAttribute("transform"))return;if(x0<-1||x1>vb.width+1)txt.push(i+":"+t.textContent.slice(0,40)+"("+Math.round(x0)+".."+Math.round(x1)+"/"+vb.width+")");});});
+document.querySelectorAll("table").forEach(function(t,i){if(!t.parentElement.classList.contains("scroll"))bare.push(i);
+var c=t.querySelector("td,th");if(c&&getComputedStyle(c).position!=="sticky")bare.push(i+"(first column not sticky)");});
 document.querySelectorAll("nav.toc a").forEach(function(a){var id=a.getAttribute("href").slice(1);if(!document.getElementById(id))toc.push(id);});
 d.setAttribute("data-vw",W);d.setAttribute("data-sw",d.scrollWidth);d.setAttribute("data-charts",drawn);
 d.setAttribute("data-chart-out",out.join(";"));d.setAttribute("data-text-out",txt.join(";"));d.setAttribute("data-toc-missing",toc.join(";"));
+d.setAttribute("data-small-text",small.length+" "+small.slice(0,5).join(";"));d.setAttribute("data-bare-tables",bare.join(";"));
 d.setAttribute("data-toc",document.querySelectorAll("nav.toc a").length);d.setAttribute("data-probe","loaded")});'
 
 run_chromium() {
@@ -77,8 +81,14 @@ check_page() {
 		h=${size#*,}
 		dom="$OUT/$name-$w.dom.html"
 		# One run lays the page out once, prints the probed DOM and takes the screenshot.
-		run_chromium "$name-$w" --window-size="$size" --dump-dom --screenshot="$OUT/$name-${w}x$h.png" \
-			"file://$probe" >"$dom" 2>"$OUT/$name-$w.log" || check "$name $size: chromium exited $?"
+		if [ "$w" -lt 500 ]; then
+			# Headless windows are at least 500 px wide: a phone's width is emulated over the DevTools protocol.
+			python3 "$DBRIG_SOURCE_DIR/tests/lib/cdp_dump.py" "$CHROMIUM" "$PROFILE/$name-$w" "file://$probe" "$w" "$h" \
+				"$dom" "$OUT/$name-${w}x$h.png" 2>"$OUT/$name-$w.log" || check "$name $size: cdp_dump.py exited $?: $(cat "$OUT/$name-$w.log")"
+		else
+			run_chromium "$name-$w" --window-size="$size" --dump-dom --screenshot="$OUT/$name-${w}x$h.png" \
+				"file://$probe" >"$dom" 2>"$OUT/$name-$w.log" || check "$name $size: chromium exited $?"
+		fi
 		[ "$(attr data-probe "$dom")" = loaded ] || { check "$name $size: the probe did not run (page never loaded?)"; continue; }
 		grep -q 'data-js-errors="' "$dom" && check "$name $size: script errors: $(attr data-js-errors "$dom")"
 		[ "$(attr data-vw "$dom")" = "$w" ] || check "$name $size: window width $(attr data-vw "$dom") (expected $w)"
@@ -86,6 +96,8 @@ check_page() {
 		[ "$(attr data-charts "$dom")" = "$want" ] || check "$name $size: $(attr data-charts "$dom") charts drawn (expected $want)"
 		[ -z "$(attr data-chart-out "$dom")" ] || check "$name $size: charts outside the window: $(attr data-chart-out "$dom")"
 		[ -z "$(attr data-text-out "$dom")" ] || check "$name $size: texts outside their chart: $(attr data-text-out "$dom")"
+		[ "$(attr data-small-text "$dom")" = "0 " ] || check "$name $size: chart texts under 9 px: $(attr data-small-text "$dom")"
+		[ -z "$(attr data-bare-tables "$dom")" ] || check "$name $size: tables not scrolling in a .scroll box with a sticky first column: $(attr data-bare-tables "$dom")"
 		[ -z "$(attr data-toc-missing "$dom")" ] || check "$name $size: contents links without a target: $(attr data-toc-missing "$dom")"
 		[ "$(attr data-toc "$dom")" -ge 9 ] || check "$name $size: only $(attr data-toc "$dom") links in the table of contents"
 		if [ ! -s "$OUT/$name-${w}x$h.png" ] ||
@@ -104,7 +116,7 @@ check_page() {
 	echo "FAIL: dbrig report: $(cat "$OUT/report.stderr")" >&2
 	exit 1
 }
-check_page all "$OUT/all/report.html" $EXPECTED_CHARTS 1366,768 1920,1080
+check_page all "$OUT/all/report.html" $EXPECTED_CHARTS 1366,768 1920,1080 390,844
 # The bar charts' values against the JSON report of the same results (an
 # independent reading of the SVG: printed values and bar lengths on the axis).
 "$DBRIG_BIN" report "$DBRIG_SOURCE_DIR/tests/fixtures/results" --out "$OUT/all-json" --format json \
