@@ -949,10 +949,11 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 	strbuf_adds(sb, "<nav class=\"toc\"><h2>Contents</h2>\n<ol>\n");
 	if (rep->nwarnings)
 		strbuf_addf(sb, "<li><a href=\"#warnings\">Warnings (%zu)</a></li>\n", rep->nwarnings);
-	strbuf_adds(sb, "<li><a href=\"#results\">Results per drive × run group</a></li>\n"
+	strbuf_adds(sb, "<li><a href=\"#headline\">Headline</a>, <a href=\"#test-bed\">test bed</a> and "
+			"<a href=\"#beside\">the bar charts beside published figures</a></li>\n"
+			"<li><a href=\"#results\">Results per drive × run group</a></li>\n"
 			"<li><a href=\"#steady\">Verdicts: steady state and bottleneck</a></li>\n"
 			"<li><a href=\"#compare\">Drive comparison</a></li>\n"
-			"<li><a href=\"#beside\">Beside published figures</a></li>\n"
 			"<li><a href=\"#published\">Published references</a></li>\n"
 			"<li><a href=\"#over-time\">TPS over time</a></li>\n"
 			"<li><a href=\"#percentiles\">Latency percentiles</a></li>\n"
@@ -1002,6 +1003,265 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 	table_close(sb);
 }
 
+/* The distinct non-empty values of a run field, "; "-separated, in result order. */
+static void distinct(struct strbuf *out, const struct report *rep, const char *(*get)(const struct run *))
+{
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const char *v = get(rep->runs->runs[i]);
+		bool seen = !*v;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(get(rep->runs->runs[k]), v);
+		if (!seen)
+			strbuf_addf(out, "%s%s", out->len ? "; " : "", v);
+	}
+}
+
+static const char *get_campaign(const struct run *r) { return r->campaign; }
+static const char *get_tool(const struct run *r) { return r->tool_version; }
+static const char *get_engine(const struct run *r) { return r->engine; }
+
+/* A row of the test-bed table: a name and text (escaped), "not recorded" when empty. */
+static void bed_row(struct strbuf *sb, const char *name, const char *text)
+{
+	strbuf_addf(sb, "<tr><th>%s</th><td>", name);
+	if (*text)
+		name_text(sb, text);
+	else
+		strbuf_adds(sb, "<small>not recorded in these results</small>");
+	strbuf_adds(sb, "</td></tr>\n");
+}
+
+/*
+ * The answer first: one sentence per compared pair of drives (the Drive
+ * comparison's figures), or per run group when no run group ran on two drives.
+ */
+static void headline(struct strbuf *sb, const struct report *rep)
+{
+	char b[64], lo[32], hi[32];
+
+	strbuf_adds(sb, "<section id=\"headline\" class=\"headline\">\n<h2>Headline</h2>\n<ul>\n");
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *c = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[c->faster], *g = &rep->groups[c->slower];
+		size_t ndr = 1, last = i;
+
+		/* One sentence per run group: its first pair, and the spread when it has more drives. */
+		if (i > 0 && agg_same_run_group(&rep->groups[rep->cmps[i - 1].faster], a))
+			continue;
+		while (last + 1 < rep->ncmps && agg_same_run_group(&rep->groups[rep->cmps[last + 1].faster], a))
+			last++;
+		ndr += last - i + 1;
+		if (ndr > 2) {
+			const struct agg_group *z = &rep->groups[rep->cmps[last].slower];
+
+			strbuf_adds(sb, "<li><b>");
+			name_text(sb, a->run_group);
+			strbuf_addf(sb, "</b>: %zu drives; the fastest, ", ndr);
+			name_text(sb, a->drive);
+			if (z->tps.mean > 0) {
+				snprintf(b, sizeof(b), ", has %.2f× the TPS of the slowest, ", a->tps.mean / z->tps.mean);
+				strbuf_adds(sb, b);
+			} else {
+				strbuf_adds(sb, ", beats the slowest, ");
+			}
+			name_text(sb, z->drive);
+			strbuf_adds(sb, " (every neighbouring pair in <a href=\"#compare\">Drive comparison</a>).</li>\n");
+			continue;
+		}
+		strbuf_adds(sb, "<li><b>");
+		name_text(sb, a->run_group);
+		strbuf_adds(sb, "</b>: ");
+		name_text(sb, a->drive);
+		if (g->tps.mean > 0) {
+			snprintf(b, sizeof(b), " %.2f× ", c->ratio.ratio);
+			strbuf_adds(sb, b);
+		} else {
+			strbuf_adds(sb, " more than ");
+		}
+		name_text(sb, g->drive);
+		strbuf_adds(sb, " TPS");
+		if (c->ratio.valid) {
+			snprintf(lo, sizeof(lo), "%.2f", c->ratio.lo);
+			snprintf(hi, sizeof(hi), "%.2f", c->ratio.hi);
+			strbuf_addf(sb, " (95%% CI %s–%s)", lo, hi);
+		}
+		if (c->welch.valid)
+			strbuf_addf(sb, ", %s (Welch p = %.3g)", c->welch.significant ? "significant" : "<span class=\"warn\">NOT "
+				    "significant</span>", c->welch.p);
+		else
+			strbuf_adds(sb, ", no test (needs 2 repetitions on both drives)");
+		if (a->incomplete || g->incomplete)
+			strbuf_adds(sb, " <span class=\"warn\">(an incomplete group)</span>");
+		strbuf_adds(sb, ".</li>\n");
+	}
+	if (!rep->ncmps) {
+		for (size_t i = 0; i < rep->ngroups; i++) {
+			const struct agg_group *g = &rep->groups[i];
+
+			strbuf_adds(sb, "<li><b>");
+			name_text(sb, g->label);
+			strbuf_adds(sb, "</b>: ");
+			report_fmt_num(b, sizeof(b), g->tps.mean, 2);
+			strbuf_addf(sb, "%s TPS, average ", b);
+			report_fmt_num(b, sizeof(b), g->avg_ms_mean.mean, 2);
+			strbuf_addf(sb, "%s ms", b);
+			if (g->has_p99_mean) {
+				report_fmt_num(b, sizeof(b), g->p99_mean.mean, 2);
+				strbuf_addf(sb, ", p99 %s ms", b);
+			}
+			strbuf_addf(sb, "%s.</li>\n", g->incomplete ? " <span class=\"warn\">(INCOMPLETE)</span>" : "");
+		}
+		strbuf_adds(sb, "</ul>\n<p>No run group ran on more than one drive, so nothing is compared.</p>\n");
+	} else {
+		strbuf_adds(sb, "</ul>\n");
+	}
+	strbuf_adds(sb, "</section>\n");
+}
+
+/* What was measured, with what, where: from the results themselves. */
+static void test_bed(struct strbuf *sb, const struct report *rep, const char **drives, size_t ndrives)
+{
+	struct strbuf t;
+	const char *first = "", *last = "";
+	unsigned cpus = 0;
+
+	strbuf_init(&t, 0);
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		if (*r->started_at && (!*first || strcmp(r->started_at, first) < 0))
+			first = r->started_at;
+		if (*r->finished_at && strcmp(r->finished_at, last) > 0)
+			last = r->finished_at;
+		if (r->host_cpus > cpus)
+			cpus = r->host_cpus;
+	}
+	strbuf_adds(sb, "<details id=\"test-bed\" class=\"bed\" open><summary>Test bed</summary>\n<div class=\"scroll\"><table>\n");
+	distinct(&t, rep, get_campaign);
+	bed_row(sb, "campaign", t.buf);
+	strbuf_reset(&t);
+	if (*first)
+		strbuf_addf(&t, "%s – %s", first, *last ? last : "?");
+	bed_row(sb, "runs", t.buf);
+	strbuf_reset(&t);
+	distinct(&t, rep, get_tool);
+	bed_row(sb, "dbrig", t.buf);
+	strbuf_reset(&t);
+	distinct(&t, rep, get_engine);
+	bed_row(sb, "engine and server", t.buf);
+	strbuf_reset(&t);
+	if (cpus)
+		strbuf_addf(&t, "%u CPUs", cpus);
+	bed_row(sb, "host", t.buf);
+	/* Drives without recorded block devices share one row. */
+	strbuf_reset(&t);
+	for (size_t d = 0; d < ndrives; d++) {
+		bool stack = false;
+		for (size_t i = 0; i < rep->runs->n; i++)
+			stack |= !strcmp(rep->runs->runs[i]->drive, drives[d]) && rep->runs->runs[i]->drive_stack;
+		if (!stack)
+			strbuf_addf(&t, "%s%s", t.len ? "; " : "", drives[d]);
+	}
+	if (t.len) {
+		strbuf_adds(sb, "<tr><th>drives</th><td>");
+		name_text(sb, t.buf);
+		strbuf_adds(sb, "<small>block devices not recorded in these results</small></td></tr>\n");
+	}
+	for (size_t d = 0; d < ndrives; d++) {
+		strbuf_reset(&t);
+		for (size_t i = 0; i < rep->runs->n; i++)
+			if (!strcmp(rep->runs->runs[i]->drive, drives[d]) && rep->runs->runs[i]->drive_stack) {
+				strbuf_adds(&t, rep->runs->runs[i]->drive_stack);
+				break;
+			}
+		if (!t.len)
+			continue;
+		strbuf_adds(sb, "<tr><th>drive ");
+		name_text(sb, drives[d]);
+		strbuf_adds(sb, "</th><td>");
+		strbuf_adds(sb, "block devices: ");
+		name_text(sb, t.buf);
+		strbuf_adds(sb, "</td></tr>\n");
+	}
+	strbuf_adds(sb, "</table></div></details>\n");
+	strbuf_release(&t);
+}
+
+/*
+ * Warnings by cause: "bottleneck host CPU in A: …" and "… in B: …" make one
+ * line naming A and B. The cause is the text before the first ':' (without
+ * " in <where>"); the where is that " in " part, else the text up to the next ':'.
+ */
+static void warning_cause(const char *w, struct strbuf *cause, struct strbuf *where)
+{
+	const char *colon = strchr(w, ':'), *in;
+	size_t n = colon ? (size_t)(colon - w) : strlen(w);
+
+	strbuf_reset(cause);
+	strbuf_reset(where);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addc(cause, w[i]);
+	in = strstr(cause->buf, " in ");
+	if (in) {
+		strbuf_adds(where, in + 4);
+		cause->buf[in - cause->buf] = '\0';
+		cause->len = (size_t)(in - cause->buf);
+	} else if (colon) {
+		const char *p = colon + 1, *e;
+		while (*p == ' ')
+			p++;
+		e = strchr(p, ':');
+		for (; *p && p != e; p++)
+			strbuf_addc(where, *p);
+	}
+}
+
+static void warnings(struct strbuf *sb, const struct report *rep)
+{
+	struct strbuf ci, wi, ck, wk;
+	bool *done = xcalloc(rep->nwarnings + 1, sizeof(*done));
+
+	strbuf_init(&ci, 0);
+	strbuf_init(&wi, 0);
+	strbuf_init(&ck, 0);
+	strbuf_init(&wk, 0);
+	strbuf_adds(sb, "<h2 id=\"warnings\">Warnings</h2>\n<ul class=\"warnings\">\n");
+	for (size_t i = 0; i < rep->nwarnings; i++) {
+		size_t n = 1;
+
+		if (done[i])
+			continue;
+		warning_cause(rep->warnings[i], &ci, &wi);
+		for (size_t k = i + 1; k < rep->nwarnings; k++) {
+			warning_cause(rep->warnings[k], &ck, &wk);
+			n += !strcmp(ck.buf, ci.buf);
+		}
+		strbuf_adds(sb, "<li class=\"warn\">");
+		if (n == 1) {
+			esc(sb, rep->warnings[i]);
+		} else {
+			strbuf_addf(sb, "%s (%zu×): ", ci.buf, n);
+			for (size_t k = i, m = 0; k < rep->nwarnings; k++) {
+				warning_cause(rep->warnings[k], &ck, &wk);
+				if (strcmp(ck.buf, ci.buf))
+					continue;
+				done[k] = true;
+				strbuf_adds(sb, m++ ? "; " : "");
+				name_text(sb, wk.buf);
+			}
+			strbuf_adds(sb, "<small>first: ");
+			esc(sb, rep->warnings[i]);
+			strbuf_adds(sb, "</small>");
+		}
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+	free(done);
+	strbuf_release(&ci);
+	strbuf_release(&wi);
+	strbuf_release(&ck);
+	strbuf_release(&wk);
+}
+
 static int html_render(const struct report *rep, struct report_files *out)
 {
 	struct strbuf *sb = report_files_add(out, "report.html");
@@ -1034,6 +1294,10 @@ static int html_render(const struct report *rep, struct report_files *out)
 			".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,400px),1fr));"
 			"gap:0 24px}\n.grid figure{margin:8px 0 24px;min-width:0}\n"
 			"@media (max-width:600px){body{padding:8px}td,th{padding:3px 5px}}\n"
+			".headline{background:#eef5fb;border-left:4px solid #0072B2;padding:2px 16px;margin:8px 0 16px}\n"
+			".headline h2{margin:8px 0 4px;font-size:18px}.headline ul{margin:4px 0 8px;padding-left:20px}\n"
+			"details.bed summary{font-weight:bold;cursor:pointer;margin:8px 0}\n"
+			".bed th{text-align:left}\n"
 			"nav.toc{background:#f7f7f7;border:1px solid #ddd;padding:4px 16px;margin:8px 0 24px}\n"
 			"nav.toc ol ol{columns:14em;margin:4px 0}\n"
 			"</style>\n</head>\n<body>\n<h1>dbrig report");
@@ -1047,24 +1311,8 @@ static int html_render(const struct report *rep, struct report_files *out)
 	if (rep->drive)
 		strbuf_adds(sb, " Only this drive's runs (<code>report --drive</code>).");
 	strbuf_adds(sb, "</p>\n");
-	toc(sb, rep, drives, ndrives);
-	if (rep->nwarnings) {
-		strbuf_adds(sb, "<h2 id=\"warnings\">Warnings</h2>\n<ul class=\"warnings\">\n");
-		for (size_t i = 0; i < rep->nwarnings; i++) {
-			strbuf_adds(sb, "<li class=\"warn\">");
-			esc(sb, rep->warnings[i]);
-			strbuf_adds(sb, "</li>\n");
-		}
-		strbuf_adds(sb, "</ul>\n");
-	}
-	strbuf_adds(sb, "<h2 id=\"results\">Results per drive × run group (sample phase)</h2>\n"
-			"<p>With several repetitions each figure is their mean, and below it \"± half-width of its 95% "
-			"confidence interval (Student's t), sd standard deviation, n repetitions\".</p>\n");
-	summary(sb, rep);
-	strbuf_adds(sb, "<h2 id=\"steady\">Verdicts: steady state and bottleneck</h2>\n");
-	verdicts(sb, rep);
-	strbuf_adds(sb, "<h2 id=\"compare\">Drive comparison</h2>\n");
-	comparison(sb, rep);
+	headline(sb, rep);
+	test_bed(sb, rep, drives, ndrives);
 	strbuf_adds(sb, "<h2 id=\"beside\">Beside published figures</h2>\n");
 	beside_note(sb, rep);
 	strbuf_adds(sb, "<div class=\"grid\">\n");
@@ -1076,7 +1324,19 @@ static int html_render(const struct report *rep, struct report_files *out)
 	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
 	     "Solid: mean of the instances' p99s (the published \"average 99th percentile\", an average of "
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
-	strbuf_adds(sb, "</div>\n<h2 id=\"published\">Published references</h2>\n");
+	strbuf_adds(sb, "</div>\n");
+	toc(sb, rep, drives, ndrives);
+	if (rep->nwarnings)
+		warnings(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"results\">Results per drive × run group (sample phase)</h2>\n"
+			"<p>With several repetitions each figure is their mean, and below it \"± half-width of its 95% "
+			"confidence interval (Student's t), sd standard deviation, n repetitions\".</p>\n");
+	summary(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"steady\">Verdicts: steady state and bottleneck</h2>\n");
+	verdicts(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"compare\">Drive comparison</h2>\n");
+	comparison(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
 	published_section(sb, &chart_id, rep);
 	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group: a thin line per "
 			"instance and a thick one, in the drive's colour, for their sum (the figure reviews plot). The "

@@ -118,6 +118,8 @@ struct run {
 	char *params;          /* canonical "key=value ..." of workload.params, sorted */
 	bool open_loop;        /* rate-limited or think-time: Little's law does not apply */
 	char *engine;          /* "driver server_version" */
+	char *tool_version;    /* tool.version: the dbrig that measured it, or "" */
+	char *started_at, *finished_at; /* UTC, ISO 8601, or "" */
 	struct phase_stat pre, sample;
 	unsigned driver_loops; /* format 1.1 "driver": its event loops (0: not recorded) */
 	bool has_tel;          /* the result carries telemetry */

@@ -104,6 +104,12 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	json_t *eng = jsonr_obj(jr, root, "", "engine", JSONR_OPTIONAL | JSONR_NULLABLE);
 	const char *kind;
 
+	json_t *tool = jsonr_obj(jr, root, "", "tool", JSONR_OPTIONAL | JSONR_NULLABLE);
+
+	r->tool_version = dup_or_empty(tool ? jsonr_str(jr, tool, ".tool", "version", JSONR_OPTIONAL | JSONR_NULLABLE, "")
+					    : "");
+	r->started_at = dup_or_empty(jsonr_str(jr, root, "", "started_at", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->finished_at = dup_or_empty(jsonr_str(jr, root, "", "finished_at", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->campaign = dup_or_empty(jsonr_str(jr, run, ".run", "campaign", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->run_group = dup_or_empty(jsonr_str(jr, run, ".run", "run_group", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->drive = dup_or_empty(jsonr_str(jr, run, ".run", "drive", JSONR_OPTIONAL | JSONR_NULLABLE, ""));

@@ -47,6 +47,7 @@ var x0=b.x,x1=b.x+b.width;if(t.getAttribute("transform"))return;if(x0<-1||x1>vb.
 document.querySelectorAll("table").forEach(function(t,i){if(!t.parentElement.classList.contains("scroll"))bare.push(i);
 var c=t.querySelector("td,th");if(c&&getComputedStyle(c).position!=="sticky")bare.push(i+"(first column not sticky)");});
 document.querySelectorAll("nav.toc a").forEach(function(a){var id=a.getAttribute("href").slice(1);if(!document.getElementById(id))toc.push(id);});
+var hl=document.getElementById("headline");d.setAttribute("data-headline-bottom",hl?Math.round(hl.getBoundingClientRect().bottom):"none");d.setAttribute("data-vh",window.innerHeight);
 d.setAttribute("data-vw",W);d.setAttribute("data-sw",d.scrollWidth);d.setAttribute("data-charts",drawn);
 d.setAttribute("data-chart-out",out.join(";"));d.setAttribute("data-text-out",txt.join(";"));d.setAttribute("data-toc-missing",toc.join(";"));
 d.setAttribute("data-small-text",small.length+" "+small.slice(0,5).join(";"));d.setAttribute("data-bare-tables",bare.join(";"));
@@ -96,6 +97,9 @@ check_page() {
 		[ "$(attr data-charts "$dom")" = "$want" ] || check "$name $size: $(attr data-charts "$dom") charts drawn (expected $want)"
 		[ -z "$(attr data-chart-out "$dom")" ] || check "$name $size: charts outside the window: $(attr data-chart-out "$dom")"
 		[ -z "$(attr data-text-out "$dom")" ] || check "$name $size: texts outside their chart: $(attr data-text-out "$dom")"
+		# The answer on the first screen: the headline ends inside the window.
+		[ "$(attr data-headline-bottom "$dom")" != none ] && [ "$(attr data-headline-bottom "$dom")" -le "$h" ] ||
+			check "$name $size: the headline ends at $(attr data-headline-bottom "$dom") px, below the first screen ($h px)"
 		[ "$(attr data-small-text "$dom")" = "0 " ] || check "$name $size: chart texts under 9 px: $(attr data-small-text "$dom")"
 		[ -z "$(attr data-bare-tables "$dom")" ] || check "$name $size: tables not scrolling in a .scroll box with a sticky first column: $(attr data-bare-tables "$dom")"
 		[ -z "$(attr data-toc-missing "$dom")" ] || check "$name $size: contents links without a target: $(attr data-toc-missing "$dom")"
