@@ -33,7 +33,11 @@ static void esc(struct strbuf *sb, const char *s)
 	escape_html(sb, s);
 }
 
-/* One colour per drive name, the same in every chart. */
+/*
+ * One colour per drive name, the same in every chart; the total of a run
+ * group over several drives ("all 8 drives") is grey (-1), so the twelve
+ * palette colours go to drives.
+ */
 static int drive_color(const struct report *rep, const char *drive)
 {
 	int n = 0;
@@ -41,7 +45,9 @@ static int drive_color(const struct report *rep, const char *drive)
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		bool seen = false;
 		if (!strcmp(rep->groups[i].drive, drive))
-			return n;
+			return rep->groups[i].all_drives ? -1 : n;
+		if (rep->groups[i].all_drives)
+			continue;
 		for (size_t j = 0; j < i; j++)
 			seen |= !strcmp(rep->groups[j].drive, rep->groups[i].drive);
 		n += !seen;

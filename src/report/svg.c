@@ -20,7 +20,7 @@ static const char *const palette[SVG_NPALETTE] = {"#0072B2", "#E69F00", "#009E73
 
 const char *svg_color(int i)
 {
-	return palette[(size_t)(i < 0 ? 0 : i) % NPALETTE];
+	return i < 0 ? "#666666" : palette[(size_t)i % NPALETTE];
 }
 
 static void esc(struct strbuf *sb, const char *s)

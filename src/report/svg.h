@@ -108,7 +108,8 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id);
 void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id);
 
 /* The palette colour of index i ("#0072B2"), for HTML legends beside charts:
- * SVG_NPALETTE colour-blind-safe colours, none black, before any repeats. */
+ * SVG_NPALETTE colour-blind-safe colours, none black, before any repeats;
+ * a negative index is a neutral grey (a total over several drives). */
 #define SVG_NPALETTE 12
 const char *svg_color(int i);
 

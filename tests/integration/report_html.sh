@@ -6,7 +6,10 @@
 # viewBox, every table-of-contents link has its target, and it fetches
 # nothing. Screenshots at both sizes (and a full-length one) are written to
 # $DBRIG_BUILD_DIR/report-html/ for people to look at. The same checks run on
-# a one-drive report (report --drive) at 1366x768. Without chromium this test FAILS (it is
+# a one-drive report (report --drive) at 1366x768, and the fixtures and a
+# demo-like report at a phone's 390x844: no page-level horizontal scroll, no
+# chart text under 9 px, every table scrolling in its box with a sticky first
+# column, and the headline inside the first screen at every size. Without chromium this test FAILS (it is
 # a required tool: scripts/deps-report.txt), it never passes silently.
 set -u
 : "${DBRIG_BIN:?set by ctest}" "${DBRIG_SOURCE_DIR:?set by ctest}"
@@ -155,6 +158,17 @@ run_chromium tall --window-size=1366,12000 --screenshot="$OUT/all-1366-full.png"
 }
 check_page slow "$OUT/slow/report.html" $EXPECTED_CHARTS_SLOW 1366,768
 grep -q '<h1>dbrig report: drive slow</h1>' "$OUT/slow-1366.dom.html" || check "--drive slow: title"
+
+# A demo-like report: one campaign with telemetry, two drives, no published
+# reference (as scripts/demo.sh gives), at a laptop's and a phone's width.
+"$DBRIG_BIN" report "$DBRIG_SOURCE_DIR/tests/fixtures/results/lab-c" --out "$OUT/demo" --format html --compare none \
+	2>"$OUT/report-demo.stderr" || {
+	echo "FAIL: dbrig report lab-c: $(cat "$OUT/report-demo.stderr")" >&2
+	exit 1
+}
+check_page demo "$OUT/demo/report.html" 10 1366,768 390,844
+grep -qF 'No published reference has the same workload, VM count and number of drives' "$OUT/demo-390.dom.html" ||
+	check "demo: Beside published figures does not say why nothing stands beside"
 
 [ $fail = 0 ] && echo "report_html: ok, $EXPECTED_CHARTS + $EXPECTED_CHARTS_SLOW charts at 1366x768 and 1920x1080, screenshots in $OUT"
 exit $fail
