@@ -135,7 +135,8 @@ grep -q 'dbrig report' "$DOM" || check "the rendered DOM lacks the report title"
 for want in 'Throughput: TPS summed' 'Average latency' '99th percentile latency' 'TPS over time' \
 	'Latency by percentile' 'published review (hatched)' 'precondition | sample' 'Published references: TPS' \
 	'Drive utilisation and host CPU: 1 VM on 1 drive · slow' 'fast &gt; slow by 11.6x (95% CI 11.1–12.2)' \
-	'id="drive-14-slow"' 'Block devices: loop4 (file /mnt/b/slow.img)'; do
+	'id="drive-14-slow"' 'Block devices: loop4 (file /mnt/b/slow.img)' 'sum of 4 instances' \
+	'<a href="#superseded">Superseded attempts (1)</a>' 'fast 11.65× slow TPS (95% CI 11.09–12.24), significant'; do
 	grep -qF "$want" "$DOM" || check "rendered page lacks \"$want\""
 done
 # A published reference stands only beside the run groups it matches: the
