@@ -1,6 +1,7 @@
 #include "core/driveid.h"
 
 #include "core/fileio.h"
+#include "core/proc.h"
 #include "core/strbuf.h"
 
 #include <errno.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 /* Copy `s` trimmed of leading and trailing white space into out[n]. */
 static void trimcpy(char *out, size_t n, const char *s)
@@ -204,4 +207,139 @@ bool drive_health_wear_delta(const struct drive_health *before, const struct dri
 		return false;
 	*delta = after->wear_pct - before->wear_pct;
 	return true;
+}
+
+/* Runs `prog args... /dev/<dev>` and returns its stdout, or NULL. */
+static char *tool_json(const char *prog, const char *a1, const char *a2, const char *a3, const char *dev)
+{
+	char *path = proc_find_program(prog, NULL), devpath[96];
+	struct strbuf out;
+	int status = 0;
+
+	if (!path)
+		return NULL;
+	snprintf(devpath, sizeof(devpath), "/dev/%s", dev);
+	{
+		char *const argv[] = {path, (char *)a1, (char *)a2, (char *)a3, devpath, NULL};
+		struct proc_spec ps = {.argv = argv, .log_path = "/dev/null", .capture = true};
+
+		strbuf_init(&out, 0);
+		/* smartctl's exit status is a bit mask of findings: the JSON is what counts. */
+		if (proc_run(&ps, &out, &status) < 0 || !out.len) {
+			strbuf_release(&out);
+			free(path);
+			return NULL;
+		}
+	}
+	free(path);
+	return strbuf_detach(&out);
+}
+
+void driveid_probe(const char *dev, struct drive_id *id, struct drive_health *h)
+{
+	struct strbuf err;
+	char *j;
+
+	strbuf_init(&err, 0);
+	memset(h, 0, sizeof(*h));
+	if (driveid_read_sysfs("/sys/block", dev, id, &err) < 0) {
+		memset(id, 0, sizeof(*id));
+		trimcpy(id->dev, sizeof(id->dev), dev);
+	}
+	if (!strncmp(dev, "nvme", 4) && (j = tool_json("nvme", "id-ctrl", "-o", "json", dev))) {
+		if (driveid_parse_nvme_id_ctrl(j, id, &err) < 0)
+			strbuf_reset(&err);
+		free(j);
+	}
+	if ((j = tool_json("smartctl", "-j", "-a", "-H", dev))) {
+		struct drive_health t;
+		if (driveid_parse_smartctl(j, id, &t, &err) == 0)
+			*h = t;
+		free(j);
+	}
+	strbuf_release(&err);
+}
+
+static json_t *health_json(const struct drive_health *h)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "smart_passed", h->has_passed ? json_boolean(h->passed) : json_null());
+	json_object_set_new(o, "temperature_c", h->has_temp ? json_integer(h->temp_c) : json_null());
+	json_object_set_new(o, "media_wear_pct", h->has_wear ? json_integer(h->wear_pct) : json_null());
+	json_object_set_new(o, "data_written_bytes", h->has_written ? json_integer((json_int_t)h->written_bytes)
+								      : json_null());
+	return o;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return *s ? json_string(s) : json_null();
+}
+
+json_t *driveid_to_json(const struct drive_id *id, const struct drive_health *before,
+			const struct drive_health *after)
+{
+	json_t *o = json_object(), *ch = json_object();
+	int64_t dw;
+	int dwear;
+
+	json_object_set_new(o, "dev", json_string(id->dev));
+	json_object_set_new(o, "model", str_or_null(id->model));
+	json_object_set_new(o, "serial", str_or_null(id->serial));
+	json_object_set_new(o, "firmware", str_or_null(id->firmware));
+	json_object_set_new(o, "capacity_bytes", id->size_bytes ? json_integer((json_int_t)id->size_bytes) : json_null());
+	json_object_set_new(o, "logical_block_size", id->logical_block ? json_integer(id->logical_block) : json_null());
+	json_object_set_new(o, "physical_block_size", id->physical_block ? json_integer(id->physical_block) : json_null());
+	json_object_set_new(o, "before", health_json(before));
+	json_object_set_new(o, "after", health_json(after));
+	json_object_set_new(ch, "data_written_bytes", drive_health_written_delta(before, after, &dw) ? json_integer(dw)
+												      : json_null());
+	json_object_set_new(ch, "media_wear_pct", drive_health_wear_delta(before, after, &dwear) ? json_integer(dwear)
+												    : json_null());
+	json_object_set_new(ch, "temperature_c", before->has_temp && after->has_temp
+							 ? json_integer(after->temp_c - before->temp_c) : json_null());
+	json_object_set_new(o, "change", ch);
+	return o;
+}
+
+void hostid_read(const char *proc_dir, struct host_id *h)
+{
+	char path[512], *text = NULL, *p;
+	size_t len = 0;
+	struct utsname u;
+	long n;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(path, sizeof(path), "%s/cpuinfo", proc_dir);
+	if (read_file(path, &text, &len) == 0 && (p = strstr(text, "model name"))) {
+		char *colon = strchr(p, ':'), *nl;
+		if (colon) {
+			nl = strchr(colon, '\n');
+			if (nl)
+				*nl = '\0';
+			trimcpy(h->cpu_model, sizeof(h->cpu_model), colon + 1);
+		}
+	}
+	free(text);
+	text = NULL;
+	snprintf(path, sizeof(path), "%s/meminfo", proc_dir);
+	if (read_file(path, &text, &len) == 0 && (p = strstr(text, "MemTotal:")))
+		h->ram_bytes = strtoull(p + 9, NULL, 10) * 1024; /* kB */
+	free(text);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	h->cpus = n > 0 ? (unsigned)n : 0;
+	if (uname(&u) == 0)
+		snprintf(h->kernel, sizeof(h->kernel), "%s %s", u.sysname, u.release);
+}
+
+json_t *hostid_to_json(const struct host_id *h)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "cpu_model", str_or_null(h->cpu_model));
+	json_object_set_new(o, "cpus", h->cpus ? json_integer(h->cpus) : json_null());
+	json_object_set_new(o, "ram_bytes", h->ram_bytes ? json_integer((json_int_t)h->ram_bytes) : json_null());
+	json_object_set_new(o, "kernel", str_or_null(h->kernel));
+	return o;
 }

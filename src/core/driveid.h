@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 struct strbuf;
+typedef struct json_t json_t;
 
 struct drive_id {
 	char dev[64];             /* kernel name, "nvme0n1" */
@@ -59,5 +60,29 @@ int driveid_parse_smartctl(const char *json, struct drive_id *id, struct drive_h
 bool drive_health_written_delta(const struct drive_health *before, const struct drive_health *after,
 				int64_t *delta);
 bool drive_health_wear_delta(const struct drive_health *before, const struct drive_health *after, int *delta);
+
+/* The host: CPU model (/proc/cpuinfo "model name"), online CPUs, RAM (/proc/meminfo MemTotal), kernel (uname). */
+struct host_id {
+	char cpu_model[128];
+	unsigned cpus;
+	uint64_t ram_bytes;
+	char kernel[160];          /* "Linux 6.1.0-27-amd64" */
+};
+
+/* Reads `proc_dir`/cpuinfo and /meminfo (normally "/proc") and uname; fields not found stay empty or 0. */
+void hostid_read(const char *proc_dir, struct host_id *h);
+json_t *hostid_to_json(const struct host_id *h);
+
+/*
+ * Identity and health of /dev/<dev> now: sysfs under /sys/block, then
+ * `nvme id-ctrl -o json` and `smartctl -j -a` when installed (each may fail:
+ * a loop device or a VM's disk has no SMART; what they report is kept).
+ */
+void driveid_probe(const char *dev, struct drive_id *id, struct drive_health *h);
+
+/* The result's test-bed record of one drive: identity, health before and
+ * after the run, and the change (after - before) where both have a figure. */
+json_t *driveid_to_json(const struct drive_id *id, const struct drive_health *before,
+			const struct drive_health *after);
 
 #endif

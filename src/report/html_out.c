@@ -1124,6 +1124,91 @@ static void headline(struct strbuf *sb, const struct report *rep)
 	strbuf_adds(sb, "</section>\n");
 }
 
+/* "nvme0n1: SAMSUNG …, serial S6…, firmware GDC7102Q, 3,841 GB, 512/4096-byte blocks". */
+static void drive_id_text(struct strbuf *t, const struct drive_id *id)
+{
+	char b[64];
+
+	strbuf_addf(t, "%s: %s", id->dev, *id->model ? id->model : "model not reported");
+	if (*id->serial)
+		strbuf_addf(t, ", serial %s", id->serial);
+	if (*id->firmware)
+		strbuf_addf(t, ", firmware %s", id->firmware);
+	if (id->size_bytes) {
+		report_fmt_num(b, sizeof(b), (double)id->size_bytes / 1e9, 0);
+		strbuf_addf(t, ", %s GB", b);
+	}
+	if (id->logical_block)
+		strbuf_addf(t, ", %u/%u-byte blocks (logical/physical)", id->logical_block, id->physical_block);
+}
+
+/* What a run did to the drive: "SMART passed, 38 → 51 °C (+13), wear 2 → 2% (+0), 6.40 GB written". */
+static void drive_change_text(struct strbuf *t, const struct run_drive *d)
+{
+	int64_t dw;
+	int dwear;
+	size_t n0 = t->len;
+
+	if (d->before.has_passed || d->after.has_passed)
+		strbuf_addf(t, "SMART %s → %s", d->before.has_passed ? (d->before.passed ? "passed" : "FAILED") : "?",
+			    d->after.has_passed ? (d->after.passed ? "passed" : "FAILED") : "?");
+	if (d->before.has_temp && d->after.has_temp)
+		strbuf_addf(t, "%s%d → %d °C (%+d)", t->len > n0 ? ", " : "", d->before.temp_c, d->after.temp_c,
+			    d->after.temp_c - d->before.temp_c);
+	if (drive_health_wear_delta(&d->before, &d->after, &dwear))
+		strbuf_addf(t, "%swear %d → %d%% (%+d)", t->len > n0 ? ", " : "", d->before.wear_pct, d->after.wear_pct,
+			    dwear);
+	if (drive_health_written_delta(&d->before, &d->after, &dw)) {
+		char b[64];
+		report_fmt_num(b, sizeof(b), (double)dw / 1e9, 2);
+		strbuf_addf(t, "%s%s GB written", t->len > n0 ? ", " : "", b);
+	}
+	if (t->len == n0)
+		strbuf_adds(t, "no SMART figures (none reported)");
+}
+
+/* The drive's identity (the first run that recorded it) and the change of its health per run. */
+static void drive_bed(struct strbuf *sb, const struct report *rep, const char *drive)
+{
+	struct strbuf t;
+	bool head = false;
+
+	strbuf_init(&t, 0);
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+
+		if (strcmp(r->drive, drive) || !r->ndrive_ids)
+			continue;
+		if (!head) {
+			for (size_t k = 0; k < r->ndrive_ids; k++) {
+				strbuf_reset(&t);
+				drive_id_text(&t, &r->drive_ids[k].id);
+				strbuf_adds(sb, k ? "<br>" : "");
+				name_text(sb, t.buf);
+			}
+			head = true;
+		}
+		for (size_t k = 0; k < r->ndrive_ids; k++) {
+			strbuf_reset(&t);
+			strbuf_addf(&t, "%s, %s: ", r->path, r->drive_ids[k].id.dev);
+			drive_change_text(&t, &r->drive_ids[k]);
+			strbuf_adds(sb, "<small>");
+			name_text(sb, t.buf);
+			strbuf_adds(sb, "</small>");
+		}
+	}
+	strbuf_release(&t);
+}
+
+static bool drive_recorded(const struct report *rep, const char *drive)
+{
+	for (size_t i = 0; i < rep->runs->n; i++)
+		if (!strcmp(rep->runs->runs[i]->drive, drive) &&
+		    (rep->runs->runs[i]->drive_stack || rep->runs->runs[i]->ndrive_ids))
+			return true;
+	return false;
+}
+
 /* What was measured, with what, where: from the results themselves. */
 static void test_bed(struct strbuf *sb, const struct report *rep, const char **drives, size_t ndrives)
 {
@@ -1155,16 +1240,24 @@ static void test_bed(struct strbuf *sb, const struct report *rep, const char **d
 	distinct(&t, rep, get_engine);
 	bed_row(sb, "engine and server", t.buf);
 	strbuf_reset(&t);
-	if (cpus)
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct host_id *h = &rep->runs->runs[i]->host;
+		char b[64];
+
+		if (!*h->cpu_model && !*h->kernel)
+			continue;
+		report_fmt_num(b, sizeof(b), (double)h->ram_bytes / (1024.0 * 1024 * 1024), 0);
+		strbuf_addf(&t, "%s, %u CPUs, %s GiB RAM, %s", *h->cpu_model ? h->cpu_model : "CPU model not reported",
+			    h->cpus, b, *h->kernel ? h->kernel : "kernel not reported");
+		break;
+	}
+	if (!t.len && cpus)
 		strbuf_addf(&t, "%u CPUs", cpus);
 	bed_row(sb, "host", t.buf);
 	/* Drives without recorded block devices share one row. */
 	strbuf_reset(&t);
 	for (size_t d = 0; d < ndrives; d++) {
-		bool stack = false;
-		for (size_t i = 0; i < rep->runs->n; i++)
-			stack |= !strcmp(rep->runs->runs[i]->drive, drives[d]) && rep->runs->runs[i]->drive_stack;
-		if (!stack)
+		if (!drive_recorded(rep, drives[d]))
 			strbuf_addf(&t, "%s%s", t.len ? "; " : "", drives[d]);
 	}
 	if (t.len) {
@@ -1179,13 +1272,17 @@ static void test_bed(struct strbuf *sb, const struct report *rep, const char **d
 				strbuf_adds(&t, rep->runs->runs[i]->drive_stack);
 				break;
 			}
-		if (!t.len)
+		if (!drive_recorded(rep, drives[d]))
 			continue;
 		strbuf_adds(sb, "<tr><th>drive ");
 		name_text(sb, drives[d]);
 		strbuf_adds(sb, "</th><td>");
-		strbuf_adds(sb, "block devices: ");
-		name_text(sb, t.buf);
+		drive_bed(sb, rep, drives[d]);
+		if (t.len) {
+			strbuf_adds(sb, "<small>block devices: ");
+			name_text(sb, t.buf);
+			strbuf_adds(sb, "</small>");
+		}
 		strbuf_adds(sb, "</td></tr>\n");
 	}
 	strbuf_adds(sb, "</table></div></details>\n");

@@ -62,6 +62,7 @@ void run_free(struct run *r)
 	free(r->params);
 	free(r->engine);
 	free(r->tool_version);
+	free(r->drive_ids);
 	free(r->started_at);
 	free(r->finished_at);
 	phase_stat_release(&r->pre);

@@ -170,6 +170,12 @@ grep -q '<h1>dbrig report: drive slow</h1>' "$OUT/slow-1366.dom.html" || check "
 check_page demo "$OUT/demo/report.html" 10 1366,768 390,844
 grep -qF 'No published reference has the same workload, VM count and number of drives' "$OUT/demo-390.dom.html" ||
 	check "demo: Beside published figures does not say why nothing stands beside"
+# The drive's identity and what each run did to it, from the results' test_bed.
+for want in 'MZWLO3T8HCLS-00A07,</span> serial S6UNNA0T500123, firmware GDC7102Q, 3,841 GB' \
+	'SMART passed → passed, 38 → 51 °C (+13), wear 2 → 2% (+0), 6.40 GB written' \
+	'Processor, 96 CPUs, 756 GiB RAM, Linux'; do
+	grep -qF "$want" "$OUT/demo-1366.dom.html" || check "demo: the test bed lacks \"$want\""
+done
 
 [ $fail = 0 ] && echo "report_html: ok, $EXPECTED_CHARTS + $EXPECTED_CHARTS_SLOW charts at 1366x768 and 1920x1080, screenshots in $OUT"
 exit $fail

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "core/driveid.h"
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -136,6 +138,62 @@ static void test_smartctl_ata(void **state)
 	strbuf_release(&err);
 }
 
+/* The result's record: identity, before, after and the change with its sign (after - before). */
+static void test_to_json(void **state)
+{
+	struct drive_id id = {0};
+	struct drive_health before, after;
+	struct strbuf err;
+	char *b = slurp("smartctl-nvme-before.json"), *a = slurp("smartctl-nvme-after.json");
+	json_t *o;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	assert_int_equal(driveid_read_sysfs(fixture("sys/block"), "nvme0n1", &id, &err), 0);
+	assert_int_equal(driveid_parse_smartctl(b, &id, &before, &err), 0);
+	assert_int_equal(driveid_parse_smartctl(a, &id, &after, &err), 0);
+	o = driveid_to_json(&id, &before, &after);
+	assert_string_equal(json_string_value(json_object_get(o, "model")), "SAMSUNG MZWLO3T8HCLS-00A07");
+	assert_int_equal(json_integer_value(json_object_get(o, "physical_block_size")), 4096);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "before"), "temperature_c")), 38);
+	assert_true(json_object_get(json_object_get(o, "before"), "smart_passed") == json_true());
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "change"), "data_written_bytes")),
+			 500000LL * 512000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "change"), "media_wear_pct")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "change"), "temperature_c")), 13);
+	json_decref(o);
+	/* Without SMART (a loop device): nulls, never zeros. */
+	memset(&before, 0, sizeof(before));
+	o = driveid_to_json(&id, &before, &before);
+	assert_true(json_is_null(json_object_get(json_object_get(o, "change"), "data_written_bytes")));
+	assert_true(json_is_null(json_object_get(json_object_get(o, "after"), "media_wear_pct")));
+	json_decref(o);
+	free(a);
+	free(b);
+	strbuf_release(&err);
+}
+
+static void test_host(void **state)
+{
+	struct host_id h;
+	json_t *o;
+	char dir[1024];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s", fixture("proc"));
+	hostid_read(dir, &h);
+	assert_string_equal(h.cpu_model, "AMD EPYC 9454 48-Core Processor");
+	assert_true(h.ram_bytes == 792466004ULL * 1024);
+	assert_true(h.cpus > 0);
+	assert_non_null(strstr(h.kernel, "Linux"));
+	o = hostid_to_json(&h);
+	assert_string_equal(json_string_value(json_object_get(o, "cpu_model")), "AMD EPYC 9454 48-Core Processor");
+	json_decref(o);
+	hostid_read("/nonexistent", &h);
+	assert_string_equal(h.cpu_model, "");
+	assert_true(h.ram_bytes == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +201,8 @@ int main(void)
 		cmocka_unit_test(test_nvme_id_ctrl),
 		cmocka_unit_test(test_smartctl_nvme_delta),
 		cmocka_unit_test(test_smartctl_ata),
+		cmocka_unit_test(test_to_json),
+		cmocka_unit_test(test_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
