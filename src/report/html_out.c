@@ -964,9 +964,10 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 			"<li><a href=\"#results\">Results per drive × run group</a></li>\n"
 			"<li><a href=\"#steady\">Verdicts: steady state and bottleneck</a></li>\n"
 			"<li><a href=\"#compare\">Drive comparison</a></li>\n"
-			"<li><a href=\"#published\">Published references</a></li>\n"
-			"<li><a href=\"#leaderboard\">Leaderboard</a></li>\n"
-			"<li><a href=\"#over-time\">TPS over time</a></li>\n"
+			"<li><a href=\"#published\">Published references</a></li>\n");
+	if (rep->pub) /* lb_html_section writes it only with references loaded */
+		strbuf_adds(sb, "<li><a href=\"#leaderboard\">Leaderboard</a></li>\n");
+	strbuf_adds(sb, "<li><a href=\"#over-time\">TPS over time</a></li>\n"
 			"<li><a href=\"#percentiles\">Latency percentiles</a></li>\n"
 			"<li><a href=\"#drives\">Per drive</a><ol>\n");
 	for (size_t i = 0; i < ndrives; i++) {
