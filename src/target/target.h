@@ -209,7 +209,8 @@ struct target_ops {
 	int (*preflight)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 	/* Provision an instance's boot storage (idempotent: reuses what this campaign created). */
 	int (*create)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
-	/* Load the golden database once for the drive; skip when already complete. */
+	/* Load the golden database once for the drive: 0 when loaded; 1 when a complete copy stored with the
+	 * loader's identity (what it holds) was reused; a copy of other content is loaded again. */
 	int (*build_golden)(struct target *t, size_t drive, struct strbuf *fingerprint) __attribute__((warn_unused_result));
 	/*
 	 * Drive `to`'s golden copy <- drive `from`'s, complete (build_golden, whose
@@ -258,6 +259,13 @@ struct target_ops {
 		__attribute__((warn_unused_result));
 	/* Free inst->priv; changes nothing outside this process. */
 	void (*release)(struct target *t, struct target_instance *inst);
+	/*
+	 * Optional: what names drive d's storage for the campaign lock
+	 * (campaign/lock.c), when it is not a folder of this machine: libvirt
+	 * appends "<host URI> pool <pool>". NULL: the drive's path is its root
+	 * (the local target), locked on the drive itself.
+	 */
+	void (*lock_key)(const struct target_env *env, size_t drive, struct strbuf *key);
 	void (*cleanup)(struct target *t);
 };
 
