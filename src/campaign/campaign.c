@@ -298,7 +298,7 @@ out:
 	if (c.steps.open) {
 		if (steps_stop(&c.steps, NULL, c.plan->ninsts) < 0)
 			err = err ? err : -EIO;
-		if (err == 0 && !c.cfg->keep && steps_teardown(&c.steps, true) < 0)
+		if (err == 0 && !c.cfg->keep && steps_teardown(&c.steps, true, NULL) < 0)
 			err = -EIO;
 		steps_close(&c.steps);
 	}

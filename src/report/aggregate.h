@@ -161,6 +161,7 @@ struct run_verdict {
 struct report_opts {
 	size_t steady_window;           /* rounds; 0: STEADY_DEFAULT_WINDOW */
 	const char *drive;              /* report this drive's runs only; NULL: all */
+	bool include_degraded;          /* count degraded runs in the figures (--include-degraded) */
 };
 
 struct report {
@@ -168,6 +169,7 @@ struct report {
 	const struct run_set *runs;     /* &view */
 	size_t steady_window;
 	const char *drive;              /* as asked, or NULL */
+	bool include_degraded;
 	const struct pub_set *pub;      /* may be NULL */
 	size_t ngroups;
 	struct agg_group *groups;

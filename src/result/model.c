@@ -17,6 +17,8 @@ const char *run_status_name(enum result_run_status s)
 		return "unfinished";
 	case RESULT_RUN_NO_RESULT:
 		return "no-result";
+	case RESULT_RUN_DEGRADED:
+		return "degraded";
 	}
 	return "?";
 }

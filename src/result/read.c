@@ -550,8 +550,11 @@ static int status_parse(struct jsonr *jr, json_t *root, const char *path, enum r
 		*out = RESULT_RUN_INTERRUPTED;
 	} else if (!strcmp(s, "failed")) {
 		*out = RESULT_RUN_FAILED;
+	} else if (!strcmp(s, "degraded")) {
+		*out = RESULT_RUN_DEGRADED;
 	} else {
-		jsonr_fail(jr, path, "status", json_object_get(root, "status"), "\"complete\", \"interrupted\" or \"failed\"");
+		jsonr_fail(jr, path, "status", json_object_get(root, "status"),
+			   "\"complete\", \"degraded\", \"interrupted\" or \"failed\"");
 		return -EINVAL;
 	}
 	return 0;
@@ -605,6 +608,13 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	{
 		const char *e = jsonr_str(&jr, root, "", "error", JSONR_OPTIONAL | JSONR_NULLABLE, NULL);
 		r->error = e ? xstrdup(e) : NULL;
+	}
+	{
+		json_t *o = jsonr_obj(&jr, root, "", "outage", JSONR_OPTIONAL);
+		if (o) {
+			r->outage_s = jsonr_num(&jr, o, "outage", "seconds", JSONR_REQUIRED, 0, 0);
+			r->outage_share = jsonr_num(&jr, o, "outage", "share", JSONR_REQUIRED, 0, 0);
+		}
 	}
 	read_identity(&jr, r, root);
 	phases = jsonr_obj(&jr, root, "", "phases", JSONR_REQUIRED);

@@ -233,7 +233,9 @@ struct target_ops {
 	int (*verify)(struct target *t, struct target_instance *inst, struct strbuf *fingerprint) __attribute__((warn_unused_result));
 	/* Clean shutdown; a stopped instance is fine. */
 	int (*stop)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
-	/* Remove what create made (and the golden copy with the last instance of a drive). */
+	/* Remove what create made (and the golden copy with the last instance of a drive): TARGET_REMOVED,
+	 * TARGET_ABSENT (nothing of this campaign was there), TARGET_KEPT (something with the instance's
+	 * names was left alone, each named in a warning), or a negative errno. */
 	int (*destroy)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
 	/*
 	 * Optional (NULL when a backend has nothing to add), for the provision /
@@ -268,6 +270,8 @@ struct target_ops {
 	void (*lock_key)(const struct target_env *env, size_t drive, struct strbuf *key);
 	void (*cleanup)(struct target *t);
 };
+
+enum { TARGET_REMOVED = 0, TARGET_ABSENT = 1, TARGET_KEPT = 2 };
 
 /* The registry: every backend, NULL-terminated. */
 extern const struct target_ops *const target_backends[];

@@ -48,5 +48,10 @@ case "$g" in "complete 300 "*"rows=300 "*) ;; *) fail "the 300-row campaign's re
 grep -q "da: golden copy reused: it holds this campaign's content (tables=1 rows=300" err.txt ||
 	fail "the golden copy of the same content was not reused"
 grep -q "golden copy built in" err.txt && fail "a reused golden copy is said to be built"
-"$DBRIG_BIN" teardown g.json > /dev/null 2> err.txt || fail "teardown failed"
+# teardown says what it did (security review N11: "removed the instances of X" when nothing was removed).
+"$DBRIG_BIN" teardown g.json > out.txt 2> err.txt || fail "teardown failed"
+grep -qx "removed the 1 instance(s) of ci-golden" out.txt || fail "teardown: $(cat out.txt)"
+[ -e a/dbrig-ci-golden ] && fail "teardown left a/dbrig-ci-golden"
+"$DBRIG_BIN" teardown g.json > out.txt 2> err.txt || fail "a second teardown failed"
+grep -qx "nothing of ci-golden to remove: none of its 1 instance(s) exists" out.txt || fail "a second teardown: $(cat out.txt)"
 echo "campaign_golden: ok"

@@ -175,6 +175,7 @@ int lv_campaign_id(struct target *t, bool create)
 	}
 	id[32] = '\0';
 	lv->id = xstrdup(id);
+	lv->id_created = true;
 	log_info("campaign %s: identity %s, kept in %s; only domains carrying it are this campaign's", t->env->name,
 		 lv->id, path.buf);
 out:
@@ -479,6 +480,39 @@ static int libvirt_rollback(struct target *t, struct target_instance *insts, siz
 	for (size_t d = 0; d < t->env->ndrives; d++)
 		if (lv->drives[d].pool_created && lv_remove_pool(t, d) < 0)
 			ret = -EIO;
+	/* The identity and password this provision made go too, unless a domain of the campaign still
+	 * exists (one made before: it carries the identity and its seed sets the password). */
+	if (lv->id_created || lv->pw_created) {
+		const char *dom = lv_any_domain(t);
+		struct strbuf path;
+		strbuf_init(&path, 0);
+		for (int k = 0; k < 2; k++) {
+			bool made = k ? lv->pw_created : lv->id_created;
+			if (!made)
+				continue;
+			strbuf_reset(&path);
+			lv_campaign_file(t->env, k ? LV_CREDENTIALS : LV_IDENTITY, &path);
+			if (dom) {
+				log_info("%s: kept, although this provision made it: domain %s of the campaign exists", path.buf,
+					 dom);
+			} else if (unlink(path.buf) < 0 && errno != ENOENT) {
+				log_error("%s: cannot remove it: %s", path.buf, strerror(errno));
+				ret = -EIO;
+			} else {
+				log_info("%s: removed (this provision had made it)", path.buf);
+			}
+		}
+		if (!dom) {
+			lv_campaign_file(t->env, "", &path);
+			(void)rmdir(path.buf); /* the folder, when nothing else is in it */
+			free(lv->id);
+			lv->id = NULL;
+			free(lv->password);
+			lv->password = NULL;
+		}
+		lv->id_created = lv->pw_created = false;
+		strbuf_release(&path);
+	}
 	return ret;
 }
 
@@ -549,9 +583,9 @@ static int libvirt_destroy(struct target *t, struct target_instance *inst)
 		log_info("%s: removed %s and its volumes%s", what, li->dom, kept ? " (others kept, see above)" : "");
 	else if (!foreign && !kept)
 		log_info("%s: nothing of this campaign on host %s", what, ld->host->name);
-	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours)
-		return lv_remove_pool(t, inst->drive);
-	return 0;
+	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours && (ret = lv_remove_pool(t, inst->drive)) < 0)
+		return ret;
+	return foreign || kept ? TARGET_KEPT : dom ? TARGET_REMOVED : TARGET_ABSENT;
 }
 
 static int libvirt_restore(struct target *t, struct target_instance *inst)

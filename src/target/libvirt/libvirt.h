@@ -81,6 +81,7 @@ struct lv {
 	size_t ninsts;
 	char *password; /* db_password, or the campaign's generated one once loaded */
 	char *id;       /* the campaign's identity (LV_IDENTITY), or NULL before its first provision */
+	bool id_created, pw_created; /* this process wrote LV_IDENTITY / LV_CREDENTIALS (a rollback removes them) */
 };
 
 /* In <output>/.<campaign>.libvirt/, beside the results folder (lv_campaign_file): the drivers'
@@ -88,6 +89,9 @@ struct lv {
  * in its metadata. */
 #define LV_CREDENTIALS ".libvirt-credentials"
 #define LV_IDENTITY ".libvirt-identity"
+
+/* seed.c: the name of a domain of one of the campaign's instances that exists, or NULL. */
+const char *lv_any_domain(struct target *t);
 
 /* validate.c */
 extern const struct target_option libvirt_options[];

@@ -75,8 +75,7 @@ static int keep_in_place(const struct target_env *env, const char *pw)
 	return ret;
 }
 
-/* 0 when no domain of the campaign's instances exists; -EEXIST after one line naming one. */
-static int no_domain_yet(struct target *t, const char *path)
+const char *lv_any_domain(struct target *t)
 {
 	struct lv *lv = t->priv;
 
@@ -88,12 +87,22 @@ static int no_domain_yet(struct target *t, const char *path)
 		if (!dom)
 			continue;
 		virDomainFree(dom);
-		log_error("%s: the drivers' password is missing, but domain %s of campaign %s exists and its seed sets "
-			  "that password; dbrig will not make another (expected the file back from the earlier results "
-			  "folder, .target.db_password set to it, or dbrig teardown first)", path, li->dom, t->env->name);
-		return -EEXIST;
+		return li->dom;
 	}
-	return 0;
+	return NULL;
+}
+
+/* 0 when no domain of the campaign's instances exists; -EEXIST after one line naming one. */
+static int no_domain_yet(struct target *t, const char *path)
+{
+	const char *dom = lv_any_domain(t);
+
+	if (!dom)
+		return 0;
+	log_error("%s: the drivers' password is missing, but domain %s of campaign %s exists and its seed sets "
+		  "that password; dbrig will not make another (expected the file back from the earlier results "
+		  "folder, .target.db_password set to it, or dbrig teardown first)", path, dom, t->env->name);
+	return -EEXIST;
 }
 
 int lv_db_password(struct target *t, bool create, const char **out)
@@ -152,6 +161,7 @@ int lv_db_password(struct target *t, bool create, const char **out)
 	}
 	log_info("generated the drivers' password for campaign %s, kept in %s (mode 0600)", env->name, path.buf);
 	lv->password = xstrdup(pw);
+	lv->pw_created = true;
 done:
 	*out = lv->password;
 	ret = 0;

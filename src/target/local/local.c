@@ -659,6 +659,7 @@ static int local_destroy(struct target *t, struct target_instance *inst)
 	inst_what(t, inst, what, sizeof(what));
 	if ((ret = local_stop(t, inst)) < 0)
 		return ret;
+	bool was = access(li->dir, F_OK) == 0;
 	ret = tree_remove_marked(li->dir);
 	if (ret < 0) {
 		log_error("%s: cannot remove %s: %s", what, li->dir, strerror(-ret));
@@ -681,7 +682,7 @@ static int local_destroy(struct target *t, struct target_instance *inst)
 		if (ret < 0)
 			log_error("%s: cannot remove %s: %s", what, ld->root, strerror(-ret));
 	}
-	return ret;
+	return ret < 0 ? ret : was ? TARGET_REMOVED : TARGET_ABSENT;
 }
 
 static void local_cleanup(struct target *t)
