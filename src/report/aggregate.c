@@ -719,6 +719,8 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 		v->has_verdict = agg_verdict_in(&r->tel_sample, &v->vin, &v->dev);
 		if (v->has_verdict)
 			v->verdict = verdict_decide(&v->vin);
+		if (r->golden_mismatch)
+			add_warning(rep, "result measured on other data: %s: %s", r->path, r->golden_mismatch);
 		if (r->status == RESULT_RUN_DEGRADED)
 			add_warning(rep, "degraded run: %s: a connection was lost for %.1f s (%.1f%% of the sample); %s", r->path,
 				    r->outage_s, 100.0 * r->outage_share,

@@ -55,6 +55,7 @@ void run_free(struct run *r)
 	free(r->path);
 	free(r->journal);
 	free(r->error);
+	free(r->golden_mismatch);
 	free(r->campaign);
 	free(r->run_group);
 	free(r->drive);

@@ -115,6 +115,8 @@ struct run {
 	char *error;           /* message of an interrupted/failed/degraded run, or NULL */
 	double outage_s;       /* "outage.seconds": sample time with a connection lost (0: none) */
 	double outage_share;   /* "outage.share" of the sample */
+	char *golden_mismatch; /* sysbench: run.golden ("tables=N rows=M …") contradicts workload.params
+				  (tables, table_size): what it says, or NULL */
 	char *campaign, *run_group, *drive, *instance;
 	int64_t vm_count, repetition;
 	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */

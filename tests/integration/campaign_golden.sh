@@ -44,6 +44,21 @@ grep -q "golden copy built in" err.txt || fail "no golden copy built for 300 row
 g=$(golden_of) || fail "no result of the 300-row campaign"
 case "$g" in "complete 300 "*"rows=300 "*) ;; *) fail "the 300-row campaign's result was measured on other tables: $g" ;; esac
 
+# The report flags a result whose run.golden contradicts its params (the result
+# of the unfixed reuse: 300-row params measured on the 100-row copy), and only that one.
+mkdir -p fx/g
+python3 - out/ci-golden/one/da/vm1.json fx/g/vm1.json <<'PY' || fail "cannot make the fixture"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+r["run"]["golden"] = re.sub(r"rows=300\b", "rows=100", r["run"]["golden"])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$DBRIG_BIN" report fx --out fxr --compare none --format json > /dev/null 2> fxr.err || fail "report of the fixture failed"
+grep -q "result measured on other data: g/vm1.json: its golden copy holds tables=1 rows=100, its params say tables=1 table_size=300" fxr.err ||
+	fail "the report does not flag a result measured on other data: $(cat fxr.err)"
+"$DBRIG_BIN" report out/ci-golden --out okr --compare none --format json > /dev/null 2> okr.err || fail "report failed"
+grep -q "measured on other data" okr.err && fail "the report flags a right result: $(cat okr.err)"
+
 "$DBRIG_BIN" campaign g.json --fresh > out.txt 2> err.txt || fail "the third campaign failed"
 grep -q "da: golden copy reused: it holds this campaign's content (tables=1 rows=300" err.txt ||
 	fail "the golden copy of the same content was not reused"
