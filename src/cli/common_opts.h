@@ -35,7 +35,7 @@ struct cli_run_opts {
 	const char *result, *journal;
 	unsigned event_loops;
 	uint64_t reconnect_timeout_ns;
-	const char *run_campaign, *run_group, *run_drive, *run_instance, *run_golden;
+	const char *run_campaign, *run_group, *run_drive, *run_instance, *run_golden, *run_storage;
 	unsigned run_vm_count, run_repetition;
 	unsigned run_steady_window; /* 0: not a campaign run (nothing stored) */
 };
@@ -95,7 +95,10 @@ struct cli_run_opts {
 	 "rounds of the steady-state verdict the report judges this run with (a campaign's steady_window; 0: none)",   \
 	 0, 1000000, group, 0},                                                                                        \
 	{"run-golden", NULL, OPT_STRING, offsetof(type, m.run_golden), "",                                             \
-	 "run identity: fingerprint of the golden copy the database was restored from", 0, 0, group, 0}
+	 "run identity: fingerprint of the golden copy the database was restored from", 0, 0, group, 0},             \
+	{"run-storage", NULL, OPT_STRING, offsetof(type, m.run_storage), "",                                           \
+	 "test bed: the under-test volume's format and allocation (a libvirt campaign's disk_format, allocation)",    \
+	 0, 0, group, 0}
 
 /*
  * --mysql-ssl=mode and its files into cp (ssl, ssl_ca, ssl_cert, ssl_key;

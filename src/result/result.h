@@ -24,6 +24,7 @@ struct run_identity {
 	unsigned vm_count, repetition;
 	unsigned steady_window; /* stored as run.steady_window when not 0 */
 	const char *golden; /* the golden copy's fingerprint (a campaign's runs), or NULL / "" */
+	const char *storage; /* the under-test volume: "format=raw allocation=full" (libvirt), or NULL / "" */
 };
 
 struct result;

@@ -106,6 +106,8 @@ void result_set_run(struct result *r, const struct run_identity *id)
 				    json_integer((json_int_t)id->steady_window));
 	if (id->golden && *id->golden)
 		json_object_set_new(json_object_get(r->root, "run"), "golden", json_string(id->golden));
+	if (id->storage && *id->storage)
+		json_object_set_new(json_object_get(r->root, "run"), "storage", json_string(id->storage));
 }
 
 void result_param_int(struct result *r, const char *key, long long v)
