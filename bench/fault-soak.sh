@@ -9,12 +9,18 @@
 #   driver   SIGTERM to one driver process
 #   campaign kill -9 of `dbrig campaign`
 #   disk     the results disk filled to the last byte for 5-20 s, then freed
+#   hup      SIGHUP to `dbrig campaign` (a closed terminal: it stops in order)
+#   beside   the same campaign file, with a relative output, started from
+#            another folder while the campaign runs: it must be refused in
+#            one line (the drives are locked) and disturb nothing
 # Whenever the campaign process has ended with runs left, it is resumed
 # (`--resume`); when it has finished, another starts over it (`--fresh`, the
 # finished one kept beside it). After SOAK_SECONDS no more faults: the last
 # campaign is resumed to its end. Then it checks, over every campaign folder:
 # every run done; every result complete, every kept .partial-<n> attempt
-# marked (interrupted or failed); every journal line whole JSON (at most a cut
+# marked (interrupted or failed), a result whose server was away for more
+# than 1% of its sample marked degraded (with its outage) and left out of the
+# report's figures; every journal line whole JSON (at most a cut
 # last line); `dbrig report` counts each run once (results per repetition ==
 # VMs, partials only as superseded attempts) and agrees with the campaign's
 # summary; nothing dbrig did not create was touched (files and folders
@@ -179,6 +185,27 @@ fault_campaign() {
 	kill -9 "$CPID"
 	log "fault campaign: kill -9 of dbrig campaign $CPID"
 }
+fault_hup() {
+	[ -n "$CPID" ] && kill -0 "$CPID" 2>/dev/null || { log "fault hup: not running"; return 1; }
+	kill -HUP "$CPID"
+	log "fault hup: SIGHUP to dbrig campaign $CPID"
+}
+fault_beside() {
+	local rc
+	[ -n "$CPID" ] && kill -0 "$CPID" 2>/dev/null || { log "fault beside: not running"; return 1; }
+	mkdir -p "$W/beside"
+	sed 's|"output": "[^"]*"|"output": "rel-out"|' "$CFG" >"$W/beside/soak.json"
+	(cd "$W/beside" && "$DBRIG_BIN" campaign soak.json --resume) >"$L/beside.out" 2>"$L/beside.err"
+	rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l <"$L/beside.err")" = 1 ] && grep -q 'is in use by campaign "soak" from another folder' "$L/beside.err"; then
+		log "fault beside: a second campaign from another folder refused: $(cut -c1-140 "$L/beside.err")"
+	else
+		BESIDE_BAD=$((BESIDE_BAD + 1))
+		log "fault beside: NOT refused (exit $rc): $(head -c 300 "$L/beside.err")"
+	fi
+	[ ! -e "$W/beside/rel-out/soak" ] || { BESIDE_BAD=$((BESIDE_BAD + 1)); log "fault beside: it made rel-out/soak"; }
+}
+BESIDE_BAD=0
 fault_disk() {
 	local hold=$((5 + RANDOM % 16))
 	dd if=/dev/zero of="$R/.soak-filler" bs=64k >/dev/null 2>&1
@@ -190,7 +217,7 @@ fault_disk() {
 log "soak: ${SOAK_SECONDS}s, faults every ${SOAK_GAP_MIN}-${SOAK_GAP_MAX}s, seed $SOAK_SEED, in $W ($(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
 camp
 t0=$SECONDS
-kinds=(server kill driver campaign disk)
+kinds=(server kill driver campaign disk hup beside)
 while [ $((SECONDS - t0)) -lt "$SOAK_SECONDS" ]; do
 	gap=$((SOAK_GAP_MIN + RANDOM % (SOAK_GAP_MAX - SOAK_GAP_MIN + 1)))
 	for ((i = 0; i < gap && SECONDS - t0 < SOAK_SECONDS; i++)); do
@@ -223,7 +250,7 @@ for d in $dirs; do
 	python3 - "$R/$d" "$L/report-$d/report.json" <<'PY' >>"$L/checks.txt" 2>&1 || problem "$d: see $L/checks.txt"
 import glob, json, os, re, sys
 d = sys.argv[1]
-err, info = [], {"results": 0, "partials": 0, "journals": 0, "cut_last_lines": 0, "journals_stopped_by_full_disk": 0,
+err, info = [], {"results": 0, "degraded": 0, "partials": 0, "journals": 0, "cut_last_lines": 0, "journals_stopped_by_full_disk": 0,
                  "attempts_redone": 0}
 st = json.load(open(os.path.join(d, "state.json")))
 for r in st["runs"]:
@@ -236,7 +263,9 @@ for p in glob.glob(os.path.join(d, "*", "*", "*.json")):
         info["partials"] += 1
     else:
         info["results"] += 1
-        if r["status"] != "complete": err.append("%s: %s" % (p, r["status"]))
+        if r["status"] == "degraded" and r.get("outage", {}).get("share", 0) > 0.01:
+            info["degraded"] += 1  # marked, with its outage; the report leaves it out
+        elif r["status"] != "complete": err.append("%s: %s" % (p, r["status"]))
 for p in glob.glob(os.path.join(d, "*", "*", "*.jsonl")):
     info["journals"] += 1
     lines = open(p, encoding="utf-8", errors="replace").read().split("\n")
@@ -252,7 +281,7 @@ for p in glob.glob(os.path.join(d, "*", "*", "*.jsonl")):
         res = p[:-1]
         got = json.load(open(res)) if os.path.exists(res) else {}
         njl = sum(1 for l in lines if json.loads(l).get("type") == "interval")
-        if got.get("status") == "complete" and len(got.get("intervals") or []) >= njl:
+        if got.get("status") in ("complete", "degraded") and len(got.get("intervals") or []) >= njl:
             info["journals_stopped_by_full_disk"] += 1
         else:
             err.append(p + ": no end line")
@@ -264,7 +293,8 @@ else:
     for g in rj["groups"]:
         if g["all_drives"]: continue
         for rp in g["repetitions"]:  # one VM per drive in every run group: one result per repetition
-            if len(rp["results"]) != 1 or any(".partial-" in x for x in rp["results"]):
+            if len(rp["results"]) != 1 or any(".partial-" in x for x in rp["results"]) or \
+                    any(json.load(open(os.path.join(d, x)))["status"] == "degraded" for x in rp["results"]):
                 err.append("report: %s rep %d counts %s" % (g["label"], rp["repetition"], rp["results"]))
         if g["status"] != "complete": err.append("report: %s is %s" % (g["label"], g["status"]))
     stems = {re.sub(r"\.jsonl?$", "", os.path.relpath(p, d)) for p in glob.glob(os.path.join(d, "*", "*", "*.partial-*.json*"))}
@@ -286,6 +316,7 @@ for e in err: print("  " + e)
 sys.exit(1 if err else 0)
 PY
 done
+[ "$BESIDE_BAD" = 0 ] || problem "$BESIDE_BAD second campaign(s) beside the running one were not refused"
 [ "$planted_before" = "$(planted)" ] || problem "a file dbrig did not create was changed"
 [ -d "$W/drives/d2/other-tool/data" ] || problem "a folder dbrig did not create was removed"
 for p in "${FOREIGN[@]}"; do kill -0 "$p" 2>/dev/null || problem "process $p ($(cat /proc/$p/comm 2>/dev/null)), not dbrig's, was killed"; done
@@ -303,5 +334,5 @@ for rc in "${!EXITS[@]}"; do printf 'exit %s x%d  ' "$rc" "${EXITS[$rc]}"; done
 echo
 echo "campaigns: $(echo $dirs | wc -w)"
 cat "$L/checks.txt"
-echo "lost: $problems $( [ $problems = 0 ] && echo '(nothing: every run done, every result complete or marked, every journal whole, each run counted once, nothing foreign touched)')"
+echo "lost: $problems $( [ $problems = 0 ] && echo '(nothing: every run done, every result complete or marked (degraded ones left out of the figures), every journal whole, each run counted once, nothing foreign touched)')"
 [ $problems = 0 ]

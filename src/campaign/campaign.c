@@ -105,11 +105,13 @@ static int golden_build(struct campaign_ctx *c, size_t d)
 
 	strbuf_init(&fp, 0);
 	ret = c->steps.tgt.ops->build_golden(&c->steps.tgt, d, &fp);
-	if (ret == 0) {
+	if (ret == 1)
+		log_info("%s: golden copy reused: it holds this campaign's content (%s)", c->cfg->drives[d].name, fp.buf);
+	else if (ret == 0)
 		log_info("%s: golden copy built in %.1f s (%s)", c->cfg->drives[d].name,
 			 (double)(clock_now_ns() - t0) / NS_PER_SEC, fp.buf);
+	if (ret >= 0)
 		ret = golden_record(c, d, &fp);
-	}
 	strbuf_release(&fp);
 	return ret;
 }
@@ -297,7 +299,7 @@ out:
 	if (c.steps.open) {
 		if (steps_stop(&c.steps, NULL, c.plan->ninsts) < 0)
 			err = err ? err : -EIO;
-		if (err == 0 && !c.cfg->keep && steps_teardown(&c.steps, true) < 0)
+		if (err == 0 && !c.cfg->keep && steps_teardown(&c.steps, true, NULL) < 0)
 			err = -EIO;
 		steps_close(&c.steps);
 	}

@@ -6,20 +6,63 @@
 #include "core/strbuf.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 #include <strings.h>
 
+/*
+ * Options that only steer the transactions a driver runs, never what prepare
+ * loads: they stay out of the identity, so tuning them keeps the golden copy.
+ * Every other option is in it (an unknown one may shape the data: a copy is
+ * loaded again rather than reused wrongly).
+ */
+static const char *const run_only[] = {
+	"point-selects", "simple-ranges", "sum-ranges", "order-ranges", "distinct-ranges", "range-size",
+	"index-updates", "non-index-updates", "delete-inserts", "skip-trx", "range-selects", "reconnect",
+	"rand-type", "rand-spec-iter", "rand-spec-pct", "rand-spec-res", "rand-zipfian-exp", "rand-pareto-h",
+	"terminals", NULL,
+};
+
+static bool in_identity(const struct campaign_config *cfg, const char *key)
+{
+	if (cfg->workload == &workload_sysbench && (!strcmp(key, "tables") || !strcmp(key, "table-size")))
+		return false; /* already named first */
+	if (cfg->workload != &workload_sysbench && !strcmp(key, cfg->workload->scale_option))
+		return false;
+	for (size_t i = 0; run_only[i]; i++)
+		if (!strcmp(key, run_only[i]))
+			return false;
+	return true;
+}
+
+static int kv_cmp(const void *a, const void *b)
+{
+	const struct target_kv *x = *(const struct target_kv *const *)a, *y = *(const struct target_kv *const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+/* The scale first (as in earlier versions), then every option that shapes the data, sorted by key. */
 static void golden_identity(void *arg, struct strbuf *out)
 {
 	const struct golden *g = arg;
 	const struct campaign_config *cfg = g->cfg;
+	const struct target_kv **kv = xcalloc(cfg->nwl_options + 1, sizeof(*kv));
+	size_t n = 0;
 
 	if (cfg->workload == &workload_sysbench)
 		strbuf_addf(out, "%s %s tables=%u table_size=%" PRIu64, cfg->workload->name, cfg->test, cfg->tables,
 			    cfg->table_size);
 	else
 		strbuf_addf(out, "%s %s=%u", cfg->workload->name, cfg->workload->scale_option, cfg->scale);
+	for (size_t i = 0; i < cfg->nwl_options; i++)
+		if (in_identity(cfg, cfg->wl_options[i].key))
+			kv[n++] = &cfg->wl_options[i];
+	qsort(kv, n, sizeof(*kv), kv_cmp);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(out, " %s=%s", kv[i]->key, kv[i]->value);
+	free(kv);
 }
 
 static int golden_load(void *arg, const char *what, const struct target_endpoint *ep, const char *log)

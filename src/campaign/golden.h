@@ -2,8 +2,12 @@
  * The golden copy's content, for every target: the loader the campaign hands
  * to its target (target_env.loader). Over an endpoint of a running server it
  * runs the same `dbrig <workload>` as the drivers (campaign/driver.c):
- *   identity     "<workload> <test> tables=N table_size=M" / "tpcc warehouses=N":
- *                what a complete copy of this campaign holds
+ *   identity     "<workload> <test> tables=N table_size=M" / "tpcc warehouses=N",
+ *                then " key=value" for every other workload option that may
+ *                shape the data (all but the run-only ones, sorted by key):
+ *                what a complete copy of this campaign holds; every target
+ *                stores it with the copy and loads the copy again when it
+ *                differs
  *   load         `dbrig <workload> … prepare` (its output into the log)
  *   fingerprint  `dbrig <workload> … check`: its "fingerprint: " line (the
  *                check's own conditions must hold: it exits 1 otherwise)

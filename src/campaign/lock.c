@@ -6,6 +6,8 @@
 #include "core/strbuf.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -42,10 +44,175 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-int campaign_lock_take(const struct campaign_config *cfg, struct campaign_lock *lk)
+/*
+ * An exclusive record lock on `path` into *fd: 0, -EBUSY with the holder's
+ * pid in *holder (0 when F_GETLK cannot tell), or -errno after one message.
+ */
+static int lock_file(const char *path, int *fd, pid_t *holder)
 {
 	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	int ret;
+
+	*holder = 0;
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (*fd < 0) {
+		ret = -errno;
+		log_error("%s: cannot open the campaign lock: %s", path, strerror(errno));
+		return ret;
+	}
+	if (fcntl(*fd, F_SETLK, &fl) == 0)
+		return 0;
+	ret = errno == EACCES || errno == EAGAIN ? -EBUSY : -errno;
+	if (ret != -EBUSY) {
+		log_error("%s: cannot lock: %s", path, strerror(-ret));
+		return ret;
+	}
+	fl = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	if (fcntl(*fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK && fl.l_pid > 0)
+		*holder = fl.l_pid;
+	return -EBUSY;
+}
+
+/* "(pid 123: dbrig campaign c.json)" or "" into sb. */
+static void holder_text(pid_t pid, struct strbuf *sb)
+{
+	struct strbuf cmd;
+
+	if (pid <= 0)
+		return;
+	strbuf_init(&cmd, 0);
+	cmdline_of(pid, &cmd);
+	strbuf_addf(sb, " (pid %ld%s%s)", (long)pid, cmd.len ? ": " : "", cmd.buf);
+	strbuf_release(&cmd);
+}
+
+/*
+ * The folder of the drive locks: $DBRIG_LOCK_DIR, else /run/lock, else /tmp,
+ * then dbrig-<uid>/ (0700, this user's, never a link) so that no other user
+ * can plant or hold a lock file there. 0 or -errno after one message.
+ */
+static int lock_dir(struct strbuf *sb)
+{
+	const char *base = getenv("DBRIG_LOCK_DIR");
+	struct stat st;
+
+	if (!base || !*base)
+		base = stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) && access("/run/lock", W_OK) == 0
+			       ? "/run/lock" : "/tmp";
+	strbuf_addf(sb, "%s/dbrig-%ld", base, (long)geteuid());
+	if (mkdir(sb->buf, 0700) < 0 && errno != EEXIST) {
+		int ret = -errno;
+		log_error("%s: cannot create the folder of the drive locks: %s", sb->buf, strerror(errno));
+		return ret;
+	}
+	if (lstat(sb->buf, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		log_error("%s: the folder of the drive locks is not a folder of this user that only it can write "
+			  "(expected one made by dbrig, mode 0700; remove it, or set DBRIG_LOCK_DIR)", sb->buf);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* FNV-1a, 64 bits: a file name for a key of any length and any bytes. */
+static uint64_t fnv64(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * The root of drive d (its folder's canonical path; for a folder not made
+ * yet, its parent's canonical path and its name: the same text once it
+ * exists), or the target's key (libvirt: URI and pool).
+ */
+static void drive_root(const struct campaign_config *cfg, size_t d, struct strbuf *root)
+{
+	const struct target_drive *dr = &cfg->drives[d];
+	char real[PATH_MAX];
+
+	if (cfg->target->lock_key) {
+		cfg->target->lock_key(&cfg->env, d, root);
+		return;
+	}
+	if (!dr->path)
+		return;
+	if (realpath(dr->path, real)) {
+		strbuf_adds(root, real);
+		return;
+	}
+	{
+		char *copy = xstrdup(dr->path), *slash;
+		size_t n = strlen(copy);
+		while (n > 1 && copy[n - 1] == '/')
+			copy[--n] = '\0';
+		slash = strrchr(copy, '/');
+		if (slash && slash != copy) {
+			*slash = '\0';
+			if (realpath(copy, real))
+				strbuf_addf(root, "%s/%s", real, slash + 1);
+			else
+				strbuf_adds(root, dr->path);
+		} else if (slash) {
+			strbuf_adds(root, copy);
+		} else if (getcwd(real, sizeof(real))) {
+			strbuf_addf(root, "%s/%s", real, copy);
+		} else {
+			strbuf_adds(root, dr->path);
+		}
+		free(copy);
+	}
+}
+
+/*
+ * Every drive root the campaign touches, locked for this campaign's name: the
+ * same campaign file started from another folder has another output lock but
+ * the same drives, whose servers and data it would otherwise take over.
+ */
+static int lock_drives(const struct campaign_config *cfg, struct campaign_lock *lk)
+{
+	struct strbuf dir, root, path, who;
+	int ret = 0;
+
+	strbuf_init(&dir, 0);
+	strbuf_init(&root, 0);
+	strbuf_init(&path, 0);
+	strbuf_init(&who, 0);
+	lk->drive_fds = xcalloc(cfg->ndrives + 1, sizeof(int));
+	for (size_t d = 0; d < cfg->ndrives; d++)
+		lk->drive_fds[d] = -1;
+	lk->ndrives = cfg->ndrives;
+	for (size_t d = 0; d < cfg->ndrives && ret == 0; d++) {
+		pid_t holder;
+		strbuf_reset(&root);
+		drive_root(cfg, d, &root);
+		if (!root.len)
+			continue;
+		if (!dir.len && (ret = lock_dir(&dir)) < 0)
+			break;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s-%016llx.lock", dir.buf, cfg->name, (unsigned long long)fnv64(root.buf));
+		ret = lock_file(path.buf, &lk->drive_fds[d], &holder);
+		if (ret == -EBUSY) {
+			holder_text(holder, &who);
+			log_error("%s: drive %s (%s) is in use by campaign \"%s\" from another folder%s; one dbrig process "
+				  "per campaign and drive (expected it to finish, or to be stopped, first)",
+				  cfg->file, cfg->drives[d].name, root.buf, cfg->name, who.buf);
+		}
+	}
+	strbuf_release(&dir);
+	strbuf_release(&root);
+	strbuf_release(&path);
+	strbuf_release(&who);
+	return ret;
+}
+
+int campaign_lock_take(const struct campaign_config *cfg, struct campaign_lock *lk)
+{
 	struct strbuf sb, dir;
+	pid_t holder;
 	int ret;
 
 	memset(lk, 0, sizeof(*lk));
@@ -61,29 +228,21 @@ int campaign_lock_take(const struct campaign_config *cfg, struct campaign_lock *
 		log_error("cannot create the results folder %s: %s", cfg->output, strerror(-ret));
 		goto fail;
 	}
-	lk->fd = open(lk->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (lk->fd < 0) {
-		ret = -errno;
-		log_error("%s: cannot open the campaign lock: %s", lk->path, strerror(errno));
+	ret = lock_file(lk->path, &lk->fd, &holder);
+	if (ret == 0) {
+		if ((ret = lock_drives(cfg, lk)) == 0) {
+			strbuf_release(&dir);
+			return 0;
+		}
 		goto fail;
 	}
-	if (fcntl(lk->fd, F_SETLK, &fl) == 0) {
-		strbuf_release(&dir);
-		return 0;
-	}
-	ret = errno == EACCES || errno == EAGAIN ? -EBUSY : -errno;
-	if (ret != -EBUSY) {
-		log_error("%s: cannot lock: %s", lk->path, strerror(-ret));
+	if (ret != -EBUSY)
 		goto fail;
-	}
-	fl = (struct flock){.l_type = F_WRLCK, .l_whence = SEEK_SET};
 	strbuf_init(&sb, 0);
-	if (fcntl(lk->fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
-		cmdline_of(fl.l_pid, &sb);
-	if (fl.l_type != F_UNLCK && fl.l_pid > 0)
-		log_error("%s: campaign \"%s\" is already running here (pid %ld%s%s); one dbrig process per "
-			  "campaign (expected it to finish, or to be stopped, first)", dir.buf, cfg->name,
-			  (long)fl.l_pid, sb.len ? ": " : "", sb.buf);
+	holder_text(holder, &sb);
+	if (holder > 0)
+		log_error("%s: campaign \"%s\" is already running here%s; one dbrig process per "
+			  "campaign (expected it to finish, or to be stopped, first)", dir.buf, cfg->name, sb.buf);
 	else
 		log_error("%s: campaign \"%s\" is in use by another dbrig process; one dbrig process per campaign "
 			  "(expected it to finish, or to be stopped, first)", dir.buf, cfg->name);
@@ -120,6 +279,12 @@ void campaign_lock_release(struct campaign_lock *lk)
 	if (lk->fd >= 0)
 		close(lk->fd);
 	lk->fd = -1;
+	for (size_t d = 0; d < lk->ndrives; d++)
+		if (lk->drive_fds[d] >= 0)
+			close(lk->drive_fds[d]);
+	free(lk->drive_fds);
+	lk->drive_fds = NULL;
+	lk->ndrives = 0;
 	free(lk->output);
 	free(lk->path);
 	lk->output = lk->path = NULL;

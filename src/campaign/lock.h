@@ -9,6 +9,15 @@
  * beside the campaign folder, not in it, so `--fresh` moving the folder aside
  * keeps the lock where the next process looks for it.
  *
+ * The same campaign file started from another folder has another output
+ * folder, but the same drives: each drive root the campaign touches is
+ * locked too, for the campaign's name, in <lock dir>/dbrig-<uid>/<name>-<hash
+ * of the root>.lock. The lock dir is $DBRIG_LOCK_DIR, else /run/lock, else
+ * /tmp. A drive's root is the canonical path of its folder (local target);
+ * a libvirt drive's is its host's URI and its pool (target_ops.lock_key), as
+ * its folder may be on another host. Only processes of one user on one
+ * machine see each other's drive locks.
+ *
  * The lock goes with the process (also on kill -9) and is never inherited:
  * record locks are not passed on by fork, and children keep only fds 0-2.
  * The lock file stays (removing it races with its next user), except when
@@ -27,6 +36,8 @@ struct campaign_lock {
 	char *output;     /* <output> */
 	char *path;       /* <output>/.<name>.lock */
 	bool made_output; /* <output> did not exist before */
+	int *drive_fds;   /* per drive: its lock, or -1 */
+	size_t ndrives;
 };
 
 /* 0; -EBUSY after one line naming the holder; -errno after one line. */

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 static void fmt_dur(uint64_t ns, char *buf, size_t n)
 {
@@ -163,6 +164,20 @@ void progress_show(struct campaign_ctx *c, const struct plan_run *r, size_t ri, 
 }
 
 /* The plain-text summary: per run group x drive, means over repetitions. */
+/* A run with a degraded result: its repetition is left out, as dbrig report leaves it out. */
+static bool run_degraded(const struct campaign_ctx *c, const struct plan_run *r, struct strbuf *path)
+{
+	for (size_t i = 0; i < r->ninsts; i++) {
+		struct result_summary rs;
+		strbuf_reset(path);
+		plan_result_base(c->cfg, c->plan, r, r->insts[i], path);
+		strbuf_adds(path, ".json");
+		if (result_read_summary(path->buf, &rs) == 0 && !strcmp(rs.status, "degraded"))
+			return true;
+	}
+	return false;
+}
+
 void progress_summary(struct campaign_ctx *c)
 {
 	const struct campaign_config *cfg = c->cfg;
@@ -185,7 +200,7 @@ void progress_summary(struct campaign_ctx *c)
 			for (size_t ri = 0; ri < c->plan->nruns; ri++) {
 				const struct plan_run *r = &c->plan->runs[ri];
 				bool any = false;
-				if (r->group != g || c->st->runs[ri].status != STATE_RUN_DONE)
+				if (r->group != g || c->st->runs[ri].status != STATE_RUN_DONE || run_degraded(c, r, &path))
 					continue;
 				for (size_t i = 0; i < r->ninsts; i++) {
 					const struct target_instance *in = &c->plan->insts[r->insts[i]];

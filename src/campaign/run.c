@@ -364,6 +364,12 @@ static int collect_results(const struct plan_run *r, struct run_driver *dv, stru
 		struct result_summary rs;
 		const char *res = run_driver_file(&dv[i], ".json");
 		int rr = result_read_summary(res, &rs);
+		/* A degraded run is kept and the campaign goes on: the report leaves it out of the figures. */
+		if (rr == 0 && !strcmp(rs.status, "degraded")) {
+			log_warn("%s: degraded (a connection was lost for part of the sample); the report leaves this "
+				 "repetition out of its figures", res);
+			continue;
+		}
 		if (rr < 0 || strcmp(rs.status, "complete")) {
 			strbuf_reset(msg);
 			strbuf_addf(msg, "%s: %s", res, rr == -ENOENT ? "missing" : rr < 0 ? "unreadable" : rs.status);

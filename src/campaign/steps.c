@@ -105,8 +105,9 @@ int steps_restore(struct steps *s)
 	return ret;
 }
 
-int steps_teardown(struct steps *s, bool only_created)
+int steps_teardown(struct steps *s, bool only_created, struct steps_removed *n)
 {
+	struct steps_removed cnt = {0};
 	int ret = 0;
 
 	/* Keep going past a failure: remove all that can be removed, report the first error. */
@@ -117,7 +118,12 @@ int steps_teardown(struct steps *s, bool only_created)
 		r = s->tgt.ops->destroy(&s->tgt, &s->plan->insts[i]);
 		if (r < 0 && ret == 0)
 			ret = r;
+		cnt.removed += r == TARGET_REMOVED;
+		cnt.absent += r == TARGET_ABSENT;
+		cnt.kept += r == TARGET_KEPT;
 	}
+	if (n)
+		*n = cnt;
 	return ret;
 }
 

@@ -49,7 +49,11 @@ int steps_provision(struct steps *s, const bool *need) __attribute__((warn_unuse
 int steps_status(struct steps *s, FILE *out) __attribute__((warn_unused_result));
 int steps_restore(struct steps *s) __attribute__((warn_unused_result));
 /* only_created: the instances this process knows exist (a campaign's end); else every one of the plan. */
-int steps_teardown(struct steps *s, bool only_created) __attribute__((warn_unused_result));
+/* What a teardown did, per instance: removed, nothing there, or something kept (warned). */
+struct steps_removed {
+	size_t removed, absent, kept;
+};
+int steps_teardown(struct steps *s, bool only_created, struct steps_removed *n) __attribute__((warn_unused_result));
 /* Stop the created instances (idx NULL: all); -EIO when one did not stop cleanly. */
 int steps_stop(struct steps *s, const size_t *idx, size_t n);
 void steps_close(struct steps *s);

@@ -129,10 +129,21 @@ static int run(enum step s, const char *file, bool dry_run)
 			printf("restored %zu instance(s) of %s\n", p->ninsts, cfg->name);
 		break;
 	case STEP_TEARDOWN:
-		ret = steps_teardown(&st, false);
-		if (ret == 0 && !dry_run)
-			printf("removed the instances of %s\n", cfg->name);
+	{
+		struct steps_removed n;
+		ret = steps_teardown(&st, false, &n);
+		if (ret < 0 || dry_run)
+			break;
+		/* Only what was done: an instance kept (not this campaign's) or absent is not "removed". */
+		if (n.removed == p->ninsts)
+			printf("removed the %zu instance(s) of %s\n", n.removed, cfg->name);
+		else if (!n.removed && !n.kept)
+			printf("nothing of %s to remove: none of its %zu instance(s) exists\n", cfg->name, p->ninsts);
+		else
+			printf("removed %zu of the %zu instance(s) of %s; %zu kept (not this campaign's: see the warnings "
+			       "above), %zu absent\n", n.removed, p->ninsts, cfg->name, n.kept, n.absent);
 		break;
+	}
 	}
 	if (ret == 0)
 		code = 0;

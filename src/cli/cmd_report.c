@@ -35,6 +35,7 @@ struct report_cfg {
 	const char *drive;
 	unsigned steady_window;
 	bool shared_axis;
+	bool include_degraded;
 	bool help;
 };
 
@@ -59,6 +60,10 @@ static const struct opt_def report_opts[] = {
 	 .help = "draw every run group of a bar chart on one value axis (default: each run group on its own "
 		 "axis, so a slow group stays readable beside a fast one)",
 	 .group = "Report options"},
+	{.name = "include-degraded", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, include_degraded),
+	 .help = "count degraded runs (a connection lost for more than 1% of the sample) in the figures; by default "
+		 "their repetition is left out and listed in the warnings",
+	 .group = "Report options"},
 	{.name = "help", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, help),
 	 .help = "show this help", .group = "Report options"},
 };
@@ -67,7 +72,7 @@ static const struct opt_def report_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n"
-		   "                    [--drive NAME] [--steady-window N] [--shared-axis]\n\n"
+		   "                    [--drive NAME] [--steady-window N] [--shared-axis] [--include-degraded]\n\n"
 		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\" and *.jsonl journals,\n"
 		   "found recursively under RESULTS_DIR) per drive x run group and write the report.\n"
 		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
@@ -235,7 +240,8 @@ int cmd_report(int argc, char **argv)
 		if (report_opts[i].offset == offsetof(struct report_cfg, steady_window) && !given[i])
 			cfg.steady_window = campaign_window(runs, cfg.steady_window);
 	rc = report_build_with(runs, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive,
-							     .shared_axis = cfg.shared_axis},
+							     .shared_axis = cfg.shared_axis,
+							     .include_degraded = cfg.include_degraded},
 			       &rep);
 	if (rc == -ENOENT) {
 		struct strbuf names;

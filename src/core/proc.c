@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -300,6 +301,40 @@ bool proc_alive_named(pid_t pid, const char *comm)
 	}
 	fclose(f);
 	return ok;
+}
+
+pid_t proc_parent(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+	long ppid;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and parentheses, the last ')' ends it. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return -1;
+	return (pid_t)ppid;
+}
+
+bool proc_runs_self(pid_t pid)
+{
+	char path[64];
+	struct stat a, b;
+
+	snprintf(path, sizeof(path), "/proc/%ld/exe", (long)pid);
+	return pid > 0 && stat(path, &a) == 0 && stat("/proc/self/exe", &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
 bool proc_argv_has(pid_t pid, const char *arg, const char *next)

@@ -50,6 +50,10 @@ bool proc_alive_named(pid_t pid, const char *comm);
  * empty or unreadable command line: false).
  */
 bool proc_argv_has(pid_t pid, const char *arg, const char *next);
+/* The parent of pid (/proc/<pid>/stat), or -1 when it is gone. */
+pid_t proc_parent(pid_t pid);
+/* pid runs this very program (its /proc/<pid>/exe is /proc/self/exe's file). */
+bool proc_runs_self(pid_t pid);
 /* "exited with status 3" / "was killed by signal 9". */
 void proc_describe_status(int status, struct strbuf *sb);
 /* Append ": <last non-empty line of the log>" (at most 300 bytes) so that an error

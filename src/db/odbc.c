@@ -37,11 +37,14 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #define STR_PARAM_INITIAL 256
 #define COL_STR_BUF 1024
@@ -364,8 +367,54 @@ static SQLUINTEGER iso_attr(enum db_isolation i)
 	return 0;
 }
 
-/* od_connect: the driver handshakes of the process, one at a time. */
+/* od_connect: the handshakes of drivers that need it, one at a time. */
 static pthread_mutex_t connect_mu = PTHREAD_MUTEX_INITIALIZER;
+
+bool odbc_connect_serialised(const char *connect)
+{
+	const char *p = connect;
+
+	for (; *p; p++) {
+		if ((p == connect || p[-1] == ';' || p[-1] == ' ') && !strncasecmp(p, "DRIVER", 6)) {
+			const char *v = p + 6, *end;
+			while (*v == ' ')
+				v++;
+			if (*v != '=')
+				continue;
+			v++;
+			end = v + strcspn(v, ";");
+			for (const char *q = v; q < end; q++)
+				if (!strncasecmp(q, "psql", 4) || !strncasecmp(q, "postgres", 8))
+					return true;
+			return false;
+		}
+	}
+	return true; /* a DSN: its driver is not known here */
+}
+
+/*
+ * The calling thread reads numbers in the "C" locale of its own (uselocale):
+ * psqlODBC's statement path calls localeconv() while another thread's connect
+ * may be inside setlocale(), which changes only the global locale.
+ */
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale;
+static _Thread_local bool thread_locale;
+
+static void make_c_locale(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+static void own_locale(void)
+{
+	if (thread_locale)
+		return;
+	pthread_once(&c_locale_once, make_c_locale);
+	if (c_locale)
+		uselocale(c_locale);
+	thread_locale = true;
+}
 
 static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 {
@@ -402,17 +451,37 @@ static int od_connect(struct db_conn *c, const struct db_conn_params *p)
 		SQLSetConnectAttr(o->dbc, BCP_COPT_SS_BCP, (SQLPOINTER)BCP_ON, SQL_IS_INTEGER);
 	cs = odbc_conn_string(p->dsn, p->password);
 	/*
-	 * One SQLDriverConnect at a time in the process. psqlODBC calls
+	 * psqlODBC's SQLDriverConnect, one at a time in the process: it calls
 	 * setlocale() while it connects, and setlocale is not thread-safe: two
 	 * connector threads connecting at once read the locale name another had
 	 * just freed (ASan: heap-use-after-free under strchr in psqlodbcw.so, in
-	 * the 250-session run of tpcc_odbc_postgres). No driver documents its
-	 * connect as safe to run in parallel, so every driver gets the same rule;
-	 * what follows the handshake (attributes, statements) stays parallel.
+	 * the 250-session run of tpcc_odbc_postgres). Other drivers (MariaDB,
+	 * SQL Server) connect in parallel. The wait for the lock is bounded by
+	 * the login timeout: a session queued behind handshakes to a host that
+	 * drops packets gets a reconnectable error, so the runner's deadline,
+	 * --reconnect-timeout and signals are seen between attempts.
 	 */
-	pthread_mutex_lock(&connect_mu);
-	rc = SQLDriverConnect(o->dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, &outlen, SQL_DRIVER_NOPROMPT);
-	pthread_mutex_unlock(&connect_mu);
+	own_locale();
+	{
+		bool serial = odbc_connect_serialised(p->dsn);
+		if (serial) {
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_sec += p->connect_timeout_s ? p->connect_timeout_s : 10;
+			if (pthread_mutex_timedlock(&connect_mu, &until) != 0) {
+				memset(cs, 0, strlen(cs));
+				snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "HYT00");
+				snprintf(c->err.msg, sizeof(c->err.msg),
+					 "waited %us for the connects queued before this one (psqlODBC connects one at a "
+					 "time)", p->connect_timeout_s ? p->connect_timeout_s : 10);
+				c->err.cls = DB_ERR_RECONNECT;
+				goto out;
+			}
+		}
+		rc = SQLDriverConnect(o->dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, &outlen, SQL_DRIVER_NOPROMPT);
+		if (serial)
+			pthread_mutex_unlock(&connect_mu);
+	}
 	memset(cs, 0, strlen(cs));
 	if (!ok(rc)) {
 		diag(c, SQL_HANDLE_DBC, o->dbc, "SQLDriverConnect");

@@ -24,6 +24,7 @@
 
 #include "db/db.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ enum db_err_class odbc_classify(const char *sqlstate, int native, const struct d
  * doubled inside) when `password` is set and the string names none.
  * Returns a malloc'd string. */
 char *odbc_conn_string(const char *connect, const char *password);
+/* The connection string's driver needs its handshake alone in the process: psqlODBC (it calls
+ * setlocale() while it connects), or a DSN, whose driver is not known here. */
+bool odbc_connect_serialised(const char *connect);
 
 /* The connection string with PWD=/Password= values replaced by "***", for
  * messages and result files. Returns a malloc'd string. */

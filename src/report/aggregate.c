@@ -408,7 +408,8 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 		}
 		rp->runs[rp->n++] = runs[i];
 		g->n_runs++;
-		g->n_complete += run_is_complete(runs[i]);
+		g->n_complete += run_is_complete(runs[i]) ||
+				 (rep->include_degraded && runs[i]->status == RESULT_RUN_DEGRADED && runs[i]->sample.present);
 		all_hist &= runs[i]->sample.present ? runs[i]->sample.hist != NULL : true;
 	}
 	g->incomplete = g->n_complete != g->n_runs;
@@ -667,7 +668,7 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	const char *only = opts && opts->drive ? opts->drive : NULL;
 	struct report *rep;
 	struct run **sorted;
-	size_t i, j;
+	size_t i, j, nsorted = 0;
 
 	*out = NULL;
 	if (only) {
@@ -693,8 +694,23 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 		if (!only || !strcmp(rs->superseded[i]->drive, only))
 			rep->view.superseded[rep->view.nsuperseded++] = rs->superseded[i];
 	rep->runs = &rep->view;
-	memcpy(sorted, rs->runs, rs->n * sizeof(*sorted));
-	qsort(sorted, rs->n, sizeof(*sorted), run_cmp);
+	/*
+	 * A degraded run (a connection lost for more than the stated share of
+	 * the sample) leaves its whole repetition out of the figures: the
+	 * instances of a repetition run together, and a group's sum over
+	 * instances without one of them would be as wrong. --include-degraded
+	 * counts them.
+	 */
+	rep->include_degraded = opts && opts->include_degraded;
+	for (i = 0; i < rs->n; i++) {
+		bool left_out = false;
+		for (j = 0; j < rs->n && !rep->include_degraded && !left_out; j++)
+			left_out = rs->runs[j]->status == RESULT_RUN_DEGRADED && rs->runs[j]->repetition == rs->runs[i]->repetition &&
+			      !key_cmp(rs->runs[i], rs->runs[j], false);
+		if (!left_out)
+			sorted[nsorted++] = rs->runs[i];
+	}
+	qsort(sorted, nsorted, sizeof(*sorted), run_cmp);
 
 	rep->rv = xcalloc(rep->view.n + 1, sizeof(*rep->rv));
 	for (i = 0; i < rep->view.n; i++) {
@@ -706,16 +722,23 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 		v->has_verdict = agg_verdict_in(&r->tel_sample, &v->vin, &v->dev);
 		if (v->has_verdict)
 			v->verdict = verdict_decide(&v->vin);
-		if (!run_is_complete(r))
+		if (r->golden_mismatch)
+			add_warning(rep, "result measured on other data: %s: %s", r->path, r->golden_mismatch);
+		if (r->status == RESULT_RUN_DEGRADED)
+			add_warning(rep, "degraded run: %s: a connection was lost for %.1f s (%.1f%% of the sample); %s", r->path,
+				    r->outage_s, 100.0 * r->outage_share,
+				    rep->include_degraded ? "counted (--include-degraded)"
+							  : "its repetition is left out of the figures (--include-degraded counts it)");
+		else if (!run_is_complete(r))
 			add_warning(rep, "incomplete run: %s: status %s%s%s%s", r->path, run_status_name(r->status),
 				    r->error ? " (" : "", r->error ? r->error : "", r->error ? ")" : "");
 	}
 
 	/* Per run group (key without drive): per-drive groups, then the total. */
-	for (i = 0; i < rs->n; i = j) {
+	for (i = 0; i < nsorted; i = j) {
 		size_t ndrives = 1;
 
-		for (j = i + 1; j < rs->n && !key_cmp(sorted[i], sorted[j], false); j++)
+		for (j = i + 1; j < nsorted && !key_cmp(sorted[i], sorted[j], false); j++)
 			ndrives += strcmp(sorted[j - 1]->drive, sorted[j]->drive) != 0;
 		/*
 		 * A run group whose drives each hold fewer than vm_count instances

@@ -162,6 +162,7 @@ struct report_opts {
 	size_t steady_window;           /* rounds; 0: STEADY_DEFAULT_WINDOW */
 	const char *drive;              /* report this drive's runs only; NULL: all */
 	bool shared_axis;               /* bar charts: one value axis for every run group */
+	bool include_degraded;          /* count degraded runs in the figures (--include-degraded) */
 };
 
 struct report {
@@ -170,6 +171,7 @@ struct report {
 	size_t steady_window;
 	const char *drive;              /* as asked, or NULL */
 	bool shared_axis;               /* as asked */
+	bool include_degraded;
 	const struct pub_set *pub;      /* may be NULL */
 	size_t ngroups;
 	struct agg_group *groups;

@@ -17,6 +17,8 @@ const char *run_status_name(enum result_run_status s)
 		return "unfinished";
 	case RESULT_RUN_NO_RESULT:
 		return "no-result";
+	case RESULT_RUN_DEGRADED:
+		return "degraded";
 	}
 	return "?";
 }
@@ -53,6 +55,7 @@ void run_free(struct run *r)
 	free(r->path);
 	free(r->journal);
 	free(r->error);
+	free(r->golden_mismatch);
 	free(r->campaign);
 	free(r->run_group);
 	free(r->drive);

@@ -24,6 +24,8 @@ enum result_run_status {
 	RESULT_RUN_FAILED,      /* result file, status "failed" (fatal error) */
 	RESULT_RUN_UNFINISHED,  /* journal without an "end" line and no result file */
 	RESULT_RUN_NO_RESULT,   /* journal ended, but its result file is missing */
+	RESULT_RUN_DEGRADED,    /* result file, status "degraded": ran to the end, but a connection was lost
+				   for more than the stated share of the sample ("outage") */
 };
 
 enum result_phase {
@@ -118,7 +120,11 @@ struct run {
 	char *journal;         /* relative path of the journal, or NULL */
 	bool from_journal;     /* no result file: everything rebuilt from the journal */
 	enum result_run_status status;
-	char *error;           /* message of an interrupted/failed run, or NULL */
+	char *error;           /* message of an interrupted/failed/degraded run, or NULL */
+	double outage_s;       /* "outage.seconds": sample time with a connection lost (0: none) */
+	double outage_share;   /* "outage.share" of the sample */
+	char *golden_mismatch; /* sysbench: run.golden ("tables=N rows=M …") contradicts workload.params
+				  (tables, table_size): what it says, or NULL */
 	char *campaign, *run_group, *drive, *instance;
 	int64_t vm_count, repetition;
 	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */

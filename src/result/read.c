@@ -169,6 +169,30 @@ static void read_test_bed(struct run *r, json_t *root)
 	}
 }
 
+/*
+ * A sysbench result measured on the golden copy its run.golden names
+ * ("tables=N rows=M …", the copy's fingerprint): N tables of table_size rows
+ * each, as its params say, or the result was measured on other data (a
+ * golden copy reused after the workload changed).
+ */
+static void golden_check(struct run *r, const char *kind, const char *golden, json_t *params)
+{
+	json_t *t = json_object_get(params, "tables"), *s = json_object_get(params, "table_size");
+	unsigned long long gt, gr;
+	struct strbuf sb;
+
+	if (!golden || strcmp(kind, "sysbench") || !json_is_integer(t) || !json_is_integer(s) ||
+	    sscanf(golden, "tables=%llu rows=%llu", &gt, &gr) != 2)
+		return;
+	if (gt == (unsigned long long)json_integer_value(t) &&
+	    gr == gt * (unsigned long long)json_integer_value(s))
+		return;
+	strbuf_init(&sb, 0);
+	strbuf_addf(&sb, "its golden copy holds tables=%llu rows=%llu, its params say tables=%lld table_size=%lld", gt,
+		    gr, (long long)json_integer_value(t), (long long)json_integer_value(s));
+	r->golden_mismatch = take(&sb);
+}
+
 static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 {
 	json_t *run = jsonr_obj(jr, root, "", "run", JSONR_REQUIRED);
@@ -196,6 +220,8 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->kind = dup_or_empty(kind);
 	r->test = dup_or_empty(jsonr_str(jr, wl, ".workload", "test", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->params = params_canonical(jsonr_obj(jr, wl, ".workload", "params", JSONR_OPTIONAL | JSONR_NULLABLE), &r->open_loop);
+	golden_check(r, kind, jsonr_str(jr, run, ".run", "golden", JSONR_OPTIONAL | JSONR_NULLABLE, NULL),
+		     json_object_get(wl, "params"));
 	if (eng) {
 		const char *drv = jsonr_str(jr, eng, ".engine", "driver", JSONR_OPTIONAL | JSONR_NULLABLE, "");
 		const char *ver = jsonr_str(jr, eng, ".engine", "server_version", JSONR_OPTIONAL | JSONR_NULLABLE, "");
@@ -644,8 +670,11 @@ static int status_parse(struct jsonr *jr, json_t *root, const char *path, enum r
 		*out = RESULT_RUN_INTERRUPTED;
 	} else if (!strcmp(s, "failed")) {
 		*out = RESULT_RUN_FAILED;
+	} else if (!strcmp(s, "degraded")) {
+		*out = RESULT_RUN_DEGRADED;
 	} else {
-		jsonr_fail(jr, path, "status", json_object_get(root, "status"), "\"complete\", \"interrupted\" or \"failed\"");
+		jsonr_fail(jr, path, "status", json_object_get(root, "status"),
+			   "\"complete\", \"degraded\", \"interrupted\" or \"failed\"");
 		return -EINVAL;
 	}
 	return 0;
@@ -699,6 +728,13 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	{
 		const char *e = jsonr_str(&jr, root, "", "error", JSONR_OPTIONAL | JSONR_NULLABLE, NULL);
 		r->error = e ? xstrdup(e) : NULL;
+	}
+	{
+		json_t *o = jsonr_obj(&jr, root, "", "outage", JSONR_OPTIONAL);
+		if (o) {
+			r->outage_s = jsonr_num(&jr, o, "outage", "seconds", JSONR_REQUIRED, 0, 0);
+			r->outage_share = jsonr_num(&jr, o, "outage", "share", JSONR_REQUIRED, 0, 0);
+		}
 	}
 	read_identity(&jr, r, root);
 	phases = jsonr_obj(&jr, root, "", "phases", JSONR_REQUIRED);

@@ -66,14 +66,23 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 		case RUNNER_FAILED:
 			log_error("%s", out.error);
 			break;
+		case RUNNER_DEGRADED:
+			/* Ran to the end and kept, but never counted as a measurement of the drive. */
+			status = "degraded";
+			log_warn("%s", out.error);
+			ret = 0;
+			break;
 		}
 	}
 	if (out.started)
 		result_set_driver(rr->res, out.loops, out.blocking, out.start_ns);
+	if (out.outage_ns)
+		result_set_outage(rr->res, out.outage_ns, out.sample_ns);
 	if (report)
 		report(arg, status, ran);
 	if (rr->result_path) {
-		int wr = result_write(rr->res, rr->result_path, status, ret == 0 ? NULL : out.error);
+		int wr = result_write(rr->res, rr->result_path, status,
+				      ret == 0 && out.status != RUNNER_DEGRADED ? NULL : out.error);
 		if (wr < 0) {
 			log_error_dbrig("--result: \"%s\": cannot write: %s", rr->result_path, write_file_strerror(wr));
 			ret = wr;

@@ -63,6 +63,8 @@ void result_set_phase(struct result *r, const struct phase_report *pr);
 /* The driver itself: its event loops (connections, when they block) and the
  * CLOCK_MONOTONIC instant of t = 0, which a campaign's sampler aligns on. */
 void result_set_driver(struct result *r, unsigned loops, bool blocking, uint64_t start_ns);
+/* "outage": {"seconds", "share" of the sample, "degraded_above"}: the sample time a connection was lost. */
+void result_set_outage(struct result *r, uint64_t outage_ns, uint64_t sample_ns);
 
 /* Write atomically. status: "complete", "interrupted" or "failed". Returns 0 or -errno. */
 int result_write(struct result *r, const char *path, const char *status, const char *error)

@@ -149,6 +149,14 @@ void result_set_driver(struct result *r, unsigned loops, bool blocking, uint64_t
 							 blocking, "clock_start_ns", (json_int_t)start_ns));
 }
 
+void result_set_outage(struct result *r, uint64_t outage_ns, uint64_t sample_ns)
+{
+	json_object_set_new(r->root, "outage",
+			    json_pack("{s:f, s:f, s:f}", "seconds", round((double)outage_ns / 1e6) / 1e3, "share",
+				      sample_ns ? round(1e4 * (double)outage_ns / (double)sample_ns) / 1e4 : 0.0,
+				      "degraded_above", RUNNER_DEGRADED_SHARE));
+}
+
 void result_set_engine_settings(struct result *r, const char *const *names, const char *const *values, unsigned n)
 {
 	json_t *o = json_object();

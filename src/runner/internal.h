@@ -154,6 +154,14 @@ struct runner {
 	 * were stopped (0 = none were): an outage that the end of the sample
 	 * cut short, which --reconnect-timeout never got to judge. */
 	atomic_ullong lost_since;
+	/* The outage: sample time during which a connection was lost (one
+	 * session or more reconnecting), runner_outage_begin/_end. */
+	pthread_mutex_t outage_mu;
+	unsigned nlost;            /* sessions reconnecting now */
+	uint64_t lost_from;        /* since when (the first of them) */
+	uint64_t outage_ns;        /* within the sample */
+	atomic_ullong sample_start; /* 0 before the sample */
+	uint64_t sample_ns;        /* the sample's length, once it ended */
 	pthread_mutex_t mu;      /* guards error, start gate */
 	pthread_cond_t cv;
 	bool go;
@@ -218,5 +226,9 @@ void *loop_main(void *arg);
 unsigned loop_default_count(void);
 /* A connector thread: opens sessions (r->next_connect) until none is left. */
 void *connector_main(void *arg);
+
+/* runner.c: a session lost its connection (not already reconnecting) / got it back. */
+void runner_outage_begin(struct runner *r, uint64_t now);
+void runner_outage_end(struct runner *r, uint64_t now);
 
 #endif

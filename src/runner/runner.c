@@ -275,6 +275,7 @@ static int runner_setup(struct runner *r, const struct runner_config *cfg, struc
 	unsigned nl, k;
 
 	pthread_mutex_init(&r->mu, NULL);
+	pthread_mutex_init(&r->outage_mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	atomic_store(&r->phase, cfg->precondition_ns ? PHASE_PRECONDITION : PHASE_SAMPLE);
 	atomic_store(&r->events_left, (long long)cfg->events);
@@ -370,6 +371,8 @@ static void start_phase(struct runner *r, struct run_clock *rc, enum phase_kind 
 
 	rc->ph = ph;
 	rc->phase_start = now;
+	if (ph == PHASE_SAMPLE)
+		atomic_store(&r->sample_start, now ? now : 1);
 	rc->phase_len = ph == PHASE_PRECONDITION ? cfg->precondition_ns : cfg->time_ns;
 	rc->iv_start = now;
 	rc->next_tick = cfg->report_interval_ns ? now + cfg->report_interval_ns : UINT64_MAX;
@@ -390,6 +393,51 @@ static void start_phase(struct runner *r, struct run_clock *rc, enum phase_kind 
  * because the outage was still shorter than --reconnect-timeout when the
  * sample ended). A shorter cut-off outage stays a fault mark in the intervals.
  */
+/* [from, to] clipped to the sample, into the outage (outage_mu held). */
+static void outage_add(struct runner *r, uint64_t from, uint64_t to)
+{
+	uint64_t s = atomic_load(&r->sample_start);
+
+	if (!s)
+		return;
+	if (from < s)
+		from = s;
+	if (to > from)
+		r->outage_ns += to - from;
+}
+
+bool runner_outage_degrades(uint64_t outage_ns, uint64_t sample_ns)
+{
+	return sample_ns && (double)outage_ns > RUNNER_DEGRADED_SHARE * (double)sample_ns;
+}
+
+void runner_outage_begin(struct runner *r, uint64_t now)
+{
+	pthread_mutex_lock(&r->outage_mu);
+	if (r->nlost++ == 0)
+		r->lost_from = now;
+	pthread_mutex_unlock(&r->outage_mu);
+}
+
+void runner_outage_end(struct runner *r, uint64_t now)
+{
+	pthread_mutex_lock(&r->outage_mu);
+	if (r->nlost && --r->nlost == 0)
+		outage_add(r, r->lost_from, now);
+	pthread_mutex_unlock(&r->outage_mu);
+}
+
+/* The sample ended at phase_end: an outage still open counts up to there. */
+static void outage_close(struct runner *r, uint64_t phase_start, uint64_t phase_end)
+{
+	pthread_mutex_lock(&r->outage_mu);
+	if (r->nlost)
+		outage_add(r, r->lost_from, phase_end);
+	r->nlost = 0;
+	r->sample_ns = phase_end - phase_start;
+	pthread_mutex_unlock(&r->outage_mu);
+}
+
 static void lost_at_end(struct runner *r, uint64_t phase_start, uint64_t phase_end)
 {
 	uint64_t since = atomic_load(&r->lost_since);
@@ -520,6 +568,7 @@ static void drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 				if (checkpoints)
 					emit_checkpoint(r, rc, now, true);
 				lost_at_end(r, rc->phase_start, phase_end);
+				outage_close(r, rc->phase_start, phase_end);
 				end_phase(r, &rc->pa[ph], ph, now, !atomic_load(&r->failed));
 				return;
 			}
@@ -568,6 +617,7 @@ static void runner_teardown(struct runner *r, struct run_clock *rc)
 	free(r->loops);
 	free(r->sessions);
 	pthread_mutex_destroy(&r->mu);
+	pthread_mutex_destroy(&r->outage_mu);
 	pthread_cond_destroy(&r->cv);
 }
 
@@ -747,6 +797,17 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	if (atomic_load(&r.failed)) {
 		out->status = RUNNER_FAILED;
 		snprintf(out->error, sizeof(out->error), "%s", r.error);
+	}
+	out->outage_ns = r.outage_ns;
+	out->sample_ns = r.sample_ns;
+	if (out->status == RUNNER_COMPLETE && runner_outage_degrades(r.outage_ns, r.sample_ns)) {
+		char ep[256];
+		out->status = RUNNER_DEGRADED;
+		snprintf(out->error, sizeof(out->error),
+			 "%s: connection lost for %.1fs of the %.1fs sample (%.1f%%, more than %g%%); the result is marked "
+			 "degraded", runner_endpoint(cfg, ep, sizeof(ep)), (double)r.outage_ns / 1e9,
+			 (double)r.sample_ns / 1e9, 100.0 * (double)r.outage_ns / (double)r.sample_ns,
+			 100.0 * RUNNER_DEGRADED_SHARE);
 	}
 	/* A signal that arrived after the last wait must not kill the process
 	 * once unblocked: the caller still has results to write. */

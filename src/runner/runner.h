@@ -199,7 +199,17 @@ enum runner_status {
 	RUNNER_COMPLETE = 0,
 	RUNNER_INTERRUPTED,  /* SIGINT / SIGTERM / SIGHUP */
 	RUNNER_FAILED,       /* fatal database error, or the server did not come back */
+	/* Ran to the end, but a connection was lost (reconnecting) for more than
+	 * RUNNER_DEGRADED_SHARE of the sample: the figures do not measure the drive
+	 * alone (an outage of 10 s in a 30 s sample kept "complete" at 2/3 of the TPS). */
+	RUNNER_DEGRADED,
 };
+
+/* The share of the sample an outage may take before the run is degraded: 1 %,
+ * the size of the run-to-run spread of a steady OLTP sample, so an outage
+ * below it moves the mean less than the noise does (docs/result-format.md). */
+#define RUNNER_DEGRADED_SHARE 0.01
+bool runner_outage_degrades(uint64_t outage_ns, uint64_t sample_ns);
 
 struct runner_outcome {
 	enum runner_status status;
@@ -209,6 +219,8 @@ struct runner_outcome {
 	uint64_t start_ns;   /* CLOCK_MONOTONIC at t = 0 (machine-wide: a sampler aligns on it) */
 	unsigned loops;      /* event loops run (one per connection when the driver blocks) */
 	bool blocking;
+	uint64_t outage_ns;  /* sample time during which a connection was lost */
+	uint64_t sample_ns;  /* the sample's length (0: it never ended) */
 };
 
 /* Runs to the end; blocks SIGINT/SIGTERM/SIGHUP in the calling thread while it runs

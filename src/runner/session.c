@@ -244,6 +244,7 @@ static void begin_reconnect(struct session *s)
 		s->loop->timers++;
 		s->reconnect_since = now;
 		s->backoff = 0;
+		runner_outage_begin(s->loop->r, now);
 	}
 	s->state = S_RECONNECT;
 	s->reconnect_at = now + s->backoff;
@@ -344,6 +345,7 @@ static void try_reconnect(struct session *s)
 	if (session_connect(s) == 0) {
 		s->loop->timers--;
 		s->state = S_START;
+		runner_outage_end(r, clock_now_ns());
 		return;
 	}
 	if (s->conn.err.cls != DB_ERR_RECONNECT || now - s->reconnect_since >= cfg->reconnect_timeout_ns) {

@@ -219,7 +219,8 @@ struct target_ops {
 	int (*preflight)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 	/* Provision an instance's boot storage (idempotent: reuses what this campaign created). */
 	int (*create)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
-	/* Load the golden database once for the drive; skip when already complete. */
+	/* Load the golden database once for the drive: 0 when loaded; 1 when a complete copy stored with the
+	 * loader's identity (what it holds) was reused; a copy of other content is loaded again. */
 	int (*build_golden)(struct target *t, size_t drive, struct strbuf *fingerprint) __attribute__((warn_unused_result));
 	/*
 	 * Drive `to`'s golden copy <- drive `from`'s, complete (build_golden, whose
@@ -242,7 +243,9 @@ struct target_ops {
 	int (*verify)(struct target *t, struct target_instance *inst, struct strbuf *fingerprint) __attribute__((warn_unused_result));
 	/* Clean shutdown; a stopped instance is fine. */
 	int (*stop)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
-	/* Remove what create made (and the golden copy with the last instance of a drive). */
+	/* Remove what create made (and the golden copy with the last instance of a drive): TARGET_REMOVED,
+	 * TARGET_ABSENT (nothing of this campaign was there), TARGET_KEPT (something with the instance's
+	 * names was left alone, each named in a warning), or a negative errno. */
 	int (*destroy)(struct target *t, struct target_instance *inst) __attribute__((warn_unused_result));
 	/*
 	 * Optional (NULL when a backend has nothing to add), for the provision /
@@ -268,8 +271,17 @@ struct target_ops {
 		__attribute__((warn_unused_result));
 	/* Free inst->priv; changes nothing outside this process. */
 	void (*release)(struct target *t, struct target_instance *inst);
+	/*
+	 * Optional: what names drive d's storage for the campaign lock
+	 * (campaign/lock.c), when it is not a folder of this machine: libvirt
+	 * appends "<host URI> pool <pool>". NULL: the drive's path is its root
+	 * (the local target), locked on the drive itself.
+	 */
+	void (*lock_key)(const struct target_env *env, size_t drive, struct strbuf *key);
 	void (*cleanup)(struct target *t);
 };
+
+enum { TARGET_REMOVED = 0, TARGET_ABSENT = 1, TARGET_KEPT = 2 };
 
 /* The registry: every backend, NULL-terminated. */
 extern const struct target_ops *const target_backends[];

@@ -287,7 +287,7 @@ check "dry run printed the iotune of the slow drive" grep -q '<total_iops_sec>10
 check "dry run printed the forwarded port" grep -q "hostfwd=tcp:127.0.0.1:$PORT-:3306" dry.xml
 check "dry run shows the seed's password masked" grep -q 'db_password=\*\*\*\*\*\*\*\*' dry.xml
 check "dry run created nothing" [ -z "$(leftovers)" ]
-check "dry run generated no password" [ ! -e "out/$NAME/.libvirt-credentials" ]
+check "dry run generated no password" [ ! -e "out/.$NAME.libvirt/.libvirt-credentials" ]
 
 step "provision"
 "$DBRIG_BIN" provision e2e.json >prov.out 2>prov.err || fail "provision failed: $(cat prov.err)"
@@ -296,8 +296,8 @@ check "two domains defined" [ "$(virsh -c $URI list --all --name | grep -cF "dbr
 check "the under-test volume is preallocated (allocation full)" \
 	[ "$(($(stat -c '%b * %B' "$T/fast/dbrig-$NAME-fast-vm1-undertest.img")))" -ge 1073741824 ]
 # security-review finding 12: no default password; one generated for the campaign, 0600.
-check "provision generated the campaign's password, mode 0600" [ "$(stat -c %a "out/$NAME/.libvirt-credentials")" = 600 ]
-PW=$(cat "out/$NAME/.libvirt-credentials")
+check "provision generated the campaign's password, mode 0600" [ "$(stat -c %a "out/.$NAME.libvirt/.libvirt-credentials")" = 600 ]
+PW=$(cat "out/.$NAME.libvirt/.libvirt-credentials")
 check "the generated password is 24 letters and digits" bash -c "[[ '$PW' =~ ^[A-Za-z0-9]{24}\$ ]]"
 check "the password is in no output of provision" bash -c "! grep -qF -- '$PW' prov.out prov.err dry.xml"
 check "the seed volumes holding it are 0600 on the host (finding 20)" \
@@ -360,7 +360,7 @@ PY
 check "the report judges each drive's bottleneck from the VMs' telemetry" \
 	python3 -c "import json,sys; g=json.load(open('out/$NAME/report/report.json'))['groups']; sys.exit(0 if g and all(x['verdict']['bottleneck'] in ('driver','host CPU','guest CPU','drive','unknown') and x['verdict']['host_cpu_busy'] is not None for x in g) else 1)"
 check "the password is in no file of the campaign but its credentials" \
-	bash -c "[ \"\$(grep -rlF -- '$PW' out camp.out camp.err)\" = 'out/$NAME/.libvirt-credentials' ]"
+	bash -c "[ \"\$(grep -rlF -- '$PW' out camp.out camp.err)\" = 'out/.$NAME.libvirt/.libvirt-credentials' ]"
 
 tpcc_start
 step "status, restore, status"

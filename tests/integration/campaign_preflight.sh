@@ -129,7 +129,7 @@ JSON
 "$DBRIG_BIN" campaign c.json > /dev/null 2> err.txt; rc=$?
 [ $rc -eq 1 ] || fail "60 server options: exit $rc (expected 1 from the fake server): $(cat err.txt)"
 n=$(grep -c '^--loose_opt_' "$T/fake/argv.txt") || true
-[ "$n" = 60 ] || fail "60 server options: the server got $n of them"
+[ "$n" = 60 ] || fail "60 server options: the server got $n of them: $(cat err.txt)"
 grep -qx -- '--loose_opt_59=59' "$T/fake/argv.txt" || fail "the last server option did not reach the server"
 rm -rf "$T/a/dbrig-pf" "$T/out"
 

@@ -61,6 +61,21 @@ for args in "--resume" "" "--fresh"; do
 done
 "$DBRIG_BIN" teardown c.json > /dev/null 2> err-c.txt && fail "teardown beside the running campaign was not refused"
 grep -q "is already running here (pid $CPID" err-c.txt || fail "teardown beside the campaign: $(cat err-c.txt)"
+# The same campaign file with a relative output, started from another folder:
+# its output lock is another file, but its drive is the running one's, so it
+# is refused in one line naming the holder, and its server is left alone
+# (security review N1: it SIGTERMed the live server, whose result still said
+# complete). A server whose dbrig lives is never stopped either.
+sed 's|"output": "[^"]*"|"output": "rel-out"|' c.json > c-rel.json
+mkdir -p other
+(cd other && "$DBRIG_BIN" campaign ../c-rel.json > ../out-c.txt 2> ../err-c.txt); rc=$?
+[ $rc -eq 1 ] || fail "the same campaign from another folder exited $rc: $(cat err-c.txt)"
+grep -q "drive da ($T/a) is in use by campaign \"ci-resume\" from another folder (pid $CPID: .*dbrig campaign c.json)" err-c.txt ||
+	fail "the same campaign from another folder does not name the drive's holder: $(cat err-c.txt)"
+[ "$(wc -l < err-c.txt)" = 1 ] || fail "the same campaign from another folder printed more than one line: $(cat err-c.txt)"
+[ -e other/rel-out ] && fail "the refused campaign left its results folder other/rel-out"
+(cd other && "$DBRIG_BIN" teardown ../c-rel.json > /dev/null 2> ../err-c.txt) && fail "teardown from another folder was not refused"
+grep -q "drive da .* is in use by campaign" err-c.txt || fail "teardown from another folder: $(cat err-c.txt)"
 ls out/ci-resume/one/da/vm1-rep1.partial-* >/dev/null 2>&1 && fail "the refused resume renamed the live results"
 kill -0 $CPID 2>/dev/null || fail "the running campaign did not survive the second one"
 case "$(status 0)" in running | done) ;; *) fail "the running run was disturbed: $(status 0)" ;; esac

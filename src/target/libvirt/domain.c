@@ -78,7 +78,7 @@ char *lv_dom_meta(virDomainPtr dom, const char *name)
 /*
  * A domain is this campaign's only when its <metadata><dbrig:vm> names this
  * campaign, drive and instance AND carries this campaign's identity: the
- * random id written to <output>/<campaign>/LV_IDENTITY at its first provision
+ * random id written to <output>/.<campaign>.libvirt/LV_IDENTITY at its first provision
  * (security-review finding 2: names alone are ambiguous, and two campaigns
  * may share a name). 1 ours, 0 not (*why says why), <0 error. golden: the
  * fingerprint of a domain that is ours, or NULL.
@@ -113,7 +113,7 @@ int lv_owned(virDomainPtr dom, const struct target *t, const struct target_insta
 	if (!id)
 		*why = "its dbrig metadata carries no campaign identity";
 	else if (!lv->id)
-		*why = "this campaign has no identity yet (" LV_IDENTITY " is missing from its output folder: were the VMs "
+		*why = "this campaign has no identity yet (" LV_IDENTITY " is missing from <output>/.<campaign>.libvirt/: were the VMs "
 		       "provisioned with another \"output\"?)";
 	else if (strcmp(id, lv->id))
 		*why = "its metadata carries another campaign identity (a campaign of the same name provisioned from "

@@ -52,17 +52,41 @@
 #include <unistd.h>
 
 /* <output>/<campaign>/<name>: the campaign's own files beside its results. */
+/*
+ * <output>/.<campaign>.libvirt/<name>: beside the campaign's results folder,
+ * not in it, so that `--fresh` moving the results aside keeps the state the
+ * VMs depend on (the identity their metadata carries, the password their
+ * seed sets) where every later command looks for it.
+ */
 void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s/%s", env->log_dir, name);
+	size_t n = strlen(env->log_dir), c = strlen(env->name);
+
+	/* log_dir is "<output>/<campaign>" */
+	if (n > c && env->log_dir[n - c - 1] == '/' && !strcmp(env->log_dir + n - c, env->name))
+		strbuf_add(sb, env->log_dir, n - c);
+	else
+		strbuf_addf(sb, "%s/", env->log_dir);
+	strbuf_addf(sb, ".%s.libvirt/%s", env->name, name);
 }
 
 int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
 {
+	struct strbuf old;
 	int ret;
 
 	lv_campaign_file(env, name, path);
-	if ((ret = read_file(path->buf, out, NULL)) == 0)
+	ret = read_file(path->buf, out, NULL);
+	if (ret == -ENOENT) {
+		/* Where versions before 0.x kept it: inside the results folder. */
+		strbuf_init(&old, 0);
+		strbuf_addf(&old, "%s/%s", env->log_dir, name);
+		/* Where earlier versions kept it, inside the results folder: read there (a provision writes it
+		 * to its new place: lv_campaign_id, lv_db_password). */
+		ret = read_file(old.buf, out, NULL);
+		strbuf_release(&old);
+	}
+	if (ret == 0)
 		(*out)[strcspn(*out, "\n")] = '\0';
 	return ret;
 }
@@ -103,9 +127,22 @@ int lv_campaign_id(struct target *t, bool create)
 	unsigned char raw[16];
 	int ret;
 
-	if (lv->id)
-		return 0;
 	strbuf_init(&path, 0);
+	if (lv->id) {
+		/* Cached (preflight read it) but the file is gone: written again, so that the next command
+		 * recognises the domains that carry it. */
+		struct stat st;
+		lv_campaign_file(t->env, LV_IDENTITY, &path);
+		ret = 0;
+		if (create && stat(path.buf, &st) < 0 && errno == ENOENT) {
+			snprintf(id, sizeof(id), "%s\n", lv->id);
+			if ((ret = lv_store_campaign_file(path.buf, id, 0644)) < 0)
+				log_error("%s: cannot store the campaign's identity: %s", path.buf, strerror(-ret));
+			else
+				log_info("campaign %s: identity %s written again to %s", t->env->name, lv->id, path.buf);
+		}
+		goto out;
+	}
 	ret = lv_read_campaign_file(t->env, LV_IDENTITY, &path, &text);
 	if (ret == 0) {
 		if (strlen(text) != 32 || strspn(text, "0123456789abcdef") != 32) {
@@ -138,6 +175,7 @@ int lv_campaign_id(struct target *t, bool create)
 	}
 	id[32] = '\0';
 	lv->id = xstrdup(id);
+	lv->id_created = true;
 	log_info("campaign %s: identity %s, kept in %s; only domains carrying it are this campaign's", t->env->name,
 		 lv->id, path.buf);
 out:
@@ -461,6 +499,39 @@ static int libvirt_rollback(struct target *t, struct target_instance *insts, siz
 	for (size_t d = 0; d < t->env->ndrives; d++)
 		if (lv->drives[d].pool_created && lv_remove_pool(t, d) < 0)
 			ret = -EIO;
+	/* The identity and password this provision made go too, unless a domain of the campaign still
+	 * exists (one made before: it carries the identity and its seed sets the password). */
+	if (lv->id_created || lv->pw_created) {
+		const char *dom = lv_any_domain(t);
+		struct strbuf path;
+		strbuf_init(&path, 0);
+		for (int k = 0; k < 2; k++) {
+			bool made = k ? lv->pw_created : lv->id_created;
+			if (!made)
+				continue;
+			strbuf_reset(&path);
+			lv_campaign_file(t->env, k ? LV_CREDENTIALS : LV_IDENTITY, &path);
+			if (dom) {
+				log_info("%s: kept, although this provision made it: domain %s of the campaign exists", path.buf,
+					 dom);
+			} else if (unlink(path.buf) < 0 && errno != ENOENT) {
+				log_error("%s: cannot remove it: %s", path.buf, strerror(errno));
+				ret = -EIO;
+			} else {
+				log_info("%s: removed (this provision had made it)", path.buf);
+			}
+		}
+		if (!dom) {
+			lv_campaign_file(t->env, "", &path);
+			(void)rmdir(path.buf); /* the folder, when nothing else is in it */
+			free(lv->id);
+			lv->id = NULL;
+			free(lv->password);
+			lv->password = NULL;
+		}
+		lv->id_created = lv->pw_created = false;
+		strbuf_release(&path);
+	}
 	return ret;
 }
 
@@ -531,9 +602,9 @@ static int libvirt_destroy(struct target *t, struct target_instance *inst)
 		log_info("%s: removed %s and its volumes%s", what, li->dom, kept ? " (others kept, see above)" : "");
 	else if (!foreign && !kept)
 		log_info("%s: nothing of this campaign on host %s", what, ld->host->name);
-	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours)
-		return lv_remove_pool(t, inst->drive);
-	return 0;
+	if (++ld->destroyed == t->env->instances[inst->drive] && ld->pool_ours && (ret = lv_remove_pool(t, inst->drive)) < 0)
+		return ret;
+	return foreign || kept ? TARGET_KEPT : dom ? TARGET_REMOVED : TARGET_ABSENT;
 }
 
 static int libvirt_restore(struct target *t, struct target_instance *inst)
@@ -637,7 +708,8 @@ static int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp)
 	    (done_fp = lv_dom_meta(dom, "fingerprint")) != NULL) {
 		log_info("drive %s: golden copy already complete (%s; %s)", t->env->drives[drive].name, golden, done_fp);
 		strbuf_adds(fp, done_fp);
-		goto done;
+		ret = 1;
+		goto out;
 	}
 	/* Loaded from nothing: a fresh under-test disk, formatted by the guest at boot. */
 	if ((ret = libvirt_stop(t, first)) < 0 || (ret = lv_own_vol(t, first, VMD_UNDERTEST)) < 0 ||
@@ -957,6 +1029,28 @@ static void libvirt_cleanup(struct target *t)
 	t->priv = NULL;
 }
 
+/*
+ * The campaign lock's key of drive d: the host's URI and the pool that holds
+ * the drive's volumes (the configured one, or dbrig-<campaign>-<drive> that
+ * provision creates), which is what two campaigns of the same name would both
+ * write into. Its folder, when the drive has one, may be on another host.
+ */
+static void libvirt_lock_key(const struct target_env *env, size_t d, struct strbuf *key)
+{
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_drive *dr = &env->drives[d];
+	const char *uri = hosts->nmap ? hosts->map[0].value : "";
+
+	for (size_t h = 0; h < hosts->nmap && dr->host; h++)
+		if (!strcmp(hosts->map[h].key, dr->host))
+			uri = hosts->map[h].value;
+	strbuf_addf(key, "%s pool ", uri);
+	if (dr->pool)
+		strbuf_adds(key, dr->pool);
+	else
+		strbuf_addf(key, "dbrig-%s-%s", env->name, dr->name);
+}
+
 const struct target_ops target_libvirt_ops = {
 	.name = "libvirt",
 	.summary = "VMs through libvirt (qemu:///system, qemu+ssh://host/system), one storage pool per drive",
@@ -980,5 +1074,6 @@ const struct target_ops target_libvirt_ops = {
 	.telemetry = libvirt_telemetry,
 	.guest_read = libvirt_guest_read,
 	.release = libvirt_release,
+	.lock_key = libvirt_lock_key,
 	.cleanup = libvirt_cleanup,
 };

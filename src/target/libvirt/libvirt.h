@@ -84,12 +84,17 @@ struct lv {
 	size_t ninsts;
 	char *password; /* db_password, or the campaign's generated one once loaded */
 	char *id;       /* the campaign's identity (LV_IDENTITY), or NULL before its first provision */
+	bool id_created, pw_created; /* this process wrote LV_IDENTITY / LV_CREDENTIALS (a rollback removes them) */
 };
 
-/* Beside the campaign's results: the drivers' generated password (0600), and the
- * campaign's identity, which every domain it provisions carries in its metadata. */
+/* In <output>/.<campaign>.libvirt/, beside the results folder (lv_campaign_file): the drivers'
+ * generated password (0600), and the campaign's identity, which every domain it provisions carries
+ * in its metadata. */
 #define LV_CREDENTIALS ".libvirt-credentials"
 #define LV_IDENTITY ".libvirt-identity"
+
+/* seed.c: the name of a domain of one of the campaign's instances that exists, or NULL. */
+const char *lv_any_domain(struct target *t);
 
 /* validate.c */
 extern const struct target_option libvirt_options[];
@@ -107,11 +112,12 @@ int lv_client_host(const char *s, char *out, size_t n) __attribute__((warn_unuse
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
 
-/* libvirt.c: <output>/<campaign>/<name>, the campaign's own files beside its results; writing one
+/* libvirt.c: <output>/.<campaign>.libvirt/<name>, the campaign's own files beside its results folder; writing one
  * (mode `mode`, its folder made first); the campaign's identity (lv->id; create: generate and store
  * it at the first provision; absent and not created: NULL). 0 or -errno (printed by lv_campaign_id). */
 void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb);
-/* ... its first line in *out (path: the file's path): 0, -ENOENT or another -errno. */
+/* ... its first line in *out (path: the file's path; read from <output>/<campaign>/<name>, where earlier
+ * versions kept it, when it is not there): 0, -ENOENT or another -errno. */
 int lv_read_campaign_file(const struct target_env *env, const char *name, struct strbuf *path, char **out)
 	__attribute__((warn_unused_result));
 int lv_store_campaign_file(const char *path, const char *text, mode_t mode) __attribute__((warn_unused_result));

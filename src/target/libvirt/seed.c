@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 
 static void engine_packages(const struct target_env *env, struct strbuf *sb)
 {
@@ -54,6 +55,56 @@ static int generate_password(char out[25])
  * `create`: generate and store it when there is none yet. 0, -ENOENT (none,
  * not created; printed), or another negative errno (printed).
  */
+/* The password read from where earlier versions kept it, written where it lives now (0600). */
+static int keep_in_place(const struct target_env *env, const char *pw)
+{
+	struct strbuf path, line;
+	struct stat st;
+	int ret = 0;
+
+	strbuf_init(&path, 0);
+	strbuf_init(&line, 0);
+	lv_campaign_file(env, LV_CREDENTIALS, &path);
+	if (stat(path.buf, &st) < 0 && errno == ENOENT) {
+		strbuf_addf(&line, "%s\n", pw);
+		if ((ret = lv_store_campaign_file(path.buf, line.buf, 0600)) < 0)
+			log_error("%s: cannot store the drivers' password: %s", path.buf, strerror(-ret));
+	}
+	strbuf_release(&path);
+	strbuf_release(&line);
+	return ret;
+}
+
+const char *lv_any_domain(struct target *t)
+{
+	struct lv *lv = t->priv;
+
+	for (size_t i = 0; i < lv->ninsts; i++) {
+		struct target_instance *inst = &lv->insts[i];
+		struct lv_inst *li = lv_inst_priv(t, inst);
+		virConnectPtr conn = lv_conn(t, inst->drive);
+		virDomainPtr dom = conn ? virDomainLookupByName(conn, li->dom) : NULL;
+		if (!dom)
+			continue;
+		virDomainFree(dom);
+		return li->dom;
+	}
+	return NULL;
+}
+
+/* 0 when no domain of the campaign's instances exists; -EEXIST after one line naming one. */
+static int no_domain_yet(struct target *t, const char *path)
+{
+	const char *dom = lv_any_domain(t);
+
+	if (!dom)
+		return 0;
+	log_error("%s: the drivers' password is missing, but domain %s of campaign %s exists and its seed sets "
+		  "that password; dbrig will not make another (expected the file back from the earlier results "
+		  "folder, .target.db_password set to it, or dbrig teardown first)", path, dom, t->env->name);
+	return -EEXIST;
+}
+
 int lv_db_password(struct target *t, bool create, const char **out)
 {
 	const struct target_env *env = t->env;
@@ -79,8 +130,16 @@ int lv_db_password(struct target *t, bool create, const char **out)
 		}
 		lv->password = text;
 		text = NULL;
+		if (create && (ret = keep_in_place(env, lv->password)) < 0)
+			goto out;
 		goto done;
 	}
+	/* Never a second password while a VM of the campaign exists: its seed sets the first one at every
+	 * boot, and the drivers could no longer log in. */
+	if (ret == -ENOENT && create && (ret = no_domain_yet(t, path.buf)) < 0)
+		goto out;
+	if (ret == 0)
+		ret = -ENOENT;
 	if (ret != -ENOENT || !create) {
 		log_error("%s: cannot read the drivers' password: %s (it is written when dbrig provision makes the VMs; "
 			  "provision with this campaign's output folder, or set .target.db_password)", path.buf,
@@ -102,6 +161,7 @@ int lv_db_password(struct target *t, bool create, const char **out)
 	}
 	log_info("generated the drivers' password for campaign %s, kept in %s (mode 0600)", env->name, path.buf);
 	lv->password = xstrdup(pw);
+	lv->pw_created = true;
 done:
 	*out = lv->password;
 	ret = 0;

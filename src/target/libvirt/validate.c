@@ -63,7 +63,7 @@ const struct target_option libvirt_options[] = {
 	{"db_user", TOPT_STRING, "dbrig", 0, 0, "database user the guest setup creates for the driver"},
 	{"db_password", TOPT_STRING, NULL, 0, 0,
 	 "its password (12 to 128 letters, digits and ._+-=@%:,~); unset: generated for the campaign and kept 0600 in "
-	 "<output>/<campaign>/" LV_CREDENTIALS},
+	 "<output>/.<campaign>.libvirt/" LV_CREDENTIALS},
 	{"db_client", TOPT_STRING, NULL, 0, 0,
 	 "the address (a.b.c.d) or network (a.b.c.d/n) the drivers connect from, as the guests see them: the only "
 	 "host the driver's user may log in from; unset: each guest's default gateway (where QEMU user networking's "

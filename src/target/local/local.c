@@ -306,16 +306,41 @@ static void golden_socket(const struct local *l, const char *boot, struct strbuf
 }
 
 /* `.complete`: the fingerprint, written atomically (fp keeps its text). */
-static int golden_complete(const char *what, const char *path, struct strbuf *fp)
+/* .complete: the fingerprint, then "identity <loader's identity>" (what the copy holds), atomically. */
+static int golden_complete(const char *what, const char *path, struct strbuf *fp, const char *id)
 {
+	struct strbuf text;
 	int ret;
 
-	strbuf_addc(fp, '\n');
-	ret = atomic_write_file(path, fp->buf, fp->len);
-	fp->buf[--fp->len] = '\0';
+	strbuf_init(&text, 0);
+	strbuf_addf(&text, "%s\nidentity %s\n", fp->buf, id);
+	ret = atomic_write_file(path, text.buf, text.len);
+	strbuf_release(&text);
 	if (ret < 0)
 		log_error("%s: cannot write %s: %s", what, path, strerror(-ret));
 	return ret;
+}
+
+/*
+ * A .complete (its text) made for identity `id`: its fingerprint in *fp_end
+ * (the first line, cut there) and true; false when it names another identity
+ * or none (a copy of an earlier version, or of another workload): the copy is
+ * loaded again. `held` gets what it holds, for the message.
+ */
+static bool golden_matches(char *text, const char *id, const char **held)
+{
+	char *nl = strchr(text, '\n'), *line;
+
+	*held = "an unnamed content";
+	if (!nl)
+		return false;
+	*nl = '\0';
+	line = nl + 1;
+	line[strcspn(line, "\n")] = '\0';
+	if (strncmp(line, "identity ", 9))
+		return false;
+	*held = line + 9;
+	return !strcmp(line + 9, id);
 }
 
 static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
@@ -326,12 +351,13 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 	const char *what = env->drives[d].name;
 	const char *user = target_setting(env, "db_user")->str;
 	const char *db = env->database;
-	struct strbuf p, boot, data, sql, sock, logp;
+	struct strbuf p, boot, data, sql, sock, logp, id;
 	struct target_endpoint ep;
 	char *text = NULL;
 	pid_t pid = -1;
 	int ret;
 
+	strbuf_init(&id, 0);
 	strbuf_init(&p, 0);
 	strbuf_init(&boot, 0);
 	strbuf_init(&data, 0);
@@ -341,13 +367,20 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 	strbuf_addf(&p, "%s/.complete", ld->golden);
 	strbuf_addf(&boot, "%s/boot", ld->golden);
 	strbuf_addf(&data, "%s/data", ld->golden);
-	if (read_file(p.buf, &text, NULL) == 0 && local_load_password(ld, false) == 0 && ld->password) {
-		text[strcspn(text, "\n")] = '\0';
-		strbuf_adds(fp, text);
-		ret = pg_odbc_register(l, ld);
-		goto out;
+	env->loader->identity(env->loader->arg, &id);
+	if (read_file(p.buf, &text, NULL) == 0) {
+		const char *held;
+		if (golden_matches(text, id.buf, &held) && local_load_password(ld, false) == 0 && ld->password) {
+			strbuf_adds(fp, text);
+			ret = pg_odbc_register(l, ld);
+			ret = ret < 0 ? ret : 1;
+			goto out;
+		}
+		if (strcmp(held, id.buf))
+			log_info("%s: the golden copy holds %s, this campaign loads %s: loading it again", what, held,
+				 id.buf);
 	}
-	/* A golden copy cut off half-way is rebuilt from nothing. */
+	/* A golden copy cut off half-way, or of other content, is rebuilt from nothing. */
 	if ((ret = golden_fresh(l, ld, what, boot.buf, "unfinished")) < 0)
 		goto out;
 	if ((ret = local_load_password(ld, true)) < 0) {
@@ -378,9 +411,10 @@ stop:
 	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
 		ret = -EIO;
 	if (ret == 0)
-		ret = golden_complete(what, p.buf, fp);
+		ret = golden_complete(what, p.buf, fp, id.buf);
 out:
 	free(text);
+	strbuf_release(&id);
 	strbuf_release(&p);
 	strbuf_release(&boot);
 	strbuf_release(&data);
@@ -404,13 +438,15 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 	struct local *l = t->priv;
 	struct local_drive *lf = &l->drives[from], *lt = &l->drives[to];
 	const char *what = env->drives[to].name;
-	struct strbuf done, src, tmp, data, boot, sock, logp, pw;
+	struct strbuf done, src, tmp, data, boot, sock, logp, pw, id;
 	struct target_endpoint ep;
 	bool reflinked = true;
+	const char *held;
 	char *text = NULL;
 	pid_t pid = -1;
 	int ret;
 
+	strbuf_init(&id, 0);
 	strbuf_init(&done, 0);
 	strbuf_init(&src, 0);
 	strbuf_init(&tmp, 0);
@@ -424,7 +460,8 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 	strbuf_addf(&tmp, "%s/data.cloning", lt->golden);
 	strbuf_addf(&data, "%s/data", lt->golden);
 	strbuf_addf(&boot, "%s/boot", lt->golden);
-	if (read_file(done.buf, &text, NULL) == 0 && (text[strcspn(text, "\n")] = '\0', !strcmp(text, expect)) &&
+	env->loader->identity(env->loader->arg, &id);
+	if (read_file(done.buf, &text, NULL) == 0 && golden_matches(text, id.buf, &held) && !strcmp(text, expect) &&
 	    local_load_password(lt, false) == 0 && lt->password) {
 		strbuf_adds(fp, text);
 		*how = "already complete";
@@ -474,9 +511,10 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 	if (local_server_stop(l, what, &pid) < 0 && ret == 0)
 		ret = -EIO;
 	if (ret == 0 && !strcmp(fp->buf, expect))
-		ret = golden_complete(what, done.buf, fp);
+		ret = golden_complete(what, done.buf, fp, id.buf);
 out:
 	free(text);
+	strbuf_release(&id);
 	strbuf_release(&done);
 	strbuf_release(&src);
 	strbuf_release(&tmp);
@@ -621,6 +659,7 @@ static int local_destroy(struct target *t, struct target_instance *inst)
 	inst_what(t, inst, what, sizeof(what));
 	if ((ret = local_stop(t, inst)) < 0)
 		return ret;
+	bool was = access(li->dir, F_OK) == 0;
 	ret = tree_remove_marked(li->dir);
 	if (ret < 0) {
 		log_error("%s: cannot remove %s: %s", what, li->dir, strerror(-ret));
@@ -643,7 +682,7 @@ static int local_destroy(struct target *t, struct target_instance *inst)
 		if (ret < 0)
 			log_error("%s: cannot remove %s: %s", what, ld->root, strerror(-ret));
 	}
-	return ret;
+	return ret < 0 ? ret : was ? TARGET_REMOVED : TARGET_ABSENT;
 }
 
 static void local_cleanup(struct target *t)

@@ -80,6 +80,17 @@ int local_wait_stale(struct local *l, const char *pidfile, const char *data, con
 			 pidfile, (long)pid, comm, data);
 		return 0;
 	}
+	/* A server whose dbrig is alive belongs to a campaign running now, started from another folder or
+	 * as another command: it is refused, never stopped (its result would still say complete). */
+	{
+		pid_t parent = proc_parent(pid);
+		if (parent > 1 && parent != getpid() && proc_runs_self(parent)) {
+			log_error("%s: the server on %s (pid %ld) belongs to a running dbrig (pid %ld); left alone "
+				  "(expected that campaign to finish, or to be stopped, first)", what, data, (long)pid,
+				  (long)parent);
+			return -EBUSY;
+		}
+	}
 	log_info("%s: a server of an earlier run (pid %ld) is still running; stopping it", what, (long)pid);
 	kill(pid, SIGTERM);
 	while (proc_alive_named(pid, comm) && serves_datadir(l, pid, data)) {

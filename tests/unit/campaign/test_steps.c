@@ -84,7 +84,7 @@ static void test_failed_provision_rolls_back(void **state)
 	assert_int_equal(steps_provision(&st, NULL), 0);
 	assert_true(exists("%s/%s/dbrig-local-quick/vm2", "drive-a"));
 	assert_true(exists("%s/%s/dbrig-local-quick/vm1", "drive-b"));
-	assert_int_equal(steps_teardown(&st, false), 0);
+	assert_int_equal(steps_teardown(&st, false, NULL), 0);
 	assert_false(exists("%s/%s/dbrig-local-quick", "drive-a"));
 	assert_false(exists("%s/%s/dbrig-local-quick", "drive-b"));
 	steps_close(&st);

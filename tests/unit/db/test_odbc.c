@@ -214,6 +214,24 @@ static void test_driver_present(void **state)
 	unsetenv("ODBCSYSINI");
 }
 
+/*
+ * security review N6: every driver's connect waited on one process-wide lock,
+ * across network timeouts. Only psqlODBC (setlocale() in its connect), or a
+ * DSN whose driver is not known, is serialised now.
+ */
+static void test_connect_serialised(void **state)
+{
+	(void)state;
+	assert_true(odbc_connect_serialised("Driver=PostgreSQL Unicode;Server=127.0.0.1;Port=5432;Database=tpcc"));
+	assert_true(odbc_connect_serialised("DRIVER={psqlODBC};SERVER=h"));
+	assert_true(odbc_connect_serialised("Server=h;driver = /usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so"));
+	assert_true(odbc_connect_serialised("DSN=tpcc;UID=u"));
+	assert_false(odbc_connect_serialised("Driver=MariaDB Unicode;Server=127.0.0.1;Database=tpcc"));
+	assert_false(odbc_connect_serialised("Driver={ODBC Driver 18 for SQL Server};Server=127.0.0.1,1433"));
+	/* a value that only mentions postgres elsewhere does not count */
+	assert_false(odbc_connect_serialised("Driver=MariaDB;Database=postgres_copy"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_conn_string_round_trip),
 		cmocka_unit_test(test_bcp_datetime),
 		cmocka_unit_test(test_driver_present),
+		cmocka_unit_test(test_connect_serialised),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@ static void test_result_schema(void **state)
 	assert_int_equal(results_parse_result("b.json", "[1]", &r, &err), 1);
 	assert_int_equal(results_parse_result("c.json",
 		"{\"schema\":\"dbrig.result/1\",\"status\":\"done\"}", &r, &err), -EINVAL);
-	assert_non_null(strstr(err.buf, "c.json: .status: \"done\" (expected \"complete\", \"interrupted\" or \"failed\")"));
+	assert_non_null(strstr(err.buf, "c.json: .status: \"done\" (expected \"complete\", \"degraded\", \"interrupted\" or \"failed\")"));
 	strbuf_release(&err);
 }
 

@@ -305,7 +305,7 @@ static void restore_cycle(struct rig *r, bool forward, virConnectPtr c)
 static void teardown_all(struct rig *r)
 {
 	for (size_t i = 0; i < r->plan->ninsts; i++)
-		assert_int_equal(r->t.ops->destroy(&r->t, &r->plan->insts[i]), 0);
+		assert_true(r->t.ops->destroy(&r->t, &r->plan->insts[i]) >= 0);
 }
 
 static void test_provision_4vm(void **state)
@@ -640,12 +640,79 @@ static void test_same_name_other_identity(void **state)
 	assert_int_equal(virConnectClose(c), 0);
 }
 
+/*
+ * security-review N2: `campaign --fresh` moved <output>/<campaign>/ aside with
+ * the identity and password files in it, so the kept VMs were no longer the
+ * campaign's and a second password was generated. Both now live beside the
+ * results folder (<output>/.<campaign>.libvirt/), which --fresh never moves;
+ * an identity cached by preflight is written again when its file is gone; and
+ * no password is generated while a domain of the campaign exists.
+ */
+static void test_fresh_keeps_state(void **state)
+{
+	struct rig a = {0}, b = {0}, p = {0};
+	virConnectPtr c = virConnectOpen("test:///default");
+	char dir[96], out[256], path[512], moved[512];
+	const char *pw = NULL;
+	struct strbuf line;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(c);
+	strbuf_init(&line, 0);
+	snprintf(dir, sizeof(dir), "/tmp/dbrig-ut-libvirt-fr-%d", (int)getpid());
+	snprintf(out, sizeof(out), ", \"output\": \"%s\"", dir);
+	ut_output = out;
+	snprintf(a.file, sizeof(a.file), "/tmp/dbrig-ut-libvirt-fr-%d.json", (int)getpid());
+	write_config(a.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+		     "{\"da\": 1}", "", "forward");
+	assert_int_equal(rig_up(&a), 0);
+	assert_int_equal(provision(&a), 0);
+	snprintf(path, sizeof(path), "%s/.ut.libvirt/.libvirt-identity", dir);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(moved, sizeof(moved), "%s/ut/.libvirt-identity", dir);
+	assert_int_equal(stat(moved, &st), -1);
+	/* What --fresh does: the results folder moves aside, a new one is made. */
+	snprintf(moved, sizeof(moved), "mkdir -p %s/ut && mv %s/ut %s/ut.20261201T000000Z && mkdir %s/ut", dir, dir,
+		 dir, dir);
+	assert_int_equal(system(moved), 0);
+	memcpy(b.file, a.file, sizeof(a.file));
+	assert_int_equal(rig_up(&b), 0);
+	assert_true(b.t.ops->status(&b.t, &b.plan->insts[0], &line) >= 0);
+	assert_null(strstr(line.buf, "NOT this campaign's"));
+	/* The identity cached by preflight, its file gone: the next provision writes it again. */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(provision(&b), 0);
+	assert_int_equal(stat(path, &st), 0);
+	/* No credentials file while the campaign's domain exists: no second password. */
+	ut_target_base = "\"cloud_init\": true, ";
+	memcpy(p.file, a.file, sizeof(a.file));
+	write_config(p.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+		     "{\"da\": 1}", "", "forward");
+	ut_target_base = UT_TARGET_BASE;
+	assert_int_equal(rig_up(&p), 0);
+	assert_int_equal(lv_db_password(&p.t, true, &pw), -EEXIST);
+	snprintf(path, sizeof(path), "%s/.ut.libvirt/.libvirt-credentials", dir);
+	assert_int_equal(stat(path, &st), -1);
+	rig_down(&p);
+	teardown_all(&b);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
+	rig_down(&a);
+	rig_down(&b);
+	ut_output = ut_output_default;
+	snprintf(moved, sizeof(moved), "rm -rf %s", dir);
+	assert_int_equal(system(moved), 0);
+	unlink(a.file);
+	strbuf_release(&line);
+	assert_int_equal(virConnectClose(c), 0);
+}
+
 static void read_password(const char *dir, char *out, size_t n)
 {
 	char path[512], *text = NULL;
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/ut/.libvirt-credentials", dir);
+	snprintf(path, sizeof(path), "%s/.ut.libvirt/.libvirt-credentials", dir);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	assert_int_equal(read_file(path, &text, NULL), 0);
@@ -680,7 +747,21 @@ static void test_generated_password(void **state)
 		assert_int_equal(rig_up(&r), 0);
 		/* No password yet: the drivers have none to use. */
 		assert_int_equal(r.t.ops->endpoint(&r.t, &r.plan->insts[0], &ep), -ENOENT);
+		/* A provision that fails and rolls back removes the identity and password it made (N11). */
 		(void)provision(&r);
+		{
+			char p2[512];
+			struct stat st;
+			snprintf(p2, sizeof(p2), "%s/.ut.libvirt/.libvirt-credentials", dir[k]);
+			assert_int_equal(stat(p2, &st), -1);
+			snprintf(p2, sizeof(p2), "%s/.ut.libvirt/.libvirt-identity", dir[k]);
+			assert_int_equal(stat(p2, &st), -1);
+		}
+		/* What provision does first: generate and store it. */
+		{
+			const char *gen = NULL;
+			assert_int_equal(lv_db_password(&r.t, true, &gen), 0);
+		}
 		read_password(dir[k], pw[k], sizeof(pw[k]));
 		assert_int_equal(strlen(pw[k]), 24);
 		assert_int_equal(strspn(pw[k], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"), 24);
@@ -689,7 +770,13 @@ static void test_generated_password(void **state)
 		assert_non_null(strpbrk(pw[k], "0123456789"));
 		assert_int_equal(r.t.ops->endpoint(&r.t, &r.plan->insts[0], &ep), 0);
 		assert_string_equal(ep.password, pw[k]);
-		/* A second provision keeps the campaign's password. */
+		rig_down(&r);
+		/* A later provision keeps the campaign's password, also when it fails: it did not make it. */
+		memset(&r, 0, sizeof(r));
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirtpw-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", "", "forward");
+		assert_int_equal(rig_up(&r), 0);
 		(void)provision(&r);
 		read_password(dir[k], out, sizeof(out));
 		assert_string_equal(out, pw[k]);
@@ -709,7 +796,7 @@ static void test_generated_password(void **state)
 		(void)provision(&r);
 		assert_int_equal(r.t.ops->endpoint(&r.t, &r.plan->insts[0], &ep), 0);
 		assert_string_equal(ep.password, "configured-pw-1");
-		snprintf(path, sizeof(path), "%s/other/ut/.libvirt-credentials", dir[0]);
+		snprintf(path, sizeof(path), "%s/other/.ut.libvirt/.libvirt-credentials", dir[0]);
 		assert_int_equal(access(path, F_OK), -1);
 		rig_down(&r);
 	}
@@ -944,9 +1031,9 @@ static void test_golden_verify_ready(void **state)
 	assert_string_equal(s.last_db, "tpcc");
 	/* ready only at the second login probe (no greeting probe for SQL Server) */
 	assert_int_equal(s.readies, 2);
-	/* complete: the recorded fingerprint (XML entities decoded), nothing loaded again */
+	/* complete: the recorded fingerprint (XML entities decoded), nothing loaded again (1: reused) */
 	strbuf_reset(&fp);
-	assert_int_equal(r.t.ops->build_golden(&r.t, 0, &fp), 0);
+	assert_int_equal(r.t.ops->build_golden(&r.t, 0, &fp), 1);
 	assert_string_equal(fp.buf, "rows: warehouse=1 district=10 <&>");
 	assert_int_equal(s.loads, 1);
 	/* verify: the restored vm2's fingerprint over vm2's own endpoint */
@@ -1140,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(test_host_uris),
 		cmocka_unit_test(test_block_stats_types),
 		cmocka_unit_test_teardown(test_generated_password, reset_config),
+		cmocka_unit_test_teardown(test_fresh_keeps_state, reset_config),
 		cmocka_unit_test_teardown(test_foreign_volumes_kept, reset_config),
 		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
 		cmocka_unit_test_teardown(test_sqlserver_connection, reset_config),
