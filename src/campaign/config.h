@@ -23,12 +23,23 @@ struct campaign_placement {
 	unsigned count;
 };
 
+/*
+ * One run group as it runs. A .run_groups entry expands into several: one per
+ * drive of "placement": {"each": [...]} (the drives in turn, never at once),
+ * and one per value of a swept "vms" or "threads" list; a swept value is part
+ * of the name (", 4 VMs", ", 16 threads") so each is its own point.
+ */
 struct campaign_group {
 	char *name;
 	char *slug; /* folder name: lower case, [a-z0-9-] */
+	char *id;   /* run ids and telemetry files: slug, or "slug@drive" for an "each" group */
 	struct campaign_placement *place;
 	size_t nplace;
 	unsigned instances; /* sum of counts */
+	unsigned threads;   /* per instance: the group's "threads", else the campaign's */
+	bool threads_set;   /* the group set its own threads */
+	bool each;          /* one drive of "placement": {"each": [...]} */
+	size_t source;      /* index in .run_groups it was expanded from */
 };
 
 struct campaign_config {

@@ -152,7 +152,7 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	if (cfg->sessions_per_terminal)
 		arg(dc, "--%s=terminals", cfg->workload->connections_option);
 	else
-		arg(dc, "--%s=%u", cfg->workload->connections_option, cfg->threads);
+		arg(dc, "--%s=%u", cfg->workload->connections_option, id->threads ? id->threads : cfg->threads);
 	/* A rate per instance: each driver is its own open loop (config.c refuses it for tpcc). */
 	if (cfg->rate)
 		arg(dc, "--rate=%llu", (unsigned long long)cfg->rate);

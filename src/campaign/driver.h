@@ -40,6 +40,7 @@ struct driver_run_id {
 	const char *group, *drive, *instance;
 	unsigned vm_count, repetition;
 	const char *golden; /* the drive's golden fingerprint, or NULL */
+	unsigned threads;   /* per instance (the run group's); 0: the campaign's */
 };
 
 void driver_cmd_init(struct driver_cmd *dc);

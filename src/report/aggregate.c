@@ -603,14 +603,22 @@ bool agg_same_run_group(const struct agg_group *a, const struct agg_group *b)
 	       a->vm_count == b->vm_count;
 }
 
-static struct ci_summary tps_summary(const struct agg_group *g)
+enum cmp_fig { CMP_TPS, CMP_AVG, CMP_P99 };
+
+/* One figure of each repetition's sample, summarised over the repetitions. */
+static struct ci_summary rep_summary(const struct agg_group *g, enum cmp_fig f)
 {
 	double *v = xcalloc(g->nreps + 1, sizeof(*v));
 	struct ci_summary s;
+	size_t n = 0;
 
-	for (size_t i = 0; i < g->nreps; i++)
-		v[i] = g->reps[i].sample.tps_sum;
-	s = ci_summarize(v, g->nreps);
+	for (size_t i = 0; i < g->nreps; i++) {
+		const struct agg_fig *x = &g->reps[i].sample;
+		if (f == CMP_P99 && !x->n_p99)
+			continue;
+		v[n++] = f == CMP_TPS ? x->tps_sum : f == CMP_AVG ? x->avg_ms_mean : x->p99_mean_of_instances_ms;
+	}
+	s = ci_summarize(v, n);
 	free(v);
 	return s;
 }
@@ -644,15 +652,27 @@ static void rank_drives(struct report *rep)
 			rep->groups[idx[k]].rank = k + 1;
 		for (size_t k = 0; k + 1 < n; k++) {
 			struct agg_group *a = &rep->groups[idx[k]], *b = &rep->groups[idx[k + 1]];
-			struct ci_summary sa = tps_summary(a), sb = tps_summary(b);
+			struct ci_summary sa = rep_summary(a, CMP_TPS), sb = rep_summary(b, CMP_TPS);
 			struct agg_cmp *c;
 
 			rep->cmps = xrealloc(rep->cmps, (rep->ncmps + 1) * sizeof(*rep->cmps));
 			c = &rep->cmps[rep->ncmps++];
+			memset(c, 0, sizeof(*c));
 			c->faster = idx[k];
 			c->slower = idx[k + 1];
 			c->ratio = ci_ratio_of_means(&sa, &sb);
 			c->welch = ci_welch_test(&sa, &sb);
+			sa = rep_summary(a, CMP_AVG);
+			sb = rep_summary(b, CMP_AVG);
+			c->avg_ratio = ci_ratio_of_means(&sa, &sb);
+			c->avg_welch = ci_welch_test(&sa, &sb);
+			sa = rep_summary(a, CMP_P99);
+			sb = rep_summary(b, CMP_P99);
+			c->has_p99 = sa.n && sb.n;
+			if (c->has_p99) {
+				c->p99_ratio = ci_ratio_of_means(&sa, &sb);
+				c->p99_welch = ci_welch_test(&sa, &sb);
+			}
 		}
 	}
 	free(idx);

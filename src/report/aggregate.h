@@ -33,8 +33,10 @@
  *
  * Drive comparison: the drives of one run group (every key but the drive;
  * totals and slices left out) ranked by mean TPS; each neighbouring pair gets
- * the TPS ratio with its 95% CI and Welch's t-test over the repetitions'
- * TPS, significant when p < 0.05 (needs 2 repetitions on both drives).
+ * the TPS, average-latency and p99 ratios with their 95% CIs and Welch's
+ * t-tests over the repetitions' figures, significant when p < 0.05 (needs 2
+ * repetitions on both drives). A run group written with "placement":
+ * {"each": [...]} has exactly this shape: one run group name, one drive each.
  *
  * Grouping is explicit: campaign, run group, drive, workload kind, test,
  * the canonical workload params and the VM count. Runs that differ in any of
@@ -147,6 +149,12 @@ struct agg_cmp {
 	size_t faster, slower;          /* indices into report.groups */
 	struct ci_ratio ratio;          /* mean TPS faster / slower, 95% CI */
 	struct ci_welch welch;          /* over the repetitions' TPS */
+	/* The published latencies, faster / slower (below 1: the faster drive waits less),
+	 * over the repetitions' average latency (mean of instances) and p99 (mean of
+	 * the instances' p99s); has_p99: both groups carried instance p99s. */
+	struct ci_ratio avg_ratio, p99_ratio;
+	struct ci_welch avg_welch, p99_welch;
+	bool has_p99;
 };
 
 /* Verdicts of one run: steady state of its own intervals, bottleneck of its sample telemetry. */

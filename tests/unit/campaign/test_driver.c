@@ -41,7 +41,7 @@ static void test_sysbench_lines(void **state)
 	struct campaign_config *cfg = load("configs/local-quick.json");
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "sbtest", .password = "pw1",
 				     .database = "sbtest"};
-	struct driver_run_id id = {"2 instances, 1 drive", "drive-a", "vm2", 2, 1, "rows=20000 checksum=7"};
+	struct driver_run_id id = {"2 instances, 1 drive", "drive-a", "vm2", 2, 1, "rows=20000 checksum=7", 0};
 	struct driver_cmd dc;
 	struct strbuf sb, want;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -139,7 +139,7 @@ static void test_many_options_and_no_password(void **state)
 {
 	struct campaign_config *cfg = load("configs/local-quick.json");
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "sbtest", .database = "sbtest"};
-	struct driver_run_id id = {"g", "drive-a", "vm1", 1, 1, NULL};
+	struct driver_run_id id = {"g", "drive-a", "vm1", 1, 1, NULL, 0};
 	struct target_kv *saved = cfg->wl_options, *many = calloc(300, sizeof(*many));
 	size_t nsaved = cfg->nwl_options, n = 0, first = 0;
 	char key[300][16];
@@ -215,7 +215,7 @@ static void test_options_reserved(void **state)
 					    "configs/local-quick-tpcc-pg.json"};
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "u", .password = "pw",
 				     .database = "d"};
-	struct driver_run_id id = {"g", "d", "vm1", 1, 1, NULL};
+	struct driver_run_id id = {"g", "d", "vm1", 1, 1, NULL, 0};
 
 	(void)state;
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {

@@ -93,7 +93,7 @@ static void test_round_trip_and_refusals(void **state)
 		{"\"campaign\": \"local-quick\"", "\"campaign\": \"other\""},
 		{"\"attempts\": 2", "\"attempts\": -1"},
 		{"4242", "\"x\""},
-		{"\"1-instance-1-drive#1\"", "\"1-instance-1-drive#9\""},
+		{"\"1-instance-1-drive@drive-a#1\"", "\"1-instance-1-drive@drive-a#9\""},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(atomic_write_file(path, text, strlen(text)), 0);
