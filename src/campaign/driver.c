@@ -176,6 +176,10 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--run-steady-window=%u", cfg->steady_window);
 	if (id->golden)
 		arg(dc, "--run-golden=%s", id->golden);
+	if (id->run_id && *id->run_id)
+		arg(dc, "--run-id=%s", id->run_id);
+	if (id->run_started && *id->run_started)
+		arg(dc, "--run-started=%s", id->run_started);
 	workload_options(dc, cfg);
 	event_loops(dc, cfg, id->vm_count);
 	if (cfg->workload->tests)

@@ -41,6 +41,7 @@ struct driver_run_id {
 	unsigned vm_count, repetition;
 	const char *golden; /* the drive's golden fingerprint, or NULL */
 	unsigned threads;   /* per instance (the run group's); 0: the campaign's */
+	const char *run_id, *run_started; /* the campaign run's identity (state.h), or NULL */
 };
 
 void driver_cmd_init(struct driver_cmd *dc);

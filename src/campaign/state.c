@@ -1,6 +1,7 @@
 /* state.json: the one place the campaign's progress is kept (jansson stays here). */
 #include "campaign/state.h"
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/jsonr.h"
 #include "core/log.h"
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STATE_SCHEMA "dbrig.campaign-state/1"
@@ -39,7 +42,26 @@ struct campaign_state *state_new(const struct campaign_config *cfg, const struct
 	s->runs = xcalloc(p->nruns, sizeof(*s->runs));
 	s->ndrives = cfg->ndrives;
 	s->golden = xcalloc(cfg->ndrives, sizeof(*s->golden));
+	state_new_run_id(s);
 	return s;
+}
+
+void state_new_run_id(struct campaign_state *s)
+{
+	unsigned char raw[3] = {0};
+	time_t now = time(NULL);
+	struct tm tm;
+	char t[24];
+
+	clock_utc_iso8601(s->run_started, sizeof(s->run_started));
+	gmtime_r(&now, &tm);
+	strftime(t, sizeof(t), "%Y%m%dT%H%M%SZ", &tm);
+	/* Two runs started in one second still differ (getrandom failing leaves the pid). */
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+		raw[0] = (unsigned char)getpid();
+		raw[1] = (unsigned char)(getpid() >> 8);
+	}
+	snprintf(s->run_id, sizeof(s->run_id), "%s-%02x%02x%02x", t, raw[0], raw[1], raw[2]);
 }
 
 void state_free(struct campaign_state *s)
@@ -165,6 +187,12 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 		}
 		read_run(&jr, r, rp, &s->runs[i]);
 	}
+	/* A state written before runs had an identity keeps the new one state_new made. */
+	v = jsonr_str(&jr, root, "", "run_id", JSONR_OPTIONAL, NULL);
+	if (v && *v) {
+		copy_str(s->run_id, sizeof(s->run_id), v);
+		copy_str(s->run_started, sizeof(s->run_started), jsonr_str(&jr, root, "", "run_started", JSONR_OPTIONAL, ""));
+	}
 	golden = jsonr_obj(&jr, root, "", "golden", JSONR_OPTIONAL);
 	for (size_t d = 0; d < cfg->ndrives && golden; d++) {
 		v = jsonr_str(&jr, golden, ".golden", cfg->drives[d].name, JSONR_OPTIONAL, NULL);
@@ -189,6 +217,8 @@ int state_save(const struct campaign_config *cfg, const struct plan *p, const st
 	json_object_set_new(root, "schema", json_string(STATE_SCHEMA));
 	json_object_set_new(root, "campaign", json_string(cfg->name));
 	json_object_set_new(root, "config", json_string(cfg->file));
+	json_object_set_new(root, "run_id", json_string(s->run_id));
+	json_object_set_new(root, "run_started", json_string(s->run_started));
 	for (size_t d = 0; d < cfg->ndrives; d++)
 		if (s->golden[d])
 			json_object_set_new(golden, cfg->drives[d].name, json_string(s->golden[d]));

@@ -38,8 +38,10 @@
  * repetitions on both drives). A run group written with "placement":
  * {"each": [...]} has exactly this shape: one run group name, one drive each.
  *
- * Grouping is explicit: campaign, run group, drive, workload kind, test,
- * the canonical workload params and the VM count. Runs that differ in any of
+ * Grouping is explicit: campaign, campaign run (run.run_id: results of two
+ * runs of one campaign are two groups, labelled by the run's start time, and
+ * never added up), run group, drive, workload kind, test, the canonical
+ * workload params and the VM count. Runs that differ in any of
  * them are separate groups, and a warning says so when they share a
  * campaign/run group/drive. A run group spread over several drives also gets a
  * total group ("all N drives") to compare with "8 VMs on 8 drives" figures;
@@ -119,6 +121,7 @@ struct spread {
 
 struct agg_group {
 	char *campaign, *run_group, *drive, *kind, *test, *params;
+	char *run_id, *run_started;     /* the campaign run (result 1.2); "" for results without one */
 	int64_t vm_count;
 	bool all_drives;                /* total of a run group over its drives */
 	bool slice;                     /* one drive's share of a run group spread over drives */

@@ -160,6 +160,10 @@ static json_t *group_json(const struct agg_group *g)
 	json_object_set_new(o, "key", json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "campaign", g->campaign,
 						"run_group", g->run_group, "drive", g->drive, "workload", g->kind,
 						"test", g->test, "vm_count", (json_int_t)g->vm_count, "params", g->params));
+	if (*g->run_id) {
+		json_object_set_new(json_object_get(o, "key"), "run_id", json_string(g->run_id));
+		json_object_set_new(json_object_get(o, "key"), "run_started", json_string(g->run_started));
+	}
 	json_object_set_new(o, "label", json_string(g->label));
 	json_object_set_new(o, "all_drives", json_boolean(g->all_drives));
 	json_object_set_new(o, "slice", json_boolean(g->slice));

@@ -112,6 +112,7 @@ struct run {
 	enum result_run_status status;
 	char *error;           /* message of an interrupted/failed run, or NULL */
 	char *campaign, *run_group, *drive, *instance;
+	char *run_id, *run_started; /* 1.2 run.run_id / run_started: the campaign run; "" when absent */
 	int64_t vm_count, repetition;
 	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */
 	char *kind, *test;     /* workload.kind, workload.test */

@@ -185,6 +185,11 @@ for g, insts in expect:
             err.append("%s: run.golden %s, the state's golden copy of its drive %s" % (p, r["run"].get("golden"), st["golden"]))
         if r["run"]["run_group"] == "" or r["run"]["vm_count"] != len(insts): err.append(p + " run identity " + str(r["run"]))
         if r["run"].get("steady_window") != 6: err.append(p + " run.steady_window is not the campaign's 6: " + str(r["run"]))
+        # The campaign run's identity, made when it started: in state.json, every result and its journal's header.
+        if not st.get("run_id") or r["run"].get("run_id") != st["run_id"] or r["run"].get("run_started") != st.get("run_started"):
+            err.append("%s: run %s, the state's run_id %s" % (p, r["run"], st.get("run_id")))
+        elif os.path.exists(p + "l") and json.loads(open(p + "l").readline())["run"].get("run_id") != st["run_id"]:
+            err.append(p + "l: the journal header lacks the run_id")
         s = r["phases"]["sample"]
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["queries"]["write"] <= 0: err.append(p + " wrote nothing, the restore check proves little")
@@ -261,7 +266,7 @@ for g, insts, tag in groups:
             p = os.path.join(d, g, i + ("-rep%d" % rep if reps > 1 else "") + ".json")
             r = json.load(open(p))
             t = r.get("telemetry")
-            if r["schema"] != "dbrig.result/1.1" or not t:
+            if r["schema"] != "dbrig.result/1.2" or not t:
                 err.append(p + ": no telemetry (" + r["schema"] + ")")
                 continue
             # drive-a: ext4 on a loop over a file; drive-b: on a loop over a file on another loop.
@@ -413,6 +418,8 @@ grep -qF "the earlier results ($D) are now $aside/" err2.txt || fail "the move w
 [ "$sums1" = "$(tree_sums "$aside")" ] || fail "the first campaign's files changed when they were moved aside"
 check_campaign "$aside" 1 || fail "the first campaign, moved aside"
 check_campaign "$D" 2 per-drive || fail "the second campaign"
+rid() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$1"; }
+[ "$(rid "$D/state.json")" != "$(rid "$aside/state.json")" ] || fail "--fresh kept the first run's run_id"
 for k in drive-a drive-b; do
 	grep -Eq "^dbrig: $k: golden copy built in [0-9]+\.[0-9] s " err2.txt || fail "\"golden\": \"per-drive\" built no golden copy on $k"
 done

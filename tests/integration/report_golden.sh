@@ -187,5 +187,42 @@ grep -q "i1.partial-1.jsonl: line 1: missing header .*an attempt kept by campaig
 
 "$DBRIG_BIN" report --help | grep -q -- '--compare' || check "report --help lacks --compare"
 
+# Two runs of one campaign (local-quick/ and the folder --fresh kept beside it,
+# each with its run.run_id) and a hand-run result without an id: three runs
+# side by side, labelled by start time, never added up (tests/golden/two-runs/).
+(cd "$FIX" && "$DBRIG_BIN" report two-runs --out "$WORK/two" --format md,csv,json) 2>"$WORK/two.err" ||
+	check "report of two runs exited $?: $(cat "$WORK/two.err")"
+for f in report.md report-groups.csv report-compare.csv report.json; do
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$DBRIG_SOURCE_DIR/tests/golden/two-runs" && cp "$WORK/two/$f" "$DBRIG_SOURCE_DIR/tests/golden/two-runs/$f"
+		continue
+	fi
+	diff -u "$DBRIG_SOURCE_DIR/tests/golden/two-runs/$f" "$WORK/two/$f" >&2 || check "$f differs from tests/golden/two-runs/$f"
+done
+grep -q '^dbrig: warning: 3 runs of campaign "local-quick" (started without a run id, 2026-12-01T23:55:00Z, 2026-12-02T01:05:00Z): shown side by side, never added up$' "$WORK/two.err" ||
+	check "no warning naming the three runs: $(cat "$WORK/two.err")"
+# Not the goldens' word alone: every group is one result's figures (5 groups of 5 files), the
+# Drive comparison pairs drives within a run only.
+python3 - "$FIX/two-runs" "$WORK/two/report.json" <<'PY' || check "two runs were added up"
+import json, os, sys
+tps = {}
+for root, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        r = json.load(open(os.path.join(root, f)))
+        tps[(r["run"].get("run_id", ""), r["run"]["drive"])] = r["phases"]["sample"]["tps"]
+rep = json.load(open(sys.argv[2]))
+got = {(g["key"].get("run_id", ""), g["key"]["drive"]): g["over_repetitions"]["tps_sum"]["mean"] for g in rep["groups"]}
+ok = len(rep["groups"]) == 5 and all(abs(got.get(k, -1) - v) < 0.01 for k, v in tps.items())
+ok &= len(rep["comparisons"]) == 2 and all(c["run_group"].endswith("01:05:00Z") or c["run_group"].endswith("23:55:00Z")
+                                            for c in rep["comparisons"])
+if not ok: print("groups %s, results %s, comparisons %s" % (got, tps, rep["comparisons"]), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+# The same result twice in one run (a copied file): "2 results for 1 VM", never "instances missing".
+mkdir -p "$WORK/dup" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/a" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/b"
+"$DBRIG_BIN" report "$WORK/dup" --out "$WORK/dup-out" --format json >/dev/null 2>"$WORK/dup.err" || check "report of a duplicated run failed"
+grep -q 'too many results: run group "1 instance, 1 drive", drive "drive-a", repetition 1: 2 results for 1 VM$' "$WORK/dup.err" &&
+	! grep -q "instances missing" "$WORK/dup.err" || check "a duplicated result is not called too many: $(cat "$WORK/dup.err")"
+
 [ $fail = 0 ] && echo "report_golden: ok"
 exit $fail

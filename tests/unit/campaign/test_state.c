@@ -81,6 +81,11 @@ static void test_round_trip_and_refusals(void **state)
 	assert_string_equal(back->runs[0].error, "boom");
 	assert_null(back->golden[0]);
 	assert_string_equal(back->golden[1], "tables=2 rows=20000");
+	/* The run's identity survives a resume: "<UTC start>-<6 hex>" and its ISO 8601 start. */
+	assert_int_equal(strlen(s->run_id), 23);
+	assert_int_equal(s->run_id[15], 'Z');
+	assert_string_equal(back->run_id, s->run_id);
+	assert_string_equal(back->run_started, s->run_started);
 	state_free(back);
 	back = NULL;
 	assert_int_equal(read_file(path, &text, NULL), 0);
