@@ -879,6 +879,34 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	return cfg->target->validate(&cfg->env);
 }
 
+const char *const campaign_measured_fields[CAMPAIGN_MEASURED_FIELDS] = {
+	"workload", "engine", "target", "drives", "run_groups", "precondition", "sample", "report_interval",
+	"repetitions", "threads", "sessions", "rate", "percentiles", "golden",
+};
+
+/* FNV-1a 64 of the field's compact, key-sorted JSON: a change detector, not a secret. */
+static void measured_digests(json_t *root, struct campaign_config *cfg)
+{
+	for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++) {
+		json_t *v = json_object_get(root, campaign_measured_fields[i]);
+		char *text = v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+		uint64_t h = UINT64_C(14695981039346656037);
+
+		if (!text) {
+			snprintf(cfg->measured[i], sizeof(cfg->measured[i]), "absent");
+			continue;
+		}
+		for (const unsigned char *s = (const unsigned char *)text; *s; s++)
+			h = (h ^ *s) * UINT64_C(1099511628211);
+		/* golden_drive belongs with golden: which drive's load is cloned. */
+		if (!strcmp(campaign_measured_fields[i], "golden") && json_object_get(root, "golden_drive"))
+			for (const char *s = json_string_value(json_object_get(root, "golden_drive")); s && *s; s++)
+				h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+		snprintf(cfg->measured[i], sizeof(cfg->measured[i]), "%016llx", (unsigned long long)h);
+		free(text);
+	}
+}
+
 int campaign_config_load(const char *file, struct campaign_config **out)
 {
 	struct campaign_config *cfg = xcalloc(1, sizeof(*cfg));
@@ -913,6 +941,7 @@ int campaign_config_load(const char *file, struct campaign_config **out)
 	ret = load(&c, root, cfg);
 	if (ret < 0)
 		goto out;
+	measured_digests(root, cfg);
 	*out = cfg;
 	cfg = NULL;
 out:

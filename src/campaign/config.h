@@ -42,8 +42,19 @@ struct campaign_group {
 	size_t source;      /* index in .run_groups it was expanded from */
 };
 
+/*
+ * The top-level fields that change what is measured, each with a digest of its
+ * JSON as written (FNV-1a 64 of the compact, key-sorted text; "absent" when
+ * the field is not set). state.json keeps them; --resume and --plan refuse a
+ * state whose digests differ. description, output, keep, verify_restore and
+ * steady_window change nothing measured and are not among them.
+ */
+#define CAMPAIGN_MEASURED_FIELDS 14
+extern const char *const campaign_measured_fields[CAMPAIGN_MEASURED_FIELDS];
+
 struct campaign_config {
 	char *file; /* as given, for messages */
+	char measured[CAMPAIGN_MEASURED_FIELDS][17]; /* digests, parallel to campaign_measured_fields */
 	char *name;
 
 	const struct workload_desc *workload; /* workload/registry.h */

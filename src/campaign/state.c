@@ -136,7 +136,7 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 	struct campaign_state *s = NULL;
 	struct jsonr jr = {.file = path};
 	json_error_t jerr;
-	json_t *root = NULL, *runs, *golden;
+	json_t *root = NULL, *runs, *golden, *measured;
 	const char *v;
 	char rp[64];
 
@@ -164,6 +164,26 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 	if (v && strcmp(v, cfg->name)) {
 		state_mismatch(&jr, ".campaign", "names another campaign");
 		goto out;
+	}
+	/* What is measured must be what these runs measured (a state from before it was recorded: not checked). */
+	if ((measured = jsonr_obj(&jr, root, "", "measured", JSONR_OPTIONAL))) {
+		struct strbuf changed;
+		strbuf_init(&changed, 0);
+		for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++) {
+			json_t *d = json_object_get(measured, campaign_measured_fields[i]);
+			/* A field the state did not record (an older dbrig) is not judged. */
+			if (d && (!json_is_string(d) || strcmp(json_string_value(d), cfg->measured[i])))
+				strbuf_addf(&changed, "%s%s", changed.len ? ", " : "", campaign_measured_fields[i]);
+		}
+		if (changed.len) {
+			log_error("%s: the campaign file changed what is measured since these runs: %s (expected the same "
+				  "settings to resume; --fresh starts again, keeping these results under another name)",
+				  path, changed.buf);
+			strbuf_release(&changed);
+			json_decref(root);
+			return -ESTALE;
+		}
+		strbuf_release(&changed);
 	}
 	runs = jsonr_arr(&jr, root, "", "runs", JSONR_REQUIRED);
 	if (runs && json_array_size(runs) != p->nruns) {
@@ -219,6 +239,10 @@ int state_save(const struct campaign_config *cfg, const struct plan *p, const st
 	json_object_set_new(root, "config", json_string(cfg->file));
 	json_object_set_new(root, "run_id", json_string(s->run_id));
 	json_object_set_new(root, "run_started", json_string(s->run_started));
+	json_t *m = json_object();
+	for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++)
+		json_object_set_new(m, campaign_measured_fields[i], json_string(cfg->measured[i]));
+	json_object_set_new(root, "measured", m);
 	for (size_t d = 0; d < cfg->ndrives; d++)
 		if (s->golden[d])
 			json_object_set_new(golden, cfg->drives[d].name, json_string(s->golden[d]));

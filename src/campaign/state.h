@@ -44,7 +44,8 @@ struct campaign_state {
 };
 
 struct campaign_state *state_new(const struct campaign_config *cfg, const struct plan *p, const char *path);
-/* -ENOENT when absent; -EINVAL (message printed) when unreadable or for another plan. */
+/* -ENOENT when absent; -EINVAL (message printed) when unreadable or for another plan;
+ * -ESTALE (message printed, naming the fields) when the config changed what is measured. */
 int state_load(const struct campaign_config *cfg, const struct plan *p, const char *path,
 	       struct campaign_state **out) __attribute__((warn_unused_result));
 int state_save(const struct campaign_config *cfg, const struct plan *p, const struct campaign_state *s)

@@ -115,10 +115,61 @@ static void test_round_trip_and_refusals(void **state)
 	campaign_config_free(cfg);
 }
 
+/*
+ * The digest of what is measured: a config edited in threads and sample
+ * refuses the state (-ESTALE) naming those fields; one edited in its
+ * description only resumes it.
+ */
+static void test_measured_digest(void **state)
+{
+	char dir[] = "/tmp/dbrig-test-state.XXXXXX", path[256], cfile[256], src[4096];
+	struct campaign_config *cfg, *edited = NULL;
+	struct campaign_state *s, *back = NULL;
+	struct plan *p;
+	char *text = NULL;
+	static const char *const edits[][2] = {
+		{"\"description\": \"", "\"description\": \"changed words. "},
+		{"\"threads\": 4", "\"threads\": 8"},
+		{"\"sample\": \"30s\"", "\"sample\": \"31s\""},
+	};
+	static const int want[] = {0, -ESTALE, -ESTALE};
+
+	(void)state;
+	setenv("DBRIG_QUICK_DIR", "/nonexistent-dbrig-test", 1);
+	cfg = load("configs/local-quick.json");
+	p = plan_make(cfg);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	snprintf(cfile, sizeof(cfile), "%s/local-quick.json", dir);
+	snprintf(src, sizeof(src), "%s/configs/local-quick.json",
+		 getenv("DBRIG_SOURCE_DIR") ? getenv("DBRIG_SOURCE_DIR") : DBRIG_SOURCE_DIR);
+	s = state_new(cfg, p, path);
+	assert_int_equal(state_save(cfg, p, s), 0);
+	assert_int_equal(read_file(src, &text, NULL), 0);
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		assert_int_equal(atomic_write_file(cfile, text, strlen(text)), 0);
+		edit(cfile, edits[i][0], edits[i][1]);
+		assert_int_equal(campaign_config_load(cfile, &edited), 0);
+		assert_int_equal(state_load(edited, p, path, &back), want[i]);
+		state_free(back);
+		back = NULL;
+		campaign_config_free(edited);
+		edited = NULL;
+	}
+	free(text);
+	unlink(cfile);
+	unlink(path);
+	rmdir(dir);
+	state_free(s);
+	plan_free(p);
+	campaign_config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_and_refusals),
+		cmocka_unit_test(test_measured_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
