@@ -1,6 +1,7 @@
 #include "report/aggregate.h"
 
 #include "core/strbuf.h"
+#include "report/writer.h"
 #include "stats/hist.h"
 
 #include <ctype.h>
@@ -502,6 +503,7 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 
 static void group_release(struct agg_group *g)
 {
+	free(g->rank_text);
 	free(g->campaign);
 	free(g->run_id);
 	free(g->run_started);
@@ -723,8 +725,10 @@ static void rank_drives(struct report *rep)
 		}
 		if (n < 2)
 			continue;
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; k < n; k++) {
 			rep->groups[idx[k]].rank = k + 1;
+			rep->groups[idx[k]].nranked = n;
+		}
 		for (size_t k = 0; k + 1 < n; k++) {
 			struct agg_group *a = &rep->groups[idx[k]], *b = &rep->groups[idx[k + 1]];
 			struct ci_summary sa = rep_summary(a, CMP_TPS), sb = rep_summary(b, CMP_TPS);
@@ -753,6 +757,9 @@ static void rank_drives(struct report *rep)
 	free(idx);
 	free(done);
 }
+
+static void rank_against_all(struct report *rep, const struct run_set *rs, const struct pub_set *pub,
+			     const struct report_opts *opts);
 
 int report_build_with(const struct run_set *rs, const struct pub_set *pub, const struct report_opts *opts,
 		      struct report **out)
@@ -876,9 +883,65 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	disambiguate_labels(rep);
 	match_published(rep);
 	rank_drives(rep);
+	if (only) {
+		rank_against_all(rep, rs, pub, opts);
+		/* One drive's part of a run group spread over drives is its share, not the run group. */
+		for (i = 0; i < rep->ngroups; i++) {
+			struct agg_group *g = &rep->groups[i];
+			struct strbuf sb;
+			if (!g->slice || !g->nreps)
+				continue;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "%s (this drive's share: %zu of %lld VMs)", g->label, g->reps[0].n,
+				    (long long)g->vm_count);
+			free(g->label);
+			g->label = strbuf_detach(&sb);
+			strbuf_release(&sb);
+		}
+	}
 	free(sorted);
 	*out = rep;
 	return 0;
+}
+
+/*
+ * --drive: the page shows one drive, but its ranks are against every drive of
+ * its run groups. From the full report: each group's rank, and the comparison
+ * with its neighbours in the ranking as one sentence.
+ */
+static void rank_against_all(struct report *rep, const struct run_set *rs, const struct pub_set *pub,
+			     const struct report_opts *opts)
+{
+	struct report_opts all = {.steady_window = opts->steady_window, .drive = NULL};
+	struct report *full = NULL;
+	char line[512];
+
+	if (report_build_with(rs, pub, &all, &full) < 0)
+		return;
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		struct agg_group *g = &rep->groups[i];
+		struct strbuf sb;
+
+		for (size_t j = 0; j < full->ngroups; j++) {
+			const struct agg_group *h = &full->groups[j];
+			if (h->all_drives || !agg_same_run_group(g, h) || strcmp(g->drive, h->drive) || !h->rank)
+				continue;
+			g->rank = h->rank;
+			g->nranked = h->nranked;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "rank %zu of %zu", h->rank, h->nranked);
+			for (size_t k = 0; k < full->ncmps; k++) {
+				const struct agg_cmp *c = &full->cmps[k];
+				if (c->faster != j && c->slower != j)
+					continue;
+				report_compare_sentence(c, &full->groups[c->faster], &full->groups[c->slower], line, sizeof(line));
+				strbuf_addf(&sb, "; %s", line);
+			}
+			g->rank_text = strbuf_detach(&sb);
+			strbuf_release(&sb);
+		}
+	}
+	report_free(full);
 }
 
 int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)

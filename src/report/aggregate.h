@@ -143,6 +143,9 @@ struct agg_group {
 	struct verdict verdict;
 	const struct tel_dev *dev;      /* the busiest device's sample figures (owned by a run) */
 	size_t rank;                    /* 1 = most TPS among its run group's drives; 0 = not ranked */
+	size_t nranked;                 /* drives ranked in its run group (with rank) */
+	char *rank_text;                /* --drive: its rank against the drives the filter hid, e.g. "rank 2 of 2:
+					   a > b by 1.73x (…)"; NULL otherwise */
 	size_t nrefs;
 	const struct pub_result **refs; /* published results to show beside it */
 };

@@ -552,10 +552,43 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 	table_close(sb);
 }
 
+/* --drive: this drive against the drives the page leaves out, per run group. */
+static void drive_ranks_html(struct strbuf *sb, const struct report *rep)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].rank_text != NULL;
+	strbuf_adds(sb, "<p>");
+	if (!any) {
+		strbuf_adds(sb, "No run group of drive ");
+		esc(sb, rep->drive);
+		strbuf_adds(sb, " ran on another drive.</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "Drive ");
+	esc(sb, rep->drive);
+	strbuf_adds(sb, " against the other drives of its run groups (they are left out of this page):</p>\n<ul>\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		if (!rep->groups[i].rank_text)
+			continue;
+		strbuf_adds(sb, "<li>");
+		esc(sb, rep->groups[i].run_group);
+		strbuf_adds(sb, ": ");
+		esc(sb, rep->groups[i].rank_text);
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+}
+
 static void comparison(struct strbuf *sb, const struct report *rep)
 {
 	char line[512];
 
+	if (!rep->ncmps && rep->drive) {
+		drive_ranks_html(sb, rep);
+		return;
+	}
 	if (!rep->ncmps) {
 		strbuf_adds(sb, "<p>No run group ran on more than one drive.</p>\n");
 		return;

@@ -145,6 +145,14 @@ tail -n +2 "$WORK/slow/report-instances.csv" | cut -d, -f5 | sort -u | grep -qvx
 grep -q 'bottleneck' "$WORK/slow.err" && check "--drive slow warns about another drive: $(cat "$WORK/slow.err")"
 grep -q '| 1 VM on 1 drive | sysbench OLTP oltp_read_write | 1 | 3 | 99.36 ± 4.16 |' "$WORK/slow/report.md" ||
 	check "--drive slow: its run group row (TPS with CI) is missing"
+# The per-drive page says where the drive ranks against the drives it leaves out, and calls a
+# drive's part of a run group spread over drives its share.
+grep -q 'No run group ran on more than one drive' "$WORK/slow/report.md" && check "--drive slow: says no run group ran on more than one drive"
+grep -q '^- 1 VM on 1 drive: rank 2 of 2; fast > slow by 11.6x (95% CI 11.1–12.2); avg latency' "$WORK/slow/report.md" ||
+	check "--drive slow: no rank against the hidden fast drive: $(grep -A4 '## Drive comparison' "$WORK/slow/report.md")"
+"$DBRIG_BIN" report "$FIX/results" --out "$WORK/p3" --drive pm1743-3 --format md 2>/dev/null || check "report --drive pm1743-3 failed"
+grep -q "| 8 VMs on 8 drives · pm1743-3 (this drive's share: 1 of 8 VMs) |" "$WORK/p3/report.md" &&
+	grep -q '^- 8 VMs on 8 drives: rank 8 of 8; ' "$WORK/p3/report.md" || check "--drive pm1743-3: its share or rank is not said"
 grep -q '^lab-c,1 VM on 1 drive,.*,fast,1,.*,slow,2,.*,11\.6491,11\.087,12\.240,.*,yes$' "$WORK/out/report-compare.csv" ||
 	check "report-compare.csv lacks fast > slow by 11.6x (CI 11.087-12.240), significant"
 grep -q 'fast > slow by 11.6x (95% CI 11.1–12.2)' "$WORK/out/report.md" || check "report.md lacks the comparison sentence"
