@@ -232,5 +232,21 @@ mkdir -p "$WORK/dup" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/a" && cp -r
 grep -q 'too many results: run group "1 instance, 1 drive", drive "drive-a", repetition 1: 2 results for 1 VM$' "$WORK/dup.err" &&
 	! grep -q "instances missing" "$WORK/dup.err" || check "a duplicated result is not called too many: $(cat "$WORK/dup.err")"
 
+# The per-drive page's scaling chart: one run group at 1 VM and at 2 VMs on drive-a (a sweep's points).
+python3 - "$FIX/two-runs/local-quick/1-instance-1-drive/drive-a/vm1.json" "$WORK/sweep" <<'PY' || check "cannot make the sweep results"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+for n, insts in ((1, ["vm1"]), (2, ["vm1", "vm2"])):
+    for i in insts:
+        r["run"].update(run_group="s, %d VM%s" % (n, "s" if n > 1 else ""), vm_count=n, instance=i)
+        d = os.path.join(sys.argv[2], "s-%d" % n, "drive-a")
+        os.makedirs(d, exist_ok=True)
+        json.dump(r, open(os.path.join(d, i + ".json"), "w"))
+PY
+"$DBRIG_BIN" report "$WORK/sweep" --out "$WORK/sweep-out" --drive drive-a --format html 2>/dev/null || check "report --drive of a sweep failed"
+for m in "TPS" "Average latency" "p99 latency"; do
+	grep -q "$m of drive-a against VM count" "$WORK/sweep-out/report.html" || check "--drive: no $m scaling chart against VM count"
+done
+grep -q "against threads" "$WORK/sweep-out/report.html" && check "--drive: a thread scaling chart without a thread sweep"
 [ $fail = 0 ] && echo "report_golden: ok"
 exit $fail
