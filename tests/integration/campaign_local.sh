@@ -78,7 +78,7 @@ c["engine"]["server_options"]["loose-bind"] = "0.0.0.0"
 c["target"]["db_user"] = "ci_user_1"  # not the default: the setup SQL quotes what it is given (finding 6)
 c["target"]["base_port"] = int(sys.argv[3])
 # "1 instance, 1 drive" on each drive in turn: the throttled drive's verdict is its own.
-assert c["run_groups"][0]["placement"] == {"each": ["drive-a", "drive-b"], "vms": 1}, c["run_groups"][0]
+assert c["run_groups"][2]["placement"] == {"each": ["drive-a", "drive-b"], "vms": 1}, c["run_groups"][2]
 c.update({"precondition": "1s", "sample": "6s", "threads": 2, "report_interval": "1s"})
 # Not the default 5: every result and the report must carry it; the sample's 6 rounds are one window.
 c["steady_window"] = 6
