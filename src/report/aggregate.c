@@ -1,4 +1,5 @@
 #include "report/aggregate.h"
+#include "report/leaderboard.h"
 
 #include "core/strbuf.h"
 #include "report/writer.h"
@@ -659,7 +660,8 @@ static void match_published(struct report *rep)
 			for (size_t gi = 0; gi < rep->ngroups; gi++) {
 				struct agg_group *g = &rep->groups[gi];
 				if (g->slice || strcmp(g->kind, pr->kind) || strcmp(g->test, pr->test) ||
-				    g->vm_count != pr->vm_count || (int64_t)g->ndrives != pr->drives)
+				    g->vm_count != pr->vm_count || (int64_t)g->ndrives != pr->drives ||
+				    !lb_group_matches(g, pr)) /* same protocol: report/leaderboard.c */
 					continue;
 				g->refs = xrealloc(g->refs, (g->nrefs + 1) * sizeof(*g->refs));
 				g->refs[g->nrefs++] = pr;

@@ -12,6 +12,7 @@
 #include "report/writer.h"
 
 #include "core/escape.h"
+#include "report/leaderboard.h"
 #include "report/pub_little.h"
 #include "report/svg.h"
 #include "stats/hist.h"
@@ -78,7 +79,8 @@ static void pub_bar(struct bar_cat *cat, const struct pub_result *p, enum metric
 {
 	char label[160];
 
-	snprintf(label, sizeof(label), "%s (published)", p->review->drive);
+	snprintf(label, sizeof(label), "%s (published%s)", p->x.drive,
+		 p->x.machine_translated ? ", machine-translated" : "");
 	switch (m) {
 	case METRIC_TPS:
 		bar_cat_add(cat, label, p->tps, BAR_PUBLISHED, 0);
@@ -674,7 +676,7 @@ static void published_section(struct strbuf *sb, int *chart_id, const struct rep
 	strbuf_init(&t, 0);
 	strbuf_adds(sb, "<p>Every reference loaded, with its Little's law check. Each appears in the charts above "
 			"only beside the run groups it matches: same workload and test, same number of VMs and of "
-			"drives.</p>\n");
+			"drives, same load per instance, and the same scale where both state it.</p>\n");
 	table_open(sb, "<th>drive</th><th>configuration</th><th>workload</th><th>VMs</th><th>drives</th><th>TPS</th>"
 		       "<th>avg latency ms</th><th>p99 ms<br>(mean of VM p99s)</th><th>Little's law</th><th>arithmetic</th>"
 		       "<th>beside</th><th>platform</th><th>source</th>");
@@ -692,7 +694,9 @@ static void published_section(struct strbuf *sb, int *chart_id, const struct rep
 					if (rep->groups[g].refs[r] == p)
 						strbuf_addf(&beside, "%s%s", beside.len ? "; " : "", rep->groups[g].label);
 			strbuf_adds(sb, "<tr>");
-			td(sb, rv->drive);
+			strbuf_reset(&t);
+			pub_row_name(p, &t);
+			td(sb, t.buf);
 			td(sb, p->label);
 			snprintf(b, sizeof(b), "%s %s", report_kind_title(p->kind), p->test);
 			td(sb, b);
@@ -926,6 +930,7 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 			"<li><a href=\"#compare\">Drive comparison</a></li>\n"
 			"<li><a href=\"#beside\">Beside published figures</a></li>\n"
 			"<li><a href=\"#published\">Published references</a></li>\n"
+			"<li><a href=\"#leaderboard\">Leaderboard</a></li>\n"
 			"<li><a href=\"#over-time\">TPS over time</a></li>\n"
 			"<li><a href=\"#percentiles\">Latency percentiles</a></li>\n"
 			"<li><a href=\"#drives\">Per drive</a><ol>\n");
@@ -1032,7 +1037,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 	strbuf_adds(sb, "<h2 id=\"beside\">Beside published figures</h2>\n");
 	bars(sb, &chart_id, rep, METRIC_TPS, "Throughput: TPS summed over the VMs of a run group", "TPS (transactions/s)",
 	     "Solid: measured (sum over instances; whiskers: 95% CI over repetitions). Hatched grey: a published "
-	     "review figure with the same workload, VM count and number of drives.");
+	     "review figure with the same workload, VM count, number of drives and protocol (Leaderboard).");
 	bars(sb, &chart_id, rep, METRIC_AVG, "Average latency: mean of the VMs' averages", "average latency (ms)",
 	     "Measured with the published method: the mean of the instances' average latencies.");
 	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
@@ -1040,6 +1045,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
 	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
 	published_section(sb, &chart_id, rep);
+	lb_html_section(sb, rep); /* report/leaderboard.c */
 	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group, one line per "
 			"instance; the dashed red line marks the end of the precondition (left) and the start of the "
 			"measured sample (right). A dip or a slow decline after it means the drive had not reached "

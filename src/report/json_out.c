@@ -1,6 +1,7 @@
 /* JSON: the aggregate, "schema": "dbrig.report/1" (results readers skip it). */
 #include "report/writer.h"
 
+#include "report/leaderboard.h"
 #include "report/pub_little.h"
 #include "stats/hist.h"
 
@@ -257,17 +258,20 @@ static json_t *pub_json(const struct pub_review *rv)
 
 	for (size_t k = 0; k < rv->nresults; k++) {
 		const struct pub_result *p = &rv->results[k];
-		json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
+		json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:o}",
 						     "label", p->label, "workload", p->kind, "test", p->test,
 						     "vm_count", (json_int_t)p->vm_count, "drives", (json_int_t)p->drives,
 						     "threads_per_vm", p->threads_per_vm ? json_integer(p->threads_per_vm) : json_null(),
 						     "users_per_vm", p->users_per_vm ? json_integer(p->users_per_vm) : json_null(),
 						     "tps", num(p->tps), "avg_latency_ms", num(p->avg_ms),
 						     "p99_latency_ms", opt_num(p->has_p99, p->p99_ms), "method", p->method,
-						     "little", pub_little_json(p)));
+						     "little", pub_little_json(p));
+		lb_row_json(p, o); /* report/leaderboard.c */
+		json_array_append_new(res, o);
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "file", rv->file, "drive", rv->drive,
-			 "platform", rv->platform, "publisher", rv->publisher, "title", rv->title, "results", res);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "file", rv->file, "drive", rv->drive,
+			 "platform", rv->platform, "publisher", rv->publisher, "title", rv->title, "results", res,
+			 "incomplete", lb_incomplete_json(rv));
 }
 
 static int json_render(const struct report *rep, struct report_files *out)
@@ -300,6 +304,7 @@ static int json_render(const struct report *rep, struct report_files *out)
 	for (size_t i = 0; rep->pub && i < rep->pub->n; i++)
 		json_array_append_new(a, pub_json(&rep->pub->reviews[i]));
 	json_object_set_new(root, "published", a);
+	json_object_set_new(root, "leaderboard", lb_json(rep)); /* report/leaderboard.c */
 	a = json_array();
 	for (size_t i = 0; i < rep->nwarnings; i++)
 		json_array_append_new(a, json_string(rep->warnings[i]));

@@ -1,6 +1,7 @@
 /* Markdown report: the tables a review would print, then everything behind them. */
 #include "report/writer.h"
 
+#include "report/leaderboard.h"
 #include "report/pub_little.h"
 #include "stats/hist.h"
 
@@ -43,6 +44,17 @@ static void cellf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 	cell(sb, tmp.buf);
 	strbuf_release(&tmp);
+}
+
+/* The row's drive, machine-translated sources marked (report/published.c). */
+static void pub_name_cell(struct strbuf *sb, const struct pub_result *p)
+{
+	struct strbuf t;
+
+	strbuf_init(&t, 0);
+	pub_row_name(p, &t);
+	cell(sb, t.buf);
+	strbuf_release(&t);
 }
 
 static void header(struct strbuf *sb, const char *const *cols)
@@ -240,8 +252,8 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 		any |= rep->groups[i].nrefs > 0;
 	strbuf_adds(sb, "## Beside published figures\n\n");
 	if (!any) {
-		strbuf_adds(sb, "No published reference has the same workload, VM count and number of drives "
-				"as any measured group.\n\n");
+		strbuf_adds(sb, "No published reference has the same workload, VM count, number of drives and "
+				"protocol as any measured group (the Leaderboard below names what differs).\n\n");
 		return;
 	}
 	strbuf_adds(sb, "Measured rows use the published method: TPS summed over VMs, mean of the VMs' average "
@@ -271,7 +283,7 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 			const struct pub_result *p = g->refs[k];
 			cell(sb, "published");
 			cellf(sb, "%s: %s", p->review->publisher, p->review->title);
-			cell(sb, p->review->drive);
+			pub_name_cell(sb, p);
 			cell(sb, p->review->platform);
 			cellf(sb, "%lld", (long long)p->vm_count);
 			cellf(sb, "%lld", (long long)p->drives);
@@ -708,7 +720,7 @@ static void references(struct strbuf *sb, const struct report *rep)
 		for (size_t k = 0; k < rv->nresults; k++) {
 			const struct pub_result *p = &rv->results[k];
 			cell(sb, rv->file);
-			cell(sb, rv->drive);
+			pub_name_cell(sb, p);
 			cell(sb, p->label);
 			cellf(sb, "%s %s", report_kind_title(p->kind), p->test);
 			cellf(sb, "%lld", (long long)p->vm_count);
@@ -767,6 +779,7 @@ static int md_render(const struct report *rep, struct report_files *out)
 	verdicts(sb, rep);
 	comparison(sb, rep);
 	published_beside(sb, rep);
+	lb_md_section(sb, rep); /* report/leaderboard.c */
 	little_table(sb, rep);
 	repetitions(sb, rep);
 	tpcc(sb, rep);

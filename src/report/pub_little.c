@@ -24,8 +24,11 @@ void pub_little(const struct pub_result *p, struct pub_little *out)
 
 	memset(out, 0, sizeof(*out));
 	out->check = PUB_LITTLE_NA;
-	/* Reviews publish latencies with two decimals; a JSON number drops trailing zeros. */
+	/* Reviews publish latencies with two decimals; a JSON number drops trailing zeros.
+	 * A row that states its printed digits (avg_latency_decimals) is taken at its word. */
 	out->lat_decimals = decimals_of(p->avg_ms) > 2 ? decimals_of(p->avg_ms) : 2;
+	if (p->x.has_lat_decimals && p->x.lat_decimals >= decimals_of(p->avg_ms))
+		out->lat_decimals = p->x.lat_decimals;
 	if (p->users_per_vm) {
 		out->kind = PUB_LITTLE_THINK;
 		out->clients = p->vm_count * p->users_per_vm;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define PUB_SCHEMA "dbrig.published/1"
+#define PUB_QUOTE_MAX 300
 
 /* Refuse keys outside `allowed` (NULL-terminated): typos must not pass as absent. */
 static void only_keys(struct jsonr *jr, json_t *obj, const char *path, const char *const *allowed)
@@ -49,6 +50,95 @@ static char *dup_str(struct jsonr *jr, json_t *o, const char *path, const char *
 	return xstrdup(s);
 }
 
+/* The optional per-row fields every row may carry (results and incomplete rows). */
+static const char *const ext_keys[] = {"drive", "drive_details", "era", "machine_translated", "drives_used",
+				       "quote", "notes", "tables", "table_size", "warehouses", "avg_latency_decimals",
+				       NULL};
+
+/* Keys outside both lists are refused. */
+static void only_keys_ext(struct jsonr *jr, json_t *obj, const char *path, const char *const *own)
+{
+	const char *all[40];
+	size_t n = 0;
+
+	for (const char *const *a = own; *a && n < 39; a++)
+		all[n++] = *a;
+	for (const char *const *a = ext_keys; *a && n < 39; a++)
+		all[n++] = *a;
+	all[n] = NULL;
+	only_keys(jr, obj, path, all);
+}
+
+static void parse_ext(struct jsonr *jr, json_t *o, const char *path, const char *kind, const struct pub_review *rv,
+		      struct pub_row_ext *x)
+{
+	if (jsonr_has(o, "drive"))
+		x->drive_own = dup_str(jr, o, path, "drive", JSONR_REQUIRED);
+	x->drive = x->drive_own ? x->drive_own : rv->drive;
+	x->drive_details = dup_str(jr, o, path, "drive_details", JSONR_OPTIONAL | JSONR_NULLABLE);
+	x->era = dup_str(jr, o, path, "era", JSONR_OPTIONAL | JSONR_NULLABLE);
+	x->machine_translated = jsonr_bool(jr, o, path, "machine_translated", JSONR_OPTIONAL, false);
+	x->drives_used = dup_str(jr, o, path, "drives_used", JSONR_OPTIONAL | JSONR_NULLABLE);
+	x->quote = dup_str(jr, o, path, "quote", JSONR_OPTIONAL | JSONR_NULLABLE);
+	if (!jr->failed && strlen(x->quote) > PUB_QUOTE_MAX)
+		jsonr_fail(jr, path, "quote", json_object_get(o, "quote"),
+			   "a short quote of the source's row (at most 300 bytes)");
+	x->notes = dup_str(jr, o, path, "notes", JSONR_OPTIONAL | JSONR_NULLABLE);
+	x->tables = jsonr_int(jr, o, path, "tables", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	x->table_size = jsonr_int(jr, o, path, "table_size", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	x->warehouses = jsonr_int(jr, o, path, "warehouses", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	x->has_lat_decimals = jsonr_has(o, "avg_latency_decimals");
+	x->lat_decimals = (int)jsonr_int(jr, o, path, "avg_latency_decimals", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+	if (!jr->failed && x->lat_decimals > 6)
+		jsonr_fail(jr, path, "avg_latency_decimals", json_object_get(o, "avg_latency_decimals"),
+			   "the digits after the point the source printed, 0..6");
+	if (!jr->failed && (x->tables || x->table_size) && strcmp(kind, "sysbench"))
+		jsonr_fail(jr, path, x->tables ? "tables" : "table_size",
+			   json_object_get(o, x->tables ? "tables" : "table_size"),
+			   "tables and table_size only on a sysbench row (tpcc: warehouses)");
+	if (!jr->failed && x->warehouses && strcmp(kind, "tpcc"))
+		jsonr_fail(jr, path, "warehouses", json_object_get(o, "warehouses"),
+			   "warehouses only on a tpcc row (sysbench: tables and table_size)");
+}
+
+static void ext_release(struct pub_row_ext *x)
+{
+	free(x->drive_own);
+	free(x->drive_details);
+	free(x->era);
+	free(x->drives_used);
+	free(x->quote);
+	free(x->notes);
+}
+
+/* A row published without a figure: what it has, and what is missing (required). */
+static void parse_incomplete(struct jsonr *jr, json_t *o, const char *path, const struct pub_review *rv,
+			     struct pub_incomplete *r)
+{
+	static const char *const keys[] = {"label", "workload", "test", "vm_count", "users_per_vm", "method",
+					   "avg_latency_ms", "missing", NULL};
+
+	if (!json_is_object(o)) {
+		jsonr_fail(jr, path, NULL, o, "an object");
+		return;
+	}
+	only_keys_ext(jr, o, path, keys);
+	r->label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
+	r->kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
+	if (!jr->failed && strcmp(r->kind, "sysbench") && strcmp(r->kind, "tpcc"))
+		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
+	r->test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
+	r->vm_count = jsonr_int(jr, o, path, "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	r->users_per_vm = jsonr_int(jr, o, path, "users_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
+	r->method = dup_str(jr, o, path, "method", JSONR_REQUIRED);
+	r->missing = dup_str(jr, o, path, "missing", JSONR_REQUIRED);
+	r->has_avg = jsonr_has(o, "avg_latency_ms");
+	r->avg_ms = jsonr_num(jr, o, path, "avg_latency_ms", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
+	if (!jr->failed && r->has_avg && r->avg_ms <= 0)
+		jsonr_fail(jr, path, "avg_latency_ms", json_object_get(o, "avg_latency_ms"), "a number > 0");
+	parse_ext(jr, o, path, r->kind, rv, &r->x);
+}
+
 static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct pub_result *r)
 {
 	static const char *const keys[] = {"label", "workload", "test", "vm_count", "drives", "threads_per_vm",
@@ -59,12 +149,13 @@ static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct p
 		jsonr_fail(jr, path, NULL, o, "an object");
 		return;
 	}
-	only_keys(jr, o, path, keys);
+	only_keys_ext(jr, o, path, keys);
 	r->label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
 	r->kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
 	if (!jr->failed && strcmp(r->kind, "sysbench") && strcmp(r->kind, "tpcc"))
 		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
 	r->test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
+	parse_ext(jr, o, path, r->kind, r->review, &r->x);
 	r->vm_count = jsonr_int(jr, o, path, "vm_count", JSONR_REQUIRED, 1, 1);
 	r->drives = jsonr_int(jr, o, path, "drives", JSONR_REQUIRED, 1, 1);
 	r->threads_per_vm = jsonr_int(jr, o, path, "threads_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
@@ -96,12 +187,13 @@ static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct p
 
 int published_parse(const char *name, const char *text, struct pub_review *out, struct strbuf *err)
 {
-	static const char *const top[] = {"schema", "source", "drive", "platform", "results", "notes", NULL};
-	static const char *const src_keys[] = {"publisher", "title", "url", "date", NULL};
+	static const char *const top[] = {"schema", "source", "drive", "platform", "results", "incomplete", "notes",
+					  NULL};
+	static const char *const src_keys[] = {"publisher", "title", "url", "original_url", "date", NULL};
 	static const char *const drv_keys[] = {"name", "details", NULL};
 	struct jsonr jr = {.file = name, .err = err};
 	json_error_t je;
-	json_t *root, *src, *drv, *res, *v;
+	json_t *root, *src, *drv, *res, *inc, *v;
 	const char *schema;
 	size_t i;
 	int ret = -EINVAL;
@@ -129,17 +221,30 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 	out->title = dup_str(&jr, src, ".source", "title", JSONR_REQUIRED);
 	out->url = dup_str(&jr, src, ".source", "url", JSONR_OPTIONAL | JSONR_NULLABLE);
 	out->date = dup_str(&jr, src, ".source", "date", JSONR_OPTIONAL | JSONR_NULLABLE);
+	out->original_url = dup_str(&jr, src, ".source", "original_url", JSONR_OPTIONAL | JSONR_NULLABLE);
 	drv = jsonr_obj(&jr, root, "", "drive", JSONR_REQUIRED);
 	only_keys(&jr, drv, ".drive", drv_keys);
 	out->drive = dup_str(&jr, drv, ".drive", "name", JSONR_REQUIRED);
 	out->drive_details = dup_str(&jr, drv, ".drive", "details", JSONR_OPTIONAL | JSONR_NULLABLE);
 	out->platform = dup_str(&jr, root, "", "platform", JSONR_REQUIRED);
 	res = jsonr_arr(&jr, root, "", "results", JSONR_REQUIRED);
-	if (!jr.failed && json_array_size(res) == 0)
-		jsonr_fail(&jr, "", "results", res, "at least one published result");
+	inc = jsonr_arr(&jr, root, "", "incomplete", JSONR_OPTIONAL);
+	if (!jr.failed && json_array_size(res) == 0 && json_array_size(inc) == 0)
+		jsonr_fail(&jr, "", "results", res, "at least one published result or an \"incomplete\" row");
 	if (jr.failed)
 		goto out;
-	out->results = xcalloc(json_array_size(res), sizeof(*out->results));
+	if (inc && json_array_size(inc))
+		out->incomplete = xcalloc(json_array_size(inc), sizeof(*out->incomplete));
+	json_array_foreach(inc, i, v) {
+		char path[48];
+
+		snprintf(path, sizeof(path), ".incomplete[%zu]", i);
+		out->nincomplete = i + 1;
+		parse_incomplete(&jr, v, path, out, &out->incomplete[i]);
+		if (jr.failed)
+			goto out;
+	}
+	out->results = xcalloc(json_array_size(res) + 1, sizeof(*out->results));
 	json_array_foreach(res, i, v) {
 		char path[48];
 
@@ -165,8 +270,20 @@ void pub_review_release(struct pub_review *r)
 		free(p->test);
 		free(p->database);
 		free(p->method);
+		ext_release(&p->x);
 	}
 	free(r->results);
+	for (size_t i = 0; i < r->nincomplete; i++) {
+		struct pub_incomplete *p = &r->incomplete[i];
+		free(p->label);
+		free(p->kind);
+		free(p->test);
+		free(p->method);
+		free(p->missing);
+		ext_release(&p->x);
+	}
+	free(r->incomplete);
+	free(r->original_url);
 	free(r->file);
 	free(r->drive);
 	free(r->drive_details);
@@ -176,6 +293,13 @@ void pub_review_release(struct pub_review *r)
 	free(r->url);
 	free(r->date);
 	memset(r, 0, sizeof(*r));
+}
+
+void pub_row_name(const struct pub_result *p, struct strbuf *sb)
+{
+	strbuf_adds(sb, p->x.drive);
+	if (p->x.machine_translated)
+		strbuf_adds(sb, " (machine-translated)");
 }
 
 void pub_set_free(struct pub_set *s)

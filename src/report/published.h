@@ -18,6 +18,34 @@
 
 struct pub_review;
 
+/* Optional per-row fields (reports/published/README.md): who and where, and the
+ * protocol's scale. Strings are "" when not given, numbers 0. */
+struct pub_row_ext {
+	const char *drive;        /* the row's own "drive", else the file's drive.name (not owned) */
+	char *drive_own;          /* the row's "drive", or NULL */
+	char *drive_details;
+	char *era;                /* platform / era tag shown beside the row in rankings */
+	bool machine_translated;  /* the figures come from a machine-translated page */
+	char *drives_used;
+	char *quote;              /* a short quote of the source's row */
+	char *notes;
+	int64_t tables, table_size; /* sysbench scale; 0: not stated */
+	int64_t warehouses;       /* tpcc scale; 0: not stated */
+	bool has_lat_decimals;    /* avg_latency_decimals given: */
+	int lat_decimals;         /*   the digits after the point the source printed */
+};
+
+/* A row the source published without a figure (no TPS, or no VM count): kept
+ * with what it has, never ranked. */
+struct pub_incomplete {
+	char *label, *kind, *test, *method, *missing;
+	int64_t vm_count;         /* 0: not stated */
+	int64_t users_per_vm;     /* 0: not stated */
+	bool has_avg;
+	double avg_ms;
+	struct pub_row_ext x;
+};
+
 struct pub_result {
 	const struct pub_review *review;
 	char *label;            /* "4 VMs, 1 drive" */
@@ -33,6 +61,7 @@ struct pub_result {
 	double avg_ms;          /* mean of the VMs' average latencies */
 	bool has_p99;
 	double p99_ms;          /* "average 99th percentile": mean of the VMs' p99s */
+	struct pub_row_ext x;   /* what the row states beyond the figures */
 };
 
 struct pub_review {
@@ -41,8 +70,11 @@ struct pub_review {
 	char *drive_details;
 	char *platform;
 	char *publisher, *title, *url, *date; /* url/date "" when not given */
+	char *original_url;     /* source.original_url, "" when not given */
 	size_t nresults;
 	struct pub_result *results;
+	size_t nincomplete;
+	struct pub_incomplete *incomplete;
 };
 
 struct pub_set {
@@ -57,6 +89,9 @@ int published_parse(const char *name, const char *text, struct pub_review *out, 
 /* Every *.json in dir (not recursive). A missing folder is an error. */
 int published_load_dir(const char *dir, struct pub_set **out, struct strbuf *err) __attribute__((warn_unused_result));
 void pub_review_release(struct pub_review *r);
+/* The row's drive as shown in tables and charts: "Name", or "Name (machine-translated)"
+ * when its source page was machine-translated (always marked). */
+void pub_row_name(const struct pub_result *p, struct strbuf *sb);
 void pub_set_free(struct pub_set *s); /* accepts NULL */
 
 #endif
