@@ -27,7 +27,7 @@ sql_ident() { printf '`%s`' "$(printf '%s' "$1" | sed 's/`/``/g')"; }
 # The server listens on the IPv4 address of the NIC dbrig gave the VM only, and the
 # driver may log in from db_client only, by default that NIC's gateway, where QEMU user
 # networking's forwarded connections and the KVM host on a libvirt NAT network come from
-# (security-review finding 12: every address, from '%').
+# (never every address, never from '%').
 if [ -n "$db_client" ]; then dbrig_nic; client=$db_client; else dbrig_nic gateway; client=$gateway; fi
 
 # mariadb-install-db wants the hostname resolvable.

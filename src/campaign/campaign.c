@@ -255,6 +255,7 @@ int campaign_main(const struct campaign_opts *o)
 		goto out;
 	}
 	c.steps.env.stop = &stop_signal;
+	c.steps.tgt.will_boot = true;
 	ret = steps_preflight(&c.steps);
 	if (ret < 0) {
 		err = ret;

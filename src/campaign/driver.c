@@ -180,6 +180,13 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 		arg(dc, "--run-id=%s", id->run_id);
 	if (id->run_started && *id->run_started)
 		arg(dc, "--run-started=%s", id->run_started);
+	if (cfg->target->storage) {
+		struct strbuf st;
+		strbuf_init(&st, 0);
+		cfg->target->storage(&cfg->env, &st);
+		arg(dc, "--run-storage=%s", st.buf);
+		strbuf_release(&st);
+	}
 	workload_options(dc, cfg);
 	event_loops(dc, cfg, id->vm_count);
 	if (cfg->workload->tests)

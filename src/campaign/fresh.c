@@ -1,8 +1,10 @@
+#define _GNU_SOURCE /* renameat2 */
 #include "campaign/fresh.h"
 
 #include "core/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,10 +55,15 @@ int fresh_move_aside(const char *dir, struct strbuf *moved_to)
 			log_error("%s: cannot examine the earlier results: %s", dir, strerror(-ret));
 			return ret;
 		}
-		/* rename() would replace an empty folder made since the check: never overwrite. */
-		if (rename(dir, moved_to->buf) == 0)
+		/* Never overwrite: plain rename() would replace an empty folder made since the check. */
+		if (renameat2(AT_FDCWD, dir, AT_FDCWD, moved_to->buf, RENAME_NOREPLACE) == 0)
 			break;
 		ret = -errno;
+		/* A file system without the flag: the plain rename, after the check above. */
+		if (ret == -EINVAL && rename(dir, moved_to->buf) == 0)
+			break;
+		if (ret == -EINVAL)
+			ret = -errno;
 		if ((ret != -EEXIST && ret != -ENOTEMPTY) || tries >= 10) {
 			log_error("%s: cannot move the earlier results to %s: %s (nothing was started)", dir, moved_to->buf,
 				  strerror(-ret));

@@ -24,6 +24,22 @@ static void fmt_clock(double s, char *buf, size_t n)
 		snprintf(buf, n, "%ld:%02ld", v / 60, v % 60);
 }
 
+/* The golden load's size: what every drive's golden copy holds (its time is not estimated). */
+static void progress_golden_rows(const struct campaign_config *cfg)
+{
+	unsigned loads = 0;
+
+	for (size_t d = 0; d < cfg->ndrives; d++)
+		loads += campaign_drive_instances(cfg, d) && (cfg->golden_source < 0 || (long)d == cfg->golden_source);
+	if (cfg->workload == &workload_sysbench)
+		printf("  golden    %llu rows (%u table(s) x %llu), loaded %u time(s)%s; load time not estimated\n",
+		       (unsigned long long)cfg->tables * cfg->table_size, cfg->tables,
+		       (unsigned long long)cfg->table_size, loads, cfg->golden_source >= 0 ? ", cloned to the other drives" : "");
+	else
+		printf("  golden    %u warehouse(s), loaded %u time(s)%s; load time not estimated\n", cfg->warehouses, loads,
+		       cfg->golden_source >= 0 ? ", cloned to the other drives" : "");
+}
+
 void progress_plan(struct campaign_ctx *c)
 {
 	const struct campaign_config *cfg = c->cfg;
@@ -57,6 +73,9 @@ void progress_plan(struct campaign_ctx *c)
 		       cfg->drives[d].path ? cfg->drives[d].path : cfg->drives[d].pool,
 		       cfg->drives[d].model ? ", model " : "", cfg->drives[d].model ? cfg->drives[d].model : "",
 		       campaign_drive_instances(cfg, d));
+	if (cfg->target->plan)
+		cfg->target->plan(&cfg->env, stdout);
+	progress_golden_rows(cfg);
 	printf("  results   %s/\n", c->dir.buf);
 	printf("steps\n");
 	unsigned step = 1;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What one instance of the run contributes to the series. */
 struct rt_inst {
@@ -174,10 +175,14 @@ static void open_journal(struct runtel *rt, const struct plan_run *r)
 	strbuf_addf(&p, "%s/%s/.telemetry-%s%srep%u.jsonl", rt->c->dir.buf, g->slug,
 		    g->each ? rt->c->cfg->drives[g->place[0].drive].name : "", g->each ? "-" : "", r->rep);
 	/* Appended to: a cut-off attempt's readings stay before the next attempt's. */
-	rt->journal = fopen(p.buf, "a");
+	/* Never through a planted link, never a FIFO (core/fileio.c). */
+	int fd = open_for_write(p.buf, WRITE_APPEND, 0644);
+	rt->journal = fd >= 0 ? fdopen(fd, "a") : NULL;
+	if (fd >= 0 && !rt->journal)
+		close(fd);
 	if (!rt->journal)
 		log_warn("cannot open the telemetry journal %s: %s; the results still get their telemetry", p.buf,
-			 strerror(errno));
+			 write_file_strerror(fd >= 0 ? -errno : fd));
 	strbuf_release(&p);
 }
 

@@ -140,10 +140,19 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 	const char *v;
 	char rp[64];
 
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	/* read_file: a FIFO is never waited on, a device never read, the size bounded. */
+	char *text = NULL;
+	size_t tlen = 0;
+	int rf = read_file(path, &text, &tlen);
+	if (rf == -ENOENT)
+		return -ENOENT;
+	if (rf < 0) {
+		log_error("%s: cannot read: %s (expected the campaign's JSON state file)", path, read_file_strerror(rf));
+		return -EINVAL;
+	}
+	root = json_loadb(text, tlen, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
 	if (!root) {
-		if (access(path, F_OK) < 0)
-			return -ENOENT;
 		struct strbuf why;
 		strbuf_init(&why, 0);
 		strbuf_add_oneline(&why, jerr.text);

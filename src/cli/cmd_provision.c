@@ -108,6 +108,7 @@ static int run(enum step s, const char *file, bool dry_run)
 	}
 	if ((ret = steps_open(&st, cfg, p, dry_run)) < 0)
 		goto out;
+	st.tgt.will_boot = s == STEP_PROVISION || s == STEP_RESTORE;
 	ret = steps_preflight(&st);
 	if (ret < 0) {
 		code = ret == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;

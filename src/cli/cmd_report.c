@@ -261,7 +261,11 @@ int cmd_report(int argc, char **argv)
 	for (const struct report_writer_ops *const *w = writers; *w; w++) {
 		rc = (*w)->render(rep, &files);
 		if (rc < 0) {
-			log_error("report: %s writer: %s", (*w)->name, strerror(-rc));
+			if (rc == -ERANGE)
+				log_error("report: %s writer: a figure is infinite or not a number (expected finite TPS and "
+					  "latencies in every result); no report written", (*w)->name);
+			else
+				log_error("report: %s writer: %s", (*w)->name, strerror(-rc));
 			goto out;
 		}
 	}

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/common_opts.h"
 #include "cli/sysbench_text.h"
+#include "core/fileio.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/strbuf.h"
@@ -102,7 +103,7 @@ static const struct opt_def sb_opts_table[] = {
 	{"report-interval", NULL, OPT_DURATION, O(report_interval_ns), "0",
 	 "periodically report intermediate statistics with a specified interval in seconds. 0 disables intermediate "
 	 "reports",
-	 0, 0, GEN, 0},
+	 0, 0, GEN, OPT_WHOLE_SECONDS},
 	{"report-checkpoints", NULL, OPT_STRING, O(report_checkpoints), "",
 	 "dump full statistics and reset all counters at specified points in time. The argument is a list of "
 	 "comma-separated values representing the amount of time in seconds elapsed from start of test when report "
@@ -374,13 +375,22 @@ static char **expand_config_file(int *argc, char **argv, char ***owned, size_t *
 			out[n++] = argv[i];
 			continue;
 		}
-		FILE *f = fopen(file, "r");
-		char line[4096];
-		if (!f) {
-			fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		/* read_file: a FIFO would hang fgets, /dev/zero spin it forever. */
+		char *text = NULL, *next;
+		int rf = read_file(file, &text, NULL);
+		if (rf == -EINVAL || rf == -EFBIG) {
+			log_error("%s: %s (expected a file of name=value lines)", file, read_file_strerror(rf));
+			free(out);
+			return NULL;
+		}
+		if (rf < 0) {
+			fprintf(stderr, "%s: %s\n", file, strerror(-rf));
 			continue;
 		}
-		while (fgets(line, sizeof(line), f)) {
+		for (char *line = text; line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
 			char *eq = strchr(line, '='), *name = line, *val, *end;
 			if (!eq)
 				continue;
@@ -399,7 +409,7 @@ static char **expand_config_file(int *argc, char **argv, char ***owned, size_t *
 				char *close = strchr(val, q);
 				if (!close) {
 					fprintf(stderr, "unexpected EOL in %s\n", file);
-					fclose(f);
+					free(text);
 					free(out);
 					return NULL;
 				}
@@ -420,7 +430,7 @@ static char **expand_config_file(int *argc, char **argv, char ***owned, size_t *
 			out = xrealloc(out, ((size_t)*argc + *nowned + 1) * sizeof(*out));
 			out[n++] = (*owned)[*nowned - 1];
 		}
-		fclose(f);
+		free(text);
 	}
 	out[n] = NULL;
 	*argc = n;

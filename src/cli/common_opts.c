@@ -1,6 +1,7 @@
 /* What dbrig sysbench and dbrig tpcc share: --percentile, passwords, the run identity. */
 #include "cli/common_opts.h"
 
+#include "core/fileio.h"
 #include "core/log.h"
 #include "db/db.h"
 #include "core/strbuf.h"
@@ -50,20 +51,23 @@ int cli_parse_percentiles(const char *s, double out[RESULT_MAX_PERCENTILES], uns
 char *cli_read_password_file(const char *opt, const char *path)
 {
 	struct stat st;
-	FILE *f;
-	char buf[1024];
+	char *text = NULL, *pw;
+	int ret;
 
-	if (stat(path, &st) < 0 || !(f = fopen(path, "r"))) {
-		log_error_dbrig("--%s: \"%s\": %s", opt, path, strerror(errno));
+	/* read_file: a FIFO is never waited on, a device never read, the size bounded. */
+	ret = stat(path, &st) < 0 ? -errno : read_file(path, &text, NULL);
+	if (ret < 0) {
+		log_error_dbrig("--%s: \"%s\": %s%s", opt, path, read_file_strerror(ret),
+				ret == -EINVAL || ret == -EFBIG ? " (expected a file holding the password on its first line)" : "");
 		return NULL;
 	}
 	if (st.st_mode & (S_IRGRP | S_IROTH))
 		log_warn_dbrig("--%s: \"%s\" is readable by group or others (chmod 600 it)", opt, path);
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return xstrdup(buf);
+	text[strcspn(text, "\r\n")] = '\0';
+	pw = xstrdup(text);
+	explicit_bzero(text, strlen(text));
+	free(text);
+	return pw;
 }
 
 int cli_password(const char *given, const char *file_opt, const char *file, const char *env, char **out)
@@ -98,6 +102,7 @@ void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id)
 	id->golden = o->run_golden;
 	id->run_id = o->run_id;
 	id->run_started = o->run_started;
+	id->storage = o->run_storage;
 }
 
 int cli_mysql_tls(const char *mode, const char *ca, const char *cert, const char *key, struct db_conn_params *cp)

@@ -35,7 +35,7 @@ struct cli_run_opts {
 	const char *result, *journal;
 	unsigned event_loops;
 	uint64_t reconnect_timeout_ns;
-	const char *run_campaign, *run_group, *run_drive, *run_instance, *run_golden;
+	const char *run_campaign, *run_group, *run_drive, *run_instance, *run_golden, *run_storage;
 	const char *run_id, *run_started; /* the campaign run's identity; "": none */
 	unsigned run_vm_count, run_repetition;
 	unsigned run_steady_window; /* 0: not a campaign run (nothing stored) */
@@ -96,7 +96,10 @@ struct cli_run_opts {
 	 "rounds of the steady-state verdict the report judges this run with (a campaign's steady_window; 0: none)",   \
 	 0, 1000000, group, 0},                                                                                        \
 	{"run-golden", NULL, OPT_STRING, offsetof(type, m.run_golden), "",                                             \
-	 "run identity: fingerprint of the golden copy the database was restored from", 0, 0, group, 0},               \
+	 "run identity: fingerprint of the golden copy the database was restored from", 0, 0, group, 0},             \
+	{"run-storage", NULL, OPT_STRING, offsetof(type, m.run_storage), "",                                           \
+	 "test bed: the under-test volume's format and allocation (a libvirt campaign's disk_format, allocation)",    \
+	 0, 0, group, 0},                                                                                        \
 	{"run-id", NULL, OPT_STRING, offsetof(type, m.run_id), "",                                                     \
 	 "run identity: the campaign run's id (made when it starts; dbrig report never adds up different ones)", 0, 0, \
 	 group, 0},                                                                                                    \

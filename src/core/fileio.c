@@ -122,11 +122,73 @@ static void sync_dir_after_rename(const char *path)
 		log_warn("%s: written, but its folder could not be synced: %s", path, strerror(-ret));
 }
 
+/*
+ * What is at an output path: nothing or a regular file (0), a symbolic link
+ * (-ELOOP) or anything else (-EINVAL). lstat, so a link is seen as a link:
+ * rename() would replace it, open() would follow it.
+ */
+static int output_path_ok(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
+}
+
+int output_path_check(const char *path)
+{
+	return output_path_ok(path);
+}
+
+int open_for_write(const char *path, enum write_how how, unsigned mode)
+{
+	/* O_APPEND either way: every write lands at the end, after a truncation too. */
+	int flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	int fd, ret = output_path_ok(path);
+	struct stat st;
+
+	if (ret < 0)
+		return ret;
+	/* No O_TRUNC: the file is truncated only once known to be a regular one. */
+	fd = open(path, flags, (mode_t)mode);
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno; /* ENXIO: a FIFO with no reader */
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		ret = -EINVAL;
+	else if (how == WRITE_TRUNC && ftruncate(fd, 0) < 0)
+		ret = -errno;
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+const char *write_file_strerror(int err)
+{
+	switch (err) {
+	case -ELOOP:
+		return "a symbolic link (expected a regular file or a new name: dbrig never writes through a link)";
+	case -EINVAL:
+		return "not a regular file (expected a regular file or a new name)";
+	}
+	return strerror(-err);
+}
+
 int atomic_write_file_mode(const char *path, const void *data, size_t len, unsigned mode)
 {
 	struct strbuf tmp;
-	int ret;
+	int ret = output_path_ok(path);
 
+	if (ret < 0)
+		return ret;
 	strbuf_init(&tmp, 0);
 	ret = write_temp(path, data, len, mode, &tmp);
 	if (ret == 0 && rename(tmp.buf, path) < 0) {
@@ -148,8 +210,10 @@ void atomic_set_init(struct atomic_set *set)
 int atomic_set_add(struct atomic_set *set, const char *path, const void *data, size_t len)
 {
 	struct strbuf tmp;
-	int ret;
+	int ret = output_path_ok(path);
 
+	if (ret < 0)
+		return ret;
 	strbuf_init(&tmp, 0);
 	ret = write_temp(path, data, len, 0644, &tmp);
 	if (ret < 0) {
@@ -236,27 +300,35 @@ int atomic_write_file(const char *path, const void *data, size_t len)
 	return atomic_write_file_mode(path, data, len, 0644);
 }
 
-int read_file(const char *path, char **out, size_t *len)
+int open_for_read(const char *path, struct stat *st)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct strbuf sb;
-	struct stat st;
-	char chunk[65536];
 	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, st) < 0)
 		ret = -errno;
+	/* A FIFO blocked forever, /dev/zero grew memory until abort: regular files only. */
+	else if (!S_ISREG(st->st_mode))
+		ret = -EINVAL;
+	if (ret < 0) {
 		close(fd);
 		return ret;
 	}
-	/* Security review finding 19: a FIFO blocked forever, /dev/zero grew memory until abort. */
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
+	return fd;
+}
+
+int read_file(const char *path, char **out, size_t *len)
+{
+	struct strbuf sb;
+	struct stat st;
+	char chunk[65536];
+	int ret = 0, fd = open_for_read(path, &st);
+
+	if (fd < 0)
+		return fd;
 	strbuf_init(&sb, st.st_size > 0 && (uint64_t)st.st_size < READ_FILE_MAX ? (size_t)st.st_size : 0);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));

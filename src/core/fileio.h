@@ -6,6 +6,12 @@
  * folder. On any failure before the rename the temporary file is removed,
  * `path` is untouched, and -errno is returned; once renamed the call returns
  * 0 (a folder that cannot be synced is a warning: the new file is in place).
+ *
+ * Output paths are regular files or new names, nothing else: a `path` that
+ * is a symbolic link (-ELOOP), or a FIFO, device, socket or folder (-EINVAL),
+ * is refused before anything is written, so that neither a link nor a device
+ * node (--result=/dev/null as root) is ever replaced or followed.
+ * write_file_strerror says which in words.
  */
 #ifndef DBRIG_CORE_FILEIO_H
 #define DBRIG_CORE_FILEIO_H
@@ -33,6 +39,22 @@ struct atomic_set {
 		char *path, *tmp, *bak;
 	} *v;
 };
+/*
+ * The one way to open a file dbrig appends to or rewrites in place (journals,
+ * the Delivery log's temporary file): created with `mode` if missing, never
+ * through a symbolic link (O_NOFOLLOW: -ELOOP), never a FIFO, device or
+ * folder (-EINVAL, checked before the open and again on the open fd, and a
+ * FIFO is never waited on). WRITE_TRUNC empties an existing file once it is
+ * known to be a regular one; WRITE_APPEND keeps it and appends. Returns the
+ * fd (O_CLOEXEC) or -errno.
+ */
+enum write_how { WRITE_TRUNC, WRITE_APPEND };
+int open_for_write(const char *path, enum write_how how, unsigned mode) __attribute__((warn_unused_result));
+/* Whether `path` may be written by either: 0 (nothing there, or a regular file), -ELOOP or -EINVAL as above. */
+int output_path_check(const char *path) __attribute__((warn_unused_result));
+/* The -errno of atomic_write_file or open_for_write in words ("a symbolic link (expected …)"). */
+const char *write_file_strerror(int err);
+
 void atomic_set_init(struct atomic_set *set);
 int atomic_set_add(struct atomic_set *set, const char *path, const void *data, size_t len)
 	__attribute__((warn_unused_result));
@@ -48,6 +70,10 @@ void atomic_set_release(struct atomic_set *set);
 #define READ_FILE_MAX (256u << 20)
 #define READ_FILE_MAX_TEXT "256 MiB"
 int read_file(const char *path, char **out, size_t *len) __attribute__((warn_unused_result));
+/* The one way to open a file dbrig reads: the fd (O_CLOEXEC, its fstat in
+ * *st) of a regular file, else -EINVAL (never waiting on a FIFO) or -errno. */
+struct stat;
+int open_for_read(const char *path, struct stat *st) __attribute__((warn_unused_result));
 const char *read_file_strerror(int err);
 /* mkdir -p; returns 0 or -errno. */
 int mkdir_p(const char *path, unsigned mode) __attribute__((warn_unused_result));

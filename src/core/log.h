@@ -18,6 +18,8 @@ enum log_style {
 void log_set_style(enum log_style s);
 enum log_style log_style(void);
 
+/* A message longer than this (once escaped) loses its middle, never its end (strbuf_add_shown). */
+#define LOG_LINE_MAX 2048
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error about one of dbrig's own additions (result and journal files):
  * "dbrig: ..." on stderr in either style, so it never mixes into sysbench's

@@ -84,6 +84,11 @@ static int set_value(const struct opt_def *d, void *cfg, const char *value, char
 			snprintf(why, n, "\"%s\" is not a duration (%s)", shown, reason ? reason : "expected e.g. 30, 90s, 2h");
 			return -1;
 		}
+		/* A sub-second report interval printed and kept ~20,000 intervals a second. */
+		if ((d->flags & OPT_WHOLE_SECONDS) && *(uint64_t *)field % 1000000000ULL) {
+			snprintf(why, n, "\"%s\" is not a whole number of seconds (expected e.g. 1, 10s or 1m)", shown);
+			return -1;
+		}
 		return 0;
 	}
 	snprintf(why, n, "\"%s\" is not valid", shown);

@@ -26,6 +26,7 @@ enum opt_kind {
 
 #define OPT_SECRET 1u /* never echoed in errors */
 #define OPT_BARE_ON 2u /* OPT_STRING that alone (--name) means "on": a sysbench boolean that grew values */
+#define OPT_WHOLE_SECONDS 4u /* OPT_DURATION that must be a whole number of seconds (sysbench's integer options) */
 #define OPT_CALLER_FLAGS 256u
 
 struct opt_def {

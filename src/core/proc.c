@@ -97,7 +97,9 @@ static void child(const struct proc_spec *s, int in_fd, int out_fd, pid_t parent
 		dup2(fd, 0);
 	}
 	if (s->log_path) {
-		fd = open(s->log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+		/* The one way to open for writing (never a link, FIFO or device); only
+		 * async-signal-safe calls (lstat, open, fstat, fcntl), as after fork. */
+		fd = open_for_write(s->log_path, WRITE_APPEND, 0644);
 		if (fd < 0)
 			_exit(127);
 		if (out_fd < 0)

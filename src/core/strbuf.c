@@ -1,5 +1,7 @@
 #include "core/strbuf.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +117,95 @@ void strbuf_add_oneline(struct strbuf *sb, const char *s)
 		else
 			strbuf_addc(sb, (char)*c);
 	}
+}
+
+/* The length of the UTF-8 sequence at c (its code point in *cp), or 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *c, uint32_t *cp)
+{
+	size_t n;
+	uint32_t v;
+
+	if (*c < 0x80) {
+		*cp = *c;
+		return 1;
+	}
+	if (*c >= 0xc2 && *c <= 0xdf)
+		n = 2, v = *c & 0x1fu;
+	else if (*c >= 0xe0 && *c <= 0xef)
+		n = 3, v = *c & 0x0fu;
+	else if (*c >= 0xf0 && *c <= 0xf4)
+		n = 4, v = *c & 0x07u;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((c[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (c[i] & 0x3fu);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)) || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+/* Characters that change how the rest of a line is shown without being seen. */
+static bool invisible(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0xad || cp == 0x61c || cp == 0x180e || (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp == 0xfeff ||
+	       (cp >= 0xfff9 && cp <= 0xfffb);
+}
+
+/* s escaped (above) into out. */
+static void add_escaped(struct strbuf *out, const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c;) {
+		uint32_t cp;
+		size_t n = utf8_seq(c, &cp);
+
+		if (n == 0 || cp < 0x20 || cp == 0x7f) {
+			strbuf_addf(out, "\\x%02X", *c);
+			c++;
+		} else if (invisible(cp)) {
+			strbuf_addf(out, "\\u{%04X}", (unsigned)cp);
+			c += n;
+		} else {
+			strbuf_add(out, c, n);
+			c += n;
+		}
+	}
+}
+
+/* Not inside a UTF-8 sequence or an escape: a place the text may be cut. */
+static bool cut_ok(const char *s, size_t i)
+{
+	return (s[i] & 0xc0) != 0x80 && s[i] != '\\' && !(i > 0 && s[i - 1] == '\\');
+}
+
+void strbuf_add_shown(struct strbuf *sb, const char *s, size_t max)
+{
+	struct strbuf e;
+	size_t head, tail;
+
+	strbuf_init(&e, strlen(s) + 16);
+	add_escaped(&e, s);
+	if (!max || e.len <= max || max < 64) {
+		strbuf_add(sb, e.buf, e.len);
+		strbuf_release(&e);
+		return;
+	}
+	/* The first and the last part, each cut where no character or escape is split. */
+	head = (max - 32) / 2;
+	tail = e.len - (max - 32 - head);
+	while (head > 0 && !cut_ok(e.buf, head))
+		head--;
+	while (tail < e.len && !cut_ok(e.buf, tail))
+		tail++;
+	strbuf_add(sb, e.buf, head);
+	strbuf_addf(sb, "\xe2\x80\xa6[%zu bytes]\xe2\x80\xa6", tail - head);
+	strbuf_add(sb, e.buf + tail, e.len - tail);
+	strbuf_release(&e);
 }
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

@@ -21,6 +21,17 @@ void strbuf_addc(struct strbuf *sb, char c);
  * \u00XX): text from the input (a key, a parser's "near '...'") kept on the
  * one line a message is. */
 void strbuf_add_oneline(struct strbuf *sb, const char *s);
+/*
+ * s as a message shows it, on one line and safe for a terminal: control
+ * characters and bytes that are not UTF-8 as \xNN, and the invisible
+ * characters that reorder or hide text (bidi overrides and isolates such as
+ * U+202E, zero-width characters, the BOM, line and paragraph separators, C1
+ * controls) as \u{XXXX}; a backslash stays a backslash. Beyond max bytes
+ * (once escaped) the MIDDLE is left out ("…[N bytes]…"), so that both the
+ * start (the file and field) and the end (the reason, "(expected …)") stay.
+ * max 0: no bound.
+ */
+void strbuf_add_shown(struct strbuf *sb, const char *s, size_t max);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Hand the buffer to the caller (free with free()); sb is left empty. */

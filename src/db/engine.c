@@ -36,6 +36,7 @@ const struct db_engine db_engine_percona = {
 	.db_driver = "mysql",
 	.port = 3306,
 	.guest_packages = "percona-server-server",
+	.guest_repo = "Percona's apt repository (repo.percona.com)",
 	.guest_template = "sysbench",
 	.client = "mysql",
 };
@@ -46,6 +47,7 @@ const struct db_engine db_engine_mysql = {
 	.db_driver = "mysql",
 	.port = 3306,
 	.guest_packages = "mysql-server",
+	.guest_repo = "MySQL's apt repository (repo.mysql.com) or Ubuntu's archive",
 	.guest_template = "sysbench",
 	.client = "mysql",
 };
@@ -68,6 +70,7 @@ const struct db_engine db_engine_sqlserver = {
 	.odbc_driver = "ODBC Driver 18 for SQL Server",
 	.port = 1433,
 	.guest_packages = "mssql-server mssql-tools18",
+	.guest_repo = "Microsoft's apt repository (packages.microsoft.com)",
 	.guest_template = "sqlserver",
 	.client = "sqlcmd",
 	.odbc_connect = mssql_connect,

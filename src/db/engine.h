@@ -28,6 +28,9 @@ struct db_engine {
 	const char *odbc_driver;    /* ODBC engines: the driver's default name in odbcinst.ini */
 	unsigned port;              /* the server's default TCP port */
 	const char *guest_packages; /* what a Debian/Ubuntu guest installs for it */
+	/* NULL: Debian's archive carries guest_packages; else the vendor's apt repository
+	 * the guest image must have before cloud-init can install them. */
+	const char *guest_repo;
 	/* The VM template (vm-templates/<name>-setup.sh, -domain.xml) whose guest runs it;
 	 * NULL: no guest template sets it up (the libvirt target refuses the engine). */
 	const char *guest_template;

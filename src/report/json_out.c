@@ -10,10 +10,23 @@
 #include <math.h>
 #include <stdlib.h>
 
+/*
+ * Non-finite figures met while rendering: json_real() returns NULL for them,
+ * and json_pack() then dropped the whole object, so report.json silently
+ * lost a group's TPS and half its instances. Rendering fails instead.
+ */
+static unsigned nonfinite;
+
 /* Four decimals are plenty for TPS and ms, and keep the output stable. */
 static json_t *num(double v)
 {
-	return json_real(round(v * 1e4) / 1e4);
+	double r = round(v * 1e4) / 1e4;
+
+	if (!isfinite(v)) {
+		nonfinite++;
+		return json_null();
+	}
+	return json_real(isfinite(r) ? r : v);
 }
 
 static json_t *opt_num(bool has, double v)
@@ -280,6 +293,8 @@ static int json_render(const struct report *rep, struct report_files *out)
 	char *text = NULL;
 	int ret = -ENOMEM;
 
+	nonfinite = 0;
+
 	json_object_set_new(root, "schema", json_string("dbrig.report/1"));
 	json_object_set_new(root, "drive", rep->drive ? json_string(rep->drive) : json_null());
 	json_object_set_new(root, "steady_window", json_integer((json_int_t)rep->steady_window));
@@ -309,6 +324,10 @@ static int json_render(const struct report *rep, struct report_files *out)
 	for (size_t i = 0; i < rep->nwarnings; i++)
 		json_array_append_new(a, json_string(rep->warnings[i]));
 	json_object_set_new(root, "warnings", a);
+	if (nonfinite) {
+		ret = -ERANGE;
+		goto out;
+	}
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text)
 		goto out;

@@ -46,7 +46,10 @@ void pub_little(const struct pub_result *p, struct pub_little *out)
 	/* Both published figures are rounded: the latency by half a unit of its last
 	 * digit, the TPS by half of its own, which moves clients / TPS by that share. */
 	out->rounding_ms = 0.5 * pow(10, -out->lat_decimals) + pred * 0.5 * pow(10, -decimals_of(p->tps)) / p->tps;
-	if (fabs(pred - p->avg_ms) <= out->rounding_ms * (1 + 1e-9))
+	/* The allowance covers a printed value's rounding, so only a value printed
+	 * as nonzero gets it: a latency that prints as 0.00 says nothing. */
+	if (nearbyint(p->avg_ms * pow(10, out->lat_decimals)) != 0 && nearbyint(pred * pow(10, out->lat_decimals)) != 0 &&
+	    fabs(pred - p->avg_ms) <= out->rounding_ms * (1 + 1e-9))
 		out->check = PUB_LITTLE_ROUNDING;
 	else
 		switch (st) {

@@ -11,6 +11,10 @@
 #include <string.h>
 
 #define PUB_SCHEMA "dbrig.published/1"
+#define PUB_MAX_VMS 65536
+#define PUB_MAX_VMS_TEXT "65536"
+#define PUB_MAX_THREADS 1048576
+#define PUB_MAX_THREADS_TEXT "1048576"
 #define PUB_QUOTE_MAX 300
 
 /* Refuse keys outside `allowed` (NULL-terminated): typos must not pass as absent. */
@@ -181,6 +185,15 @@ static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct p
 	if (!jr->failed && r->has_p99 && r->p99_ms < r->avg_ms)
 		jsonr_fail(jr, path, "p99_latency_ms", json_object_get(o, "p99_latency_ms"),
 			"a number >= avg_latency_ms");
+	/* Bounds a review can have: clients = vm_count x threads stays exact, no row is absurd. */
+	if (!jr->failed && r->vm_count > PUB_MAX_VMS)
+		jsonr_fail(jr, path, "vm_count", json_object_get(o, "vm_count"), "an integer from 1 to " PUB_MAX_VMS_TEXT);
+	if (!jr->failed && r->threads_per_vm > PUB_MAX_THREADS)
+		jsonr_fail(jr, path, "threads_per_vm", json_object_get(o, "threads_per_vm"),
+			   "an integer from 1 to " PUB_MAX_THREADS_TEXT);
+	if (!jr->failed && r->users_per_vm > PUB_MAX_THREADS)
+		jsonr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
+			   "an integer from 1 to " PUB_MAX_THREADS_TEXT);
 	if (!jr->failed && r->drives > r->vm_count)
 		jsonr_fail(jr, path, "drives", json_object_get(o, "drives"), "a number <= vm_count");
 }

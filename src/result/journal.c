@@ -6,6 +6,7 @@
 #include "result/result.h"
 
 #include "core/clock.h"
+#include "core/fileio.h"
 #include "core/strbuf.h"
 
 #include <errno.h>
@@ -58,9 +59,10 @@ int journal_open(struct journal **out, const char *path, const struct result *r)
 	char *line;
 	int ret;
 
-	j->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	/* Never through a link, never a FIFO or device (core/fileio.c). */
+	j->fd = open_for_write(path, WRITE_TRUNC, 0644);
 	if (j->fd < 0) {
-		ret = -errno;
+		ret = j->fd;
 		free(j);
 		return ret;
 	}

@@ -1,5 +1,6 @@
 #include "result/record.h"
 
+#include "core/fileio.h"
 #include "core/log.h"
 
 #include <errno.h>
@@ -10,11 +11,17 @@
 
 int run_record_open(struct run_record *rr)
 {
+	/* A --result that cannot be written is refused before the run, not after it. */
+	int rp = rr->result_path ? output_path_check(rr->result_path) : 0;
+	if (rp < 0) {
+		log_error_dbrig("--result: \"%s\": %s", rr->result_path, write_file_strerror(rp));
+		return -1;
+	}
 	if (!rr->journal_path)
 		return 0;
 	int jr = journal_open(&rr->journal, rr->journal_path, rr->res);
 	if (jr < 0) {
-		log_error_dbrig("--journal: \"%s\": %s", rr->journal_path, strerror(-jr));
+		log_error_dbrig("--journal: \"%s\": %s", rr->journal_path, write_file_strerror(jr));
 		return -1;
 	}
 	return 0;
@@ -68,7 +75,7 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 	if (rr->result_path) {
 		int wr = result_write(rr->res, rr->result_path, status, ret == 0 ? NULL : out.error);
 		if (wr < 0) {
-			log_error_dbrig("--result: \"%s\": cannot write: %s", rr->result_path, strerror(-wr));
+			log_error_dbrig("--result: \"%s\": cannot write: %s", rr->result_path, write_file_strerror(wr));
 			ret = wr;
 		}
 	}

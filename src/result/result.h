@@ -26,6 +26,7 @@ struct run_identity {
 	unsigned steady_window; /* stored as run.steady_window when not 0 */
 	const char *golden; /* the golden copy's fingerprint (a campaign's runs), or NULL / "" */
 	const char *run_id, *run_started; /* the campaign run (1.2: run.run_id, run.run_started), or NULL / "" */
+	const char *storage; /* the under-test volume: "format=raw allocation=full" (libvirt), or NULL / "" */
 };
 
 struct result;

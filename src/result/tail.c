@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void journal_tail_init(struct journal_tail *jt)
 {
@@ -66,13 +68,19 @@ static unsigned take_line(struct journal_tail *jt, const char *line, size_t len)
 
 unsigned journal_poll(const char *path, struct journal_tail *jt)
 {
-	FILE *f = fopen(path, "rb");
+	/* open_for_read: a FIFO planted as a journal is never waited on. */
+	struct stat st;
+	int fd = open_for_read(path, &st);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	char buf[65536];
 	size_t got;
 	unsigned n = 0;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return 0;
+	}
 	if (fseek(f, jt->off, SEEK_SET) < 0) {
 		fclose(f);
 		return 0;

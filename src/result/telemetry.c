@@ -376,14 +376,23 @@ static uint64_t at_s(uint64_t start, double s)
 int tel_attach(const char *path, const struct tel_series *s, const struct tel_instance *in, struct strbuf *err)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *schema, *phases, *tphases, *drive, *v, *t;
+	json_t *root = NULL, *schema, *phases, *tphases, *drive, *v, *t;
 	double pre_s, smp_s;
 	uint64_t start;
 	unsigned loops;
 	char *text = NULL;
 	size_t i;
-	int ret = -EINVAL;
+	int ret = read_file(path, &text, &i);
 
+	/* read_file: never a FIFO or device, the size bounded. */
+	if (ret < 0) {
+		strbuf_addf(err, "%s: %s (expected a result file)", path, read_file_strerror(ret));
+		return -EIO;
+	}
+	root = json_loadb(text, i, 0, &je);
+	free(text);
+	text = NULL;
+	ret = -EINVAL;
 	if (!root) {
 		strbuf_addf(err, "%s: ", path);
 		strbuf_add_oneline(err, je.text);

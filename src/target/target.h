@@ -46,6 +46,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct db_engine;
@@ -189,6 +190,9 @@ struct target {
 	const struct target_ops *ops;
 	const struct target_env *env;
 	bool dry_run;          /* create/destroy print what they would do and change nothing */
+	/* The command makes or starts instances (provision, restore, campaign): preflight also
+	 * checks what they need (images, free space, devices); status and teardown skip that. */
+	bool will_boot;
 	void *priv;
 };
 
@@ -205,6 +209,12 @@ struct target_ops {
 	int (*init)(struct target *t) __attribute__((warn_unused_result));
 	/* Static checks of the campaign for this backend; messages name the JSON path (target_env_error). */
 	int (*validate)(const struct target_env *env) __attribute__((warn_unused_result));
+	/* --plan: what the campaign needs of the machine (disk, RAM, CPUs) against what it has,
+	 * lines indented under the plan's header; changes nothing. NULL: nothing to say. */
+	void (*plan)(const struct target_env *env, FILE *out);
+	/* The under-test storage as every result records it (run.storage), e.g. "format=raw
+	 * allocation=full". NULL: the target has no such choice. */
+	void (*storage)(const struct target_env *env, struct strbuf *out);
 	/* The machine is able to run the campaign; changes nothing. */
 	int (*preflight)(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 	/* Provision an instance's boot storage (idempotent: reuses what this campaign created). */

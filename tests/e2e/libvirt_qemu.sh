@@ -120,6 +120,7 @@ guest_target() { # guest_target FORWARD-BASE-PORT [MEMBER,]
     "memory": "768M",
     "controller": "virtio-scsi",
     "create_pools": true,
+    "allow_shared_device": true,
     ${2:-}
     "ssh_key": "$SSH_KEY",
     "guest_packages": "preinstalled",
@@ -128,6 +129,8 @@ guest_target() { # guest_target FORWARD-BASE-PORT [MEMBER,]
   },
 JSON
 }
+# allow_shared_device: the drives are folders under $T, on this machine's root file system
+# (preflight would refuse them: a warning each instead).
 # ready_timeout 8m: the throttled VM's first boot (empty under-test disk at 10 IOPS) took
 # 245 s in an earlier run with the old hand-written seed unit, 313-344 s with cloud-init (its NoCloud
 # search probes every disk: 24 s on that one alone; the setup starts from runcmd at the
@@ -289,6 +292,9 @@ check "dry run generated no password" [ ! -e "out/$NAME/.libvirt-credentials" ]
 step "provision"
 "$DBRIG_BIN" provision e2e.json >prov.out 2>prov.err || fail "provision failed: $(cat prov.err)"
 check "two domains defined" [ "$(virsh -c $URI list --all --name | grep -cF "dbrig-$NAME-")" = 2 ]
+# "allocation": "full" (the default): libvirt allocated the 1 GiB under-test file whole.
+check "the under-test volume is preallocated (allocation full)" \
+	[ "$(($(stat -c '%b * %B' "$T/fast/dbrig-$NAME-fast-vm1-undertest.img")))" -ge 1073741824 ]
 # security-review finding 12: no default password; one generated for the campaign, 0600.
 check "provision generated the campaign's password, mode 0600" [ "$(stat -c %a "out/$NAME/.libvirt-credentials")" = 600 ]
 PW=$(cat "out/$NAME/.libvirt-credentials")

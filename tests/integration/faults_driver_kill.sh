@@ -107,7 +107,7 @@ check "... and the whole new one in its temporary file (${tmp:-none})" \
 # --- atomic writes and flushed journal lines, as the system calls show them ---
 # (LeakSanitizer cannot run under ptrace: leaks are checked by the other ASan runs and valgrind)
 ST="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f --seccomp-bpf -e trace=openat,close,fsync,fdatasync,rename"
-check "a run under strace" $ST -o "$TEST_TMP/run.strace" "$DBRIG_BIN" sysbench $C $O --report-interval=200ms \
+check "a run under strace" $ST -o "$TEST_TMP/run.strace" "$DBRIG_BIN" sysbench $C $O --report-interval=1 \
 	--result="$TEST_TMP/s.json" --journal="$TEST_TMP/s.jsonl" oltp_read_only run >/dev/null
 check "the result: temporary file, fsync, close, rename, folder fsync" \
 	python3 "$DBRIG_SOURCE_DIR/tests/lib/strace_check.py" atomic "$TEST_TMP/run.strace" "$TEST_TMP/s.json"

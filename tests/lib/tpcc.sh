@@ -101,6 +101,38 @@ tpcc_load_dates_ok() {
 		bash -c 'set -- $0; [ "$1" -gt 40000 ] && [ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" = 1 ]' "$dates"
 }
 
+# tpcc_remote_ok NAME SQLFN: after the runs on the 2-warehouse database, the
+# shares the spec draws (clauses 2.4.1.5 and 2.5.1.2) as the database holds
+# them: of the order lines the runs inserted (o_id > 3000: the load's orders
+# are 1..3000), 1% from the other warehouse; of the history rows the runs
+# inserted (beyond the load's 60,000, whose customer is always the home
+# warehouse's), 15% for a customer of the other warehouse. Each count is
+# binomial (every line and every Payment draws on its own; rolled-back
+# New-Orders leave no lines): the check fails when either exact binomial tail
+# of the count is below 5e-7, so a correct build fails it with a chance below
+# 1e-6 per check (2 per suite, 3 suites: below 1e-5 per CI run). And every
+# history row names a warehouse and district that exist (a Payment that
+# overwrote its home warehouse updated no warehouse or district, and the
+# consistency conditions, which sum history by its H_W_ID, could not see it).
+tpcc_remote_ok() {
+	local name=$1 sqlfn=$2 counts
+	counts=$("$sqlfn" "SELECT (SELECT COUNT(*) FROM order_line WHERE ol_o_id > 3000),
+		(SELECT COUNT(*) FROM order_line WHERE ol_o_id > 3000 AND ol_supply_w_id <> ol_w_id),
+		(SELECT COUNT(*) FROM history) - 60000, (SELECT COUNT(*) FROM history WHERE h_c_w_id <> h_w_id),
+		(SELECT COUNT(*) FROM history WHERE h_w_id NOT BETWEEN 1 AND 2 OR h_d_id NOT BETWEEN 1 AND 10)" | tr -s ' \t|' ' ')
+	check "$name: remote order lines ~1% and remote Payments ~15% in the database, within their binomial intervals (lines, remote, payments, remote, history rows outside the scale: $counts)" python3 -c '
+import math, sys
+def tails(k, n, p):  # P(X <= k), P(X >= k) for X ~ Binomial(n, p)
+    lp = lambda x: math.lgamma(n + 1) - math.lgamma(x + 1) - math.lgamma(n - x + 1) + x * math.log(p) + (n - x) * math.log1p(-p)
+    return sum(math.exp(lp(x)) for x in range(0, k + 1)), sum(math.exp(lp(x)) for x in range(k, n + 1))
+lines, rlines, pays, rpays, outside = map(int, sys.argv[1].split())
+assert lines > 0 and pays > 0 and outside == 0, sys.argv[1]
+for k, n, p in ((rlines, lines, 0.01), (rpays, pays, 0.15)):
+    lo, hi = tails(k, n, p)
+    assert min(lo, hi) >= 5e-7, (k, n, p, lo, hi)
+' "$counts"
+}
+
 # tpcc_break_each SQLFN NAME ARGS...: on a database just prepared (no Delivery
 # yet), break each condition of clause 3.3.2 in turn with SQLFN "SQL" (runs SQL
 # in the tpcc database), run dbrig tpcc check, and expect exit 1 with exactly
@@ -263,6 +295,7 @@ import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['prec
 	"$DBRIG_BIN" tpcc "$@" check >"$out.check1" 2>&1 || fail "$name: check after the runs"
 	check "$name: after the runs 11 conditions hold, 11 does not apply" bash -c '[ "$(grep -c "^ok     condition" "$0")" = 11 ] &&
 		grep -q "^n/a    condition 11 (3.3.2.11): .*holds only before the first Delivery" "$0"' "$out.check1"
+	[ -z "${TPCC_SQL:-}" ] || tpcc_remote_ok "$name" "$TPCC_SQL"
 	# A script's own checks on the loaded database (tpcc_extra NAME ARGS...).
 	if declare -F tpcc_extra >/dev/null; then tpcc_extra "$name" "$@"; fi
 	check "$name: cleanup" "$DBRIG_BIN" tpcc "$@" cleanup

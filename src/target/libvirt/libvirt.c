@@ -277,14 +277,14 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 
 	lv->insts = insts;
 	lv->ninsts = n;
-	if ((ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
+	if ((ret = lv_preflight_paths(t)) < 0 || (ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
 		return ret;
 	for (size_t d = 0; d < t->env->ndrives; d++)
 		if ((ret = lv_resolve_pool(t, d)) < 0)
 			return ret;
 	for (size_t i = 0; i < n; i++)
 		lv_inst_priv(t, &insts[i]);
-	return 0;
+	return lv_preflight_space(t);
 }
 
 /* ---- create ---- */
@@ -945,6 +945,8 @@ const struct target_ops target_libvirt_ops = {
 	.init = libvirt_init,
 	.validate = libvirt_validate,
 	.preflight = libvirt_preflight,
+	.plan = libvirt_plan,
+	.storage = libvirt_storage,
 	.create = libvirt_create,
 	.build_golden = libvirt_golden,
 	.clone_golden = libvirt_clone_golden,

@@ -8,7 +8,9 @@
  *   domain.c    domains (ownership: metadata with the campaign's identity;
  *               volumes as their disks; definition, stop/start, readiness,
  *               endpoint)
- * vir* calls happen in these three files only.
+ *   sizing.c    --plan's sizing and preflight's refusals (paths, /dev/kvm, free
+ *               space, shared block devices)
+ * vir* calls happen in these four files only.
  *   validate.c  the options table and libvirt_validate (no libvirt calls):
  *               the grammars of everything that reaches a guest or a URI
  *   seed.c      the cloud-init seed's variables (engine packages, server
@@ -28,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct target_env;
@@ -123,6 +126,16 @@ virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name,
 int lv_resolve_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 int lv_ensure_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 uint64_t lv_vol_size(const struct target_env *env, int role);
+uint64_t lv_vol_allocation(const struct target_env *env, int role);
+/* sizing.c */
+bool lv_uri_local(const char *uri);
+uint64_t lv_vm_capacity(const struct target_env *env);
+void libvirt_plan(const struct target_env *env, FILE *out);
+void libvirt_storage(const struct target_env *env, struct strbuf *out);
+/* Before connecting: base_image, kernel, initrd, /dev/kvm, shared block devices; after the
+ * pools are resolved: free space. 0, or -errno with one line printed. */
+int lv_preflight_paths(struct target *t) __attribute__((warn_unused_result));
+int lv_preflight_space(struct target *t) __attribute__((warn_unused_result));
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));

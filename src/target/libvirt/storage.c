@@ -212,6 +212,16 @@ uint64_t lv_vol_size(const struct target_env *env, int role)
 	return 0;
 }
 
+/* "allocation": "full" preallocates the pre-built and under-test volumes (thick disks, as
+ * published reviews run: no allocation on first write during a run), "sparse" leaves them
+ * to grow as the guest writes. The boot overlay and the seed are always sparse. */
+uint64_t lv_vol_allocation(const struct target_env *env, int role)
+{
+	if ((role != VMD_PREBUILT && role != VMD_UNDERTEST) || strcmp(lv_setting_str(env, "allocation"), "full"))
+		return 0;
+	return lv_vol_size(env, role);
+}
+
 struct upload {
 	int fd;
 };
@@ -297,7 +307,7 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 		log_error("%s: cannot read %s: %s", what, iso.buf, strerror(errno));
 		goto out;
 	}
-	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[VMD_SEED], (uint64_t)stt.st_size, "raw", NULL, NULL, &xml)) < 0)
+	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[VMD_SEED], (uint64_t)stt.st_size, 0, "raw", NULL, NULL, &xml)) < 0)
 		goto out;
 	ret = -EIO;
 	vol = virStorageVolCreateXML(pool, xml.buf, 0);
@@ -382,7 +392,7 @@ int lv_create_volume(struct target *t, struct target_instance *inst, virStorageP
 		strbuf_release(&md);
 		goto out;
 	}
-	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(env, role), fmt,
+	ret = vm_render_volume(lv->tmpl_dir, li->vol[role], lv_vol_size(env, role), lv_vol_allocation(env, role), fmt,
 			       role == VMD_BOOT && base && !copy ? base : NULL, "qcow2", &xml);
 	if (ret < 0)
 		goto out;
@@ -505,7 +515,7 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, s
 		goto out;
 	}
 	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[dst_role], lv_vol_size(env, dst_role),
-				    lv_setting_str(env, "disk_format"), NULL, NULL, &xml)) < 0)
+				    lv_vol_allocation(env, dst_role), lv_setting_str(env, "disk_format"), NULL, NULL, &xml)) < 0)
 		goto out;
 	ret = -EIO;
 	vol = virStorageVolCreateXMLFrom(pool, xml.buf, src, 0);

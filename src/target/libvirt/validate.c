@@ -35,6 +35,9 @@ const struct target_option libvirt_options[] = {
 	{"prebuilt_size", TOPT_SIZE, "447G", 0, 0, "pre-built (golden copy) volume size"},
 	{"under_test_size", TOPT_SIZE, "270G", 0, 0, "under-test volume size"},
 	{"disk_format", TOPT_STRING, "raw", 0, 0, "volume format of pre-built and under-test: raw or qcow2"},
+	{"allocation", TOPT_STRING, "full", 0, 0,
+	 "pre-built and under-test volumes: full (preallocated at creation: thick disks) or sparse (allocated as the "
+	 "guest writes)"},
 	{"disk_cache", TOPT_STRING, "none", 0, 0,
 	 "QEMU cache mode of the disks: none (O_DIRECT, the drive is measured, not host RAM), directsync or writeback"},
 	{"vcpus", TOPT_UINT, "8", 1, 1024, "vCPUs per VM"},
@@ -48,6 +51,8 @@ const struct target_option libvirt_options[] = {
 	 "direct kernel boot: kernel command line"},
 	{"iotune", TOPT_STRMAP, NULL, 0, 0,
 	 "per drive name, <iotune> limits of its VMs' under-test disks, e.g. \"total_iops_sec=200,write_bytes_sec=16M\""},
+	{"allow_shared_device", TOPT_BOOL, "false", 0, 0,
+	 "let drives share a block device, or sit on the root file system's (a warning instead of a refusal)"},
 	{"create_pools", TOPT_BOOL, "false", 0, 0, "create a dir pool on a drive's path when none exists"},
 	{"cloud_init", TOPT_BOOL, "true", 0, 0, "attach a cloud-init NoCloud seed ISO (cidata) to every VM"},
 	{"ssh_key", TOPT_STRING, NULL, 0, 0, "SSH public key cloud-init installs for the guest's default user"},
@@ -334,6 +339,7 @@ int libvirt_validate(const struct target_env *env)
 	static const char *const backends[] = {"passt", "slirp", NULL};
 	static const char *const templates[] = {"sysbench", "sqlserver", NULL};
 	static const char *const formats[] = {"raw", "qcow2", NULL};
+	static const char *const allocations[] = {"full", "sparse", NULL};
 	static const char *const controllers[] = {"virtio-scsi", "lsisas1068", "lsisas1078", "lsilogic", NULL};
 	static const char *const boot_modes[] = {"overlay", "copy", NULL};
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
@@ -349,6 +355,7 @@ int libvirt_validate(const struct target_env *env)
 	    check_choice(env, "forward_backend", "a user networking backend", backends) < 0 ||
 	    check_choice(env, "template", "a VM template", templates) < 0 ||
 	    check_choice(env, "disk_format", "a volume format", formats) < 0 ||
+	    check_choice(env, "allocation", "a volume allocation", allocations) < 0 ||
 	    check_choice(env, "controller", "a disk controller", controllers) < 0 ||
 	    check_choice(env, "boot_mode", "a boot volume mode", boot_modes) < 0 ||
 	    check_choice(env, "disk_cache", "a disk cache mode", caches) < 0 ||
@@ -466,6 +473,13 @@ int libvirt_validate(const struct target_env *env)
 			return -EINVAL;
 		}
 	}
+	/* cloud-init installs the engine from the apt sources the image has: Debian's archive
+	 * carries MariaDB only. Not an error: the user's image may have the vendor's repository. */
+	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install"))
+		log_warn("%s: .engine.kind \"%s\" with .target.guest_packages \"install\": the guests install %s, "
+			 "which Debian's archive does not carry; the base image needs %s, or the engine installed "
+			 "and \"guest_packages\": \"preinstalled\" (docs/quickstart-libvirt.md)",
+			 env->file, env->engine->name, env->engine->guest_packages, env->engine->guest_repo);
 	/* Known QEMU/Linux limit, not an error: Windows guests see mptsas1068 disks. */
 	if (!strcmp(lv_setting_str(env, "controller"), "lsisas1068") && !strcmp(lv_setting_str(env, "template"), "sysbench"))
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "

@@ -457,14 +457,16 @@ int vm_render_pool(const char *dir, const char *name, const char *path, struct s
 	return render_file(dir, "pool-dir.xml", vars, sizeof(vars) / sizeof(vars[0]), out);
 }
 
-int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const char *format, const char *backing,
-		     const char *backing_format, struct strbuf *out)
+int vm_render_volume(const char *dir, const char *name, uint64_t capacity, uint64_t allocation, const char *format,
+		     const char *backing, const char *backing_format, struct strbuf *out)
 {
-	char cap[32];
+	char cap[32], alloc[32];
 
 	snprintf(cap, sizeof(cap), "%" PRIu64, capacity);
+	snprintf(alloc, sizeof(alloc), "%" PRIu64, allocation);
 	const struct vm_var vars[] = {
-		{"name", name}, {"capacity", cap}, {"format", format}, {"backing", backing}, {"backing_format", backing_format},
+		{"name", name}, {"capacity", cap}, {"allocation", alloc}, {"format", format}, {"backing", backing},
+		{"backing_format", backing_format},
 	};
 	return render_file(dir, "volume.xml", vars, sizeof(vars) / sizeof(vars[0]), out);
 }

@@ -105,9 +105,12 @@ int vm_render_domain(const char *dir, const char *template_name, const struct vm
 void vm_render_metadata(const struct vm_spec *s, struct strbuf *out);
 int vm_render_pool(const char *dir, const char *name, const char *path, struct strbuf *out)
 	__attribute__((warn_unused_result));
-/* backing: qcow2 overlay's base image path, or NULL. */
-int vm_render_volume(const char *dir, const char *name, uint64_t capacity, const char *format, const char *backing,
-		     const char *backing_format, struct strbuf *out) __attribute__((warn_unused_result));
+/* backing: qcow2 overlay's base image path, or NULL. allocation: the bytes libvirt
+ * allocates at creation: capacity preallocates the whole volume (raw: fallocate;
+ * qcow2: preallocation), 0 leaves it sparse. */
+int vm_render_volume(const char *dir, const char *name, uint64_t capacity, uint64_t allocation, const char *format,
+		     const char *backing, const char *backing_format, struct strbuf *out)
+	__attribute__((warn_unused_result));
 
 
 

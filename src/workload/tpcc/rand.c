@@ -148,6 +148,14 @@ double tpcc_spec_mean_cycle_s(const unsigned w[TPCC_DECK_TYPES])
 	return n > 0 ? sum / n : 0;
 }
 
+void tpcc_spec_delays_ns(double factor, uint64_t keying_ns[TPCC_DECK_TYPES], uint64_t think_ns[TPCC_DECK_TYPES])
+{
+	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
+		keying_ns[t] = (uint64_t)(tpcc_spec_keying_s[t] * factor * 1e9);
+		think_ns[t] = (uint64_t)(tpcc_spec_think_s[t] * factor * 1e9);
+	}
+}
+
 int tpcc_delays_parse(const char *s, const unsigned w[TPCC_DECK_TYPES], double *factor)
 {
 	double v;

@@ -80,6 +80,9 @@ extern const double tpcc_p90_limit_s[TPCC_DECK_TYPES];
  * the deck S seconds. Returns 0 or -EINVAL. */
 int tpcc_delays_parse(const char *s, const unsigned weights[TPCC_DECK_TYPES], double *factor)
 	__attribute__((warn_unused_result));
+/* The runner's keying and mean think times per type, nanoseconds: the
+ * spec's times x factor (--delays). */
+void tpcc_spec_delays_ns(double factor, uint64_t keying_ns[TPCC_DECK_TYPES], uint64_t think_ns[TPCC_DECK_TYPES]);
 /* Mean keying + think time per transaction over the deck at factor 1. */
 double tpcc_spec_mean_cycle_s(const unsigned weights[TPCC_DECK_TYPES]);
 
@@ -106,18 +109,26 @@ struct tpcc_ctx {
 
 /* The Delivery result log (clause 2.7.4.2, --delivery-log; dlog.c): one line
  * per deferred Delivery counted in a phase (its queueing and completion
- * times, warehouse, carrier, each district's delivered order or its skip),
- * held in memory and written atomically at the end of the run. */
+ * times, warehouse, carrier, each district's delivered order or its skip).
+ * tpcc_dlog_open writes the header to `path` (atomically: a path that cannot
+ * be written fails before the run) and to "<path>.tmp"; each line is
+ * appended to "<path>.tmp" as it comes (a write per line, so a crash, kill
+ * or OOM keeps every Delivery logged so far there); tpcc_dlog_finish syncs it
+ * and renames it over `path`. Never through a link, never a FIFO or device
+ * (core/fileio.c). Returns 0 or -errno. */
 struct tpcc_dlog {
 	pthread_mutex_t mu;
-	struct strbuf text;
+	int fd;
+	int err; /* the first write error, -errno; later lines are dropped */
+	char *path, *tmp;
 	unsigned long long lines;
 };
-void tpcc_dlog_init(struct tpcc_dlog *d);
+int tpcc_dlog_open(struct tpcc_dlog *d, const char *path) __attribute__((warn_unused_result));
 /* o_id[k]: district k+1's delivered order, 0 = skipped (no new order). */
 void tpcc_dlog_add(struct tpcc_dlog *d, unsigned phase, uint64_t latency_ns, bool deferred, uint32_t w,
 		   uint32_t carrier, const uint32_t o_id[10]);
-int tpcc_dlog_write(struct tpcc_dlog *d, const char *path) __attribute__((warn_unused_result));
+int tpcc_dlog_finish(struct tpcc_dlog *d) __attribute__((warn_unused_result));
+/* Closes; "<path>.tmp" stays when tpcc_dlog_finish did not succeed. */
 void tpcc_dlog_release(struct tpcc_dlog *d);
 
 extern const struct workload_ops tpcc_workload_ops;

@@ -95,6 +95,33 @@ static void test_sysbench_lines(void **state)
 	campaign_config_free(cfg);
 }
 
+/* A libvirt campaign's runs record the under-test storage (run.storage): format and
+ * allocation; the local target has no such choice and passes nothing. */
+static void test_run_storage(void **state)
+{
+	struct campaign_config *cfg = load("configs/storagereview-sysbench-4vm.json");
+	struct target_endpoint ep = {.host = "127.0.0.1", .port = 3306, .user = "dbrig", .password = "pw1",
+				     .database = "sbtest"};
+	struct driver_run_id id = {"4 VMs, 1 drive", "pm1743-a", "vm1", 4, 1, NULL, 0, NULL, NULL};
+	struct driver_cmd dc;
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb, 0);
+	driver_cmd_init(&dc);
+	driver_cmd_run(&dc, cfg, "/bin/dbrig", &ep, &id, "/r/x/vm1");
+	joined(&dc, &sb);
+	assert_non_null(strstr(sb.buf, " --run-storage=format=raw allocation=full "));
+	campaign_config_free(cfg);
+	cfg = load("configs/local-quick.json");
+	driver_cmd_run(&dc, cfg, "/bin/dbrig", &ep, &id, "/r/x/vm1");
+	joined(&dc, &sb);
+	assert_null(strstr(sb.buf, "--run-storage"));
+	driver_cmd_release(&dc);
+	strbuf_release(&sb);
+	campaign_config_free(cfg);
+}
+
 static void test_tpcc_odbc_lines(void **state)
 {
 	struct campaign_config *cfg = load("configs/local-quick-tpcc-pg.json");
@@ -247,6 +274,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysbench_lines),
+		cmocka_unit_test(test_run_storage),
 		cmocka_unit_test(test_tpcc_odbc_lines),
 		cmocka_unit_test(test_many_options_and_no_password),
 		cmocka_unit_test(test_options_reserved),

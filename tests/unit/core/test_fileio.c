@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,6 +48,18 @@ int rename(const char *from, const char *to)
 		return -1;
 	}
 	return (int)syscall(SYS_rename, from, to);
+}
+
+/* And its lstat: while set, every path looks absent, as a link or FIFO planted just after the check would. */
+static bool lstat_lies;
+
+int lstat(const char *path, struct stat *st)
+{
+	if (lstat_lies) {
+		errno = ENOENT;
+		return -1;
+	}
+	return (int)syscall(SYS_newfstatat, AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 
 static void put(const char *path, const char *text)
@@ -236,6 +249,154 @@ static void test_set_all_or_nothing(void **state)
 	free(c);
 }
 
+/*
+ * An output path that is a symbolic link, a FIFO or a device is refused with
+ * nothing written: rename() replaced /dev/null itself with a regular file
+ * (--result=/dev/null as root) and a link with a file (security review N4).
+ */
+static void test_atomic_write_refuses_non_regular(void **state)
+{
+	(void)state;
+	char *victim = path_in("victim.txt"), *link_ = path_in("out-link.json"), *fifo = path_in("out-fifo.json"),
+	     *dev = path_in("nulldev");
+	struct atomic_set set;
+	struct stat st;
+	/* A null device of our own (never the system's /dev/null: a broken build would replace it); root only. */
+	bool have_dev = mknod(dev, S_IFCHR | 0600, makedev(1, 3)) == 0;
+
+	put(victim, "IMPORTANT VICTIM DATA\n");
+	assert_int_equal(symlink(victim, link_), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(atomic_write_file(link_, "x", 1), -ELOOP);
+	assert_int_equal(atomic_write_file(fifo, "x", 1), -EINVAL);
+	if (have_dev)
+		assert_int_equal(atomic_write_file(dev, "x", 1), -EINVAL);
+	atomic_set_init(&set);
+	assert_int_equal(atomic_set_add(&set, link_, "x", 1), -ELOOP);
+	assert_int_equal(atomic_set_add(&set, fifo, "x", 1), -EINVAL);
+	atomic_set_release(&set);
+	assert_int_equal(lstat(link_, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	if (have_dev) {
+		assert_int_equal(lstat(dev, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+		unlink(dev);
+	}
+	free(dev);
+	char *v = slurp(victim);
+	assert_string_equal(v, "IMPORTANT VICTIM DATA\n");
+	const char *keep[] = {"victim.txt", "out-link.json", "out-fifo.json", NULL};
+	assert_int_equal(strays(keep), 0);
+	assert_non_null(strstr(write_file_strerror(-ELOOP), "symbolic link"));
+	assert_non_null(strstr(write_file_strerror(-EINVAL), "not a regular file"));
+	unlink(link_);
+	unlink(fifo);
+	unlink(victim);
+	free(v);
+	free(victim);
+	free(link_);
+	free(fifo);
+}
+
+/*
+ * The journals: "--journal=link" truncated and overwrote the link's target
+ * (O_TRUNC without O_NOFOLLOW), the telemetry journal was fopen(…, "a")
+ * (security review finding 9). open_for_write never follows a link, never
+ * waits on a FIFO (no reader: it would block forever without O_NONBLOCK),
+ * never opens a device, and truncates only a regular file.
+ */
+static void test_open_for_write(void **state)
+{
+	(void)state;
+	char *victim = path_in("victim.txt"), *link_ = path_in("j-link.jsonl"), *fifo = path_in("j-fifo.jsonl"),
+	     *file = path_in("j.jsonl");
+	int fd;
+
+	put(victim, "IMPORTANT VICTIM DATA\n");
+	assert_int_equal(symlink(victim, link_), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(open_for_write(link_, WRITE_TRUNC, 0644), -ELOOP);
+	assert_int_equal(open_for_write(link_, WRITE_APPEND, 0644), -ELOOP);
+	assert_int_equal(open_for_write(fifo, WRITE_TRUNC, 0644), -EINVAL);
+	assert_int_equal(open_for_write(fifo, WRITE_APPEND, 0644), -EINVAL);
+	assert_int_equal(open_for_write("/dev/null", WRITE_APPEND, 0644), -EINVAL); /* opened only if the checks fail: never truncated */
+	assert_int_equal(open_for_write(dir, WRITE_APPEND, 0644), -EINVAL);
+	char *v = slurp(victim);
+	assert_string_equal(v, "IMPORTANT VICTIM DATA\n");
+	free(v);
+
+	put(file, "old\n");
+	fd = open_for_write(file, WRITE_APPEND, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "new\n", 4), 4);
+	close(fd);
+	v = slurp(file);
+	assert_string_equal(v, "old\nnew\n");
+	free(v);
+	fd = open_for_write(file, WRITE_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a\n", 2), 2);
+	close(fd);
+	v = slurp(file);
+	assert_string_equal(v, "a\n");
+	free(v);
+	unlink(file);
+	unlink(link_);
+	unlink(fifo);
+	unlink(victim);
+	free(file);
+	free(victim);
+	free(link_);
+	free(fifo);
+}
+
+/*
+ * A link or FIFO planted between the check and the open: the open itself
+ * refuses to follow the link (O_NOFOLLOW) and checks what it opened (fstat),
+ * never waiting on the FIFO.
+ */
+static void test_open_for_write_race(void **state)
+{
+	(void)state;
+	char *victim = path_in("victim.txt"), *link_ = path_in("r-link.jsonl"), *fifo = path_in("r-fifo.jsonl");
+
+	put(victim, "IMPORTANT VICTIM DATA\n");
+	assert_int_equal(symlink(victim, link_), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	lstat_lies = true;
+	int l = open_for_write(link_, WRITE_TRUNC, 0644), f = open_for_write(fifo, WRITE_APPEND, 0644);
+	int d = open_for_write("/dev/null", WRITE_APPEND, 0644);
+	lstat_lies = false;
+	assert_int_equal(l, -ELOOP);
+	assert_int_equal(f, -EINVAL);
+	assert_int_equal(d, -EINVAL);
+	char *v = slurp(victim);
+	assert_string_equal(v, "IMPORTANT VICTIM DATA\n");
+	free(v);
+	unlink(link_);
+	unlink(fifo);
+	unlink(victim);
+	free(victim);
+	free(link_);
+	free(fifo);
+}
+
+/* A FIFO or a device is never read (it would wait for a writer, or never end). */
+static void test_read_file_refuses_fifo(void **state)
+{
+	(void)state;
+	char *fifo = path_in("in-fifo"), *text = NULL;
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(read_file(fifo, &text, NULL), -EINVAL);
+	assert_int_equal(read_file("/dev/zero", &text, NULL), -EINVAL);
+	assert_null(text);
+	unlink(fifo);
+	free(fifo);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -256,6 +417,10 @@ int main(void)
 		cmocka_unit_test(test_atomic_write_after_rename),
 		cmocka_unit_test(test_atomic_write_failure_keeps_old),
 		cmocka_unit_test(test_set_all_or_nothing),
+		cmocka_unit_test(test_atomic_write_refuses_non_regular),
+		cmocka_unit_test(test_open_for_write),
+		cmocka_unit_test(test_open_for_write_race),
+		cmocka_unit_test(test_read_file_refuses_fifo),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

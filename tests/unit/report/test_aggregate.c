@@ -268,6 +268,41 @@ static void test_report_repetitions_and_keys(void **state)
 		run_free(v[i]);
 }
 
+/* A TPC-C group's bottleneck: three repetitions whose terminals waited 2%,
+ * 12% and 3% of their response time for a pool connection (the host 30%
+ * busy) make a driver-bound group, in all six orders of the runs. */
+static void test_group_conn_wait_any_order(void **state)
+{
+	static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+	static const double wait[3] = {0.02, 0.12, 0.03};
+	const double lat[] = {32};
+	struct run *v[3];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		v[i] = mkrun("d1", i + 1, 1000, 32, lat, 1, 10);
+		free(v[i]->kind);
+		free(v[i]->test);
+		v[i]->kind = xstrdup("tpcc");
+		v[i]->test = xstrdup("tpcc");
+		v[i]->tel_sample = (struct tel_phase){.present = true, .seconds = 60, .has_host = true, .host_busy = 0.3,
+						      .has_conn_wait = true, .conn_wait = wait[i]};
+	}
+	for (int o = 0; o < 6; o++) {
+		struct run *in[3] = {v[orders[o][0]], v[orders[o][1]], v[orders[o][2]]};
+		struct run_set rs = {.n = 3, .runs = in};
+		struct report *rep = NULL;
+		assert_int_equal(report_build(&rs, NULL, &rep), 0);
+		assert_int_equal(rep->ngroups, 1);
+		assert_true(rep->groups[0].has_verdict);
+		assert_true(rep->groups[0].vin.conn_wait_share == 0.12);
+		assert_int_equal(rep->groups[0].verdict.bottleneck, BOTTLENECK_DRIVER);
+		report_free(rep);
+	}
+	for (int i = 0; i < 3; i++)
+		run_free(v[i]);
+}
+
 /* A run with intervals of `tps` (n rounds of 10 s, the last `cut` s long when cut > 0). */
 static void add_rounds(struct run *r, enum result_phase ph, const double *tps, size_t n, double cut)
 {
@@ -412,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_little_consistent_and_open_loop),
 		cmocka_unit_test(test_tpcc_tpmc_and_types),
 		cmocka_unit_test(test_report_repetitions_and_keys),
+		cmocka_unit_test(test_group_conn_wait_any_order),
 		cmocka_unit_test(test_agg_steady),
 		cmocka_unit_test(test_report_rank_compare_published),
 	};

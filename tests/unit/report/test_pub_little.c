@@ -92,11 +92,35 @@ static void test_think_time_and_unknown(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * tps 1e308 with avg 5e-324 ms was "yes, within the rounding: 0.00 ms
+ * (+25907488423335757348864.00%)": a latency printed as 0.00 got the
+ * rounding allowance (security review N9). Only nonzero printed values do.
+ */
+static void test_zero_printed_latency_gets_no_allowance(void **state)
+{
+	(void)state;
+	struct pub_little l;
+	struct pub_result p = row(1, 1, 0, 1e308, 5e-324);
+
+	pub_little(&p, &l);
+	assert_int_equal(l.check, PUB_LITTLE_OFF);
+	/* 1 thread / 1e6 TPS = 0.001 ms: prints as 0.00 against a published 0.001 (three decimals: 0.001): agrees. */
+	p = row(1, 1, 0, 1e6, 0.001);
+	pub_little(&p, &l);
+	assert_int_equal(l.check, PUB_LITTLE_ROUNDING);
+	/* A published 0.004 ms printed with two decimals would be 0.00: a row of 0.004 against 0.0001 implied is off. */
+	p = row(1, 1, 0, 1e7, 0.004);
+	pub_little(&p, &l);
+	assert_int_not_equal(l.check, PUB_LITTLE_ROUNDING);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_closed_loop),
 		cmocka_unit_test(test_think_time_and_unknown),
+		cmocka_unit_test(test_zero_printed_latency_gets_no_allowance),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

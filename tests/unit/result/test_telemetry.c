@@ -249,6 +249,91 @@ static void driver_own_account(void **state)
 	strbuf_release(&text);
 }
 
+/* A counter that grows at `pre` per second until 110 s (the driver's t = 0
+ * is 100 s, the precondition 10 s) and at `smp` per second after. */
+static double level(double t, double pre, double smp)
+{
+	return t <= 110 ? pre * t : pre * 110 + smp * (t - 110);
+}
+
+/*
+ * The sample's telemetry describes the sample, not the run from its start:
+ * in the precondition the host is 30% busy (40 user + 5 system ticks of 150),
+ * loop1 does 100 writes/s and is 25% busy, the driver (sampled, pid 0) uses
+ * 0.1 core and the server 0.2; in the sample 73.3%, 400 writes/s, 75%, 0.5
+ * and 1.2 cores. Readings every 5 s from 100 s, one on the phase boundary,
+ * so each phase's figures are exact; over the whole run they would be
+ * 56.0%, 280 writes/s, 55%, 0.34 and 0.8.
+ */
+static void sample_own_span(void **state)
+{
+	const size_t devs[1] = {0};
+	struct tel_instance in = {.devs = devs, .ndevs = 1, .driver_pid = 0, .server_pid = 1, .guest = -1,
+				  .start_ns = 100 * S};
+	const struct blockdev bd[1] = {{7, 1, "loop1"}};
+	const pid_t pids[2] = {4242, 4343};
+	struct tel_series s;
+	struct strbuf err, path;
+	struct run *r = NULL;
+	char *text = NULL;
+	size_t len;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	strbuf_init(&path, 0);
+	tel_series_init(&s, bd, 1, pids, 2, 0);
+	s.host_cpus = 2;
+	for (unsigned k = 0; k <= 6; k++) {
+		double t = 100 + 5.0 * k;
+		struct tel_reading *rd = tel_series_add(&s, (uint64_t)(t * 1e9));
+		rd->has_cpu = true;
+		rd->cpu = (struct sysstat_cpu){.user = (uint64_t)level(t, 40, 100), .system = (uint64_t)level(t, 5, 10),
+					       .idle = (uint64_t)level(t, 95, 30), .iowait = (uint64_t)level(t, 10, 10),
+					       .ncpu = 2};
+		rd->has_disks = true;
+		rd->disks[0] = (struct sysstat_disk){.wr_ios = (uint64_t)level(t, 100, 400),
+						     .wr_sectors = (uint64_t)level(t, 800, 8000),
+						     .wr_ticks = (uint64_t)level(t, 100, 2000),
+						     .io_ticks = (uint64_t)level(t, 250, 750),
+						     .time_in_queue = (uint64_t)level(t, 100, 2100)};
+		rd->pid_cpu_s[0] = level(t, 0.1, 0.5);
+		rd->pid_cpu_s[1] = level(t, 0.2, 1.2);
+	}
+	strbuf_addf(&path, "%s/span.json", dir);
+	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
+	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
+	assert_int_equal(read_file(path.buf, &text, &len), 0);
+	assert_int_equal(results_parse_result("span.json", text, &r, &err), 0);
+	assert_true(r->tel_sample.present && r->tel_pre.present);
+	NEAR(r->tel_sample.seconds, 15, 1e-9);
+	NEAR(r->tel_sample.host_busy, 110.0 / 150, 1e-3);
+	NEAR(r->tel_sample.devs[0].w_iops, 400, 1e-3);
+	NEAR(r->tel_sample.devs[0].util, 0.75, 1e-3);
+	NEAR(r->tel_sample.devs[0].await_ms, 5, 1e-3);
+	assert_true(r->tel_sample.has_driver && r->tel_sample.has_server);
+	NEAR(r->tel_sample.driver_cores, 0.5, 1e-3);
+	NEAR(r->tel_sample.server_cores, 1.2, 1e-3);
+	/* The precondition keeps its own figures. */
+	NEAR(r->tel_pre.seconds, 10, 1e-9);
+	NEAR(r->tel_pre.host_busy, 45.0 / 150, 1e-3);
+	NEAR(r->tel_pre.devs[0].w_iops, 100, 1e-3);
+	NEAR(r->tel_pre.devs[0].util, 0.25, 1e-3);
+	NEAR(r->tel_pre.driver_cores, 0.1, 1e-3);
+	NEAR(r->tel_pre.server_cores, 0.2, 1e-3);
+	/* And every interval its own: 2 of the precondition, 3 of the sample. */
+	assert_int_equal(r->nintervals, 5);
+	for (size_t i = 0; i < r->nintervals; i++) {
+		assert_true(r->intervals[i].has_host && r->intervals[i].has_dev);
+		NEAR(r->intervals[i].host_busy, i < 2 ? 45.0 / 150 : 110.0 / 150, 1e-3);
+		NEAR(r->intervals[i].dev_util, i < 2 ? 0.25 : 0.75, 1e-3);
+	}
+	run_free(r);
+	free(text);
+	tel_series_release(&s);
+	strbuf_release(&err);
+	strbuf_release(&path);
+}
+
 static void refusals(void **state)
 {
 	const size_t devs[1] = {0};
@@ -297,6 +382,7 @@ int main(void)
 		cmocka_unit_test(interpolation),
 		cmocka_unit_test(attach_and_read_back),
 		cmocka_unit_test(driver_own_account),
+		cmocka_unit_test(sample_own_span),
 		cmocka_unit_test(refusals),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -72,12 +72,17 @@ static void test_write_and_read_back(void **state)
 	result_set_phase(r, &pp);
 	result_set_phase(r, &sp);
 	result_set_driver(r, 2, false, UINT64_C(123456789012345));
+	result_set_run(r, &(struct run_identity){.campaign = "c", .vm_count = 1, .repetition = 1,
+						 .storage = "format=raw allocation=full"});
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	assert_int_equal(result_write(r, path, "complete", NULL), 0);
 	result_free(r);
 
 	json_t *root = json_load_file(path, 0, &err);
 	assert_non_null(root);
+	/* The test bed's under-test storage, as the campaign passed it (--run-storage). */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "run"), "storage")),
+			    "format=raw allocation=full");
 	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.2");
 	/* The driver's own CPU: 2.5 s over the 10 s sample is 0.25 core; its loops and clock. */
 	json_t *cpu = json_object_get(json_object_get(json_object_get(root, "phases"), "sample"), "cpu");

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <stdio.h>
 
 #include "core/clock.h"
 #include "db/db.h"
@@ -124,6 +126,8 @@ struct seen {
 	unsigned starts, intervals, phase_ends;
 	uint64_t sample_events, sample_errors, sample_reconnects, sample_reads, sample_writes, sample_others;
 	uint64_t interval_events;
+	uint64_t last_queue_length; /* --rate: arrivals not taken at the last interval's end */
+	double last_t;              /* that end, seconds since the run started */
 	bool sample_complete;
 	uint64_t fairness_sum;
 };
@@ -140,6 +144,8 @@ static void on_interval(void *arg, const struct interval_report *ir)
 
 	s->intervals++;
 	s->interval_events += ir->s->c.events;
+	s->last_queue_length = ir->queue_length;
+	s->last_t = ir->t;
 }
 
 static void on_phase_end(void *arg, const struct phase_report *pr)
@@ -301,6 +307,51 @@ static void test_terminals_share_connections(void **state)
 	assert_int_equal(seen.sample_events, 500);
 }
 
+/*
+ * --rate=R offers R transactions per second in total, whatever the number of
+ * event loops (each loop's scheduler gets R / loops): a 1 s run at R = 4,000
+ * on the null driver's event-loop path, with 1 and with 4 loops. The
+ * arrivals due by the last interval's end, t seconds after the start (the
+ * schedulers' clock start), are the transactions taken (the sample's events)
+ * plus those still queued then (the interval's queue length), give or take
+ * one per connection racing the stop: their count is Poisson with mean R x t.
+ * The check: within 4.5 standard deviations (sqrt(R x t), about 63), widened
+ * by the 8 connections. A correct build fails it with a chance below 1e-5
+ * per run (normal tail 6.8e-6 at 4.5 sd, the Poisson's skew at a mean of
+ * 4,000 adds less than a tenth of that; two runs). Four loops each at R
+ * would offer 16,000 per second; one loop at R / 4, 1,000.
+ */
+static void test_rate_total_over_loops(void **state)
+{
+	static const unsigned loops[] = {1, 4};
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		struct runner_config cfg;
+		struct db_conn_params cp;
+		struct runner_outcome out;
+		struct seen seen;
+		double want, got, sd;
+
+		base(&cfg, &cp, &seen, "null:poll;kinds");
+		cfg.threads = 8;
+		cfg.event_loops = loops[i];
+		cfg.events = 0;
+		cfg.time_ns = NS_PER_SEC;
+		cfg.rate = 4000;
+		assert_int_equal(runner_run(&cfg, &out), 0);
+		assert_int_equal(out.status, RUNNER_COMPLETE);
+		want = cfg.rate * seen.last_t;
+		got = (double)(seen.sample_events + seen.last_queue_length);
+		sd = sqrt(want);
+		if (fabs(got - want) > 4.5 * sd + cfg.threads)
+			fprintf(stderr, "%u loops: %.0f arrivals in %.3f s, expected %.0f +- %.0f\n", loops[i], got,
+				seen.last_t, want, 4.5 * sd + cfg.threads);
+		assert_true(seen.last_t >= 1);
+		assert_true(fabs(got - want) <= 4.5 * sd + cfg.threads);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_fatal_error_fails_the_run),
 		cmocka_unit_test(test_refused_connection),
 		cmocka_unit_test(test_terminals_share_connections),
+		cmocka_unit_test(test_rate_total_over_loops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

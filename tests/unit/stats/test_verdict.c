@@ -106,6 +106,40 @@ static void merge(void **state)
 	assert_string_equal(bottleneck_name(BOTTLENECK_GUEST_CPU), "guest CPU");
 }
 
+/* A group's connection wait is the largest of its runs': a TPC-C group where
+ * any one run's terminals waited >= 10% of their response time for a pool
+ * connection is driver-bound, in whatever order its runs are merged (all six
+ * orders of three runs: 2%, 12% and one without the figure); 10% exactly is
+ * over the limit, 9.9% is not. */
+static void merge_conn_wait(void **state)
+{
+	const struct verdict_in runs[3] = {
+		{HOST(0.3), CONNWAIT(0.02), DRIVE(0.5, 1, 1)},
+		{HOST(0.2), CONNWAIT(0.12)},
+		{HOST(0.4)},
+	};
+	static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+	char why[300];
+
+	(void)state;
+	for (int o = 0; o < 6; o++) {
+		struct verdict_in acc = {0};
+		struct verdict v;
+		for (int i = 0; i < 3; i++)
+			verdict_in_merge(&acc, &runs[orders[o][i]]);
+		assert_true(acc.has_conn_wait);
+		assert_true(acc.conn_wait_share == 0.12);
+		v = verdict_decide(&acc);
+		assert_int_equal(v.bottleneck, BOTTLENECK_DRIVER);
+		verdict_explain(&acc, &v, why, sizeof(why));
+		assert_non_null(strstr(why, "terminals waited 12% of their response time for a connection (>= 10%)"));
+	}
+	for (int o = 0; o < 2; o++) {
+		const struct verdict_in at = {HOST(0.3), CONNWAIT(o ? 0.099 : 0.10)};
+		assert_int_equal(verdict_decide(&at).bottleneck, o ? BOTTLENECK_UNKNOWN : BOTTLENECK_DRIVER);
+	}
+}
+
 /* A short buffer truncates, never overruns. */
 static void explain_short_buffer(void **state)
 {
@@ -126,6 +160,7 @@ int main(void)
 		cmocka_unit_test(table),
 		cmocka_unit_test(saturation_flags),
 		cmocka_unit_test(merge),
+		cmocka_unit_test(merge_conn_wait),
 		cmocka_unit_test(explain_short_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -176,6 +176,22 @@ static void check_domain(virConnectPtr c, const char *drive, const char *vm, uns
 	virDomainFree(d);
 }
 
+/* The bytes libvirt allocated to a volume (virStorageVolGetInfo). */
+static unsigned long long vol_allocation(virConnectPtr c, const char *pool, const char *vol)
+{
+	virStoragePoolPtr p = virStoragePoolLookupByName(c, pool);
+	virStorageVolPtr v;
+	virStorageVolInfo info;
+
+	assert_non_null(p);
+	v = virStorageVolLookupByName(p, vol);
+	assert_non_null(v);
+	assert_int_equal(virStorageVolGetInfo(v, &info), 0);
+	virStorageVolFree(v);
+	virStoragePoolFree(p);
+	return info.allocation;
+}
+
 static void vol_exists(virConnectPtr c, const char *pool, const char *vol, bool want)
 {
 	virStoragePoolPtr p = virStoragePoolLookupByName(c, pool);
@@ -311,16 +327,45 @@ static void test_provision_4vm(void **state)
 		check_domain(c, "da", vm, k, true);
 	}
 	vol_exists(c, "dbrig-ut-da", "dbrig-ut-da-vm4-undertest.img", true);
+	/* "allocation": "full" (the default): pre-built and under-test preallocated, the boot overlay sparse. */
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm4-undertest.img"), 1ULL << 30);
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm4-prebuilt.img"), 2ULL << 30);
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm4-boot.qcow2"), 0);
 	/* Provisioning again reuses what this campaign made. */
 	assert_int_equal(provision(&r), 0);
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 4);
 	restore_cycle(&r, false, c);
+	/* The restore's clone is preallocated too. */
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm1-undertest.img"), 1ULL << 30);
 	teardown_all(&r);
 	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
 	assert_int_equal(count_prefixed_pools(c, "dbrig-"), 0);
 	/* The test driver's own objects are untouched. */
 	assert_int_equal(count_prefixed_domains(c, "test"), 1);
 	assert_int_equal(count_prefixed_pools(c, "default-pool"), 1);
+	rig_down(&r);
+	assert_int_equal(virConnectClose(c), 0);
+}
+
+/* "allocation": "sparse": the volumes are made with <allocation> 0, restored ones too. */
+static void test_allocation_sparse(void **state)
+{
+	struct rig r = {0};
+	virConnectPtr c = virConnectOpen("test:///default");
+
+	(void)state;
+	assert_non_null(c);
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-%d.json", (int)getpid());
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}",
+		     ", \"allocation\": \"sparse\"", "guest");
+	assert_int_equal(rig_up(&r), 0);
+	assert_int_equal(provision(&r), 0);
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm1-undertest.img"), 0);
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm1-prebuilt.img"), 0);
+	assert_int_equal(r.t.ops->restore(&r.t, &r.plan->insts[0]), 0);
+	assert_int_equal(vol_allocation(c, "dbrig-ut-da", "dbrig-ut-da-vm1-undertest.img"), 0);
+	teardown_all(&r);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
 	rig_down(&r);
 	assert_int_equal(virConnectClose(c), 0);
 }
@@ -1036,6 +1081,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_provision_4vm),
+		cmocka_unit_test(test_allocation_sparse),
 		cmocka_unit_test(test_provision_each),
 		cmocka_unit_test(test_provision_8vm_8drives),
 		cmocka_unit_test(test_collision_rolls_back),

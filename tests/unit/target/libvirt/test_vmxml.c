@@ -401,13 +401,18 @@ static void test_render_pool_volume(void **state)
 	assert_int_equal(vm_render_pool(dir, "dbrig-lab-pm1743-a", "/mnt/pm1743-a", &sb), 0);
 	golden("pool.xml", sb.buf);
 	strbuf_reset(&sb);
-	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-boot.qcow2", UINT64_C(98784247808), "qcow2",
+	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-boot.qcow2", UINT64_C(98784247808), 0, "qcow2",
 					  "/var/lib/libvirt/images/base.qcow2", "qcow2", &sb), 0);
 	golden("volume-boot-overlay.xml", sb.buf);
 	strbuf_reset(&sb);
-	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-undertest.img", UINT64_C(289910292480), "raw",
+	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-undertest.img", UINT64_C(289910292480), 0, "raw",
 					  NULL, NULL, &sb), 0);
 	golden("volume-undertest.xml", sb.buf);
+	/* "allocation": "full": libvirt preallocates what <allocation> says, the whole capacity. */
+	strbuf_reset(&sb);
+	assert_int_equal(vm_render_volume(dir, "dbrig-lab-pm1743-a-vm2-undertest.img", UINT64_C(289910292480),
+					  UINT64_C(289910292480), "raw", NULL, NULL, &sb), 0);
+	golden("volume-undertest-full.xml", sb.buf);
 	strbuf_release(&sb);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include "core/fileio.h"
 #include "db/bulk.h"
@@ -21,10 +22,14 @@ static void test_nurand_bounds(void **state)
 	static const uint32_t lo[] = {0, 1, 1}, hi[] = {999, 3000, 100000};
 
 	(void)state;
+	/* Both ends are reached: the rarest end is 3000 in NURand(1023, 1,
+	 * 3000) with C = 341, drawn when (a | b) = 2658, 81 of the 1024 x 3000
+	 * pairs (p = 2.6e-5): 13.2 expected in 500,000 draws, missed with a
+	 * chance of e^-13.2 = 1.8e-6 (the other ends are likelier). */
 	rng_seed(&r, 42);
 	for (int k = 0; k < 3; k++) {
 		uint32_t mn = UINT32_MAX, mx = 0;
-		for (int i = 0; i < 200000; i++) {
+		for (int i = 0; i < 500000; i++) {
 			uint32_t v = tpcc_nurand(&r, a[k], lo[k], hi[k], a[k] / 3);
 			mn = v < mn ? v : mn;
 			mx = v > mx ? v : mx;
@@ -157,12 +162,81 @@ static void test_astring(void **state)
 	}
 }
 
+/* Keying and mean think times are the spec's per transaction type (clause
+ * 5.2.5.7: keying 18/3/2/2/2 s, mean think 12/12/10/5/5 s for New-Order,
+ * Payment, Order-Status, Delivery, Stock-Level), as tables and as the
+ * runner's nanoseconds at --delays factors 1 and 0.5. */
+static void test_delay_tables(void **state)
+{
+	static const double keying[TPCC_DECK_TYPES] = {18, 3, 2, 2, 2}, think[TPCC_DECK_TYPES] = {12, 12, 10, 5, 5};
+	uint64_t k_ns[TPCC_DECK_TYPES], t_ns[TPCC_DECK_TYPES];
+
+	(void)state;
+	assert_int_equal(TT_NEW_ORDER, 0);
+	assert_int_equal(TT_PAYMENT, 1);
+	assert_int_equal(TT_ORDER_STATUS, 2);
+	assert_int_equal(TT_DELIVERY, 3);
+	assert_int_equal(TT_STOCK_LEVEL, 4);
+	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
+		assert_true(tpcc_spec_keying_s[t] == keying[t]);
+		assert_true(tpcc_spec_think_s[t] == think[t]);
+	}
+	tpcc_spec_delays_ns(1, k_ns, t_ns);
+	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
+		assert_int_equal(k_ns[t], (uint64_t)keying[t] * 1000000000ULL);
+		assert_int_equal(t_ns[t], (uint64_t)think[t] * 1000000000ULL);
+	}
+	tpcc_spec_delays_ns(0.5, k_ns, t_ns);
+	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
+		assert_int_equal(k_ns[t], (uint64_t)keying[t] * 500000000ULL);
+		assert_int_equal(t_ns[t], (uint64_t)think[t] * 500000000ULL);
+	}
+}
+
+/* The drawn think times (runner_think_ns with the spec's cap of 10 x the
+ * mean, clause 5.2.5.4): per type, the mean of N = 100,000 draws is the
+ * capped exponential's, mean x (1 - e^-10), within 5 standard errors (the
+ * capped draw's standard deviation is below the mean's, so 5 x mean /
+ * sqrt(N) bounds it); no draw exceeds 10 x the mean, and the cap is reached
+ * (a draw at exactly 10 x the mean: probability e^-10 each, 22.7 expected
+ * over the 500,000 draws). A correct build fails the means with a chance
+ * below 5 x 5.8e-7 = 3e-6 (normal tail at 5 standard errors, five types) and
+ * the cap with e^-22.7 = 1.4e-10. */
+static void test_think_draws(void **state)
+{
+	enum { N = 100000 };
+	uint64_t k_ns[TPCC_DECK_TYPES], t_ns[TPCC_DECK_TYPES];
+	unsigned capped = 0;
+	struct rng r;
+
+	(void)state;
+	rng_seed(&r, 2026);
+	tpcc_spec_delays_ns(1, k_ns, t_ns);
+	for (unsigned t = 0; t < TPCC_DECK_TYPES; t++) {
+		double mean = (double)t_ns[t], sum = 0, want = mean * (1 - exp(-10.0)), se = mean / sqrt(N);
+		for (unsigned i = 0; i < N; i++) {
+			uint64_t v = runner_think_ns(&r, t_ns[t], 10);
+			assert_true(v <= t_ns[t] * 10);
+			capped += v == t_ns[t] * 10;
+			sum += (double)v;
+		}
+		if (fabs(sum / N - want) > 5 * se)
+			fprintf(stderr, "type %u: mean think %.4f s, expected %.4f +- %.4f s\n", t, sum / N / 1e9, want / 1e9,
+				5 * se / 1e9);
+		assert_true(fabs(sum / N - want) <= 5 * se);
+	}
+	assert_true(capped > 0);
+	/* A zero mean (--delays off) draws no think time. */
+	assert_int_equal(runner_think_ns(&r, 0, 10), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nurand_bounds),  cmocka_unit_test(test_c_delta),
 		cmocka_unit_test(test_last_name),      cmocka_unit_test(test_deck_mix),
 		cmocka_unit_test(test_delays),         cmocka_unit_test(test_astring),
+		cmocka_unit_test(test_delay_tables),   cmocka_unit_test(test_think_draws),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * lines lock stock in item order and keep their entered OL_NUMBER, and the
  * procedure mode packs New-Order's lines into one call and checks the
  * procedure's rollback against the client's; a by-name lookup takes the
- * customer at ceil(n/2) however many share the name.
+ * customer at ceil(n/2) however many share the name; a Delivery that fails at
+ * any of its statements starts over and logs only what committed; remote
+ * warehouses are uniform over the others.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include "db/db.h"
 #include "workload/tpcc/tpcc.h"
@@ -27,6 +30,7 @@ struct fake_stmt {
 	unsigned ncols, nparams;
 	int left;
 	int64_t rolled_back; /* what the New-Order procedure answers */
+	int64_t oid;         /* what Delivery's oldest-new-order lookup answers */
 };
 
 #define LOG_MAX 256
@@ -39,6 +43,11 @@ static struct {
 static const struct tpcc_sql *cur_sql;
 static int64_t proc_rolled_back;
 static int by_name_rows; /* > 0: the by-name lookup returns c_id 1..by_name_rows */
+/* Delivery: with dl_skip_district > 0, that district has no new order and the
+ * others answer a new o_id at every lookup (2001, 2002, ...), so each
+ * attempt's orders differ; otherwise every lookup answers order 1. */
+static int64_t dl_skip_district;
+static int64_t dl_serial;
 
 static unsigned stmt_index(const char *sql)
 {
@@ -120,6 +129,10 @@ static int f_execute(struct db_conn *c, struct db_stmt *st, const struct db_valu
 	if (s->k == TS_CUST_BY_NAME && by_name_rows > 0)
 		s->left = by_name_rows;
 	s->rolled_back = proc_rolled_back;
+	if (s->k == TS_DL_OLDEST_NEW_ORDER) {
+		s->left = p[1].i == dl_skip_district ? 0 : 1;
+		s->oid = dl_skip_district ? 2000 + ++dl_serial : 1;
+	}
 	*r = (struct db_exec_result){s->ncols ? DB_QUERY_READ : DB_QUERY_WRITE, 1};
 	return 0;
 }
@@ -143,6 +156,8 @@ static int f_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 		}
 		if (s->k == TS_CUST_BY_NAME && by_name_rows > 0 && i == 0)
 			cols[i].i = by_name_rows - s->left; /* 1, 2, ... in c_first order */
+		if (s->k == TS_DL_OLDEST_NEW_ORDER && i == 0)
+			cols[i].i = s->oid;
 	}
 	return 1;
 }
@@ -384,6 +399,171 @@ static void test_by_name_middle(void **state)
 	harness_close(&h);
 }
 
+/* A retried Delivery delivers all ten districts: whichever of its steps
+ * fails once (a deadlock or a conflict at step k, for every k up to the
+ * commit), the retry starts over at district 1 and runs a whole attempt, the
+ * district without a new order is counted once (not once per attempt), and
+ * the Delivery log lists the orders of the attempt that committed. */
+static void test_delivery_retry(void **state)
+{
+	struct harness h;
+	unsigned full;
+
+	(void)state;
+	harness_open(&h, TPCC_STATEMENTS);
+	dl_skip_district = 5;
+	assert_int_equal(run_txn(&h, TT_DELIVERY, 0), WL_DONE);
+	full = steplog.n; /* the statements of one attempt; its commit is step full + 1 */
+	assert_int_equal(atomic_load(&h.x.skipped_districts), 1);
+	for (unsigned k = 1; k <= full + 1; k++) {
+		struct tpcc_dlog dlog;
+		char want[256] = "";
+		const char *line;
+		unsigned next_d = 1;
+		int tabs = 0;
+
+		atomic_store(&h.x.skipped_districts, 0);
+		tpcc_dlog_init(&dlog);
+		h.x.dlog = &dlog;
+		steplog.n = 0;
+		assert_int_equal(run_txn(&h, TT_DELIVERY, k), WL_DONE);
+		/* The k - 1 steps sent before the failure, then a whole attempt. */
+		assert_int_equal(steplog.n, k - 1 + full);
+		for (unsigned i = k - 1; i < steplog.n; i++) {
+			long w, d, o;
+			if (steplog.k[i] != TS_DL_DEL_NEW_ORDER)
+				continue;
+			assert_int_equal(sscanf(steplog.params[i], "%ld|%ld|%ld|", &w, &d, &o), 3);
+			if (next_d == 5)
+				next_d++;
+			assert_int_equal(d, next_d++);
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%ld:%ld", want[0] ? "," : "", d, o);
+		}
+		assert_int_equal(next_d, 11);
+		assert_int_equal(atomic_load(&h.x.skipped_districts), 1);
+		/* The log line (after the header): its 7th field lists the
+		 * committed attempt's orders, the 8th the skipped district. */
+		tpcc_workload_ops.txn_recorded(h.sess, 1, 0, true);
+		assert_int_equal(dlog.lines, 1);
+		line = strchr(dlog.text.buf, '\n') + 1;
+		for (; *line && tabs < 6; line++)
+			tabs += *line == '\t';
+		assert_memory_equal(line, want, strlen(want));
+		assert_string_equal(line + strlen(want), "\t5\n");
+		h.x.dlog = NULL;
+		tpcc_dlog_release(&dlog);
+	}
+	dl_skip_district = 0;
+	harness_close(&h);
+}
+
+/* Is `count` of n draws with probability p within k standard deviations? */
+static bool within(unsigned long count, unsigned long n, double p, double k)
+{
+	double mean = n * p, sd = sqrt(n * p * (1 - p));
+
+	if (count < mean - k * sd || count > mean + k * sd)
+		fprintf(stderr, "count %lu of %lu: expected %.1f +- %.1f\n", count, n, mean, k * sd);
+	return count >= mean - k * sd && count <= mean + k * sd;
+}
+
+/* A remote warehouse is never the home one and every other warehouse can be
+ * drawn. For W = 2, 3 and 10 and every home warehouse, New-Orders and
+ * Payments as the spec draws them (clauses 2.4.1.5 and 2.5.1.2): a remote
+ * line's supplying warehouse and a remote Payment's customer warehouse are
+ * uniform over the W - 1 others, the highest included; a line is remote with
+ * probability 1% and a Payment with 15%; every remote line the session counts
+ * (what the run reports as remote_lines) has a supplier other than the home.
+ *
+ * The interval: each count (one per home and other warehouse, and each share)
+ * must lie within 6 standard deviations of its binomial mean. The smallest
+ * expected count is 72 (a remote line's cell at W = 10: about 650 remote
+ * lines, p = 1/9), where the exact binomial chance of leaving that interval
+ * is 1.2e-8; the larger counts have less. There are 2 x 98 cells and 6
+ * shares: a correct build fails with a chance below 3e-6 per seed (the
+ * test's seed is fixed, so its outcome is too). */
+static void test_remote_warehouses(void **state)
+{
+	struct harness h;
+	static const unsigned ws[] = {2, 3, 10};
+
+	(void)state;
+	harness_open(&h, TPCC_STATEMENTS);
+	for (size_t wi = 0; wi < sizeof(ws) / sizeof(ws[0]); wi++) {
+		unsigned W = ws[wi];
+		unsigned long lines = 0, remote_lines = 0, pays = 0, remote_pays = 0;
+
+		h.x.warehouses = W;
+		for (unsigned home = 1; home <= W; home++) {
+			unsigned long line_to[11] = {0}, pay_to[11] = {0}, home_lines = 0, home_pays = 0;
+			unsigned n_no = 500 * (W - 1) + 2000, n_pay = 400 * (W - 1) + 3600;
+
+			tpcc_workload_ops.term_init(&h.x, (home - 1) * 10, h.term);
+			for (unsigned i = 0; i < n_no; i++) {
+				unsigned long before = atomic_load(&h.x.remote_lines), seen = 0, nl = 0;
+				steplog.n = 0;
+				if (run_txn(&h, TT_NEW_ORDER, 0) != WL_DONE)
+					continue; /* the intended rollback: not all its lines were sent */
+				for (unsigned j = 0; j < steplog.n; j++) {
+					long d, item, w;
+					if (steplog.k[j] != TS_NO_STOCK)
+						continue;
+					assert_int_equal(sscanf(steplog.params[j], "%ld|%ld|%ld|", &d, &item, &w), 3);
+					assert_true(w >= 1 && w <= (long)W);
+					nl++;
+					if (w != (long)home) {
+						line_to[w]++;
+						seen++;
+					}
+				}
+				/* Every remote line counted went elsewhere than home. */
+				assert_int_equal(atomic_load(&h.x.remote_lines) - before, seen);
+				lines += nl;
+				home_lines += seen;
+			}
+			for (unsigned i = 0; i < n_pay; i++) {
+				long w, d;
+				steplog.n = 0;
+				assert_int_equal(run_txn(&h, TT_PAYMENT, 0), WL_DONE);
+				for (unsigned j = 0; j < steplog.n; j++) {
+					long c, cd, cw, hd, hw;
+					if (steplog.k[j] == TS_PAY_INS_HISTORY) {
+						/* The history row: the home warehouse and a district (a
+						 * 14-column customer row once overran the session's 13
+						 * columns into w, d, c_d and c_id). */
+						assert_int_equal(sscanf(steplog.params[j], "%ld|%ld|%ld|%ld|%ld|", &c, &cd, &cw, &hd, &hw), 5);
+						assert_int_equal(hw, home);
+						assert_true(hd >= 1 && hd <= 10);
+					}
+				}
+				for (unsigned j = 0; j < steplog.n; j++) {
+					if (steplog.k[j] != TS_PAY_CUST && steplog.k[j] != TS_CUST_BY_NAME)
+						continue;
+					assert_int_equal(sscanf(steplog.params[j], "%ld|%ld|", &w, &d), 2);
+					assert_true(w >= 1 && w <= (long)W);
+					if (w != (long)home) {
+						pay_to[w]++;
+						home_pays++;
+					}
+					break;
+				}
+				pays++;
+			}
+			for (unsigned o = 1; o <= W; o++) {
+				if (o == home)
+					continue;
+				assert_true(within(line_to[o], home_lines, 1.0 / (W - 1), 6));
+				assert_true(within(pay_to[o], home_pays, 1.0 / (W - 1), 6));
+			}
+			remote_lines += home_lines;
+			remote_pays += home_pays;
+		}
+		assert_true(within(remote_lines, lines, 0.01, 6));
+		assert_true(within(remote_pays, pays, 0.15, 6));
+	}
+	harness_close(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +571,8 @@ int main(void)
 		cmocka_unit_test(test_new_order_lines),
 		cmocka_unit_test(test_procedure_calls),
 		cmocka_unit_test(test_by_name_middle),
+		cmocka_unit_test(test_delivery_retry),
+		cmocka_unit_test(test_remote_warehouses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

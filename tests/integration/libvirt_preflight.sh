@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# What `dbrig campaign --plan` says a libvirt campaign needs, and what preflight refuses
+# before anything is made or boots, each as its exact line:
+#   --plan's sizing against numbers worked by hand below (a test:///<file> host whose
+#     node has 4 CPUs and 8 GiB, a pool with 100 GiB available);
+#   volumes that do not fit their drive's pool; a missing base_image, kernel or initrd; no /dev/kvm for a kvm domain;
+#   two drives on one block device, a drive on the root file system's device (loop
+#     devices over files on a tmpfs stand for drives: two file systems, two devices, none
+#     of them the root's), and "allow_shared_device": true turning both into warnings.
+# The host is qemu:///system, the local host: the checks run before dbrig connects, so no
+# libvirtd is needed (a refusal-free config goes on to the connection, or to the pools
+# when a libvirtd runs). Needs root (loop devices, mounts). About 3 s.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+T=$TEST_TMP
+LOOPS=()
+cleanup() {
+	for m in "$T/d1" "$T/d2"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	mountpoint -q "$T/tmpfs" 2>/dev/null && umount "$T/tmpfs"
+	cleanup_test
+}
+trap cleanup EXIT
+[ "$(id -u)" = 0 ] || skip_test "needs root (loop devices)"
+command -v losetup >/dev/null || skip_test "losetup missing"
+FAILURES=0
+fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
+cd "$T"
+
+# config NAME TARGET-MEMBERS DRIVES PLACEMENT: $T/NAME.json
+config() {
+	cat >"$T/$1.json" <<JSON
+{"name": "pf", "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 3, "table-size": 1000}},
+ "engine": {"kind": "mariadb", "buffer_pool": "64M"},
+ "target": {"kind": "libvirt", $2},
+ "drives": [$3], "run_groups": [{"name": "g", "placement": {$4}}],
+ "precondition": "1s", "sample": "2s", "output": "$T/out"}
+JSON
+}
+# expect NAME EXIT LINE: `dbrig campaign NAME.json` exits EXIT and its stderr's first line is LINE
+expect() {
+	local rc=0
+	"$DBRIG_BIN" campaign "$1.json" >"$1.out" 2>"$1.err" || rc=$?
+	[ "$rc" = "$2" ] || fail "$1: exit $rc (expected $2): $(cat "$1.err")"
+	[ "$(head -1 "$1.err")" = "$3" ] || fail "$1: printed \"$(head -1 "$1.err")\" (expected \"$3\")"
+}
+
+# --- --plan's sizing, worked by hand ---
+# Per VM: boot 10 GiB + pre-built 20 GiB + under-test 5 GiB = 35 GiB once filled.
+# Drive a: 2 VMs = 70 GiB (fits 100 GiB); drive b: 3 VMs = 105 GiB (does not).
+# Host: 5 VMs x (2 vCPUs, 2 GiB) = 10 vCPUs, 10 GiB RAM against 4 CPUs and 8 GiB.
+# Golden: 3 tables x 1000 rows = 3000 rows, loaded once and cloned to b.
+cat >"$T/host.xml" <<'XML'
+<node>
+  <cpu><nodes>1</nodes><sockets>1</sockets><cores>4</cores><threads>1</threads><active>4</active><mhz>2000</mhz></cpu>
+  <memory>8388608</memory>
+  <pool type='dir'>
+    <name>lab</name>
+    <target><path>/lab</path></target>
+    <capacity unit='GiB'>200</capacity>
+    <allocation unit='GiB'>100</allocation>
+    <available unit='GiB'>100</available>
+  </pool>
+</node>
+XML
+config plan "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\", \"prebuilt_size\": \"20G\",
+  \"under_test_size\": \"5G\", \"vcpus\": 2, \"memory\": \"2G\"" \
+	'{"name": "a", "pool": "lab"}, {"name": "b", "pool": "lab"}' '"a": 2, "b": 3'
+"$DBRIG_BIN" campaign plan.json --plan >plan.out 2>plan.err || fail "--plan failed: $(cat plan.err)"
+for line in \
+	"  sizing    per VM: boot 10.0 GiB + pre-built 20.0 GiB + under-test 5.0 GiB = 35.0 GiB once filled (raw, full: pre-built and under-test allocated at provision)" \
+	"            drive a: 2 VM(s) x 35.0 GiB = 70.0 GiB once filled; free there: 100.0 GiB" \
+	"            drive b: 3 VM(s) x 35.0 GiB = 105.0 GiB once filled; free there: 100.0 GiB  DOES NOT FIT" \
+	"            host h: 5 VM(s) x (2 vCPU(s), 2.0 GiB) = 10 vCPU(s), 10.0 GiB RAM; the host has 4 CPU(s), 8.0 GiB  NOT ENOUGH RAM  MORE vCPUs THAN CPUs" \
+	"            restore before every run: each of its VMs' pre-built volume (up to 20.0 GiB) copied onto its under-test volume (5 VM(s) in all; copy time not estimated)" \
+	"  golden    3000 rows (3 table(s) x 1000), loaded 1 time(s), cloned to the other drives; load time not estimated"; do
+	grep -qxF -- "$line" plan.out || fail "--plan does not print: $line"$'\n'"$(cat plan.out)"
+done
+
+# The same campaign refused before anything is made: drive b's volumes do not fit its pool.
+expect plan 1 "dbrig: plan.json: drive b: its VMs' volumes need 105.0 GiB once filled and lab has 100.0 GiB free (expected a larger drive, smaller .target boot_size, prebuilt_size or under_test_size, or fewer VMs)"
+
+# --- refusals before anything is made ---
+L="\"hosts\": {\"h\": \"qemu:///system\"}, \"domain_type\": \"qemu\""
+config base "$L, \"base_image\": \"$T/none.qcow2\"" "{\"name\": \"a\", \"path\": \"$T/a\"}" '"a": 1'
+expect base 1 "dbrig: base.json: .target.base_image: \"$T/none.qcow2\" cannot be read on host h: No such file or directory (expected the image scripts/make-base-image.sh builds)"
+# status and teardown work whatever is missing: no such refusal there.
+"$DBRIG_BIN" status base.json >status.out 2>status.err || true
+! grep -q "base_image" status.err || fail "status refused a missing base_image: $(cat status.err)"
+: >"$T/image.qcow2"
+config kernel "$L, \"base_image\": \"$T/image.qcow2\", \"kernel\": \"$T/vmlinuz\", \"initrd\": \"$T/initrd.img\"" \
+	"{\"name\": \"a\", \"path\": \"$T/a\"}" '"a": 1'
+expect kernel 1 "dbrig: kernel.json: .target.kernel: \"$T/vmlinuz\" cannot be read on host h: No such file or directory (expected the kernel scripts/make-base-image.sh writes beside the image)"
+: >"$T/vmlinuz"
+expect kernel 1 "dbrig: kernel.json: .target.initrd: \"$T/initrd.img\" cannot be read on host h: No such file or directory (expected the initrd scripts/make-base-image.sh writes beside the image)"
+if [ -e /dev/kvm ]; then
+	echo "libvirt_preflight: this machine has /dev/kvm: the refusal without it is not checked here"
+else
+	config kvm "\"hosts\": {\"h\": \"qemu:///system\"}, \"domain_type\": \"kvm\"" "{\"name\": \"a\", \"path\": \"$T/a\"}" '"a": 1'
+	expect kvm 1 "dbrig: kvm.json: .target.domain_type \"kvm\": host h has no /dev/kvm (expected KVM enabled in the BIOS and its module loaded, or \"domain_type\": \"qemu\" for TCG emulation)"
+fi
+
+# Two loop devices over files on a tmpfs: two drives, neither on the root file system's device.
+mkdir -p "$T/tmpfs" "$T/d1" "$T/d2"
+mount -t tmpfs -o size=80m tmpfs "$T/tmpfs"
+for i in 1 2; do
+	truncate -s 32M "$T/tmpfs/d$i.img"
+	dev=$(losetup -f --show "$T/tmpfs/d$i.img") || die "losetup failed"
+	LOOPS+=("$dev")
+	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || die "mkfs.ext4 $dev failed"
+	mount "$dev" "$T/d$i"
+done
+l1=$(basename "${LOOPS[0]}")
+root_dev=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)" 2>/dev/null | head -1)
+[ -n "$root_dev" ] || root_dev=$(basename "$(findmnt -no SOURCE /)")
+config same "$L" "{\"name\": \"a\", \"path\": \"$T/d1/a\"}, {\"name\": \"b\", \"path\": \"$T/d1/b\"}" '"a": 1, "b": 1'
+expect same 2 "dbrig: same.json: drives a ($T/d1/a) and b ($T/d1/b) are both on block device $l1 (expected one drive each, or \"allow_shared_device\": true in .target)"
+config os "$L" "{\"name\": \"a\", \"path\": \"$T/d1/a\"}, {\"name\": \"b\", \"path\": \"$T/b\"}" '"a": 1, "b": 1'
+expect os 2 "dbrig: os.json: drive b ($T/b) is on block device $root_dev, which holds the root file system (expected a drive of its own, or \"allow_shared_device\": true in .target)"
+config allowed "$L, \"allow_shared_device\": true" "{\"name\": \"a\", \"path\": \"$T/d1/a\"}, {\"name\": \"b\", \"path\": \"$T/d1/b\"}" '"a": 1, "b": 1'
+"$DBRIG_BIN" campaign allowed.json >allowed.out 2>allowed.err || true
+grep -qxF "dbrig: warning: allowed.json: drives a and b are both on block device $l1: they share its bandwidth (allowed by \"allow_shared_device\": true)" allowed.err ||
+	fail "allow_shared_device: no warning: $(cat allowed.err)"
+# Two drives of their own: past the device check (to the connection, or the pools).
+config apart "$L" "{\"name\": \"a\", \"path\": \"$T/d1/a\"}, {\"name\": \"b\", \"path\": \"$T/d2/b\"}" '"a": 1, "b": 1'
+rc=0
+"$DBRIG_BIN" campaign apart.json >apart.out 2>apart.err || rc=$?
+[ "$rc" != 0 ] || fail "apart: exit 0 without a libvirt pool"
+! grep -q "block device" apart.err || fail "apart: two drives of their own refused: $(cat apart.err)"
+[ -z "$(ls -A "$T/out" 2>/dev/null)" ] || fail "a refused campaign left files in its output: $(ls -A "$T/out")"
+
+[ "$FAILURES" = 0 ] || die "$FAILURES check(s) failed"
+echo "libvirt_preflight: ok"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Every shipped libvirt config (configs/*.json with "target.kind": "libvirt") boots ready on
+# a Debian base image, or says what it needs first: `dbrig provision FILE --dry-run`
+# renders each VM's cloud-init user-data, and every package it installs must exist in the
+# apt sources it configures (Debian's, those of this machine: `apt-cache pkgnames`), or
+# `dbrig campaign FILE --plan` must print a warning naming that package (the config then
+# needs a vendor repository in its image). A config whose guests could never install
+# their engine fails here, not hours into a campaign at ready_timeout.
+# Cheap: no server, no VM; the hosts are replaced by libvirt's test driver so the dry
+# run never reaches a real libvirtd. Takes about a second.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+trap cleanup_test EXIT
+
+command -v jq >/dev/null || skip_test "jq missing"
+command -v apt-cache >/dev/null || skip_test "apt-cache missing (not a Debian/Ubuntu machine)"
+T=$TEST_TMP
+# apt answers from the package lists apt-get update fetched: without them every package
+# "does not exist", which would say nothing about the configs. One apt-cache call (each
+# takes seconds): the names of every real (not purely virtual) package apt knows.
+apt-cache pkgnames 2>/dev/null | sort -u >"$T/pkgnames" || true
+[ -s "$T/pkgnames" ] || die "apt knows no package on this machine (run apt-get update first): cannot check the shipped configs' packages"
+grep -qx mariadb-server "$T/pkgnames" ||
+	die "apt knows no mariadb-server: this machine's apt sources are not Debian's (or apt-get update is needed)"
+
+checked=0
+for f in "$DBRIG_SOURCE_DIR"/configs/*.json; do
+	[ "$(jq -r '.target.kind // ""' "$f")" = libvirt ] || continue
+	name=$(basename "$f")
+	jq --arg out "$T/out" '.target.hosts |= with_entries(.value = "test:///default") | .output = $out' \
+		"$f" >"$T/$name"
+	"$DBRIG_BIN" provision "$T/$name" --dry-run >"$T/dry.out" 2>"$T/dry.err" ||
+		die "$name: provision --dry-run failed: $(cat "$T/dry.err")"
+	"$DBRIG_BIN" campaign "$T/$name" --plan >"$T/plan.out" 2>"$T/plan.err" ||
+		die "$name: campaign --plan failed: $(cat "$T/plan.err")"
+	# Each user-data is the JSON between "#cloud-config" and "# meta-data:".
+	awk '/^#cloud-config$/ { p = 1; next } /^# meta-data:/ { p = 0 } p' "$T/dry.out" >"$T/ud.json"
+	nud=$(grep -c '^#cloud-config$' "$T/dry.out" || true)
+	[ "$nud" -gt 0 ] || die "$name: the dry run printed no user-data"
+	jq -s -e 'all(.[]; type == "object")' "$T/ud.json" >/dev/null || die "$name: a user-data is not a JSON object"
+	# Sources other than the image's own: this test cannot check those.
+	if jq -s -e 'any(.[]; has("apt") and (.apt | has("sources")))' "$T/ud.json" >/dev/null; then
+		die "$name: its user-data adds apt sources; extend this test to check their packages"
+	fi
+	for pkg in $(jq -s -r '[.[] | .packages // [] | .[] | if type == "array" then .[0] else . end] | unique | .[]' "$T/ud.json"); do
+		if grep -qxF "$pkg" "$T/pkgnames"; then
+			echo "$name: $pkg: in Debian's archive"
+		elif grep -q "warning: .*the guests install .*$pkg.*which Debian's archive does not carry" "$T/plan.err"; then
+			echo "$name: $pkg: not in Debian's archive, and --plan says what it needs: $(grep -c warning "$T/plan.err") warning(s)"
+			[ "$(grep -c "$pkg" "$T/plan.err")" = 1 ] || die "$name: --plan names $pkg on more than one line"
+		else
+			die "$name: its user-data installs \"$pkg\", which is in no apt source of this machine, and --plan does not say so: $(cat "$T/plan.err")"
+		fi
+		checked=$((checked + 1))
+	done
+done
+[ "$checked" -gt 0 ] || die "no package checked: no shipped libvirt config found under $DBRIG_SOURCE_DIR/configs"
+echo "shipped_config_packages: $checked package(s) checked"
