@@ -8,13 +8,14 @@
 #   db_client    empty, a.b.c.d or a.b.c.d/m.m.m.m (empty: the NIC's gateway)
 #   mac          the MAC of the NIC dbrig gave the VM
 #   db_port, buffer_pool   digits
+#   max_server_memory_mb   empty or digits (SQL Server only: sp_configure 'max server memory (MB)')
 # Then it finds that NIC: dbrig_nic sets nic, addr (its IPv4 address) and gateway.
 set -eu
 log() { echo "dbrig-setup: $*"; }
 die() { log "$*" >&2; exit 1; }
 conf=/etc/dbrig/setup.conf
 [ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
-db_user= db_name= db_password= db_client= mac= db_port= buffer_pool=
+db_user='' db_name='' db_password='' db_client='' mac='' db_port='' buffer_pool='' max_server_memory_mb=''
 while IFS= read -r line || [ -n "$line" ]; do
 	case $line in
 	'' | '#'*) ;;
@@ -25,7 +26,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 	mac=*) mac=${line#*=} ;;
 	db_port=*) db_port=${line#*=} ;;
 	buffer_pool=*) buffer_pool=${line#*=} ;;
-	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_name, db_password, db_client, mac, db_port or buffer_pool)" ;;
+	max_server_memory_mb=*) max_server_memory_mb=${line#*=} ;;
+	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_name, db_password, db_client, mac, db_port, buffer_pool or max_server_memory_mb)" ;;
 	esac
 done <"$conf"
 case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
@@ -35,11 +37,12 @@ case $db_client in *[!0-9./]*) die "$conf: db_client is not an IPv4 address or a
 case $mac in '' | *[!0-9a-f:]*) die "$conf: mac is not a MAC address" ;; esac
 case $db_port in '' | *[!0-9]*) die "$conf: db_port is not a number" ;; esac
 case $buffer_pool in '' | *[!0-9]*) die "$conf: buffer_pool is not a number" ;; esac
+case $max_server_memory_mb in *[!0-9]*) die "$conf: max_server_memory_mb is not a number" ;; esac
 
 # dbrig_nic [gateway]: the NIC with the seed's MAC, its IPv4 address and (when asked) its
 # default gateway, waiting up to 120 s for DHCP; stops the setup when one does not come.
 dbrig_nic() {
-	nic= addr= gateway=
+	nic='' addr='' gateway=''
 	for _ in $(seq 1 120); do
 		nic=$(ip -o link show | awk -v m="$mac" '$0 ~ "link/ether " m " " { sub(":$", "", $2); sub("@.*", "", $2); print $2; exit }')
 		if [ -n "$nic" ]; then

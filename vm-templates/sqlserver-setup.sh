@@ -6,13 +6,16 @@
 # by the user-data), read and checked by setup-common.sh.
 #   - the under-test disk (serial dbrig-undertest) gets a file system when it has none and is
 #     mounted on /srv/dbrig-data; data and log files live in /srv/dbrig-data/mssql
-#   - SQL Server's memory limit is the buffer pool, its port db_port, and it listens on the
+#   - SQL Server's memory limit is the buffer pool (plus 2 GB), 'max server memory (MB)' is
+#     engine.server_options.max_server_memory_mb when set (sp_configure), its port db_port
+#     (1433 unless the campaign sets another), and it listens on the
 #     IPv4 address of the NIC with the MAC dbrig gave the VM only
 #   - the driver's login db_user is created (sysadmin) with db_password, and the workload's
 #     database db_name exists: created empty on a fresh disk; on a restored (cloned) disk
 #     whose files this instance's master does not know yet, attached from them
 # Not boot-tested by dbrig's CI (no SQL Server image there); the Windows Server 2012 R2 /
 # SQL Server 2014 case of the published runs is in vm-templates/windows-sqlserver.md.
+# shellcheck source=setup-common.sh
 . /usr/local/lib/dbrig/setup-common.sh
 # T-SQL quoting: a string literal doubles ', an identifier in [] doubles ] (the grammar
 # setup-common.sh checks leaves neither; doubling keeps them literals if it ever grows one).
@@ -69,5 +72,11 @@ printf '%s\n' "IF NOT EXISTS (SELECT 1 FROM sys.server_principals WHERE name = $
 	"  CREATE LOGIN $(tsql_ident "$db_user") WITH PASSWORD = $(tsql_str "$db_password"), CHECK_POLICY = OFF;" \
 	"ALTER SERVER ROLE sysadmin ADD MEMBER $(tsql_ident "$db_user");" \
 	"IF DB_ID($(tsql_str "$db_name")) IS NULL $make_db" >"$batch"
+# engine.server_options.max_server_memory_mb, applied at every boot (RECONFIGURE takes it
+# without a restart); the result's server settings record what the server then runs with.
+if [ -n "$max_server_memory_mb" ]; then
+	printf '%s\n' "EXEC sp_configure 'show advanced options', 1;" "RECONFIGURE;" \
+		"EXEC sp_configure 'max server memory (MB)', $max_server_memory_mb;" "RECONFIGURE;" >>"$batch"
+fi
 /opt/mssql-tools18/bin/sqlcmd -C -S "127.0.0.1,$db_port" -U sa -b -i "$batch"
 log "SQL Server ready on port $db_port, database $db_name"

@@ -17,6 +17,7 @@
 #   - the driver's user db_user owns the workload's database db_name (sbtest, tpcc) and may
 #     log in from db_client only (default: that NIC's gateway)
 # The pre-built disk (serial dbrig-prebuilt) is never mounted in the guest: the host clones it.
+# shellcheck source=setup-common.sh
 . /usr/local/lib/dbrig/setup-common.sh
 [ -f /etc/dbrig/server.cnf ] || die "/etc/dbrig/server.cnf is missing (cloud-init writes it from dbrig's user-data)"
 # A value as an SQL string literal: the grammar setup-common.sh checks leaves no quote to

@@ -194,8 +194,9 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		strbuf_addf(&p, ".workload.options.%s", wkey);
 		if (driver_sets_option(cfg->workload, o->key)) {
 			r = jsonr_failf(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
-				 "report_interval and percentiles fields)",
-				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "");
+				 "report_interval%s and percentiles fields)",
+				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "",
+				 cfg->workload == &workload_tpcc ? ", delivery_log (one log per run)" : "");
 		} else if (cfg->workload == &workload_tpcc && !strcmp(o->key, "warehouses")) {
 			if (parse_int64(o->value, 1, 100000, &n) < 0)
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..100000", o->value);
@@ -792,7 +793,7 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	static const char *const keys[] = {
 		"name", "description", "workload", "engine", "target", "drives", "run_groups", "precondition",
 		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
-		"verify_restore", "keep", "telemetry", "steady_window", "golden", "golden_drive", NULL,
+		"verify_restore", "keep", "telemetry", "steady_window", "golden", "golden_drive", "delivery_log", NULL,
 	};
 	const char *name = NULL, *desc = NULL;
 	uint64_t n;
@@ -867,8 +868,13 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	cfg->telemetry = true;
 	if ((ret = jsonr_get_bool(c, root, "", "verify_restore", &cfg->verify_restore)) < 0 ||
 	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0 ||
-	    (ret = jsonr_get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0)
+	    (ret = jsonr_get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0 ||
+	    (ret = jsonr_get_bool(c, root, "", "delivery_log", &cfg->delivery_log)) < 0)
 		return ret;
+	/* The Delivery log of clause 2.7.4.2 (dbrig tpcc run --delivery-log), one per run. */
+	if (cfg->delivery_log && cfg->workload != &workload_tpcc)
+		return jsonr_fail_value(c, ".delivery_log", json_object_get(root, "delivery_log"),
+					"is for tpcc workloads (expected no delivery_log)");
 	n = STEADY_DEFAULT_WINDOW;
 	if ((ret = jsonr_get_uint(c, root, "", "steady_window", STEADY_MIN_WINDOW, 1000000, &n)) < 0)
 		return ret;

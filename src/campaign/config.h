@@ -93,6 +93,7 @@ struct campaign_config {
 	char *output;                      /* results folder; the campaign writes <output>/<name>/ */
 	bool verify_restore;               /* compare each restored instance with the golden copy */
 	bool keep;                         /* leave instances in place at the end */
+	bool delivery_log;                 /* tpcc: every run writes its Delivery log (<run>.dlog) */
 	bool telemetry;                    /* sample every run (campaign/runtel.h); false: no sampler */
 	unsigned steady_window;            /* rounds of the steady-state verdict, stored in every result */
 	long golden_source;                /* "golden": "once": the drive loaded and cloned to the others;

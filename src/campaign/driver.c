@@ -103,7 +103,7 @@ bool driver_sets_option(const struct workload_desc *wd, const char *k)
 {
 	static const char *const exact[] = {
 		"threads", "time", "events", "precondition", "report-interval", "percentile", "rate", "tx-rate",
-		"result", "journal", "db-driver", "help", "verbosity", NULL,
+		"result", "journal", "db-driver", "help", "verbosity", "delivery-log", NULL,
 	};
 	for (const char *const *e = exact; *e; e++)
 		if (!strcmp(*e, k))
@@ -167,6 +167,8 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--report-interval=%llu", (unsigned long long)(cfg->report_interval_ns / NS_PER_SEC));
 	arg(dc, "--result=%s.json", base);
 	arg(dc, "--journal=%s.jsonl", base);
+	if (cfg->delivery_log)
+		arg(dc, "--delivery-log=%s.dlog", base);
 	arg(dc, "--run-campaign=%s", cfg->name);
 	arg(dc, "--run-group=%s", id->group);
 	arg(dc, "--run-drive=%s", id->drive);

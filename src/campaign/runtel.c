@@ -2,6 +2,7 @@
 
 #include "campaign/sampler.h"
 #include "core/blockdev.h"
+#include "core/driveid.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
@@ -15,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define RT_MAX_IDS 4
+
 /* What one instance of the run contributes to the series. */
 struct rt_inst {
 	struct target_instance *inst;
@@ -25,6 +28,10 @@ struct rt_inst {
 	int server;               /* index into pids, -1 */
 	int guest;                /* index into guests, -1 */
 	char guest_disk[96];      /* "vm1:sdc" */
+	/* The drive's leaf devices (the ones that do the I/O): identity and health before the run. */
+	size_t nids;
+	struct drive_id ids[RT_MAX_IDS];
+	struct drive_health before[RT_MAX_IDS];
 };
 
 struct runtel {
@@ -153,6 +160,12 @@ static void add_drive(struct runtel *rt, struct rt_inst *ri, const char *what)
 	strbuf_reset(&err);
 	blockdev_chain_describe(&ch, &err);
 	ri->stack = strbuf_detach(&err);
+	/* Each drive's identity and SMART health before the run (after it: runtel_finish). */
+	for (size_t k = 0; k < ch.n && ri->nids < RT_MAX_IDS; k++)
+		if (ch.v[k].leaf) {
+			driveid_probe(ch.v[k].dev.name, &ri->ids[ri->nids], &ri->before[ri->nids]);
+			ri->nids++;
+		}
 	n = blockdev_chain_sampled(&ch, sampled, BLOCKDEV_MAX_NODES);
 	for (size_t k = 0; k < n; k++) {
 		int idx = dev_index(rt, &sampled[k]);
@@ -253,6 +266,28 @@ void runtel_abort(struct runtel *rt)
 	rt_free(rt);
 }
 
+/* The host, and the drives' identity and health before (runtel_start) and now, as the result's test_bed. */
+static char *test_bed_json(const struct rt_inst *ri)
+{
+	json_t *arr, *bed;
+	struct host_id host;
+	char *text;
+
+	hostid_read("/proc", &host);
+	arr = json_array();
+	for (size_t k = 0; k < ri->nids; k++) {
+		struct drive_id now;
+		struct drive_health after;
+
+		driveid_probe(ri->ids[k].dev, &now, &after);
+		json_array_append_new(arr, driveid_to_json(&ri->ids[k], &ri->before[k], &after));
+	}
+	bed = json_pack("{s:o, s:o}", "host", hostid_to_json(&host), "drives", arr);
+	text = json_dumps(bed, JSON_COMPACT);
+	json_decref(bed);
+	return text;
+}
+
 int runtel_finish(struct runtel *rt, struct run_driver *dv, struct strbuf *msg)
 {
 	struct tel_series s;
@@ -266,6 +301,7 @@ int runtel_finish(struct runtel *rt, struct run_driver *dv, struct strbuf *msg)
 	for (size_t i = 0; i < rt->n && ret == 0; i++) {
 		const struct rt_inst *ri = &rt->in[i];
 		unsigned vcpus = 0;
+		char *bed = NULL;
 
 		/* The VM's vCPUs as the last reading that had them says. */
 		for (size_t k = s.n; ri->guest >= 0 && k-- > 0 && !vcpus;)
@@ -281,8 +317,12 @@ int runtel_finish(struct runtel *rt, struct run_driver *dv, struct strbuf *msg)
 			.guest_vcpus = vcpus,
 			.guest_disk = ri->guest >= 0 ? ri->guest_disk : NULL,
 		};
+		ti.test_bed = bed = test_bed_json(ri);
 		strbuf_reset(&err);
-		if ((ret = tel_attach(run_driver_file(&dv[i], ".json"), &s, &ti, &err)) < 0) {
+		ret = tel_attach(run_driver_file(&dv[i], ".json"), &s, &ti, &err);
+		free(bed);
+		bed = NULL;
+		if (ret < 0) {
 			strbuf_reset(msg);
 			strbuf_addf(msg, "cannot add the telemetry to the result: %s", err.buf);
 			log_error("%s", msg->buf);

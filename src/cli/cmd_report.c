@@ -1,6 +1,6 @@
 /*
  * dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]
- *              [--drive NAME] [--steady-window N]
+ *              [--drive NAME] [--steady-window N] [--shared-axis]
  *
  * Reads every result and journal under RESULTS_DIR, aggregates per drive x run
  * group (src/report/aggregate.h), puts the published references beside them
@@ -34,6 +34,7 @@ struct report_cfg {
 	const char *format;
 	const char *drive;
 	unsigned steady_window;
+	bool shared_axis;
 	bool help;
 };
 
@@ -54,6 +55,10 @@ static const struct opt_def report_opts[] = {
 	 .help = "rounds (report intervals) of the precondition's last window for the steady-state verdict "
 		 "(SNIA PTS: at least 5; default: the campaign's steady_window stored in the results, else 5)",
 	 .group = "Report options"},
+	{.name = "shared-axis", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, shared_axis),
+	 .help = "draw every run group of a bar chart on one value axis (default: each run group on its own "
+		 "axis, so a slow group stays readable beside a fast one)",
+	 .group = "Report options"},
 	{.name = "help", .kind = OPT_BOOL, .offset = offsetof(struct report_cfg, help),
 	 .help = "show this help", .group = "Report options"},
 };
@@ -62,7 +67,7 @@ static const struct opt_def report_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n"
-		   "                    [--drive NAME] [--steady-window N]\n\n"
+		   "                    [--drive NAME] [--steady-window N] [--shared-axis]\n\n"
 		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\" and *.jsonl journals,\n"
 		   "found recursively under RESULTS_DIR) per drive x run group and write the report.\n"
 		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
@@ -229,7 +234,8 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < NOPTS; i++)
 		if (report_opts[i].offset == offsetof(struct report_cfg, steady_window) && !given[i])
 			cfg.steady_window = campaign_window(runs, cfg.steady_window);
-	rc = report_build_with(runs, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive},
+	rc = report_build_with(runs, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive,
+							     .shared_axis = cfg.shared_axis},
 			       &rep);
 	if (rc == -ENOENT) {
 		struct strbuf names;

@@ -644,7 +644,10 @@ static int tp_run(struct tp_cli *c, struct tpcc_ctx *x, const struct tpcc_sql *s
 	if (check_sessions(c, sql, drv, cp) < 0)
 		return EXIT_RUNTIME;
 	rng_seed(&r, c->rand_seed ? c->rand_seed : (uint64_t)time(NULL) ^ 0x5bd1e995);
-	tpcc_pick_c_run(&r, &cl, &x->c_run);
+	struct tpcc_c drawn;
+	tpcc_pick_c_run(&r, &cl, &drawn);
+	if (tpcc_share_c_run(sql, drv, cp, &cl, &drawn, &x->c_run) < 0)
+		return EXIT_RUNTIME;
 	/* The procedures end their own transactions: the run's connections
 	 * (not the check's) run with autocommit on. */
 	struct db_conn_params run_cp = *cp;

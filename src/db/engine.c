@@ -2,6 +2,7 @@
 #include "db/engine.h"
 
 #include "core/strbuf.h"
+#include "db/odbc.h"
 
 #include <string.h>
 
@@ -100,4 +101,11 @@ void db_engine_names(struct strbuf *sb, bool (*keep)(const struct db_engine *e))
 		strbuf_addf(sb, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", (*e)->name);
 		k++;
 	}
+}
+
+int db_engine_driver_present(const struct db_engine *e, const char *driver)
+{
+	if (!e->odbc_connect)
+		return 1;
+	return odbc_driver_installed(driver ? driver : e->odbc_driver);
 }

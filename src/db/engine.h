@@ -47,6 +47,10 @@ extern const struct db_engine db_engine_mariadb, db_engine_percona, db_engine_my
 	db_engine_sqlserver;
 
 const struct db_engine *db_engine_find(const char *name);
+/* ODBC engines: is `driver` (NULL: the engine's default) registered with the ODBC
+ * driver manager of this host? 1 yes (and always for libmysqlclient engines), 0 no,
+ * -EIO when it cannot be asked. For a check before anything boots. */
+int db_engine_driver_present(const struct db_engine *e, const char *driver);
 /* "a, b or c" of the engines for which keep(engine) is true (all when keep is NULL). */
 void db_engine_names(struct strbuf *sb, bool (*keep)(const struct db_engine *e));
 

@@ -87,15 +87,19 @@ struct od_stmt {
 #define BCP_SQLFLT8 0x3e
 #define BCP_SQLINT8 0x7f
 #define BCP_SQLCHARACTER 0x2f
+#define BCP_SQLDATETIME 0x3d /* DBDATETIME: days since 1900, 300ths of a second */
 #define BCP_VARLEN_DATA (-10)
 #define BCP_NULL_DATA (-1)
+/* Return types as msodbcsql.h declares them: RETCODE (a short) for every
+ * call but bcp_done's DBINT. Declared as int, the upper half of the return
+ * register would be whatever the callee left there. */
 struct bcp_api {
-	int (*init)(void *hdbc, const char *table, const char *file, const char *errfile, int dir);
-	int (*bind)(void *hdbc, const unsigned char *data, int prefix, int32_t len, const unsigned char *term, int termlen,
-		    int type, int col);
-	int (*colptr)(void *hdbc, const unsigned char *data, int col);
-	int (*collen)(void *hdbc, int32_t len, int col);
-	int (*sendrow)(void *hdbc);
+	RETCODE (*init)(void *hdbc, const char *table, const char *file, const char *errfile, int dir);
+	RETCODE (*bind)(void *hdbc, const unsigned char *data, int prefix, int32_t len, const unsigned char *term,
+			int termlen, int type, int col);
+	RETCODE (*colptr)(void *hdbc, const unsigned char *data, int col);
+	RETCODE (*collen)(void *hdbc, int32_t len, int col);
+	RETCODE (*sendrow)(void *hdbc);
 	int32_t (*done)(void *hdbc);
 	void *hdbc; /* the driver's connection handle */
 	/* The server's column ordinals of the last table copied into. */
@@ -103,7 +107,13 @@ struct bcp_api {
 	unsigned ncols;
 	char cols[64][64];
 	int ord[64];
+	bool datetime[64]; /* a DATETIME column (sys.columns system_type_id 61) */
 };
+/* A bcp call succeeded: its RETCODE compared as the short it is. */
+static bool bcp_ok(RETCODE rc)
+{
+	return rc == (RETCODE)BCP_SUCCEED;
+}
 
 static struct bcp_api *bcp_find(SQLHDBC dbc);
 
@@ -1074,6 +1084,65 @@ static int od_execute_batch(struct db_conn *c, struct db_stmt *st, const struct 
 	return 0;
 }
 
+int odbc_driver_installed(const char *name)
+{
+	SQLHENV env = SQL_NULL_HENV;
+	SQLCHAR desc[256], attrs[4096];
+	SQLSMALLINT dlen = 0, alen = 0;
+	SQLUSMALLINT dir = SQL_FETCH_FIRST;
+	SQLRETURN rc;
+	int found = 0;
+
+	if (!ok(SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env)))
+		return -EIO;
+	SQLSetEnvAttr(env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)SQL_OV_ODBC3, 0);
+	while (!found && ok(rc = SQLDrivers(env, dir, desc, sizeof(desc), &dlen, attrs, sizeof(attrs), &alen))) {
+		found = !strcmp((const char *)desc, name);
+		dir = SQL_FETCH_NEXT;
+	}
+	SQLFreeHandle(SQL_HANDLE_ENV, env);
+	return found;
+}
+
+static int digits(const char *s, size_t n, int *out)
+{
+	int v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int odbc_bcp_datetime(const char *s, size_t len, int32_t *days, uint32_t *ticks)
+{
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, m, d, hh, mi, ss;
+	long yy, era, yoe, doy, doe, civil;
+
+	if (len != 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' ||
+	    digits(s, 4, &y) < 0 || digits(s + 5, 2, &m) < 0 || digits(s + 8, 2, &d) < 0 ||
+	    digits(s + 11, 2, &hh) < 0 || digits(s + 14, 2, &mi) < 0 || digits(s + 17, 2, &ss) < 0)
+		return -EINVAL;
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (y < 1753 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap) || hh > 23 || mi > 59 ||
+	    ss > 59)
+		return -EINVAL;
+	/* Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+	 * days_from_civil), then from 1900-01-01 (25,567 days earlier). */
+	yy = m <= 2 ? y - 1 : y;
+	era = yy / 400;
+	yoe = yy - era * 400;
+	doy = (153L * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	civil = era * 146097 + doe - 719468;
+	*days = (int32_t)(civil + 25567);
+	*ticks = (uint32_t)(((hh * 60 + mi) * 60 + ss) * 300);
+	return 0;
+}
+
 static int bcp_fail(struct db_conn *c, const char *what)
 {
 	struct od_conn *o = c->priv;
@@ -1109,14 +1178,18 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 	/* Column ordinals by name, from the table itself. */
 	for (unsigned k = 0; !cached && k < ncols; k++) {
 		char q[256];
-		SQLLEN ind = 0;
-		SQLINTEGER id = 0;
-		snprintf(q, sizeof(q), "SELECT column_id FROM sys.columns WHERE object_id = OBJECT_ID('%s') AND name = '%s'",
+		SQLLEN ind = 0, tind = 0;
+		SQLINTEGER id = 0, type = 0;
+		snprintf(q, sizeof(q),
+			 "SELECT column_id, CAST(system_type_id AS INT) FROM sys.columns WHERE object_id = OBJECT_ID('%s') AND name = '%s'",
 			 table, cols[k]);
 		ord[k] = 0;
 		if (ok(SQLExecDirect(o->q, (SQLCHAR *)q, SQL_NTS)) && ok(SQLBindCol(o->q, 1, SQL_C_SLONG, &id, 0, &ind)) &&
-		    ok(SQLFetch(o->q)))
+		    ok(SQLBindCol(o->q, 2, SQL_C_SLONG, &type, 0, &tind)) && ok(SQLFetch(o->q)))
 			ord[k] = (int)id;
+		/* 61: DATETIME. Its values travel as DBDATETIME, not as text for
+		 * the client library to parse in a format of its choosing. */
+		b->datetime[k] = type == 61;
 		SQLFreeStmt(o->q, SQL_CLOSE);
 		SQLFreeStmt(o->q, SQL_UNBIND);
 		if (ord[k] <= 0 || strlen(cols[k]) >= sizeof(b->cols[k])) {
@@ -1130,7 +1203,7 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 	}
 	snprintf(b->table, sizeof(b->table), "%s", table);
 	b->ncols = ncols;
-	if (b->init(b->hdbc, table, NULL, NULL, BCP_DB_IN) != BCP_SUCCEED)
+	if (!bcp_ok(b->init(b->hdbc, table, NULL, NULL, BCP_DB_IN)))
 		return bcp_fail(c, "bcp_init");
 	for (unsigned k = 0; k < ncols; k++) {
 		int type = BCP_SQLCHARACTER;
@@ -1146,13 +1219,16 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 			type = BCP_SQLFLT8, len = 8;
 			break;
 		case DB_TYPE_STRING:
+			if (b->datetime[k])
+				type = BCP_SQLDATETIME, len = 8;
 			break;
 		}
-		if (b->bind(b->hdbc, dummy, 0, len, NULL, 0, type, ord[k]) != BCP_SUCCEED)
+		if (!bcp_ok(b->bind(b->hdbc, dummy, 0, len, NULL, 0, type, ord[k])))
 			return bcp_fail(c, "bcp_bind");
 	}
 	for (unsigned i = 0; i < nrows; i++) {
 		int32_t i4[64];
+		unsigned char dt[64][8];
 		for (unsigned k = 0; k < ncols; k++) {
 			const struct db_value *v = &rows[(size_t)i * ncols + k];
 			const void *data = dummy;
@@ -1169,14 +1245,32 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 				data = &v->d, len = 8;
 				break;
 			case DB_TYPE_STRING:
+				if (b->datetime[k] && !v->is_null) {
+					int32_t days;
+					uint32_t ticks;
+					if (odbc_bcp_datetime(v->s, v->len, &days, &ticks) < 0) {
+						snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "22007");
+						snprintf(c->err.msg, sizeof(c->err.msg),
+							 "bulk copy: %s.%s: \"%.*s\" is not a date and time (expected YYYY-MM-DDTHH:MM:SS)",
+							 table, cols[k], (int)(v->len > 40 ? 40 : v->len), v->s);
+						c->err.native = 0;
+						c->err.cls = DB_ERR_FATAL;
+						b->done(b->hdbc);
+						return -1;
+					}
+					memcpy(dt[k], &days, 4);
+					memcpy(dt[k] + 4, &ticks, 4);
+					data = dt[k], len = 8;
+					break;
+				}
 				data = v->len ? (const void *)v->s : (const void *)dummy, len = (int32_t)v->len;
 				break;
 			}
-			if (b->colptr(b->hdbc, data, ord[k]) != BCP_SUCCEED ||
-			    b->collen(b->hdbc, v->is_null ? BCP_NULL_DATA : len, ord[k]) != BCP_SUCCEED)
+			if (!bcp_ok(b->colptr(b->hdbc, data, ord[k])) ||
+			    !bcp_ok(b->collen(b->hdbc, v->is_null ? BCP_NULL_DATA : len, ord[k])))
 				return bcp_fail(c, "bcp_colptr");
 		}
-		if (b->sendrow(b->hdbc) != BCP_SUCCEED) {
+		if (!bcp_ok(b->sendrow(b->hdbc))) {
 			bcp_fail(c, "bcp_sendrow");
 			b->done(b->hdbc);
 			return -1;

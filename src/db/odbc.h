@@ -25,6 +25,7 @@
 #include "db/db.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum db_err_class odbc_classify(const char *sqlstate, int native, const struct db_conn_params *p,
 				enum db_retry_kind *why);
@@ -37,5 +38,17 @@ char *odbc_conn_string(const char *connect, const char *password);
 /* The connection string with PWD=/Password= values replaced by "***", for
  * messages and result files. Returns a malloc'd string. */
 char *odbc_redact(const char *connect);
+
+/* Is an ODBC driver of this name registered with the driver manager
+ * (SQLDrivers: odbcinst.ini, ODBCSYSINI)? 1 yes, 0 no, -EIO when the
+ * driver manager cannot be asked. Nothing is loaded. */
+int odbc_driver_installed(const char *name);
+
+/* SQL Server's DBDATETIME, as a bulk copy binds a DATETIME column (type
+ * SQLDATETIME): days since 1900-01-01 and 300ths of a second since midnight.
+ * From "YYYY-MM-DDTHH:MM:SS" or "YYYY-MM-DD HH:MM:SS" (`len` bytes, no NUL
+ * needed), years 1753-9999 as DATETIME takes them. Returns 0, or -EINVAL for
+ * any other text. */
+int odbc_bcp_datetime(const char *s, size_t len, int32_t *days, uint32_t *ticks);
 
 #endif

@@ -784,6 +784,7 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	rep->pub = pub;
 	rep->drive = only;
 	rep->steady_window = opts && opts->steady_window ? opts->steady_window : STEADY_DEFAULT_WINDOW;
+	rep->shared_axis = opts && opts->shared_axis;
 	rep->view.runs = xcalloc(rs->n + 1, sizeof(*rep->view.runs));
 	for (i = 0; i < rs->n; i++)
 		if (!only || !strcmp(rs->runs[i]->drive, only))

@@ -175,6 +175,7 @@ struct run_verdict {
 struct report_opts {
 	size_t steady_window;           /* rounds; 0: STEADY_DEFAULT_WINDOW */
 	const char *drive;              /* report this drive's runs only; NULL: all */
+	bool shared_axis;               /* bar charts: one value axis for every run group */
 };
 
 struct report {
@@ -182,6 +183,7 @@ struct report {
 	const struct run_set *runs;     /* &view */
 	size_t steady_window;
 	const char *drive;              /* as asked, or NULL */
+	bool shared_axis;               /* as asked */
 	const struct pub_set *pub;      /* may be NULL */
 	size_t ngroups;
 	struct agg_group *groups;

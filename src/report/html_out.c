@@ -34,7 +34,11 @@ static void esc(struct strbuf *sb, const char *s)
 	escape_html(sb, s);
 }
 
-/* One colour per drive name, the same in every chart. */
+/*
+ * One colour per drive name, the same in every chart; the total of a run
+ * group over several drives ("all 8 drives") is grey (-1), so the twelve
+ * palette colours go to drives.
+ */
 static int drive_color(const struct report *rep, const char *drive)
 {
 	int n = 0;
@@ -42,7 +46,9 @@ static int drive_color(const struct report *rep, const char *drive)
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		bool seen = false;
 		if (!strcmp(rep->groups[i].drive, drive))
-			return n;
+			return rep->groups[i].all_drives ? -1 : n;
+		if (rep->groups[i].all_drives)
+			continue;
 		for (size_t j = 0; j < i; j++)
 			seen |= !strcmp(rep->groups[j].drive, rep->groups[i].drive);
 		n += !seen;
@@ -73,6 +79,12 @@ static size_t drive_list(const struct report *rep, const char **out)
 			out[n++] = rep->groups[i].drive;
 	}
 	return n;
+}
+
+/* "1 VM", "4 VMs". */
+static const char *vms_word(long long n)
+{
+	return n == 1 ? "VM" : "VMs";
 }
 
 static void pub_bar(struct bar_cat *cat, const struct pub_result *p, enum metric m)
@@ -152,8 +164,9 @@ static void build_bars(const struct report *rep, enum metric m, struct bar_chart
 		if (!first)
 			continue;
 		/* Groups that differ only in params carry the difference in their label: "[threads=16]". */
-		snprintf(label, sizeof(label), "%s (%s, %lld VMs)%s%s", *g->run_group ? g->run_group : "(no run group)",
-			 report_kind_title(g->kind), (long long)g->vm_count, strchr(g->label, '[') ? " " : "",
+		snprintf(label, sizeof(label), "%s (%s, %lld %s)%s%s", *g->run_group ? g->run_group : "(no run group)",
+			 report_kind_title(g->kind), (long long)g->vm_count, vms_word(g->vm_count),
+			 strchr(g->label, '[') ? " " : "",
 			 strchr(g->label, '[') ? strchr(g->label, '[') : "");
 		cat = new_cat(c, label);
 		for (size_t j = i; j < rep->ngroups; j++)
@@ -189,13 +202,24 @@ static void figure_open(struct strbuf *sb, const char *id)
 static void bars(struct strbuf *sb, int *chart_id, const struct report *rep, enum metric m, const char *title,
 		 const char *ylabel, const char *caption)
 {
-	struct bar_chart c = {.title = title, .y_label = ylabel};
+	struct bar_chart c = {.title = title, .y_label = ylabel, .shared_axis = rep->shared_axis};
+	struct legend_entry *leg = xcalloc(rep->ngroups + 1, sizeof(*leg));
 
+	/* One swatch per drive (and per "all N drives" total), in its colour. */
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < c.nlegend; k++)
+			seen |= !strcmp(leg[k].name, rep->groups[i].drive);
+		if (!seen)
+			leg[c.nlegend++] = (struct legend_entry){rep->groups[i].drive, drive_color(rep, rep->groups[i].drive)};
+	}
+	c.legend = leg;
 	build_bars(rep, m, &c);
 	figure_open(sb, NULL);
 	svg_bar_chart(sb, &c, (*chart_id)++);
 	strbuf_addf(sb, "<figcaption>%s</figcaption>\n</figure>\n", caption);
 	bar_chart_release(&c);
+	free(leg);
 }
 
 /* Every reference, by workload and configuration: the published figures on their own. */
@@ -226,7 +250,73 @@ static void published_chart(struct strbuf *sb, int *chart_id, const struct repor
 	bar_chart_release(&c);
 }
 
-static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_group *g, size_t gi)
+/*
+ * The TPS of a repetition's instances summed per report interval (the figure
+ * reviews plot): over the intervals every instance has, at the first
+ * instance's times.
+ */
+static void rep_sum(const struct agg_rep *rp, struct line_series *s)
+{
+	size_t n = rp->n ? rp->runs[0]->nintervals : 0;
+
+	for (size_t i = 1; i < rp->n; i++)
+		if (rp->runs[i]->nintervals < n)
+			n = rp->runs[i]->nintervals;
+	for (size_t t = 0; t < n; t++) {
+		double sum = 0;
+		for (size_t i = 0; i < rp->n; i++)
+			sum += rp->runs[i]->intervals[t].tps;
+		line_series_add(s, rp->runs[0]->intervals[t].t, sum);
+	}
+}
+
+/* The highest TPS a group's TPS-over-time chart draws: an instance's or a sum's. */
+static double tps_chart_max(const struct agg_group *g)
+{
+	double m = 0;
+
+	for (size_t k = 0; k < g->nreps; k++) {
+		struct line_series s = {0};
+
+		rep_sum(&g->reps[k], &s);
+		for (size_t t = 0; t < s.n; t++)
+			m = s.y[t] > m ? s.y[t] : m;
+		free(s.x);
+		free(s.y);
+		for (size_t i = 0; i < g->reps[k].n; i++)
+			for (size_t t = 0; t < g->reps[k].runs[i]->nintervals; t++)
+				m = g->reps[k].runs[i]->intervals[t].tps > m ? g->reps[k].runs[i]->intervals[t].tps : m;
+	}
+	return m;
+}
+
+/* One y scale for the drives of a run group, so their charts side by side compare. */
+static double tps_chart_top(const struct report *rep, const struct agg_group *g)
+{
+	double m = 0;
+
+	for (size_t j = 0; j < rep->ngroups; j++) {
+		const struct agg_group *h = &rep->groups[j];
+		if (!h->all_drives && agg_same_run_group(h, g)) {
+			double v = tps_chart_max(h);
+			m = v > m ? v : m;
+		}
+	}
+	return m > 0 ? svg_axis_top(m) : 0;
+}
+
+static struct line_series *new_series(struct line_chart *c)
+{
+	struct line_series *s;
+
+	c->series = xrealloc(c->series, (c->nseries + 1) * sizeof(*c->series));
+	s = &c->series[c->nseries++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static void tps_over_time(struct strbuf *sb, int *chart_id, const struct report *rep, const struct agg_group *g,
+			  size_t gi)
 {
 	struct line_chart c = {.x_label = "time since run start (s)", .y_label = "TPS (transactions/s)",
 			       .marker_label = "precondition | sample",
@@ -239,15 +329,13 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 	strbuf_adds(&title, g->label);
 	strbuf_addf(&id, "tps-%zu", gi);
 	c.title = title.buf;
+	c.ymax = tps_chart_top(rep, g);
 	for (size_t k = 0; k < g->nreps; k++) {
 		for (size_t i = 0; i < g->reps[k].n; i++) {
 			const struct run *r = g->reps[k].runs[i];
-			struct line_series *s;
+			struct line_series *s = new_series(&c);
 			char name[200];
 
-			c.series = xrealloc(c.series, (c.nseries + 1) * sizeof(*c.series));
-			s = &c.series[c.nseries++];
-			memset(s, 0, sizeof(*s));
 			snprintf(name, sizeof(name), "%s%s", *r->instance ? r->instance : r->path,
 				 run_is_complete(r) ? "" : " (incomplete)");
 			if (g->nreps > 1) {
@@ -255,6 +343,9 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 				snprintf(name + len, sizeof(name) - len, " rep %lld", (long long)r->repetition);
 			}
 			s->name = xstrdup(name);
+			/* Instances in the palette after the drive's own colour, which the sum takes. */
+			s->has_color = true;
+			s->color = drive_color(rep, g->drive) + 1 + (int)(c.nseries - 1);
 			for (size_t t = 0; t < r->nintervals; t++) {
 				const struct interval_pt *pt = &r->intervals[t];
 				line_series_add(s, pt->t, pt->tps);
@@ -264,6 +355,25 @@ static void tps_over_time(struct strbuf *sb, int *chart_id, const struct agg_gro
 				}
 			}
 		}
+	}
+	/* The sum over the instances that ran together, drawn last (on top), thick, in the drive's colour. */
+	for (size_t k = 0; k < g->nreps; k++) {
+		struct line_series *s;
+		char name[200];
+
+		if (g->reps[k].n < 2)
+			continue;
+		s = new_series(&c);
+		snprintf(name, sizeof(name), "sum of %zu instances", g->reps[k].n);
+		if (g->nreps > 1) {
+			size_t len = strlen(name);
+			snprintf(name + len, sizeof(name) - len, " rep %lld", (long long)g->reps[k].repetition);
+		}
+		s->name = xstrdup(name);
+		s->bold = s->has_color = true;
+		s->color = drive_color(rep, g->drive);
+		s->dashed = k > 0;
+		rep_sum(&g->reps[k], s);
 	}
 	figure_open(sb, id.buf);
 	svg_line_chart(sb, &c, (*chart_id)++);
@@ -284,41 +394,52 @@ static void telemetry_over_time(struct strbuf *sb, int *chart_id, const struct a
 	strbuf_adds(&title, "Drive utilisation and host CPU: ");
 	strbuf_adds(&title, g->label);
 	c.title = title.buf;
+	/*
+	 * The instances of a drive x run group share the drive and the host: one
+	 * drive line and one host CPU line per repetition (the first instance
+	 * that sampled each), not the same series once per instance.
+	 */
 	for (size_t k = 0; k < g->nreps; k++) {
+		const struct run *dr = NULL, *hr = NULL;
+		struct line_series *dev, *cpu;
+		char rep_s[40] = "", name[200];
+
 		for (size_t i = 0; i < g->reps[k].n; i++) {
 			const struct run *r = g->reps[k].runs[i];
-			struct line_series *dev, *cpu;
-			char base[160], name[200];
-
-			c.series = xrealloc(c.series, (c.nseries + 2) * sizeof(*c.series));
-			dev = &c.series[c.nseries];
-			cpu = &c.series[c.nseries + 1];
-			c.nseries += 2;
-			memset(dev, 0, 2 * sizeof(*dev));
-			snprintf(base, sizeof(base), "%s", *r->instance ? r->instance : r->path);
-			if (g->nreps > 1) {
-				size_t len = strlen(base);
-				snprintf(base + len, sizeof(base) - len, " rep %lld", (long long)r->repetition);
-			}
-			snprintf(name, sizeof(name), "%s drive util", base);
-			dev->name = xstrdup(name);
-			snprintf(name, sizeof(name), "%s host CPU", base);
-			cpu->name = xstrdup(name);
-			cpu->dashed = true;
-			/* One colour per instance: solid drive, dashed CPU. */
-			dev->has_color = cpu->has_color = true;
-			dev->color = cpu->color = (int)(c.nseries / 2 - 1);
 			for (size_t t = 0; t < r->nintervals; t++) {
-				const struct interval_pt *pt = &r->intervals[t];
-				if (pt->has_dev)
-					line_series_add(dev, pt->t, 100 * pt->dev_util);
-				if (pt->has_host)
-					line_series_add(cpu, pt->t, 100 * pt->host_busy);
-				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
-					c.has_marker = true;
-					c.marker_x = pt->t;
-				}
+				if (!dr && r->intervals[t].has_dev)
+					dr = r;
+				if (!hr && r->intervals[t].has_host)
+					hr = r;
 			}
+		}
+		if (g->nreps > 1)
+			snprintf(rep_s, sizeof(rep_s), " rep %lld", (long long)g->reps[k].repetition);
+		new_series(&c);
+		cpu = new_series(&c);
+		dev = cpu - 1; /* both added first: new_series moves the array */
+		snprintf(name, sizeof(name), "drive util%s", rep_s);
+		dev->name = xstrdup(name);
+		snprintf(name, sizeof(name), "host CPU%s", rep_s);
+		cpu->name = xstrdup(name);
+		cpu->dashed = true;
+		/* One colour per repetition: solid drive, dashed CPU. */
+		dev->has_color = cpu->has_color = true;
+		dev->color = cpu->color = (int)k;
+		for (size_t t = 0; dr && t < dr->nintervals; t++)
+			if (dr->intervals[t].has_dev)
+				line_series_add(dev, dr->intervals[t].t, 100 * dr->intervals[t].dev_util);
+		for (size_t t = 0; hr && t < hr->nintervals; t++)
+			if (hr->intervals[t].has_host)
+				line_series_add(cpu, hr->intervals[t].t, 100 * hr->intervals[t].host_busy);
+		for (size_t i = 0; i < g->reps[k].n; i++) {
+			const struct run *r = g->reps[k].runs[i];
+			for (size_t t = 0; t < r->nintervals; t++)
+				if (r->intervals[t].phase == RESULT_PHASE_PRECONDITION &&
+				    (!c.has_marker || r->intervals[t].t > c.marker_x)) {
+					c.has_marker = true;
+					c.marker_x = r->intervals[t].t;
+				}
 		}
 	}
 	figure_open(sb, NULL);
@@ -366,6 +487,42 @@ static void td(struct strbuf *sb, const char *s)
 {
 	strbuf_adds(sb, "<td>");
 	esc(sb, s);
+	strbuf_adds(sb, "</td>");
+}
+
+/*
+ * A name or a path: it breaks at spaces only, never at a hyphen or a slash
+ * ("pm1735-a", "1-instance-1-drive/drive-a/vm1.json" stay whole).
+ */
+static void name_text(struct strbuf *sb, const char *s)
+{
+	struct strbuf w;
+
+	strbuf_init(&w, 0);
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		strbuf_reset(&w);
+		for (size_t i = 0; i < n; i++)
+			strbuf_addc(&w, s[i]);
+		if (strpbrk(w.buf, "-/")) {
+			strbuf_adds(sb, "<span class=\"nw\">");
+			esc(sb, w.buf);
+			strbuf_adds(sb, "</span>");
+		} else {
+			esc(sb, w.buf);
+		}
+		s += n;
+		for (; *s == ' '; s++)
+			strbuf_addc(sb, ' ');
+	}
+	strbuf_release(&w);
+}
+
+static void td_name(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, "<td>");
+	name_text(sb, s);
 	strbuf_adds(sb, "</td>");
 }
 
@@ -477,26 +634,43 @@ static void table_close(struct strbuf *sb)
 
 static void summary(struct strbuf *sb, const struct report *rep)
 {
-	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>TPS (sum)</th>"
+	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>instances</th><th>TPS (sum)</th>"
+		       "<th>TPS per instance<br>min–max</th>"
 		       "<th>avg latency ms<br>(mean of instances)</th><th>avg latency ms<br>(pooled)</th>"
 		       "<th>p99 ms<br>(mean of instance p99s)</th><th>p99 ms<br>(pooled)</th><th>retried</th>"
 		       "<th>reconnects</th><th>fatal</th><th>Little's law</th><th>status</th><th>bottleneck</th>");
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		unsigned long long retried = 0, reconn = 0, fatal = 0;
-		char b[64];
+		size_t ninst = 0;
+		double tmin = 0, tmax = 0;
+		char b[64], lo[32], hi[32];
 
 		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			if (k == 0 || f->tps_min < tmin)
+				tmin = f->tps_min;
+			if (k == 0 || f->tps_max > tmax)
+				tmax = f->tps_max;
+			ninst += g->reps[k].n;
 			retried += g->reps[k].sample.retried;
 			reconn += g->reps[k].sample.reconnects;
 			fatal += g->reps[k].sample.fatal;
 		}
 		strbuf_adds(sb, "<tr>");
-		td(sb, g->label);
+		td_name(sb, g->label);
 		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
 		td(sb, b);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)g->vm_count);
+		/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
+		if (g->nreps > 1)
+			strbuf_addf(sb, "<td class=\"n\">%zu<small>%zu reps</small></td>", ninst, g->nreps);
+		else
+			strbuf_addf(sb, "<td class=\"n\">%zu</td>", ninst);
 		td_spread(sb, &g->tps, true);
+		report_fmt_num(lo, sizeof(lo), tmin, 2);
+		report_fmt_num(hi, sizeof(hi), tmax, 2);
+		strbuf_addf(sb, "<td class=\"n\"><span class=\"nw\">%s–%s</span></td>", lo, hi);
 		td_spread(sb, &g->avg_ms_mean, true);
 		td_spread(sb, &g->avg_ms_pooled, true);
 		td_spread(sb, &g->p99_mean, g->has_p99_mean);
@@ -541,7 +715,7 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *g = &rep->groups[i];
 
 		strbuf_adds(sb, "<tr>");
-		td(sb, g->label);
+		td_name(sb, g->label);
 		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
 		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
@@ -606,12 +780,12 @@ static void comparison(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
 
 		strbuf_adds(sb, "<tr>");
-		snprintf(line, sizeof(line), "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind),
-			 (long long)a->vm_count);
+		snprintf(line, sizeof(line), "%s (%s, %lld %s)", a->run_group, report_kind_title(a->kind),
+			 (long long)a->vm_count, vms_word(a->vm_count));
 		td(sb, line);
-		td(sb, a->drive);
+		td_name(sb, a->drive);
 		td_spread(sb, &a->tps, true);
-		td(sb, b->drive);
+		td_name(sb, b->drive);
 		td_spread(sb, &b->tps, true);
 		report_compare_sentence(c, a, b, line, sizeof(line));
 		td(sb, line);
@@ -634,9 +808,9 @@ static void instances(struct strbuf *sb, const struct report *rep)
 	for (size_t i = 0; i < rep->runs->n; i++) {
 		const struct run *r = rep->runs->runs[i];
 		strbuf_adds(sb, "<tr>");
-		td(sb, r->path);
-		td(sb, r->drive);
-		td(sb, r->instance);
+		td_name(sb, r->path);
+		td_name(sb, r->drive);
+		td_name(sb, r->instance);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
 		if (run_is_complete(r))
 			td(sb, "complete");
@@ -663,6 +837,23 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		strbuf_adds(sb, "</tr>\n");
 	}
 	table_close(sb);
+}
+
+/* Why the bar charts have no published bar, when none matches. */
+static void beside_note(struct strbuf *sb, const struct report *rep)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].nrefs > 0;
+	if (any)
+		strbuf_adds(sb, "<p>Each run group on its own value axis (<code>report --shared-axis</code> draws one "
+				"axis for all); one colour per drive. Hatched grey bars are published figures with the same "
+				"workload, VM count and number of drives; platforms differ, so compare with care.</p>\n");
+	else
+		strbuf_adds(sb, "<p>No published reference has the same workload, VM count and number of drives as any "
+				"measured group, so no published bar stands beside these. Each run group on its own value "
+				"axis (<code>report --shared-axis</code> draws one axis for all); one colour per drive.</p>\n");
 }
 
 static void published_section(struct strbuf *sb, int *chart_id, const struct report *rep)
@@ -696,7 +887,7 @@ static void published_section(struct strbuf *sb, int *chart_id, const struct rep
 			strbuf_adds(sb, "<tr>");
 			strbuf_reset(&t);
 			pub_row_name(p, &t);
-			td(sb, t.buf);
+			td_name(sb, t.buf);
 			td(sb, p->label);
 			snprintf(b, sizeof(b), "%s %s", report_kind_title(p->kind), p->test);
 			td(sb, b);
@@ -925,13 +1116,15 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 	strbuf_adds(sb, "<nav class=\"toc\"><h2>Contents</h2>\n<ol>\n");
 	if (rep->nwarnings)
 		strbuf_addf(sb, "<li><a href=\"#warnings\">Warnings (%zu)</a></li>\n", rep->nwarnings);
-	strbuf_adds(sb, "<li><a href=\"#results\">Results per drive × run group</a></li>\n"
+	strbuf_adds(sb, "<li><a href=\"#headline\">Headline</a>, <a href=\"#test-bed\">test bed</a> and "
+			"<a href=\"#beside\">the bar charts beside published figures</a></li>\n"
+			"<li><a href=\"#results\">Results per drive × run group</a></li>\n"
 			"<li><a href=\"#steady\">Verdicts: steady state and bottleneck</a></li>\n"
 			"<li><a href=\"#compare\">Drive comparison</a></li>\n"
-			"<li><a href=\"#beside\">Beside published figures</a></li>\n"
-			"<li><a href=\"#published\">Published references</a></li>\n"
-			"<li><a href=\"#leaderboard\">Leaderboard</a></li>\n"
-			"<li><a href=\"#over-time\">TPS over time</a></li>\n"
+			"<li><a href=\"#published\">Published references</a></li>\n");
+	if (rep->pub) /* lb_html_section writes it only with references loaded */
+		strbuf_adds(sb, "<li><a href=\"#leaderboard\">Leaderboard</a></li>\n");
+	strbuf_adds(sb, "<li><a href=\"#over-time\">TPS over time</a></li>\n"
 			"<li><a href=\"#percentiles\">Latency percentiles</a></li>\n"
 			"<li><a href=\"#drives\">Per drive</a><ol>\n");
 	for (size_t i = 0; i < ndrives; i++) {
@@ -945,7 +1138,10 @@ static void toc(struct strbuf *sb, const struct report *rep, const char **drives
 		strbuf_adds(sb, "</a></li>\n");
 		strbuf_release(&id);
 	}
-	strbuf_adds(sb, "</ol></li>\n<li><a href=\"#instances\">Instances</a></li>\n</ol></nav>\n");
+	strbuf_adds(sb, "</ol></li>\n<li><a href=\"#instances\">Instances</a></li>\n");
+	if (rep->runs->nsuperseded)
+		strbuf_addf(sb, "<li><a href=\"#superseded\">Superseded attempts (%zu)</a></li>\n", rep->runs->nsuperseded);
+	strbuf_adds(sb, "</ol></nav>\n");
 }
 
 /* Cut-off attempts kept by `campaign --resume`: listed, never counted. */
@@ -953,16 +1149,17 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 {
 	if (!rep->runs->nsuperseded)
 		return;
-	strbuf_adds(sb, "<h2>Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
+	strbuf_adds(sb, "<h2 id=\"superseded\">Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
 			"kept as <code>&lt;instance&gt;.partial-&lt;n&gt;.*</code> before running them again: history, "
-			"not counted in any figure above.</p>\n<table>\n<tr><th>file</th><th>drive</th><th>instance</th>"
-			"<th>rep</th><th>status</th><th>TPS</th><th>why it ended</th></tr>\n");
+			"not counted in any figure above.</p>\n");
+	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
+		       "<th>why it ended</th>");
 	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
 		const struct run *r = rep->runs->superseded[i];
 		strbuf_adds(sb, "<tr>");
-		td(sb, r->path);
-		td(sb, r->drive);
-		td(sb, r->instance);
+		td_name(sb, r->path);
+		td_name(sb, r->drive);
+		td_name(sb, r->instance);
 		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
 		td(sb, run_status_name(r->status));
 		if (r->sample.present)
@@ -972,7 +1169,363 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 		td(sb, r->error ? r->error : "–");
 		strbuf_adds(sb, "</tr>\n");
 	}
-	strbuf_adds(sb, "</table>\n");
+	table_close(sb);
+}
+
+/* The distinct non-empty values of a run field, "; "-separated, in result order. */
+static void distinct(struct strbuf *out, const struct report *rep, const char *(*get)(const struct run *))
+{
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const char *v = get(rep->runs->runs[i]);
+		bool seen = !*v;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(get(rep->runs->runs[k]), v);
+		if (!seen)
+			strbuf_addf(out, "%s%s", out->len ? "; " : "", v);
+	}
+}
+
+static const char *get_campaign(const struct run *r) { return r->campaign; }
+static const char *get_tool(const struct run *r) { return r->tool_version; }
+static const char *get_engine(const struct run *r) { return r->engine; }
+
+/* A row of the test-bed table: a name and text (escaped), "not recorded" when empty. */
+static void bed_row(struct strbuf *sb, const char *name, const char *text)
+{
+	strbuf_addf(sb, "<tr><th>%s</th><td>", name);
+	if (*text)
+		name_text(sb, text);
+	else
+		strbuf_adds(sb, "<small>not recorded in these results</small>");
+	strbuf_adds(sb, "</td></tr>\n");
+}
+
+/*
+ * The answer first: one sentence per compared pair of drives (the Drive
+ * comparison's figures), or per run group when no run group ran on two drives.
+ */
+static void headline(struct strbuf *sb, const struct report *rep)
+{
+	char b[64], lo[32], hi[32];
+
+	strbuf_adds(sb, "<section id=\"headline\" class=\"headline\">\n<h2>Headline</h2>\n<ul>\n");
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *c = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[c->faster], *g = &rep->groups[c->slower];
+		size_t ndr = 1, last = i;
+
+		/* One sentence per run group: its first pair, and the spread when it has more drives. */
+		if (i > 0 && agg_same_run_group(&rep->groups[rep->cmps[i - 1].faster], a))
+			continue;
+		while (last + 1 < rep->ncmps && agg_same_run_group(&rep->groups[rep->cmps[last + 1].faster], a))
+			last++;
+		ndr += last - i + 1;
+		if (ndr > 2) {
+			const struct agg_group *z = &rep->groups[rep->cmps[last].slower];
+
+			strbuf_adds(sb, "<li><b>");
+			name_text(sb, a->run_group);
+			strbuf_addf(sb, "</b>: %zu drives; the fastest, ", ndr);
+			name_text(sb, a->drive);
+			if (z->tps.mean > 0) {
+				snprintf(b, sizeof(b), ", has %.2f× the TPS of the slowest, ", a->tps.mean / z->tps.mean);
+				strbuf_adds(sb, b);
+			} else {
+				strbuf_adds(sb, ", beats the slowest, ");
+			}
+			name_text(sb, z->drive);
+			strbuf_adds(sb, " (every neighbouring pair in <a href=\"#compare\">Drive comparison</a>).</li>\n");
+			continue;
+		}
+		strbuf_adds(sb, "<li><b>");
+		name_text(sb, a->run_group);
+		strbuf_adds(sb, "</b>: ");
+		name_text(sb, a->drive);
+		if (g->tps.mean > 0) {
+			snprintf(b, sizeof(b), " %.2f× ", c->ratio.ratio);
+			strbuf_adds(sb, b);
+		} else {
+			strbuf_adds(sb, " more than ");
+		}
+		name_text(sb, g->drive);
+		strbuf_adds(sb, " TPS");
+		if (c->ratio.valid) {
+			snprintf(lo, sizeof(lo), "%.2f", c->ratio.lo);
+			snprintf(hi, sizeof(hi), "%.2f", c->ratio.hi);
+			strbuf_addf(sb, " (95%% CI %s–%s)", lo, hi);
+		}
+		if (c->welch.valid)
+			strbuf_addf(sb, ", %s (Welch p = %.3g)", c->welch.significant ? "significant" : "<span class=\"warn\">NOT "
+				    "significant</span>", c->welch.p);
+		else
+			strbuf_adds(sb, ", no test (needs 2 repetitions on both drives)");
+		if (a->incomplete || g->incomplete)
+			strbuf_adds(sb, " <span class=\"warn\">(an incomplete group)</span>");
+		strbuf_adds(sb, ".</li>\n");
+	}
+	if (!rep->ncmps) {
+		for (size_t i = 0; i < rep->ngroups; i++) {
+			const struct agg_group *g = &rep->groups[i];
+
+			strbuf_adds(sb, "<li><b>");
+			name_text(sb, g->label);
+			strbuf_adds(sb, "</b>: ");
+			report_fmt_num(b, sizeof(b), g->tps.mean, 2);
+			strbuf_addf(sb, "%s TPS, average ", b);
+			report_fmt_num(b, sizeof(b), g->avg_ms_mean.mean, 2);
+			strbuf_addf(sb, "%s ms", b);
+			if (g->has_p99_mean) {
+				report_fmt_num(b, sizeof(b), g->p99_mean.mean, 2);
+				strbuf_addf(sb, ", p99 %s ms", b);
+			}
+			strbuf_addf(sb, "%s.</li>\n", g->incomplete ? " <span class=\"warn\">(INCOMPLETE)</span>" : "");
+		}
+		strbuf_adds(sb, "</ul>\n<p>No run group ran on more than one drive, so nothing is compared.</p>\n");
+	} else {
+		strbuf_adds(sb, "</ul>\n");
+	}
+	strbuf_adds(sb, "</section>\n");
+}
+
+/* "nvme0n1: SAMSUNG …, serial S6…, firmware GDC7102Q, 3,841 GB, 512/4096-byte blocks". */
+static void drive_id_text(struct strbuf *t, const struct drive_id *id)
+{
+	char b[64];
+
+	strbuf_addf(t, "%s: %s", id->dev, *id->model ? id->model : "model not reported");
+	if (*id->serial)
+		strbuf_addf(t, ", serial %s", id->serial);
+	if (*id->firmware)
+		strbuf_addf(t, ", firmware %s", id->firmware);
+	if (id->size_bytes) {
+		report_fmt_num(b, sizeof(b), (double)id->size_bytes / 1e9, 0);
+		strbuf_addf(t, ", %s GB", b);
+	}
+	if (id->logical_block)
+		strbuf_addf(t, ", %u/%u-byte blocks (logical/physical)", id->logical_block, id->physical_block);
+}
+
+/* What a run did to the drive: "SMART passed, 38 → 51 °C (+13), wear 2 → 2% (+0), 6.40 GB written". */
+static void drive_change_text(struct strbuf *t, const struct run_drive *d)
+{
+	int64_t dw;
+	int dwear;
+	size_t n0 = t->len;
+
+	if (d->before.has_passed || d->after.has_passed)
+		strbuf_addf(t, "SMART %s → %s", d->before.has_passed ? (d->before.passed ? "passed" : "FAILED") : "?",
+			    d->after.has_passed ? (d->after.passed ? "passed" : "FAILED") : "?");
+	if (d->before.has_temp && d->after.has_temp)
+		strbuf_addf(t, "%s%d → %d °C (%+d)", t->len > n0 ? ", " : "", d->before.temp_c, d->after.temp_c,
+			    d->after.temp_c - d->before.temp_c);
+	if (drive_health_wear_delta(&d->before, &d->after, &dwear))
+		strbuf_addf(t, "%swear %d → %d%% (%+d)", t->len > n0 ? ", " : "", d->before.wear_pct, d->after.wear_pct,
+			    dwear);
+	if (drive_health_written_delta(&d->before, &d->after, &dw)) {
+		char b[64];
+		report_fmt_num(b, sizeof(b), (double)dw / 1e9, 2);
+		strbuf_addf(t, "%s%s GB written", t->len > n0 ? ", " : "", b);
+	}
+	if (t->len == n0)
+		strbuf_adds(t, "no SMART figures (none reported)");
+}
+
+/* The drive's identity (the first run that recorded it) and the change of its health per run. */
+static void drive_bed(struct strbuf *sb, const struct report *rep, const char *drive)
+{
+	struct strbuf t;
+	bool head = false;
+
+	strbuf_init(&t, 0);
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+
+		if (strcmp(r->drive, drive) || !r->ndrive_ids)
+			continue;
+		if (!head) {
+			for (size_t k = 0; k < r->ndrive_ids; k++) {
+				strbuf_reset(&t);
+				drive_id_text(&t, &r->drive_ids[k].id);
+				strbuf_adds(sb, k ? "<br>" : "");
+				name_text(sb, t.buf);
+			}
+			head = true;
+		}
+		for (size_t k = 0; k < r->ndrive_ids; k++) {
+			strbuf_reset(&t);
+			strbuf_addf(&t, "%s, %s: ", r->path, r->drive_ids[k].id.dev);
+			drive_change_text(&t, &r->drive_ids[k]);
+			strbuf_adds(sb, "<small>");
+			name_text(sb, t.buf);
+			strbuf_adds(sb, "</small>");
+		}
+	}
+	strbuf_release(&t);
+}
+
+static bool drive_recorded(const struct report *rep, const char *drive)
+{
+	for (size_t i = 0; i < rep->runs->n; i++)
+		if (!strcmp(rep->runs->runs[i]->drive, drive) &&
+		    (rep->runs->runs[i]->drive_stack || rep->runs->runs[i]->ndrive_ids))
+			return true;
+	return false;
+}
+
+/* What was measured, with what, where: from the results themselves. */
+static void test_bed(struct strbuf *sb, const struct report *rep, const char **drives, size_t ndrives)
+{
+	struct strbuf t;
+	const char *first = "", *last = "";
+	unsigned cpus = 0;
+
+	strbuf_init(&t, 0);
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		if (*r->started_at && (!*first || strcmp(r->started_at, first) < 0))
+			first = r->started_at;
+		if (*r->finished_at && strcmp(r->finished_at, last) > 0)
+			last = r->finished_at;
+		if (r->host_cpus > cpus)
+			cpus = r->host_cpus;
+	}
+	strbuf_adds(sb, "<details id=\"test-bed\" class=\"bed\" open><summary>Test bed</summary>\n<div class=\"scroll\"><table>\n");
+	distinct(&t, rep, get_campaign);
+	bed_row(sb, "campaign", t.buf);
+	strbuf_reset(&t);
+	if (*first)
+		strbuf_addf(&t, "%s – %s", first, *last ? last : "?");
+	bed_row(sb, "runs", t.buf);
+	strbuf_reset(&t);
+	distinct(&t, rep, get_tool);
+	bed_row(sb, "dbrig", t.buf);
+	strbuf_reset(&t);
+	distinct(&t, rep, get_engine);
+	bed_row(sb, "engine and server", t.buf);
+	strbuf_reset(&t);
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct host_id *h = &rep->runs->runs[i]->host;
+		char b[64];
+
+		if (!*h->cpu_model && !*h->kernel)
+			continue;
+		report_fmt_num(b, sizeof(b), (double)h->ram_bytes / (1024.0 * 1024 * 1024), 0);
+		strbuf_addf(&t, "%s, %u CPUs, %s GiB RAM, %s", *h->cpu_model ? h->cpu_model : "CPU model not reported",
+			    h->cpus, b, *h->kernel ? h->kernel : "kernel not reported");
+		break;
+	}
+	if (!t.len && cpus)
+		strbuf_addf(&t, "%u CPUs", cpus);
+	bed_row(sb, "host", t.buf);
+	/* Drives without recorded block devices share one row. */
+	strbuf_reset(&t);
+	for (size_t d = 0; d < ndrives; d++) {
+		if (!drive_recorded(rep, drives[d]))
+			strbuf_addf(&t, "%s%s", t.len ? "; " : "", drives[d]);
+	}
+	if (t.len) {
+		strbuf_adds(sb, "<tr><th>drives</th><td>");
+		name_text(sb, t.buf);
+		strbuf_adds(sb, "<small>block devices not recorded in these results</small></td></tr>\n");
+	}
+	for (size_t d = 0; d < ndrives; d++) {
+		strbuf_reset(&t);
+		for (size_t i = 0; i < rep->runs->n; i++)
+			if (!strcmp(rep->runs->runs[i]->drive, drives[d]) && rep->runs->runs[i]->drive_stack) {
+				strbuf_adds(&t, rep->runs->runs[i]->drive_stack);
+				break;
+			}
+		if (!drive_recorded(rep, drives[d]))
+			continue;
+		strbuf_adds(sb, "<tr><th>drive ");
+		name_text(sb, drives[d]);
+		strbuf_adds(sb, "</th><td>");
+		drive_bed(sb, rep, drives[d]);
+		if (t.len) {
+			strbuf_adds(sb, "<small>block devices: ");
+			name_text(sb, t.buf);
+			strbuf_adds(sb, "</small>");
+		}
+		strbuf_adds(sb, "</td></tr>\n");
+	}
+	strbuf_adds(sb, "</table></div></details>\n");
+	strbuf_release(&t);
+}
+
+/*
+ * Warnings by cause: "bottleneck host CPU in A: …" and "… in B: …" make one
+ * line naming A and B. The cause is the text before the first ':' (without
+ * " in <where>"); the where is that " in " part, else the text up to the next ':'.
+ */
+static void warning_cause(const char *w, struct strbuf *cause, struct strbuf *where)
+{
+	const char *colon = strchr(w, ':'), *in;
+	size_t n = colon ? (size_t)(colon - w) : strlen(w);
+
+	strbuf_reset(cause);
+	strbuf_reset(where);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addc(cause, w[i]);
+	in = strstr(cause->buf, " in ");
+	if (in) {
+		strbuf_adds(where, in + 4);
+		cause->buf[in - cause->buf] = '\0';
+		cause->len = (size_t)(in - cause->buf);
+	} else if (colon) {
+		const char *p = colon + 1, *e;
+		while (*p == ' ')
+			p++;
+		e = strchr(p, ':');
+		for (; *p && p != e; p++)
+			strbuf_addc(where, *p);
+	}
+}
+
+static void warnings(struct strbuf *sb, const struct report *rep)
+{
+	struct strbuf ci, wi, ck, wk;
+	bool *done = xcalloc(rep->nwarnings + 1, sizeof(*done));
+
+	strbuf_init(&ci, 0);
+	strbuf_init(&wi, 0);
+	strbuf_init(&ck, 0);
+	strbuf_init(&wk, 0);
+	strbuf_adds(sb, "<h2 id=\"warnings\">Warnings</h2>\n<ul class=\"warnings\">\n");
+	for (size_t i = 0; i < rep->nwarnings; i++) {
+		size_t n = 1;
+
+		if (done[i])
+			continue;
+		warning_cause(rep->warnings[i], &ci, &wi);
+		for (size_t k = i + 1; k < rep->nwarnings; k++) {
+			warning_cause(rep->warnings[k], &ck, &wk);
+			n += !strcmp(ck.buf, ci.buf);
+		}
+		strbuf_adds(sb, "<li class=\"warn\">");
+		if (n == 1) {
+			esc(sb, rep->warnings[i]);
+		} else {
+			strbuf_addf(sb, "%s (%zu×): ", ci.buf, n);
+			for (size_t k = i, m = 0; k < rep->nwarnings; k++) {
+				warning_cause(rep->warnings[k], &ck, &wk);
+				if (strcmp(ck.buf, ci.buf))
+					continue;
+				done[k] = true;
+				strbuf_adds(sb, m++ ? "; " : "");
+				name_text(sb, wk.buf);
+			}
+			strbuf_adds(sb, "<small>first: ");
+			esc(sb, rep->warnings[i]);
+			strbuf_adds(sb, "</small>");
+		}
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+	free(done);
+	strbuf_release(&ci);
+	strbuf_release(&wi);
+	strbuf_release(&ck);
+	strbuf_release(&wk);
 }
 
 static int html_render(const struct report *rep, struct report_files *out)
@@ -995,14 +1548,22 @@ static int html_render(const struct report *rep, struct report_files *out)
 			"body{font-family:sans-serif;margin:0 auto;padding:16px 24px;color:#222;max-width:1400px}\n"
 			"h1,h2,h3{overflow-wrap:anywhere}\np,li{overflow-wrap:anywhere;max-width:110ch}\n"
 			".scroll{overflow-x:auto;max-width:100%;margin:8px 0 24px}\n"
-			"table{border-collapse:collapse}\n"
-			"td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px;vertical-align:top}\n"
+			"table{border-collapse:separate;border-spacing:0}\n"
+			"td,th{border:1px solid #ccc;border-width:0 1px 1px 0;padding:3px 8px;font-size:13px;"
+			"vertical-align:top;background:#fff}\n"
+			"tr:first-child>*{border-top-width:1px}\ntr>:first-child{border-left-width:1px;position:sticky;left:0;"
+			"z-index:1}\n.nw{white-space:nowrap}\n"
 			"th{background:#f3f3f3}\ntd.n{text-align:right}\ntd small{display:block;color:#555;font-size:11px}\n"
 			".warn{color:#b00;font-weight:bold}\ntd.warn small{font-weight:normal}\n"
 			"figure{margin:16px 0 32px;max-width:100%}\nfigcaption{font-size:13px;color:#555}\n"
 			"svg.chart{display:block;width:100%;height:auto}\n"
-			".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,540px),1fr));"
-			"gap:0 24px}\n.grid figure{margin:8px 0 24px}\n"
+			".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,400px),1fr));"
+			"gap:0 24px}\n.grid figure{margin:8px 0 24px;min-width:0}\n"
+			"@media (max-width:600px){body{padding:8px}td,th{padding:3px 5px}}\n"
+			".headline{background:#eef5fb;border-left:4px solid #0072B2;padding:2px 16px;margin:8px 0 16px}\n"
+			".headline h2{margin:8px 0 4px;font-size:18px}.headline ul{margin:4px 0 8px;padding-left:20px}\n"
+			"details.bed summary{font-weight:bold;cursor:pointer;margin:8px 0}\n"
+			".bed th{text-align:left}\n"
 			"nav.toc{background:#f7f7f7;border:1px solid #ddd;padding:4px 16px;margin:8px 0 24px}\n"
 			"nav.toc ol ol{columns:14em;margin:4px 0}\n"
 			"</style>\n</head>\n<body>\n<h1>dbrig report");
@@ -1016,25 +1577,11 @@ static int html_render(const struct report *rep, struct report_files *out)
 	if (rep->drive)
 		strbuf_adds(sb, " Only this drive's runs (<code>report --drive</code>).");
 	strbuf_adds(sb, "</p>\n");
-	toc(sb, rep, drives, ndrives);
-	if (rep->nwarnings) {
-		strbuf_adds(sb, "<h2 id=\"warnings\">Warnings</h2>\n<ul class=\"warnings\">\n");
-		for (size_t i = 0; i < rep->nwarnings; i++) {
-			strbuf_adds(sb, "<li class=\"warn\">");
-			esc(sb, rep->warnings[i]);
-			strbuf_adds(sb, "</li>\n");
-		}
-		strbuf_adds(sb, "</ul>\n");
-	}
-	strbuf_adds(sb, "<h2 id=\"results\">Results per drive × run group (sample phase)</h2>\n"
-			"<p>With several repetitions each figure is their mean, and below it \"± half-width of its 95% "
-			"confidence interval (Student's t), sd standard deviation, n repetitions\".</p>\n");
-	summary(sb, rep);
-	strbuf_adds(sb, "<h2 id=\"steady\">Verdicts: steady state and bottleneck</h2>\n");
-	verdicts(sb, rep);
-	strbuf_adds(sb, "<h2 id=\"compare\">Drive comparison</h2>\n");
-	comparison(sb, rep);
+	headline(sb, rep);
+	test_bed(sb, rep, drives, ndrives);
 	strbuf_adds(sb, "<h2 id=\"beside\">Beside published figures</h2>\n");
+	beside_note(sb, rep);
+	strbuf_adds(sb, "<div class=\"grid\">\n");
 	bars(sb, &chart_id, rep, METRIC_TPS, "Throughput: TPS summed over the VMs of a run group", "TPS (transactions/s)",
 	     "Solid: measured (sum over instances; whiskers: 95% CI over repetitions). Hatched grey: a published "
 	     "review figure with the same workload, VM count, number of drives and protocol (Leaderboard).");
@@ -1043,16 +1590,30 @@ static int html_render(const struct report *rep, struct report_files *out)
 	bars(sb, &chart_id, rep, METRIC_P99, "99th percentile latency", "99th percentile latency (ms)",
 	     "Solid: mean of the instances' p99s (the published \"average 99th percentile\", an average of "
 	     "percentiles). Light: pooled p99 of every transaction from the merged histograms. Hatched: published.");
+	strbuf_adds(sb, "</div>\n");
+	toc(sb, rep, drives, ndrives);
+	if (rep->nwarnings)
+		warnings(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"results\">Results per drive × run group (sample phase)</h2>\n"
+			"<p>With several repetitions each figure is their mean, and below it \"± half-width of its 95% "
+			"confidence interval (Student's t), sd standard deviation, n repetitions\".</p>\n");
+	summary(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"steady\">Verdicts: steady state and bottleneck</h2>\n");
+	verdicts(sb, rep);
+	strbuf_adds(sb, "<h2 id=\"compare\">Drive comparison</h2>\n");
+	comparison(sb, rep);
 	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
 	published_section(sb, &chart_id, rep);
 	lb_html_section(sb, rep); /* report/leaderboard.c */
-	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group, one line per "
-			"instance; the dashed red line marks the end of the precondition (left) and the start of the "
+	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group: a thin line per "
+			"instance and a thick one, in the drive's colour, for their sum (the figure reviews plot). The "
+			"charts of one run group's drives share one TPS scale, so they compare side by side. The dashed "
+			"red line marks the end of the precondition (left) and the start of the "
 			"measured sample (right). A dip or a slow decline after it means the drive had not reached "
 			"steady state (see <a href=\"#steady\">Steady state</a>).</p>\n<div class=\"grid\">\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		if (!rep->groups[i].all_drives)
-			tps_over_time(sb, &chart_id, &rep->groups[i], i);
+			tps_over_time(sb, &chart_id, rep, &rep->groups[i], i);
 	strbuf_adds(sb, "</div>\n<h2 id=\"percentiles\">Latency percentiles</h2>\n<div class=\"grid\">\n");
 	percentile_curve(sb, &chart_id, rep);
 	strbuf_adds(sb, "</div>\n");

@@ -707,7 +707,7 @@ static void html_table(struct strbuf *sb, const struct lb_board *b, const size_t
 	struct strbuf t;
 
 	strbuf_init(&t, 0);
-	strbuf_adds(sb, "<table class=\"leaderboard\"><thead><tr><th>rank</th><th>drive</th><th>measured or "
+	strbuf_adds(sb, "<div class=\"scroll\"><table class=\"leaderboard\"><thead><tr><th>rank</th><th>drive</th><th>measured or "
 			"published</th><th>TPS</th><th>avg ms</th><th>p99 ms</th></tr></thead><tbody>\n");
 	for (size_t r = 0; r < cnt; r++) {
 		const struct lb_entry *e = &b->e[ord[r]];
@@ -733,7 +733,7 @@ static void html_table(struct strbuf *sb, const struct lb_board *b, const size_t
 			snprintf(v, sizeof(v), "not published");
 		strbuf_addf(sb, "<td class=\"n\">%s</td></tr>\n", v);
 	}
-	strbuf_adds(sb, "</tbody></table>\n");
+	strbuf_adds(sb, "</tbody></table></div>\n"); /* scrolls in its box (html_out.c) */
 	strbuf_release(&t);
 }
 

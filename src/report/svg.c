@@ -7,14 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Colour-blind safe (Okabe-Ito), then repeats. */
-static const char *const palette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
-				      "#D55E00", "#F0E442", "#000000"};
+/*
+ * Colour-blind safe: Okabe-Ito's seven colours without its black (a black
+ * bar hides its whisker), then five of Paul Tol's muted and bright sets that
+ * stay apart from them (indigo, wine, olive, green, purple). Twelve drives
+ * before a colour repeats.
+ */
+static const char *const palette[SVG_NPALETTE] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9",
+						  "#D55E00", "#F0E442", "#332288", "#882255", "#999933",
+						  "#117733", "#AA4499"};
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 
 const char *svg_color(int i)
 {
-	return palette[(size_t)(i < 0 ? 0 : i) % NPALETTE];
+	return i < 0 ? "#666666" : palette[(size_t)i % NPALETTE];
 }
 
 static void esc(struct strbuf *sb, const char *s)
@@ -140,12 +146,17 @@ static void fmt_tick(char *b, size_t n, double v)
 		snprintf(b, n, "%.2g", v);
 }
 
-static void fmt_value(char *b, size_t n, double v)
+/* Decimals for the values of one category: the same for every bar of it. */
+static int value_decimals(double max)
 {
-	if (v >= 100)
-		snprintf(b, n, "%.0f", v);
-	else
-		snprintf(b, n, "%.2f", v);
+	return max >= 100 ? 0 : max >= 10 ? 1 : 2;
+}
+
+double svg_axis_top(double max)
+{
+	double step = nice_step(max * 1.1);
+
+	return max > 0 ? ceil(max * 1.1 / step) * step : 1;
 }
 
 static void svg_open(struct strbuf *sb, double w, double h, const char *title)
@@ -161,7 +172,7 @@ static void title(struct strbuf *sb, const char *t, double w)
 	char attrs[96];
 
 	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\"", w / 2);
-	fit_text(sb, attrs, t, 15, w - 20);
+	fit_text(sb, attrs, t, 13, w - 20);
 }
 
 /* Legend entries laid out left to right, wrapping inside [x0, x1]. */
@@ -179,7 +190,7 @@ static void legend_start(struct legend *l, struct strbuf *sb, double x0, double 
 /* Room for an entry of text `t` with a 14-unit swatch; returns the swatch x. */
 static double legend_place(struct legend *l, const char *t)
 {
-	double w = 18 + text_w(t, 11) + 18, x;
+	double w = 18 + text_w(t, SVG_MIN_FONT) + 14, x;
 
 	if (l->x > l->x0 && l->x + w > l->x1) {
 		l->x = l->x0;
@@ -196,7 +207,7 @@ static void legend_text(struct legend *l, double x, const char *t)
 	char attrs[64];
 
 	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\"", x + 18, l->y + 9);
-	fit_text(l->sb, attrs, t, 11, l->x1 - x - 18);
+	fit_text(l->sb, attrs, t, SVG_MIN_FONT, l->x1 - x - 18);
 }
 
 /* Rows a legend of these texts needs inside a width. */
@@ -232,119 +243,161 @@ static void bar_rect(struct strbuf *sb, const struct bar *b, double x, double y,
 }
 
 #define CAT_H 22.0
+#define TICK_H 14.0
 #define ROW_H 18.0
-#define CAT_GAP 8.0
+#define CAT_GAP 10.0
+
+/* The largest value (or whisker end) of bars [0, n). */
+static double bars_max(const struct bar *bars, size_t n)
+{
+	double m = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		double v = bars[k].has_err && bars[k].err_hi > bars[k].value ? bars[k].err_hi : bars[k].value;
+		if (v > m)
+			m = v;
+	}
+	return m;
+}
+
+/* Tick labels of a value axis at `ty` and grid lines from gy0 to gy1; the axis spans x0..x1 for 0..top. */
+static void value_axis(struct strbuf *sb, double x0, double x1, double top, double step, double ty, double gy0,
+		       double gy1)
+{
+	char b[32];
+
+	for (double v = 0; v <= top + step * 1e-9; v += step) {
+		double x = x0 + v / top * (x1 - x0);
+		fmt_tick(b, sizeof(b), v);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"%.0f\">%s</text>\n",
+			    x, gy0, x, gy1, x, ty, SVG_MIN_FONT, b);
+	}
+}
+
+/* The top of an axis for values up to max, on a nice step; *step gets the step. */
+static double bar_top(double max, double *step)
+{
+	*step = nice_step(max);
+	return max > 0 ? ceil(max / *step) * *step : 1;
+}
 
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 {
-	const double w = SVG_BAR_WIDTH, y0 = 60;
-	const char *legend_texts[3];
-	double lw = 120, x0, x1, ymax = 0, step, y, yend, h;
-	bool any_pub = false, any_measured = false;
+	const double w = SVG_BAR_WIDTH, y0 = c->shared_axis ? 60 : 44;
+	double lw = 90, x0, x1, all_max = 0, top = 1, step = 1, y, yend, h;
+	bool any_pub = false;
 	size_t nleg = 0;
-	char b[32], attrs[128];
+	const char **legend_texts = xcalloc(c->nlegend + 3, sizeof(*legend_texts));
+	char b[32], attrs[160];
 
 	for (size_t i = 0; i < c->ncats; i++) {
+		double m = bars_max(c->cats[i].bars, c->cats[i].n);
+		if (m > all_max)
+			all_max = m;
 		for (size_t k = 0; k < c->cats[i].n; k++) {
 			const struct bar *br = &c->cats[i].bars[k];
-			double v = br->has_err && br->err_hi > br->value ? br->err_hi : br->value;
-			if (v > ymax)
-				ymax = v;
-			if (text_w(br->label, 11) + 24 > lw)
-				lw = text_w(br->label, 11) + 24;
+			if (text_w(br->label, SVG_MIN_FONT) + 16 > lw)
+				lw = text_w(br->label, SVG_MIN_FONT) + 16;
 			any_pub |= br->style == BAR_PUBLISHED;
-			any_measured |= br->style != BAR_PUBLISHED;
 		}
 	}
-	if (lw > 360)
-		lw = 360;
-	x0 = lw + 8;
-	x1 = w - 70;
-	step = nice_step(ymax);
-	ymax = ymax > 0 ? ceil(ymax / step) * step : 1;
-	if (ymax <= 0)
-		ymax = 1;
-	if (any_measured)
-		legend_texts[nleg++] = "measured (one colour per drive)";
+	if (lw > 150)
+		lw = 150;
+	x0 = lw + 6;
+	x1 = w - 48; /* room for the value after the longest bar */
+	for (size_t i = 0; i < c->nlegend; i++)
+		legend_texts[nleg++] = c->legend[i].name;
 	if (c->uses_pooled)
-		legend_texts[nleg++] = "measured, pooled (merged histograms)";
+		legend_texts[nleg++] = "pooled (merged histograms)";
 	if (any_pub)
 		legend_texts[nleg++] = "published review (hatched)";
 	yend = y0;
 	for (size_t i = 0; i < c->ncats; i++)
-		yend += CAT_H + ROW_H * (double)c->cats[i].n + CAT_GAP;
-	h = yend + 40 + 18.0 * legend_rows(legend_texts, nleg, w - 16) + 6;
+		yend += CAT_H + (c->shared_axis ? 0 : TICK_H) + ROW_H * (double)c->cats[i].n + CAT_GAP;
+	h = yend + (c->shared_axis ? 20 : 0) + 10 + 18.0 * legend_rows(legend_texts, nleg, w - 16) + 6;
 
 	svg_open(sb, w, h, c->title);
 	strbuf_addf(sb, "<defs><pattern id=\"hatch%d\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
 		    "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#eee\"/><line x1=\"0\" y1=\"0\" "
 		    "x2=\"0\" y2=\"6\" stroke=\"#777\" stroke-width=\"3\"/></pattern></defs>\n", id);
 	title(sb, c->title, w);
-#define XP(v) (x0 + (v) / ymax * (x1 - x0))
-	/* Value axis: grid lines with their ticks above and below. */
-	for (double v = 0; v <= ymax + step * 1e-9; v += step) {
-		fmt_tick(b, sizeof(b), v);
-		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n",
-			    XP(v), y0 - 2, XP(v), yend, XP(v), y0 - 8, b, XP(v), yend + 14, b);
+	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"36\" text-anchor=\"middle\"", w / 2);
+	fit_text(sb, attrs, c->y_label, 12, w - 20);
+	if (c->shared_axis) {
+		top = bar_top(all_max, &step);
+		value_axis(sb, x0, x1, top, step, y0 - 8, y0 - 2, yend);
 	}
-	snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"38\" text-anchor=\"middle\"", (x0 + x1) / 2);
-	fit_text(sb, attrs, c->y_label, 12, w - 40);
+#define XP(v) (x0 + (v) / top * (x1 - x0))
 	y = y0;
 	for (size_t i = 0; i < c->ncats; i++) {
 		const struct bar_cat *cat = &c->cats[i];
+		double cmax = bars_max(cat->bars, cat->n);
+		int dec = value_decimals(cmax);
 
-		snprintf(attrs, sizeof(attrs), "x=\"8\" y=\"%.1f\" font-weight=\"bold\"", y + 15);
+		snprintf(attrs, sizeof(attrs), "class=\"cat\" x=\"8\" y=\"%.1f\" font-weight=\"bold\"", y + 15);
 		fit_text(sb, attrs, cat->label, 12, w - 16);
 		y += CAT_H;
+		if (!c->shared_axis) {
+			top = bar_top(cmax, &step);
+			value_axis(sb, x0, x1, top, step, y + 10, y + 12, y + TICK_H + ROW_H * (double)cat->n);
+			y += TICK_H;
+		}
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x0, y, x0,
+			    y + ROW_H * (double)cat->n);
 		for (size_t k = 0; k < cat->n; k++) {
 			const struct bar *br = &cat->bars[k];
 			double bw = XP(br->value) - x0;
 
-			snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"", x0 - 6, y + 12.5);
-			fit_text(sb, attrs, br->label, 11, lw - 16);
+			snprintf(attrs, sizeof(attrs), "class=\"bar-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"", x0 - 5,
+				 y + 12.5);
+			fit_text(sb, attrs, br->label, SVG_MIN_FONT, lw - 8);
 			bar_rect(sb, br, x0, y + 2, bw > 0 ? bw : 0, ROW_H - 5, id);
 			if (br->has_err) {
 				double cy = y + 2 + (ROW_H - 5) / 2;
-				strbuf_addf(sb, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"#222\" "
-					    "stroke-width=\"1.2\" fill=\"none\"/>\n", XP(br->err_lo), cy, XP(br->err_hi),
-					    XP(br->err_lo), cy - 4, cy + 4, XP(br->err_hi), cy - 4, cy + 4);
+				/* A white halo keeps the whisker visible on a dark bar. */
+				for (int pass = 0; pass < 2; pass++)
+					strbuf_addf(sb, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"%s\" "
+						    "stroke-width=\"%s\" fill=\"none\"/>\n", XP(br->err_lo), cy, XP(br->err_hi),
+						    XP(br->err_lo), cy - 4, cy + 4, XP(br->err_hi), cy - 4, cy + 4,
+						    pass ? "#222" : "#fff", pass ? "1.2" : "3");
 			}
-			fmt_value(b, sizeof(b), br->value);
-			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n",
+			snprintf(b, sizeof(b), "%.*f", dec, br->value);
+			strbuf_addf(sb, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\">%s</text>\n",
 				    (br->has_err && br->err_hi > br->value ? XP(br->err_hi) : x0 + (bw > 0 ? bw : 0)) + 4,
-				    y + 12, b);
+				    y + 12, SVG_MIN_FONT, b);
 			y += ROW_H;
 		}
 		y += CAT_GAP;
 	}
 #undef XP
-	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x0, y0 - 2, x0, yend);
+	if (c->shared_axis)
+		value_axis(sb, x0, x1, top, step, yend + 14, yend, yend);
 	{
 		struct legend l;
-		legend_start(&l, sb, 8, w - 8, yend + 30);
+		legend_start(&l, sb, 8, w - 8, yend + (c->shared_axis ? 20 : 0) + 10);
 		for (size_t i = 0; i < nleg; i++) {
 			double lx = legend_place(&l, legend_texts[i]);
-			if (!strncmp(legend_texts[i], "published", 9))
+			if (i < c->nlegend)
+				strbuf_addf(sb, "<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>",
+					    lx, l.y, svg_color(c->legend[i].color));
+			else if (!strncmp(legend_texts[i], "published", 9))
 				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"url(#hatch%d)\" "
 					    "stroke=\"#555\" stroke-dasharray=\"4 2\"/>", lx, l.y, id);
-			else if (strstr(legend_texts[i], "pooled"))
-				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\" "
-					    "fill-opacity=\"0.4\" stroke=\"%s\"/>", lx, l.y, svg_color(0), svg_color(0));
 			else
-				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>", lx,
-					    l.y, svg_color(0));
+				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#999\" "
+					    "fill-opacity=\"0.4\" stroke=\"#555\"/>", lx, l.y);
 			legend_text(&l, lx, legend_texts[i]);
 		}
 	}
+	free(legend_texts);
 	strbuf_adds(sb, "</svg>\n");
 }
 
 /* A tick label centred on x, shifted inward when it would reach past the chart's edges. */
 static void x_tick(struct strbuf *sb, double x, double y, const char *label, double w)
 {
-	double half = text_w(label, 11) / 2;
+	double half = text_w(label, SVG_MIN_FONT) / 2;
 	const char *anchor = "middle";
 
 	if (x + half > w - 2) {
@@ -354,14 +407,14 @@ static void x_tick(struct strbuf *sb, double x, double y, const char *label, dou
 		x = 2;
 		anchor = "start";
 	}
-	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"11\">", x, y, anchor);
+	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\">", x, y, anchor, SVG_MIN_FONT);
 	esc(sb, label);
 	strbuf_adds(sb, "</text>\n");
 }
 
 void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 {
-	const double w = SVG_LINE_WIDTH, left = 64, top = 36, ph = 240, pw = w - left - 16;
+	const double w = SVG_LINE_WIDTH, left = 50, top = 32, ph = 200, pw = w - left - 12;
 	double xmin = 0, xmax = 0, ymax = 0, ystep, xstep, h;
 	const char **names = xcalloc(c->nseries + 1, sizeof(*names));
 	bool any = false;
@@ -406,12 +459,12 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 		double y = top + ph - v / ymax * ph;
 		fmt_tick(b, sizeof(b), v);
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n",
-			    left, y, left + pw, y, left - 6, y + 4, b);
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"%.0f\">%s</text>\n",
+			    left, y, left + pw, y, left - 4, y + 4, SVG_MIN_FONT, b);
 	}
 	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", left, top + ph,
 		    left, top);
-	snprintf(attrs, sizeof(attrs), "transform=\"translate(14,%.1f) rotate(-90)\" text-anchor=\"middle\"",
+	snprintf(attrs, sizeof(attrs), "transform=\"translate(12,%.1f) rotate(-90)\" text-anchor=\"middle\"",
 		 top + ph / 2);
 	fit_text(sb, attrs, c->y_label, 12, ph);
 	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", left, top + ph,
@@ -443,7 +496,7 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 			    "stroke-dasharray=\"6 3\" stroke-width=\"1.5\"/>\n", XP(c->marker_x), top, XP(c->marker_x),
 			    top + ph);
 		snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" fill=\"#c00\"", XP(c->marker_x) + 4, top + 12);
-		fit_text(sb, attrs, c->marker_label ? c->marker_label : "", 11, left + pw - XP(c->marker_x) - 6);
+		fit_text(sb, attrs, c->marker_label ? c->marker_label : "", SVG_MIN_FONT, left + pw - XP(c->marker_x) - 6);
 	}
 	{
 		struct legend l;
@@ -454,8 +507,8 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 			double lx;
 
 			if (s->n) {
-				strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"", col,
-					    s->dashed ? " stroke-dasharray=\"5 3\"" : "");
+				strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", col,
+					    s->bold ? "2.8" : "1.3", s->dashed ? " stroke-dasharray=\"5 3\"" : "");
 				for (size_t k = 0; k < s->n; k++)
 					strbuf_addf(sb, "%s%.1f,%.1f", k ? " " : "", XP(s->x[k]), YP(s->y[k]));
 				strbuf_adds(sb, "\"/>\n");

@@ -19,8 +19,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SVG_BAR_WIDTH 960.0   /* viewBox width of bar charts */
-#define SVG_LINE_WIDTH 760.0  /* viewBox width of line charts */
+/*
+ * The viewBoxes are narrow so that the smallest text, SVG_MIN_FONT units,
+ * still renders at 9 px or more on a 390 px phone (a chart about 370 px
+ * wide: 370 / 440 x 11 = 9.3 px); on a desktop the charts stand side by side
+ * in a grid (html_out.c), each about as wide as its viewBox.
+ */
+#define SVG_BAR_WIDTH 440.0   /* viewBox width of bar charts */
+#define SVG_LINE_WIDTH 440.0  /* viewBox width of line charts */
+#define SVG_MIN_FONT 11.0     /* no text of a chart is smaller (viewBox units) */
 #define SVG_CHAR_EM 0.58      /* estimated width of a character, in font sizes */
 
 enum bar_style {
@@ -44,12 +51,23 @@ struct bar_cat {
 	struct bar *bars;
 };
 
+/* One legend entry: a drive and its palette colour. */
+struct legend_entry {
+	const char *name;
+	int color;
+};
+
 struct bar_chart {
 	const char *title;
 	const char *y_label;  /* the value axis, with unit, e.g. "TPS (transactions/s)" */
 	size_t ncats;
 	struct bar_cat *cats;
 	bool uses_pooled;     /* show the pooled style in the legend */
+	/* false: each category (run group) is drawn on its own value axis, so a
+	 * 99-TPS group is as readable as a 30,000-TPS one; true: one axis for all. */
+	bool shared_axis;
+	size_t nlegend;       /* one swatch per drive, in its colour */
+	const struct legend_entry *legend;
 };
 
 struct line_series {
@@ -59,6 +77,7 @@ struct line_series {
 	bool dashed;
 	bool has_color;       /* use `color`, else the series' index picks the palette colour */
 	int color;
+	bool bold;            /* a thick line: e.g. the sum over instances */
 };
 
 struct line_chart {
@@ -88,7 +107,13 @@ void line_chart_release(struct line_chart *c);
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id);
 void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id);
 
-/* The palette colour of index i ("#0072B2"), for HTML legends beside charts. */
+/* The palette colour of index i ("#0072B2"), for HTML legends beside charts:
+ * SVG_NPALETTE colour-blind-safe colours, none black, before any repeats;
+ * a negative index is a neutral grey (a total over several drives). */
+#define SVG_NPALETTE 12
 const char *svg_color(int i);
+
+/* The top of a value axis showing `max` with a 10% margin, on a tick. */
+double svg_axis_top(double max);
 
 #endif

@@ -63,6 +63,10 @@ void run_free(struct run *r)
 	free(r->test);
 	free(r->params);
 	free(r->engine);
+	free(r->tool_version);
+	free(r->drive_ids);
+	free(r->started_at);
+	free(r->finished_at);
 	phase_stat_release(&r->pre);
 	phase_stat_release(&r->sample);
 	tel_phase_release(&r->tel_pre);

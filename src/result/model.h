@@ -10,6 +10,8 @@
 #ifndef DBRIG_RESULT_MODEL_H
 #define DBRIG_RESULT_MODEL_H
 
+#include "core/driveid.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,6 +107,12 @@ struct interval_pt {
 	double dev_await_ms;   /* of that device */
 };
 
+/* One drive of the result's test_bed: identity and SMART health before and after the run. */
+struct run_drive {
+	struct drive_id id;
+	struct drive_health before, after;
+};
+
 struct run {
 	char *path;            /* relative to the results folder */
 	char *journal;         /* relative path of the journal, or NULL */
@@ -119,6 +127,11 @@ struct run {
 	char *params;          /* canonical "key=value ..." of workload.params, sorted */
 	bool open_loop;        /* rate-limited or think-time: Little's law does not apply */
 	char *engine;          /* "driver server_version" */
+	char *tool_version;    /* tool.version: the dbrig that measured it, or "" */
+	char *started_at, *finished_at; /* UTC, ISO 8601, or "" */
+	size_t ndrive_ids;
+	struct run_drive *drive_ids; /* test_bed.drives, or NULL */
+	struct host_id host;   /* test_bed.host; all empty when not recorded */
 	struct phase_stat pre, sample;
 	unsigned driver_loops; /* format 1.1 "driver": its event loops (0: not recorded) */
 	bool has_tel;          /* the result carries telemetry */

@@ -97,6 +97,78 @@ static char *params_canonical(json_t *params, bool *open_loop)
 	return take(&sb);
 }
 
+static void health_of(json_t *o, struct drive_health *h)
+{
+	json_t *v;
+
+	memset(h, 0, sizeof(*h));
+	if (json_is_boolean(v = json_object_get(o, "smart_passed"))) {
+		h->has_passed = true;
+		h->passed = json_is_true(v);
+	}
+	if (json_is_integer(v = json_object_get(o, "temperature_c"))) {
+		h->has_temp = true;
+		h->temp_c = (int)json_integer_value(v);
+	}
+	if (json_is_integer(v = json_object_get(o, "media_wear_pct"))) {
+		h->has_wear = true;
+		h->wear_pct = (int)json_integer_value(v);
+	}
+	if (json_is_integer(v = json_object_get(o, "data_written_bytes")) && json_integer_value(v) >= 0) {
+		h->has_written = true;
+		h->written_bytes = (uint64_t)json_integer_value(v);
+	}
+}
+
+static void copy_str(json_t *o, const char *key, char *out, size_t n)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	snprintf(out, n, "%s", v ? v : "");
+}
+
+/* test_bed.drives (written by the campaign, core/driveid.h): optional, read as far as it is well formed. */
+static void read_test_bed(struct run *r, json_t *root)
+{
+	json_t *host = json_object_get(json_object_get(root, "test_bed"), "host");
+	json_t *drives = json_object_get(json_object_get(root, "test_bed"), "drives"), *d;
+	size_t i;
+
+	if (json_is_object(host)) {
+		json_t *v;
+		copy_str(host, "cpu_model", r->host.cpu_model, sizeof(r->host.cpu_model));
+		copy_str(host, "kernel", r->host.kernel, sizeof(r->host.kernel));
+		if (json_is_integer(v = json_object_get(host, "cpus")) && json_integer_value(v) > 0)
+			r->host.cpus = (unsigned)json_integer_value(v);
+		if (json_is_integer(v = json_object_get(host, "ram_bytes")) && json_integer_value(v) > 0)
+			r->host.ram_bytes = (uint64_t)json_integer_value(v);
+	}
+
+	if (!json_is_array(drives) || !json_array_size(drives))
+		return;
+	r->drive_ids = xcalloc(json_array_size(drives), sizeof(*r->drive_ids));
+	json_array_foreach(drives, i, d) {
+		struct run_drive *rd = &r->drive_ids[r->ndrive_ids];
+		json_t *v;
+
+		if (!json_is_object(d))
+			continue;
+		copy_str(d, "dev", rd->id.dev, sizeof(rd->id.dev));
+		copy_str(d, "model", rd->id.model, sizeof(rd->id.model));
+		copy_str(d, "serial", rd->id.serial, sizeof(rd->id.serial));
+		copy_str(d, "firmware", rd->id.firmware, sizeof(rd->id.firmware));
+		if (json_is_integer(v = json_object_get(d, "capacity_bytes")) && json_integer_value(v) > 0)
+			rd->id.size_bytes = (uint64_t)json_integer_value(v);
+		if (json_is_integer(v = json_object_get(d, "logical_block_size")) && json_integer_value(v) > 0)
+			rd->id.logical_block = (unsigned)json_integer_value(v);
+		if (json_is_integer(v = json_object_get(d, "physical_block_size")) && json_integer_value(v) > 0)
+			rd->id.physical_block = (unsigned)json_integer_value(v);
+		health_of(json_object_get(d, "before"), &rd->before);
+		health_of(json_object_get(d, "after"), &rd->after);
+		r->ndrive_ids++;
+	}
+}
+
 static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 {
 	json_t *run = jsonr_obj(jr, root, "", "run", JSONR_REQUIRED);
@@ -104,6 +176,13 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	json_t *eng = jsonr_obj(jr, root, "", "engine", JSONR_OPTIONAL | JSONR_NULLABLE);
 	const char *kind;
 
+	json_t *tool = jsonr_obj(jr, root, "", "tool", JSONR_OPTIONAL | JSONR_NULLABLE);
+
+	r->tool_version = dup_or_empty(tool ? jsonr_str(jr, tool, ".tool", "version", JSONR_OPTIONAL | JSONR_NULLABLE, "")
+					    : "");
+	read_test_bed(r, root);
+	r->started_at = dup_or_empty(jsonr_str(jr, root, "", "started_at", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->finished_at = dup_or_empty(jsonr_str(jr, root, "", "finished_at", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->campaign = dup_or_empty(jsonr_str(jr, run, ".run", "campaign", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->run_group = dup_or_empty(jsonr_str(jr, run, ".run", "run_group", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->drive = dup_or_empty(jsonr_str(jr, run, ".run", "drive", JSONR_OPTIONAL | JSONR_NULLABLE, ""));

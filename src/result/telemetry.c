@@ -440,6 +440,13 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 		json_object_set_new(drive, "stack", json_string(in->drive_stack));
 	json_object_set_new(root, "telemetry", json_pack("{s:I, s:o, s:o}", "host_cpus", (json_int_t)s->host_cpus,
 							 "drive", drive, "phases", tphases));
+	if (in->test_bed) {
+		json_t *bed = json_loads(in->test_bed, 0, NULL);
+		if (json_is_object(bed))
+			json_object_set_new(root, "test_bed", bed);
+		else
+			json_decref(bed);
+	}
 	json_array_foreach(json_object_get(root, "intervals"), i, v) {
 		json_t *jt = json_object_get(v, "t"), *js = json_object_get(v, "seconds");
 		double te, ts;

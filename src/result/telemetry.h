@@ -75,6 +75,8 @@ struct tel_instance {
 	unsigned guest_vcpus;
 	const char *guest_disk;           /* how its under-test disk is named among the devices ("i1:sdc") */
 	uint64_t start_ns;                /* CLOCK_MONOTONIC at the driver's t = 0; 0: as the result says */
+	const char *test_bed;             /* the result's "test_bed" as JSON text: {"host": ..., "drives": [...]}
+					   * (core/driveid.h); may be NULL */
 };
 
 /* Rewrite the result at `path` with the instance's telemetry. 0, or -errno

@@ -283,6 +283,16 @@ for g, insts, tag in groups:
             top = t["phases"]["sample"]["devices"][0]
             if top["w_iops"] <= 0 or top["w_mbps"] <= 0 or top["await_ms"] <= 0 or top["queue_depth"] <= 0:
                 err.append("%s: the drive did no writes? %s" % (p, top))
+            # The test bed: the host, and each device under the drive with its identity and
+            # health before and after (SMART figures are null without smartctl or SMART).
+            tb = r.get("test_bed") or {}
+            h, drv = tb.get("host") or {}, tb.get("drives") or []
+            if not str(h.get("kernel") or "").startswith("Linux") or not (h.get("cpus") or 0) >= 1 or not (h.get("ram_bytes") or 0) > 0:
+                err.append("%s: test_bed host %s" % (p, h))
+            if not drv or any(not x.get("dev") or not (x.get("logical_block_size") or 0) > 0 or
+                              any(k not in x for k in ("before", "after", "change", "model", "serial", "firmware"))
+                              for x in drv):
+                err.append("%s: test_bed drives %s" % (p, drv))
             iv = [x for x in r["intervals"] if x.get("type") == "interval"]
             if not iv or any("telemetry" not in x or x["telemetry"]["devices"][0]["name"] != t["drive"]["top"] for x in iv):
                 err.append("%s: intervals without telemetry" % p)

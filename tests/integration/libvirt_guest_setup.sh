@@ -70,6 +70,10 @@ check "no file of the seed but setup.conf holds the password" \
 for f in sysbench-setup.sh sqlserver-setup.sh setup-common.sh; do
 	check "$f is valid sh" sh -n "$DBRIG_SOURCE_DIR/vm-templates/$f"
 done
+# shellcheck (warnings and errors) over the guest scripts, following the sourced part.
+command -v shellcheck >/dev/null || fail "shellcheck is missing (apt-get install shellcheck)"
+check "the guest scripts pass shellcheck -S warning" bash -c 'cd "$0/vm-templates" &&
+	shellcheck -x -s sh -S warning sysbench-setup.sh sqlserver-setup.sh setup-common.sh' "$DBRIG_SOURCE_DIR"
 
 # Stubs: each logs its argv (one line) to log/calls; mysql keeps its stdin.
 stub() { # stub NAME BODY
@@ -164,12 +168,24 @@ guest "$T/tpcc"
 check "tpcc: the script ran (exit 0)" [ "$(cat "$T/log/rc")" = 0 ]
 check "tpcc: the database tpcc is created and granted" \
 	bash -c "grep -qx 'CREATE DATABASE IF NOT EXISTS \`tpcc\`;' '$T/log/sql' && grep -qx \"GRANT ALL ON \\\`tpcc\\\`.\\* TO 'dbrig'@'10.0.2.2' IDENTIFIED BY 'pw-1234.abcd';\" '$T/log/sql'"
-sed -e 's/"engine": {"kind": "mariadb"/"engine": {"kind": "sqlserver"/' -e 's/"endpoint": "forward",/"endpoint": "forward", "template": "sqlserver",/' \
-	-e 's/"pw-1234.abcd"/"pw-1234.abcdEF"/' "$T/c3.json" >"$T/c4.json"
-"$DBRIG_BIN" provision "$T/c4.json" --dry-run >"$T/dry4.out" 2>&1 || die "provision --dry-run (sqlserver): $(cat "$T/dry4.out")"
+# SQL Server takes max_server_memory_mb (applied with sp_configure) and no MySQL option.
+python3 - "$T/c3.json" "$T/c4.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["engine"] = {"kind": "sqlserver", "buffer_pool": "64M", "server_options": {"max_server_memory_mb": 2048}}
+c["target"]["template"] = "sqlserver"
+c["target"]["db_password"] = "pw-1234.abcdEF"
+c["target"]["sqlserver_trust_server_certificate"] = True
+json.dump(c, open(sys.argv[2], "w"))
+PY
+# Its preflight asks the ODBC driver manager for the driver: registered here, never loaded.
+mkdir -p "$T/odbc" && printf '[ODBC Driver 18 for SQL Server]\nDriver=/nonexistent/libmsodbcsql.so\n' >"$T/odbc/odbcinst.ini"
+ODBCSYSINI=$T/odbc "$DBRIG_BIN" provision "$T/c4.json" --dry-run >"$T/dry4.out" 2>&1 || die "provision --dry-run (sqlserver): $(cat "$T/dry4.out")"
 seed_files "$T/dry4.out" "$T/mssql"
 check "sqlserver: the script is vm-templates/sqlserver-setup.sh" cmp -s "$T/mssql/dbrig-setup.sh" "$DBRIG_SOURCE_DIR/vm-templates/sqlserver-setup.sh"
 check "sqlserver: its parameters name the database tpcc" grep -qx 'db_name=tpcc' "$T/mssql/setup.conf"
+check "sqlserver: the port is SQL Server's 1433 by default" grep -qx 'db_port=1433' "$T/mssql/setup.conf"
+check "sqlserver: max_server_memory_mb reaches the setup's parameters" grep -qx 'max_server_memory_mb=2048' "$T/mssql/setup.conf"
 
 # Finding 3 with the campaign checks bypassed: hostile option lines in server.cnf are
 # copied, never run; a parameter outside its grammar stops the script before any SQL.

@@ -1,7 +1,8 @@
 # Chart values checked against report.json, independently of the SVG code:
 # in the TPS, average-latency and p99 bar charts, every measured bar's printed
 # value is its group's figure in report.json (at the printed precision), and
-# every bar's length is its value on the chart's own axis (within 0.15 px).
+# every bar's length is its value on its run group's own axis (or the one
+# shared axis of --shared-axis), within 0.15 px.
 import json, re, sys
 html, rep = open(sys.argv[1], encoding="utf-8").read(), json.load(open(sys.argv[2]))
 figures = ("tps_sum", "avg_latency_ms_mean_of_instances", "p99_ms_mean_of_instance_p99s")
@@ -9,29 +10,48 @@ svgs = re.findall(r"<svg[^>]*class=\"chart\".*?</svg>", html, re.S)
 err, checked = [], 0
 def num(t):
     return float(t.replace(",", ""))
+TICK = re.compile(r'<text class="tick" x="([\d.]+)" y="[\d.]+" text-anchor="middle" font-size="\d+">([\d.,]+)</text>')
 for ci, fig in enumerate(figures):
     svg = svgs[ci]
-    ticks = [(float(x), num(v)) for x, v in re.findall(r'<text x="([\d.]+)" y="52\.0" text-anchor="middle" font-size="11">([\d.,]+)</text>', svg)]
-    if len(ticks) < 2 or ticks[0][1] != 0:
-        err.append("chart %d: no axis ticks %s" % (ci, ticks)); continue
-    x0, scale = ticks[0][0], (ticks[-1][0] - ticks[0][0]) / ticks[-1][1]
+    legend = svg.find('class="swatch"')  # the legend follows the bars
+    svg = svg[:legend] if legend > 0 else svg
+    # Each category (run group) has its own axis: the tick labels after its
+    # title; with --shared-axis one axis before the first category serves all.
+    axis = None
     cat = label = None
     bar = None
-    legend = svg.find('stroke="#333"/>')  # the axis line drawn after the bars; the legend follows it
-    svg = svg[:legend] if legend > 0 else svg
-    for m in re.finditer(r'<text x="8" y="[\d.]+" font-weight="bold" font-size="12">([^<]*)</text>|'
-                         r'<text x="[\d.]+" y="[\d.]+" text-anchor="end" font-size="11">([^<]*)</text>|'
+    pending = []
+    def take_axis():
+        global axis, pending
+        if pending:
+            ticks = pending
+            pending = []
+            if len(ticks) < 2 or ticks[0][1] != 0:
+                err.append("chart %d %s: no axis ticks %s" % (ci, cat, ticks))
+                axis = None
+            else:
+                axis = (ticks[0][0], (ticks[-1][0] - ticks[0][0]) / ticks[-1][1])
+    for m in re.finditer(r'<text class="cat" x="8" y="[\d.]+" font-weight="bold" font-size="12">([^<]*)</text>|'
+                         r'<text class="bar-label" x="[\d.]+" y="[\d.]+" text-anchor="end" font-size="\d+">([^<]*)</text>|'
                          r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="([^"]+)"/>|'
-                         r'<text x="[\d.]+" y="[\d.]+" font-size="10">([^<]*)</text>', svg):
+                         r'<text class="value" x="[\d.]+" y="[\d.]+" font-size="\d+">([^<]*)</text>|' + TICK.pattern, svg):
+        if m.group(7) is not None:
+            pending.append((float(m.group(7)), num(m.group(8))))
+            continue
+        take_axis()
         if m.group(1) is not None:
             cat = m.group(1)
         elif m.group(2) is not None:
             label = m.group(2)
         elif m.group(3) is not None:
+            if axis is None:
+                err.append("chart %d %s/%s: a bar without an axis" % (ci, cat, label)); continue
+            x0, scale = axis
             if abs(float(m.group(3)) - x0) > 0.06:
                 err.append("chart %d %s/%s: bar starts at %s, not at the axis' 0 (%s)" % (ci, cat, label, m.group(3), x0))
             bar = (label, float(m.group(4)), m.group(5).startswith("url("))
         elif m.group(6) is not None and bar:
+            x0, scale = axis
             lab, width, published = bar
             text = m.group(6)
             bar = None

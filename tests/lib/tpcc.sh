@@ -287,6 +287,16 @@ assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']]
 	# bound; TPS = terminals / mean cycle within 10% is a speed, in
 	# bench/tpcc-delays.sh, since it failed on a loaded machine).
 	check "$name: delayed run: oracle" oracle result "$out.spec.json"
+	# One C-run per database (clause 2.1.6.1): the first run stored it in tpcc_meta,
+	# every later run (another seed, another process) reads and uses it.
+	check "$name: the C-run constants are the database's: equal in three runs seeded from the clock" python3 -c "
+import json, sys
+rs = [json.load(open(f))['workload']['params'] for f in sys.argv[1:]]
+keys = ('c_run_c_last', 'c_run_c_id', 'c_run_ol_i_id')
+assert all(k in rs[0] for k in keys), rs[0]
+assert all([r[k] for k in keys] == [rs[0][k] for k in keys] for r in rs), [[r[k] for k in keys] for r in rs]
+" "$out.off.json" "$out.proc.json" "$out.spec.json"
+	check "$name: ... and stored in tpcc_meta" bash -c '"$0" tpcc "$@" --delays=off --terminals=2 --connections=1 --time=1 --rand-seed=99 run | grep -q "^C-run constants read from tpcc_meta (shared by every driver on this database): C_LAST "' "$DBRIG_BIN" "$@"
 	check "$name: precondition kept apart" python3 -c "
 import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['phases']['precondition']['transactions'] > 0 else 1)" "$out.spec.json"
 	check "$name: password not in the result" bash -c '! grep -q "${TPCC_SECRET:-no-secret-here}" "$0"' "$out.spec.json"

@@ -220,7 +220,7 @@ void lv_fill_spec(struct target *t, struct target_instance *inst, const char *go
 	s->network = lv_setting_str(env, "network");
 	vm_mac(env->name, inst->index, s->mac);
 	s->fwd_port = li->fwd_port;
-	s->guest_port = (unsigned)lv_setting_num(env, "db_port");
+	s->guest_port = lv_db_port(env);
 	s->kernel = lv_setting_str(env, "kernel");
 	s->initrd = lv_setting_str(env, "initrd");
 	s->cmdline = s->kernel ? lv_setting_str(env, "cmdline") : NULL;
@@ -379,7 +379,7 @@ int lv_probe(struct target *t, struct target_instance *inst, virDomainPtr dom, b
 			return -EAGAIN;
 		}
 		host = li->addr;
-		port = (unsigned)lv_setting_num(t->env, "db_port");
+		port = lv_db_port(t->env);
 	} else {
 		snprintf(li->addr, sizeof(li->addr), "%s", host);
 	}
@@ -456,7 +456,7 @@ int libvirt_start(struct target *t, struct target_instance *inst)
 	inst->running = true;
 	if ((ret = wait_ready(t, inst, dom)) == 0)
 		log_info("%s: ready at %s:%u after %.1f s", what, ((struct lv_inst *)inst->priv)->addr,
-			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port")
+			 ((struct lv *)t->priv)->nic == VMNIC_NETWORK ? lv_db_port(t->env)
 								     : ((struct lv_inst *)inst->priv)->fwd_port,
 			 (double)(clock_now_ns() - t0) / 1e9);
 out:
@@ -485,7 +485,7 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 		}
 	}
 	ep->host = lv->nic == VMNIC_NETWORK ? li->addr : "127.0.0.1";
-	ep->port = lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port;
+	ep->port = lv->nic == VMNIC_NETWORK ? lv_db_port(t->env) : li->fwd_port;
 	ep->user = lv_setting_str(t->env, "db_user");
 	if ((ret = lv_db_password(t, false, &ep->password)) < 0)
 		goto out;

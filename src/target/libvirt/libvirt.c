@@ -277,6 +277,25 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 
 	lv->insts = insts;
 	lv->ninsts = n;
+	/* ODBC Driver 18 verifies the server's certificate unless told otherwise, and SQL
+	 * Server's own certificate is self-signed: left to the default, every login of the
+	 * campaign would be refused after the VMs are up. The campaign says which it is. */
+	if (t->env->engine->protocol == DB_PROTO_TDS &&
+	    !target_setting(t->env, "sqlserver_trust_server_certificate")->set) {
+		target_env_error(t->env, ".target.sqlserver_trust_server_certificate",
+				 "unset (expected true, on the private network to the guests whose SQL Server "
+				 "certificate is self-signed, or false with a certificate this host trusts: ODBC "
+				 "Driver 18 verifies it by default and every login would fail)");
+		return -EINVAL;
+	}
+	/* The drivers run on this host: their ODBC driver must be registered before any VM
+	 * boots, not found missing at the first login after hours of golden load. */
+	if (t->env->engine->odbc_connect && db_engine_driver_present(t->env->engine, NULL) != 1) {
+		target_env_error(t->env, ".engine.kind",
+				 "\"%s\": the ODBC driver \"%s\" is not registered on this host (SQLDrivers, odbcinst.ini; "
+				 "expected it installed: docs/libvirt.md)", t->env->engine->name, t->env->engine->odbc_driver);
+		return -ENOENT;
+	}
 	if ((ret = lv_preflight_paths(t)) < 0 || (ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
 		return ret;
 	for (size_t d = 0; d < t->env->ndrives; d++)
@@ -793,7 +812,7 @@ static int libvirt_status(struct target *t, struct target_instance *inst, struct
 		if (ret == 0) {
 			ready = true;
 			strbuf_addf(line, "; endpoint %s:%u, %s", li->addr,
-				    lv->nic == VMNIC_NETWORK ? (unsigned)lv_setting_num(t->env, "db_port") : li->fwd_port,
+				    lv->nic == VMNIC_NETWORK ? lv_db_port(t->env) : li->fwd_port,
 				    lv_setting_num(t->env, "wait_database") ? "database ready" : "database not checked");
 		} else {
 			strbuf_addf(line, "; not ready: %s", why.buf);

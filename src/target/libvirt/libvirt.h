@@ -96,6 +96,8 @@ extern const struct target_option libvirt_options[];
 /* The setting `name` of the config's target: its string (NULL when unset), or its number. */
 const char *lv_setting_str(const struct target_env *env, const char *name);
 uint64_t lv_setting_num(const struct target_env *env, const char *name);
+/* The guest's database port: .target.db_port, else the engine's default (db/engine.h). */
+unsigned lv_db_port(const struct target_env *env);
 int libvirt_validate(const struct target_env *env) __attribute__((warn_unused_result));
 /* Letters, digits and ._+-=@%:,~ only (db_password's grammar). */
 bool lv_safe_word(const char *s);

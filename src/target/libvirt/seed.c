@@ -144,7 +144,7 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		.db_password = pw,
 		.db_client = dc ? client : NULL,
 		.mac = mac,
-		.db_port = (unsigned)lv_setting_num(env, "db_port"),
+		.db_port = lv_db_port(env),
 		.buffer_pool = env->buffer_pool,
 		.options = env->server_options,
 		.noptions = env->nserver_options,

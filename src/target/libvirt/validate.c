@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct target_option libvirt_options[] = {
@@ -67,7 +68,8 @@ const struct target_option libvirt_options[] = {
 	 "the address (a.b.c.d) or network (a.b.c.d/n) the drivers connect from, as the guests see them: the only "
 	 "host the driver's user may log in from; unset: each guest's default gateway (where QEMU user networking's "
 	 "forwarded connections and the KVM host on a libvirt NAT network come from)"},
-	{"db_port", TOPT_UINT, "3306", 1, 65535, "database port in the guest"},
+	{"db_port", TOPT_UINT, NULL, 1, 65535,
+	 "database port in the guest; unset: the engine's default port (3306 for the MySQL family, 1433 for sqlserver)"},
 	{"sqlserver_encrypt", TOPT_STRING, NULL, 0, 0,
 	 "SQL Server: the drivers' Encrypt= (yes, mandatory, no, optional or strict); unset: the ODBC driver's default"},
 	{"sqlserver_trust_server_certificate", TOPT_BOOL, NULL, 0, 0,
@@ -90,6 +92,13 @@ const char *lv_setting_str(const struct target_env *env, const char *name)
 uint64_t lv_setting_num(const struct target_env *env, const char *name)
 {
 	return target_setting(env, name)->num;
+}
+
+unsigned lv_db_port(const struct target_env *env)
+{
+	const struct target_setting *s = target_setting(env, "db_port");
+
+	return s->set ? (unsigned)s->num : env->engine->port;
 }
 
 static bool one_of(const char *s, const char *const *list)
@@ -403,7 +412,22 @@ int libvirt_validate(const struct target_env *env)
 	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were
 	 * pasted into an unquoted heredoc of the root setup script). */
 	for (size_t i = 0; i < env->nserver_options; i++) {
-		if (vm_option_value_ok(env->server_options[i].value))
+		const char *k = env->server_options[i].key, *v = env->server_options[i].value;
+		/* SQL Server has no my.cnf: the guest setup applies the options it
+		 * knows with sp_configure, and the rest are refused, not ignored. */
+		if (env->engine->protocol == DB_PROTO_TDS) {
+			snprintf(jp, sizeof(jp), ".engine.server_options.%s", k);
+			if (strcmp(k, "max_server_memory_mb")) {
+				target_env_error(env, jp, "is not an option the SQL Server guest setup applies (there is "
+						 "no my.cnf; expected only max_server_memory_mb, set with sp_configure 'max "
+						 "server memory (MB)')");
+				return -EINVAL;
+			}
+			if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9 || atol(v) < 128)
+				return bad_value(env, jp, v, "is not a memory size in MB (expected an integer 128..999999999)");
+			continue;
+		}
+		if (vm_option_value_ok(v))
 			continue;
 		snprintf(jp, sizeof(jp), ".engine.server_options.%s", env->server_options[i].key);
 		return bad_value(env, jp, env->server_options[i].value,

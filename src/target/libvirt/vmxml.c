@@ -531,7 +531,7 @@ static bool all_of(const char *s, const char *set)
 #define SEED_WORD "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 /* /etc/dbrig/setup.conf: name=value lines the setup script reads as data. */
-static int setup_conf(const struct vm_seed *s, struct strbuf *out)
+static int setup_conf(const struct vm_seed *s, bool sqlserver, struct strbuf *out)
 {
 	if (!all_of(s->db_user, SEED_WORD "_") || !all_of(s->db_name, SEED_WORD "_") ||
 	    (strcmp(s->db_password, VM_MASKED_PASSWORD) && !all_of(s->db_password, SEED_WORD "._+=@%:,~-")) ||
@@ -544,6 +544,19 @@ static int setup_conf(const struct vm_seed *s, struct strbuf *out)
 	strbuf_addf(out, "db_user=%s\ndb_name=%s\ndb_password=%s\ndb_client=%s\nmac=%s\ndb_port=%u\nbuffer_pool=%" PRIu64 "\n",
 		    s->db_user, s->db_name, s->db_password, s->db_client ? s->db_client : "", s->mac, s->db_port,
 		    s->buffer_pool);
+	/* SQL Server: engine.server_options.max_server_memory_mb, which the setup applies with
+	 * sp_configure (validate.c refuses any other option for it). */
+	if (sqlserver)
+		for (size_t i = 0; i < s->noptions; i++) {
+			const char *v = s->options[i].value;
+			if (strcmp(s->options[i].key, "max_server_memory_mb"))
+				continue;
+			if (!all_of(v, "0123456789")) {
+				log_error("%s: max_server_memory_mb outside its grammar; not written into the seed", s->name);
+				return -EINVAL;
+			}
+			strbuf_addf(out, "max_server_memory_mb=%s\n", v);
+		}
 	return 0;
 }
 
@@ -587,7 +600,7 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 	strbuf_addf(&file, "%s-setup.sh", template_name);
 	if ((ret = read_template(dir, file.buf, &setup)) < 0 || (ret = read_template(dir, "setup-common.sh", &common)) < 0 ||
 	    (ret = read_template(dir, "dbrig-setup.service", &unit)) < 0 ||
-	    (ret = setup_conf(s, &conf)) < 0 || (sysbench && (ret = server_cnf(s, &cnf)) < 0))
+	    (ret = setup_conf(s, !strcmp(template_name, "sqlserver"), &conf)) < 0 || (sysbench && (ret = server_cnf(s, &cnf)) < 0))
 		goto out;
 	/* cloud-config (in this order): the hostname, the SSH key, the packages unless the image
 	 * has them, the setup script with its data files and the unit that runs it at every boot, and one runcmd

@@ -245,6 +245,89 @@ out:
 	return ret;
 }
 
+/* tpcc_meta's c_run_* rows into *run: 1 all three found, 0 none or some, -1 failed. */
+static int read_c_run(struct db_conn *c, const struct tpcc_sql *sql, struct tpcc_c *run)
+{
+	const struct db_driver_ops *drv = c->ops;
+	struct db_stmt *st;
+	struct db_exec_result r;
+	struct db_value v[2];
+	unsigned seen = 0;
+
+	if (tpcc_prepare_stmt(c, sql, TS_META_GET, &st) < 0)
+		return -1;
+	if (drv->execute(c, st, NULL, &r) < 0) {
+		tpcc_db_fail(c, "reading tpcc_meta");
+		return -1;
+	}
+	while (drv->fetch(c, st, v) == 1) {
+		char name[40];
+		snprintf(name, sizeof(name), "%.*s", (int)v[0].len, v[0].s);
+		if (!strcmp(name, "c_run_c_last"))
+			run->c_last = (unsigned)v[1].i, seen |= 1;
+		else if (!strcmp(name, "c_run_c_id"))
+			run->c_id = (unsigned)v[1].i, seen |= 2;
+		else if (!strcmp(name, "c_run_ol_i_id"))
+			run->ol_i_id = (unsigned)v[1].i, seen |= 4;
+	}
+	return seen == 7;
+}
+
+int tpcc_share_c_run(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		     const struct tpcc_c *c_load, const struct tpcc_c *drawn, struct tpcc_c *run)
+{
+	static const char *const names[] = {"c_run_c_last", "c_run_c_id", "c_run_ol_i_id"};
+	unsigned vals[] = {drawn->c_last, drawn->c_id, drawn->ol_i_id};
+	struct db_conn c = {.ops = drv};
+	struct db_stmt *ins;
+	struct db_exec_result r;
+	const char *how = "read from tpcc_meta";
+	int found, ret = -1;
+
+	if (drv->connect(&c, cp) < 0) {
+		tpcc_db_fail(&c, "connect");
+		goto out;
+	}
+	if ((found = read_c_run(&c, sql, run)) < 0)
+		goto out;
+	drv->commit(&c);
+	if (!found) {
+		/* The first run on this database stores what it drew. Another driver
+		 * process storing at the same moment wins on the primary key: read its. */
+		bool stored = tpcc_prepare_stmt(&c, sql, TS_LD_META, &ins) == 0;
+		for (unsigned i = 0; stored && i < 3; i++) {
+			struct db_value p[2] = {{.type = DB_TYPE_STRING, .s = names[i], .len = strlen(names[i])},
+						{.type = DB_TYPE_INT32, .i = vals[i]}};
+			stored = drv->execute(&c, ins, p, &r) == 0;
+		}
+		if (stored && drv->commit(&c) == 0) {
+			*run = *drawn;
+			how = "drawn and stored in tpcc_meta";
+		} else {
+			drv->rollback(&c);
+			if ((found = read_c_run(&c, sql, run)) != 1) {
+				if (found == 0)
+					tpcc_db_fail(&c, "storing the C-run constants in tpcc_meta");
+				goto out;
+			}
+			drv->commit(&c);
+		}
+	}
+	if (!tpcc_c_delta_valid(c_load->c_last, run->c_last)) {
+		log_error("tpcc_meta: c_run_c_last %u is not a valid C-run for C-load %u (clause 2.1.6.1: the difference "
+			  "must be 65..119, not 96 or 112); run dbrig tpcc cleanup, then prepare",
+			  run->c_last, c_load->c_last);
+		goto out;
+	}
+	printf("C-run constants %s (shared by every driver on this database): C_LAST %u, C_ID %u, OL_I_ID %u\n", how,
+	       run->c_last, run->c_id, run->ol_i_id);
+	fflush(stdout);
+	ret = 0;
+out:
+	drv->disconnect(&c);
+	return ret;
+}
+
 int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp)
 {
 	struct db_conn c = {.ops = drv};

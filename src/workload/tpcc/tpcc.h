@@ -154,6 +154,12 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 /* Read tpcc_meta: the C-load constants and the warehouse count. */
 int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 		   struct tpcc_c *c_load, unsigned *warehouses);
+/* The run's C constants (clause 2.1.6.1: one C per field for every terminal): the
+ * first run on a database stores `drawn` in tpcc_meta (c_run_c_last, c_run_c_id,
+ * c_run_ol_i_id); every later run, and every other driver process on the same
+ * database, reads and uses those. Prints which. 0, or -1 with the error logged. */
+int tpcc_share_c_run(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
+		     const struct tpcc_c *c_load, const struct tpcc_c *drawn, struct tpcc_c *run);
 /* --- consistency (tpcc_check.c) --- */
 
 /* The tables, in the order of chk_rows's columns. */

@@ -265,7 +265,7 @@ SELECT COUNT_BIG(CASE WHEN o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NO
 -- chk_3
 SELECT COUNT_BIG(CASE WHEN x.hi - x.lo + 1 <> x.c THEN 1 END), COUNT_BIG(*) FROM (SELECT MAX(no_o_id) AS hi, MIN(no_o_id) AS lo, COUNT_BIG(*) AS c FROM new_order GROUP BY no_w_id, no_d_id) x;
 -- chk_4
-SELECT COUNT_BIG(CASE WHEN (SELECT COALESCE(SUM(o_ol_cnt), 0) FROM orders WHERE o_w_id = d.d_w_id AND o_d_id = d.d_id) <> (SELECT COUNT_BIG(*) FROM order_line WHERE ol_w_id = d.d_w_id AND ol_d_id = d.d_id) THEN 1 END), COUNT_BIG(*) FROM district d;
+SELECT COUNT_BIG(CASE WHEN COALESCE(o.s, 0) <> COALESCE(l.c, 0) THEN 1 END), COUNT_BIG(*) FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, SUM(CAST(o_ol_cnt AS BIGINT)) AS s FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT_BIG(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l ON l.ol_w_id = d.d_w_id AND l.ol_d_id = d.d_id;
 -- chk_5_7
 SELECT COUNT_BIG(CASE WHEN (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL) THEN 1 END), COUNT_BIG(CASE WHEN l.c IS NULL OR l.c <> o.o_ol_cnt THEN 1 END), COUNT_BIG(*), COALESCE(SUM(CASE WHEN o.o_carrier_id IS NULL THEN l.c - l.nd ELSE l.nd END), 0), COALESCE(SUM(l.c), 0) FROM orders o LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT_BIG(*) AS c, COUNT_BIG(CASE WHEN ol_delivery_d IS NULL THEN 1 END) AS nd FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id;
 -- chk_8
@@ -486,18 +486,18 @@ END;
 
 -- cleanup (sql/mssql/drop.sql)
 
-DROP TABLE IF EXISTS warehouse;
-DROP TABLE IF EXISTS district;
-DROP TABLE IF EXISTS customer;
-DROP TABLE IF EXISTS history;
-DROP TABLE IF EXISTS new_order;
-DROP TABLE IF EXISTS orders;
-DROP TABLE IF EXISTS order_line;
-DROP TABLE IF EXISTS item;
-DROP TABLE IF EXISTS stock;
-DROP TABLE IF EXISTS tpcc_meta;
-DROP PROCEDURE IF EXISTS tpcc_neword;
-DROP PROCEDURE IF EXISTS tpcc_payment;
-DROP PROCEDURE IF EXISTS tpcc_ostat;
-DROP PROCEDURE IF EXISTS tpcc_delivery;
-DROP PROCEDURE IF EXISTS tpcc_slev;
+IF OBJECT_ID(N'warehouse', N'U') IS NOT NULL DROP TABLE warehouse;
+IF OBJECT_ID(N'district', N'U') IS NOT NULL DROP TABLE district;
+IF OBJECT_ID(N'customer', N'U') IS NOT NULL DROP TABLE customer;
+IF OBJECT_ID(N'history', N'U') IS NOT NULL DROP TABLE history;
+IF OBJECT_ID(N'new_order', N'U') IS NOT NULL DROP TABLE new_order;
+IF OBJECT_ID(N'orders', N'U') IS NOT NULL DROP TABLE orders;
+IF OBJECT_ID(N'order_line', N'U') IS NOT NULL DROP TABLE order_line;
+IF OBJECT_ID(N'item', N'U') IS NOT NULL DROP TABLE item;
+IF OBJECT_ID(N'stock', N'U') IS NOT NULL DROP TABLE stock;
+IF OBJECT_ID(N'tpcc_meta', N'U') IS NOT NULL DROP TABLE tpcc_meta;
+IF OBJECT_ID(N'tpcc_neword', N'P') IS NOT NULL DROP PROCEDURE tpcc_neword;
+IF OBJECT_ID(N'tpcc_payment', N'P') IS NOT NULL DROP PROCEDURE tpcc_payment;
+IF OBJECT_ID(N'tpcc_ostat', N'P') IS NOT NULL DROP PROCEDURE tpcc_ostat;
+IF OBJECT_ID(N'tpcc_delivery', N'P') IS NOT NULL DROP PROCEDURE tpcc_delivery;
+IF OBJECT_ID(N'tpcc_slev', N'P') IS NOT NULL DROP PROCEDURE tpcc_slev;

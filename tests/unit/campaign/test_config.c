@@ -54,6 +54,19 @@ static void test_shipped_configs(void **state)
 	assert_string_equal(cfg->engine->name, "sqlserver");
 	assert_int_equal(cfg->precondition_ns, UINT64_C(9000) * 1000000000);
 	assert_int_equal(cfg->sample_ns, UINT64_C(1800) * 1000000000);
+	/* The published protocol when run: one call per transaction, SQL Server's port, the
+	 * TLS choice explicit (preflight refuses it unset), max server memory applied. */
+	{
+		bool procedures = false;
+		for (size_t i = 0; i < cfg->nwl_options; i++)
+			procedures |= !strcmp(cfg->wl_options[i].key, "mode") && !strcmp(cfg->wl_options[i].value, "procedures");
+		assert_true(procedures);
+	}
+	assert_false(target_setting(&cfg->env, "db_port")->set);
+	assert_int_equal(cfg->engine->port, 1433);
+	assert_true(target_setting(&cfg->env, "sqlserver_trust_server_certificate")->set);
+	assert_int_equal(cfg->nserver_options, 1);
+	assert_string_equal(cfg->server_options[0].key, "max_server_memory_mb");
 	campaign_config_free(cfg);
 }
 

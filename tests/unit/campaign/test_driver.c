@@ -153,6 +153,18 @@ static void test_tpcc_odbc_lines(void **state)
 	driver_cmd_ping(&dc, cfg, "/bin/dbrig", &ep);
 	joined(&dc, &sb);
 	assert_non_null(strstr(sb.buf, ";Protocol=7.4-1 ping"));
+	/* "delivery_log": true: each run writes its Delivery log beside its result. */
+	{
+		struct driver_run_id id = {.group = "g", .drive = "d", .instance = "vm1", .vm_count = 1, .repetition = 1};
+		driver_cmd_run(&dc, cfg, "/bin/dbrig", &ep, &id, "/r/x/vm1");
+		joined(&dc, &sb);
+		assert_null(strstr(sb.buf, "--delivery-log"));
+		cfg->delivery_log = true;
+		driver_cmd_run(&dc, cfg, "/bin/dbrig", &ep, &id, "/r/x/vm1");
+		joined(&dc, &sb);
+		assert_non_null(strstr(sb.buf, " --journal=/r/x/vm1.jsonl --delivery-log=/r/x/vm1.dlog "));
+		assert_true(driver_sets_option(cfg->workload, "delivery-log"));
+	}
 	driver_cmd_release(&dc);
 	strbuf_release(&sb);
 	campaign_config_free(cfg);

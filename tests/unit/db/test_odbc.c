@@ -4,9 +4,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "db/engine.h"
 #include "db/odbc.h"
 
 static void test_odbc_classify(void **state)
@@ -133,6 +137,83 @@ static void test_conn_string_round_trip(void **state)
 	free(cs);
 }
 
+/* A bulk copy sends DATETIME values as DBDATETIME (days since 1900-01-01,
+ * 300ths of a second since midnight), not as text; day numbers as SQL Server's
+ * CAST(CAST('…' AS DATETIME) AS INT) gives them. */
+static void test_bcp_datetime(void **state)
+{
+	static const struct {
+		const char *s;
+		int32_t days;
+		uint32_t ticks;
+	} good[] = {
+		{"1900-01-01T00:00:00", 0, 0},
+		{"1900-01-02 00:00:01", 1, 300},
+		{"1899-12-31T00:00:00", -1, 0},
+		{"1753-01-01T00:00:00", -53690, 0},
+		{"2000-01-01T00:00:00", 36524, 0},
+		{"2024-01-01T00:00:00", 45290, 0},
+		{"2024-02-29T12:00:00", 45349, 12960000},
+		{"2026-12-02T00:43:50", 46356, (43 * 60 + 50) * 300},
+		{"9999-12-31T23:59:59", 2958463, 25919700},
+	};
+	static const char *const bad[] = {
+		"2023-02-29T00:00:00", "1752-12-31T00:00:00", "2024-01-01T24:00:00", "2024-13-01T00:00:00",
+		"2024-1-01T00:00:00",  "2024-01-01X00:00:00", "2024-01-01T00:00:0a", "2024-01-01T00:60:00",
+		"2024-04-31T00:00:00", "2024-01-00T00:00:00",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int32_t days = 7;
+		uint32_t ticks = 7;
+		assert_int_equal(odbc_bcp_datetime(good[i].s, strlen(good[i].s), &days, &ticks), 0);
+		assert_int_equal(days, good[i].days);
+		assert_int_equal(ticks, good[i].ticks);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int32_t days;
+		uint32_t ticks;
+		assert_int_equal(odbc_bcp_datetime(bad[i], strlen(bad[i]), &days, &ticks), -EINVAL);
+	}
+	/* Length, not a NUL, ends the value. */
+	int32_t days;
+	uint32_t ticks;
+	assert_int_equal(odbc_bcp_datetime("2000-01-01T00:00:00Z", 19, &days, &ticks), 0);
+	assert_int_equal(days, 36524);
+	assert_int_equal(odbc_bcp_datetime("2000-01-01T00:00:00Z", 20, &days, &ticks), -EINVAL);
+}
+
+/* The driver check before a campaign boots anything: SQLDrivers over a private
+ * odbcinst.ini (ODBCSYSINI); libmysqlclient engines need none. */
+static void test_driver_present(void **state)
+{
+	char dir[] = "/tmp/dbrig-ut-odbcinst.XXXXXX", path[64];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/odbcinst.ini", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[FreeTDS]\nDriver=/nonexistent/libtdsodbc.so\n[ODBC Driver 18 for SQL Server]\nDriver=/nonexistent/x.so\n", f);
+	assert_int_equal(fclose(f), 0);
+	setenv("ODBCSYSINI", dir, 1);
+	assert_int_equal(odbc_driver_installed("FreeTDS"), 1);
+	assert_int_equal(odbc_driver_installed("ODBC Driver 17 for SQL Server"), 0);
+	assert_int_equal(db_engine_driver_present(&db_engine_sqlserver, NULL), 1);
+	assert_int_equal(db_engine_driver_present(&db_engine_sqlserver, "FreeTDS"), 1);
+	assert_int_equal(db_engine_driver_present(&db_engine_postgresql, NULL), 0);
+	assert_int_equal(db_engine_driver_present(&db_engine_mariadb, NULL), 1);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[FreeTDS]\nDriver=/nonexistent/libtdsodbc.so\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(db_engine_driver_present(&db_engine_sqlserver, NULL), 0);
+	unlink(path);
+	rmdir(dir);
+	unsetenv("ODBCSYSINI");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +222,8 @@ int main(void)
 		cmocka_unit_test(test_redact_braced_password),
 		cmocka_unit_test(test_redact_plain),
 		cmocka_unit_test(test_conn_string_round_trip),
+		cmocka_unit_test(test_bcp_datetime),
+		cmocka_unit_test(test_driver_present),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

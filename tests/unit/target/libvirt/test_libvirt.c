@@ -746,6 +746,80 @@ static void test_generated_password(void **state)
 	}
 }
 
+static char ut_odbc_dir[96];
+/* ODBCSYSINI: an odbcinst.ini with "ODBC Driver 18 for SQL Server" (or without it). */
+static void ut_odbc_register(bool with)
+{
+	char path[160];
+	FILE *f;
+
+	mkdir(ut_odbc_dir, 0700);
+	snprintf(path, sizeof(path), "%s/odbcinst.ini", ut_odbc_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[%s]\nDriver=/nonexistent/libdbrig-ut-driver.so\n", with ? "ODBC Driver 18 for SQL Server" : "Other");
+	assert_int_equal(fclose(f), 0);
+	setenv("ODBCSYSINI", ut_odbc_dir, 1);
+}
+
+/* A SQL Server campaign whose ODBC driver is not registered on this host is
+ * refused at preflight, before any VM exists. */
+static void test_sqlserver_driver_missing(void **state)
+{
+	struct rig r = {0};
+
+	(void)state;
+	ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+		  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-drv-%d.json", (int)getpid());
+	for (int with = 0; with < 2; with++) {
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true",
+			     "forward");
+		ut_odbc_register(with);
+		assert_int_equal(rig_up(&r), with ? 0 : -ENOENT);
+		rig_down(&r);
+	}
+	ut_head = UT_HEAD;
+}
+
+/* .target.db_port defaults to the engine's port: SQL Server's 1433 (the
+ * guest setup and the drivers used 3306 for every engine), the MySQL family's
+ * 3306; a configured port wins. */
+static void test_db_port_default(void **state)
+{
+	static const struct {
+		const char *engine, *extra;
+		unsigned want;
+	} cases[] = {
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"",
+		 ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true", 1433},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"",
+		 ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"db_port\": 1500", 1500},
+		{"\"mariadb\"", "", 3306},
+		{"\"mariadb\"", ", \"db_port\": 3307", 3307},
+	};
+	char head[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rig r = {0};
+		snprintf(head, sizeof(head),
+			 "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n \"engine\": {\"kind\": %s}",
+			 cases[i].engine);
+		ut_head = head;
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-port-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", cases[i].extra, "forward");
+		assert_int_equal(rig_up(&r), 0);
+		if (lv_db_port(&r.cfg->env) != cases[i].want)
+			fail_msg("%s%s: db_port %u, expected %u", cases[i].engine, cases[i].extra, lv_db_port(&r.cfg->env),
+				 cases[i].want);
+		rig_down(&r);
+	}
+	ut_head = UT_HEAD;
+}
+
 /*
  * security-review finding 22, its SQL Server item: the drivers' connection string
  * had Encrypt=yes;TrustServerCertificate=yes hard-coded, so no server certificate
@@ -758,8 +832,10 @@ static void test_sqlserver_connection(void **state)
 	static const struct {
 		const char *extra, *want; /* want NULL: refused at load */
 	} cases[] = {
-		{"", ";UID=dbrig"},
-		{", \"sqlserver_encrypt\": \"strict\"", ";UID=dbrig;Encrypt=strict"},
+		{"", NULL}, /* the certificate check left to the driver's default: refused */
+		{", \"sqlserver_encrypt\": \"strict\"", NULL},
+		{", \"sqlserver_encrypt\": \"strict\", \"sqlserver_trust_server_certificate\": false",
+		 ";UID=dbrig;Encrypt=strict;TrustServerCertificate=no"},
 		{", \"sqlserver_encrypt\": \"yes\", \"sqlserver_trust_server_certificate\": true",
 		 ";UID=dbrig;Encrypt=yes;TrustServerCertificate=yes"},
 		{", \"sqlserver_trust_server_certificate\": false", ";UID=dbrig;TrustServerCertificate=no"},
@@ -878,7 +954,8 @@ static void test_golden_verify_ready(void **state)
 	ut_wait_database = "true";
 	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-golden-%d.json", (int)getpid());
 	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 2}",
-		     ", \"template\": \"sqlserver\", \"ready_timeout\": \"2s\"", "forward");
+		     ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"ready_timeout\": \"2s\"",
+		     "forward");
 	assert_int_equal(campaign_config_load(r.file, &r.cfg), 0);
 	r.cfg->env.loader = &s.l;
 	r.plan = plan_make(r.cfg);
@@ -947,7 +1024,9 @@ static void test_clone_golden(void **state)
 	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-clone-%d.json", (int)getpid());
 	write_config(r.file, "{\"h\": \"test:///default\"}",
 		     "{\"name\": \"da\", \"path\": \"/srv/da\"}, {\"name\": \"db\", \"path\": \"/srv/db\"}",
-		     "{\"da\": 2, \"db\": 2}", ", \"template\": \"sqlserver\", \"ready_timeout\": \"2s\"", "forward");
+		     "{\"da\": 2, \"db\": 2}",
+		     ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"ready_timeout\": \"2s\"",
+		     "forward");
 	assert_int_equal(campaign_config_load(r.file, &r.cfg), 0);
 	assert_int_equal(r.cfg->env.golden_source, 0);
 	r.cfg->env.loader = &s.l;
@@ -1092,17 +1171,23 @@ int main(void)
 		cmocka_unit_test_teardown(test_foreign_volumes_kept, reset_config),
 		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
 		cmocka_unit_test_teardown(test_sqlserver_connection, reset_config),
+		cmocka_unit_test_teardown(test_db_port_default, reset_config),
+		cmocka_unit_test_teardown(test_sqlserver_driver_missing, reset_config),
 		cmocka_unit_test_teardown(test_golden_verify_ready, reset_config),
 		cmocka_unit_test_teardown(test_clone_golden, reset_config),
 	};
 
-	char out_dir[96], rm[128];
+	char out_dir[96], rm[256];
 	int ret;
 
 	snprintf(out_dir, sizeof(out_dir), "/tmp/dbrig-ut-libvirt-out-%d", (int)getpid());
 	snprintf(ut_output_default, sizeof(ut_output_default), ", \"output\": \"%s\"", out_dir);
+	/* The SQL Server campaigns' preflight asks the ODBC driver manager for their driver:
+	 * registered here (never loaded) in a private odbcinst.ini. */
+	snprintf(ut_odbc_dir, sizeof(ut_odbc_dir), "/tmp/dbrig-ut-libvirt-odbc-%d", (int)getpid());
+	ut_odbc_register(true);
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(rm, sizeof(rm), "rm -rf %s", out_dir);
+	snprintf(rm, sizeof(rm), "rm -rf %s %s", out_dir, ut_odbc_dir);
 	if (system(rm) != 0)
 		ret = 1;
 	return ret;

@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <unistd.h>
 
+#include "core/fileio.h"
 #include "db/db.h"
 #include "workload/tpcc/tpcc.h"
 
@@ -417,13 +419,17 @@ static void test_delivery_retry(void **state)
 	assert_int_equal(atomic_load(&h.x.skipped_districts), 1);
 	for (unsigned k = 1; k <= full + 1; k++) {
 		struct tpcc_dlog dlog;
-		char want[256] = "";
+		char want[256] = "", path[] = "/tmp/dbrig-test-txn-dlog.XXXXXX";
+		char *text = NULL;
 		const char *line;
+		int fd = mkstemp(path);
 		unsigned next_d = 1;
 		int tabs = 0;
 
 		atomic_store(&h.x.skipped_districts, 0);
-		tpcc_dlog_init(&dlog);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(tpcc_dlog_open(&dlog, path), 0);
 		h.x.dlog = &dlog;
 		steplog.n = 0;
 		assert_int_equal(run_txn(&h, TT_DELIVERY, k), WL_DONE);
@@ -445,13 +451,18 @@ static void test_delivery_retry(void **state)
 		 * committed attempt's orders, the 8th the skipped district. */
 		tpcc_workload_ops.txn_recorded(h.sess, 1, 0, true);
 		assert_int_equal(dlog.lines, 1);
-		line = strchr(dlog.text.buf, '\n') + 1;
+		/* Each line is in "<path>.tmp" as soon as it is logged. */
+		assert_int_equal(read_file(dlog.tmp, &text, NULL), 0);
+		line = strchr(text, '\n') + 1;
 		for (; *line && tabs < 6; line++)
 			tabs += *line == '\t';
 		assert_memory_equal(line, want, strlen(want));
 		assert_string_equal(line + strlen(want), "\t5\n");
 		h.x.dlog = NULL;
+		free(text);
+		unlink(dlog.tmp);
 		tpcc_dlog_release(&dlog);
+		unlink(path);
 	}
 	dl_skip_district = 0;
 	harness_close(&h);
