@@ -209,7 +209,7 @@ int campaign_main(const struct campaign_opts *o)
 	/* --fresh never reads the earlier state: it may be another config's. */
 	ret = o->fresh ? -ENOENT : state_load(c.cfg, c.plan, path.buf, &c.st);
 	if (ret < 0 && ret != -ENOENT) {
-		err = -EINVAL;
+		err = ret == -ESTALE ? -ESTALE : -EINVAL;
 		goto out;
 	}
 	if (o->plan) {

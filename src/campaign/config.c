@@ -27,6 +27,7 @@
 #define MAX_DRIVES 256
 #define MAX_GROUPS 256
 #define MAX_PER_DRIVE 1024
+#define MAX_SWEEP 16
 
 static bool is_name(const char *s)
 {
@@ -300,6 +301,12 @@ static void fill_env(struct campaign_config *cfg)
 {
 	struct target_env *e = &cfg->env;
 	struct strbuf sb;
+	unsigned threads = cfg->threads;
+
+	/* The servers' connection limits: the most threads a run group asks for. */
+	for (size_t g = 0; g < cfg->ngroups; g++)
+		if (cfg->groups[g].threads > threads)
+			threads = cfg->groups[g].threads;
 
 	cfg->drive_instances = xcalloc(cfg->ndrives + 1, sizeof(unsigned));
 	for (size_t d = 0; d < cfg->ndrives; d++)
@@ -317,7 +324,7 @@ static void fill_env(struct campaign_config *cfg)
 		.buffer_pool = cfg->buffer_pool,
 		.server_options = cfg->server_options,
 		.nserver_options = cfg->nserver_options,
-		.threads = cfg->threads,
+		.threads = threads,
 		.mysql_only = cfg->workload->mysql_only,
 		.database = cfg->workload->database,
 		.log_dir = cfg->log_dir,
@@ -411,29 +418,165 @@ static void slugify(const char *name, struct strbuf *sb)
 	}
 }
 
+/* An integer in min..max, or (list) an array of 1..16 distinct ones: the values of a sweep. */
+static int get_sweep(struct jsonr *c, const char *path, json_t *v, unsigned max, const char *what, bool *list,
+		     unsigned *out, size_t *n)
+{
+	char msg[160];
+
+	*list = json_is_array(v);
+	if (!*list) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > max) {
+			snprintf(msg, sizeof(msg), "is not %s (expected an integer in 1..%u, or a list of them to sweep)",
+				 what, max);
+			return jsonr_fail_value(c, path, v, msg);
+		}
+		out[0] = (unsigned)json_integer_value(v);
+		*n = 1;
+		return 0;
+	}
+	if (!json_array_size(v) || json_array_size(v) > MAX_SWEEP) {
+		snprintf(msg, sizeof(msg), "is not a sweep (expected a list of 1..%d distinct values, e.g. [1, 2, 4, 8])",
+			 MAX_SWEEP);
+		return jsonr_fail_value(c, path, v, msg);
+	}
+	*n = json_array_size(v);
+	for (size_t i = 0; i < *n; i++) {
+		json_t *e = json_array_get(v, i);
+		if (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > max) {
+			snprintf(msg, sizeof(msg), "has %s that is not %s (expected integers in 1..%u)",
+				 json_is_integer(e) ? "a value" : "an entry", what, max);
+			return jsonr_fail_value(c, path, v, msg);
+		}
+		out[i] = (unsigned)json_integer_value(e);
+		for (size_t j = 0; j < i; j++)
+			if (out[j] == out[i]) {
+				snprintf(msg, sizeof(msg), "lists %u twice (expected distinct values)", out[i]);
+				return jsonr_fail_value(c, path, v, msg);
+			}
+	}
+	return 0;
+}
+
+static size_t drive_index(const struct campaign_config *cfg, const char *name)
+{
+	for (size_t j = 0; j < cfg->ndrives; j++)
+		if (!strcmp(cfg->drives[j].name, name))
+			return j;
+	return cfg->ndrives;
+}
+
+static struct campaign_group *add_group(struct campaign_config *cfg, size_t *cap)
+{
+	if (cfg->ngroups == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		cfg->groups = xrealloc(cfg->groups, *cap * sizeof(*cfg->groups));
+	}
+	memset(&cfg->groups[cfg->ngroups], 0, sizeof(cfg->groups[0]));
+	return &cfg->groups[cfg->ngroups++];
+}
+
+/*
+ * "placement": {"drive": count, ...} (the drives at once), or
+ * {"each": ["drive", ...], "vms": N or [N, ...]} (N instances on each drive in
+ * turn). Fills drives/counts for the map form; each_drives for the other.
+ */
+static int load_placement(struct jsonr *c, json_t *pl, struct strbuf *p, const struct campaign_config *cfg,
+			  const char *list, struct campaign_placement *map, size_t *nmap, size_t *each, size_t *neach,
+			  unsigned *vms, size_t *nvms, bool *vms_list)
+{
+	static const char *const keys[] = {"each", "vms", NULL};
+	size_t base = p->len;
+	const char *dname;
+	json_t *cnt;
+	int ret;
+
+	*nmap = *neach = *nvms = 0;
+	*vms_list = false;
+	strbuf_adds(p, ".placement");
+	if (!json_object_size(pl))
+		return jsonr_fail_value(c, p->buf, pl,
+					"is empty (expected {\"drive name\": instance count, ...} or {\"each\": [drives], \"vms\": N})");
+	if (json_object_get(pl, "each") || json_object_get(pl, "vms")) {
+		json_t *e = json_object_get(pl, "each"), *v = json_object_get(pl, "vms");
+		if ((ret = jsonr_get_keys(c, pl, p->buf, keys)) < 0)
+			return ret;
+		strbuf_adds(p, e ? ".vms" : ".each");
+		if (!e || !v)
+			return jsonr_failf(c, p->buf, "missing (expected \"each\": [drive names] with \"vms\": an instance count)");
+		p->len = base;
+		p->buf[base] = '\0';
+		strbuf_adds(p, ".placement.each");
+		if (!json_is_array(e) || json_array_size(e) < 1 || json_array_size(e) > cfg->ndrives)
+			return jsonr_fail_value(c, p->buf, e, "is not a list of drive names (expected e.g. [\"drive-a\", \"drive-b\"])");
+		for (size_t i = 0; i < json_array_size(e); i++) {
+			json_t *s = json_array_get(e, i);
+			size_t d = json_is_string(s) ? drive_index(cfg, json_string_value(s)) : cfg->ndrives;
+			if (d == cfg->ndrives) {
+				struct strbuf w;
+				strbuf_init(&w, 0);
+				strbuf_addf(&w, "is not a drive of .drives (expected one of: %s)", list);
+				strbuf_addf(p, "[%zu]", i);
+				ret = jsonr_fail_value(c, p->buf, s, w.buf);
+				strbuf_release(&w);
+				return ret;
+			}
+			for (size_t j = 0; j < *neach; j++)
+				if (each[j] == d) {
+					strbuf_addf(p, "[%zu]", i);
+					return jsonr_fail_value(c, p->buf, s, "is listed twice (expected each drive once)");
+				}
+			each[(*neach)++] = d;
+		}
+		p->len = base;
+		p->buf[base] = '\0';
+		strbuf_adds(p, ".placement.vms");
+		return get_sweep(c, p->buf, v, MAX_PER_DRIVE, "an instance count", vms_list, vms, nvms);
+	}
+	json_object_foreach(pl, dname, cnt) {
+		size_t d = drive_index(cfg, dname);
+
+		p->len = base;
+		p->buf[base] = '\0';
+		strbuf_adds(p, ".placement");
+		if (d == cfg->ndrives)
+			return jsonr_failf(c, p->buf, "\"%s\" is not a drive of .drives (expected one of: %s, or \"each\")", dname,
+					   list);
+		strbuf_addf(p, ".%s", dname);
+		if (!json_is_integer(cnt) || json_integer_value(cnt) < 1 || json_integer_value(cnt) > MAX_PER_DRIVE)
+			return jsonr_fail_value(c, p->buf, cnt, "is not an instance count (expected an integer in 1..1024)");
+		map[*nmap].drive = d;
+		map[*nmap].count = (unsigned)json_integer_value(cnt);
+		(*nmap)++;
+	}
+	return 0;
+}
+
 static int load_groups(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
-	static const char *const keys[] = {"name", "placement", NULL};
+	static const char *const keys[] = {"name", "placement", "threads", NULL};
 	json_t *a = json_object_get(root, "run_groups");
-	struct strbuf p, slug, list;
+	struct strbuf p, slug, list, nm;
+	size_t cap = 0;
 	int ret = 0;
 
 	if (!a)
 		return jsonr_failf(c, ".run_groups", "missing (expected an array of run groups)");
 	if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > MAX_GROUPS)
 		return jsonr_fail_value(c, ".run_groups", a, "is not an array of 1..256 run groups");
-	cfg->ngroups = json_array_size(a);
-	cfg->groups = xcalloc(cfg->ngroups, sizeof(*cfg->groups));
 	strbuf_init(&p, 0);
 	strbuf_init(&slug, 0);
 	strbuf_init(&list, 0);
+	strbuf_init(&nm, 0);
 	for (size_t i = 0; i < cfg->ndrives; i++)
 		strbuf_addf(&list, "%s%s", i ? ", " : "", cfg->drives[i].name);
-	for (size_t i = 0; i < cfg->ngroups; i++) {
-		json_t *g = json_array_get(a, i), *pl = NULL, *cnt;
-		struct campaign_group *gr = &cfg->groups[i];
-		const char *name = NULL, *dname;
-		size_t base;
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_t *g = json_array_get(a, i), *pl = NULL, *th;
+		const char *name = NULL;
+		struct campaign_placement *map = NULL;
+		size_t *each = NULL, nmap = 0, neach = 0, nvms = 0, nth = 1, base, first = cfg->ngroups;
+		unsigned vms[MAX_SWEEP], thr[MAX_SWEEP] = {0};
+		bool vms_list = false, th_list = false;
 
 		strbuf_reset(&p);
 		strbuf_addf(&p, ".run_groups[%zu]", i);
@@ -444,68 +587,97 @@ static int load_groups(struct jsonr *c, json_t *root, struct campaign_config *cf
 		}
 		if ((ret = jsonr_get_keys(c, g, p.buf, keys)) < 0 || (ret = jsonr_get_str(c, g, p.buf, "name", true, &name)) < 0)
 			goto out;
-		strbuf_reset(&slug);
-		slugify(name, &slug);
-		if (!slug.len || slug.len > 64) {
-			strbuf_adds(&p, ".name");
-			ret = jsonr_fail_value(c, p.buf, json_object_get(g, "name"),
-				       "does not make a folder name (expected 1..64 letters or digits, other characters become '-')");
-			goto out;
-		}
-		for (size_t j = 0; j < i; j++) {
-			if (!strcmp(cfg->groups[j].slug, slug.buf)) {
-				struct strbuf w;
-				strbuf_init(&w, 0);
-				strbuf_addf(&w, "makes the same folder name \"%s\" as .run_groups[%zu].name (expected distinct names)",
-					    cfg->groups[j].slug, j);
-				strbuf_adds(&p, ".name");
-				ret = jsonr_fail_value(c, p.buf, json_object_get(g, "name"), w.buf);
-				strbuf_release(&w);
-				goto out;
-			}
-		}
-		gr->name = xstrdup(name);
-		gr->slug = strbuf_detach(&slug);
 		if ((ret = jsonr_get_obj(c, g, p.buf, "placement", true, &pl)) < 0)
 			goto out;
-		if (!json_object_size(pl)) {
-			strbuf_adds(&p, ".placement");
-			ret = jsonr_fail_value(c, p.buf, pl, "is empty (expected {\"drive name\": instance count, ...})");
-			goto out;
-		}
-		gr->place = xcalloc(json_object_size(pl), sizeof(*gr->place));
-		json_object_foreach(pl, dname, cnt) {
-			size_t d = cfg->ndrives;
-
-			for (size_t j = 0; j < cfg->ndrives; j++)
-				if (!strcmp(cfg->drives[j].name, dname))
-					d = j;
+		map = xcalloc(json_object_size(pl) + 1, sizeof(*map));
+		each = xcalloc(cfg->ndrives + 1, sizeof(*each));
+		ret = load_placement(c, pl, &p, cfg, list.buf, map, &nmap, each, &neach, vms, &nvms, &vms_list);
+		p.len = base;
+		p.buf[base] = '\0';
+		if (ret == 0 && (th = json_object_get(g, "threads"))) {
+			strbuf_adds(&p, ".threads");
+			ret = get_sweep(c, p.buf, th, 100000, "a thread count", &th_list, thr, &nth);
 			p.len = base;
 			p.buf[base] = '\0';
-			strbuf_adds(&p, ".placement");
-			if (d == cfg->ndrives) {
-				struct strbuf w;
-				strbuf_init(&w, 0);
-				strbuf_addf(&w, "\"%s\" is not a drive of .drives (expected one of: %s)", dname, list.buf);
-				ret = jsonr_failf(c, p.buf, "%s", w.buf);
-				strbuf_release(&w);
-				goto out;
-			}
-			strbuf_addf(&p, ".%s", dname);
-			if (!json_is_integer(cnt) || json_integer_value(cnt) < 1 || json_integer_value(cnt) > MAX_PER_DRIVE) {
-				ret = jsonr_fail_value(c, p.buf, cnt, "is not an instance count (expected an integer in 1..1024)");
-				goto out;
-			}
-			gr->place[gr->nplace].drive = d;
-			gr->place[gr->nplace].count = (unsigned)json_integer_value(cnt);
-			gr->instances += gr->place[gr->nplace].count;
-			gr->nplace++;
 		}
+		if (ret < 0) {
+			free(map);
+			free(each);
+			goto out;
+		}
+		/* Every point of the sweeps, and on each drive in turn. */
+		for (size_t v = 0; v < (neach ? nvms : 1) && ret == 0; v++) {
+			for (size_t t = 0; t < nth && ret == 0; t++) {
+				strbuf_reset(&nm);
+				strbuf_adds(&nm, name);
+				if (vms_list)
+					strbuf_addf(&nm, ", %u VM%s", vms[v], vms[v] == 1 ? "" : "s");
+				if (th_list)
+					strbuf_addf(&nm, ", %u thread%s", thr[t], thr[t] == 1 ? "" : "s");
+				strbuf_reset(&slug);
+				slugify(nm.buf, &slug);
+				if (!slug.len || slug.len > 64) {
+					strbuf_adds(&p, ".name");
+					ret = jsonr_fail_value(c, p.buf, json_object_get(g, "name"),
+						       "does not make a folder name (expected 1..64 letters or digits, other characters become '-')");
+					break;
+				}
+				for (size_t j = 0; j < first; j++) {
+					if (!strcmp(cfg->groups[j].slug, slug.buf)) {
+						struct strbuf w;
+						strbuf_init(&w, 0);
+						strbuf_addf(&w, "makes the same folder name \"%s\" as .run_groups[%zu].name (expected distinct names)",
+							    cfg->groups[j].slug, cfg->groups[j].source);
+						strbuf_adds(&p, ".name");
+						ret = jsonr_fail_value(c, p.buf, json_object_get(g, "name"), w.buf);
+						strbuf_release(&w);
+						break;
+					}
+				}
+				for (size_t d = 0; d < (neach ? neach : 1) && ret == 0; d++) {
+					struct campaign_group *gr;
+					if (cfg->ngroups == MAX_GROUPS) {
+						ret = jsonr_fail_value(c, ".run_groups", a,
+								       "expands to more than 256 run groups (expected fewer drives or sweep values)");
+						break;
+					}
+					gr = add_group(cfg, &cap);
+					gr->name = xstrdup(nm.buf);
+					gr->slug = xstrdup(slug.buf);
+					gr->source = i;
+					gr->threads = thr[t];
+					gr->threads_set = thr[t] != 0;
+					if (neach) {
+						gr->each = true;
+						gr->place = xcalloc(1, sizeof(*gr->place));
+						gr->place[0].drive = each[d];
+						gr->place[0].count = vms[v];
+						gr->nplace = 1;
+						strbuf_reset(&nm);
+						strbuf_addf(&nm, "%s@%s", slug.buf, cfg->drives[each[d]].name);
+						gr->id = strbuf_detach(&nm);
+						strbuf_adds(&nm, gr->name);
+					} else {
+						gr->place = xcalloc(nmap, sizeof(*gr->place));
+						memcpy(gr->place, map, nmap * sizeof(*map));
+						gr->nplace = nmap;
+						gr->id = xstrdup(slug.buf);
+					}
+					for (size_t k = 0; k < gr->nplace; k++)
+						gr->instances += gr->place[k].count;
+				}
+			}
+		}
+		free(map);
+		free(each);
+		if (ret < 0)
+			goto out;
 	}
 out:
 	strbuf_release(&p);
 	strbuf_release(&slug);
 	strbuf_release(&list);
+	strbuf_release(&nm);
 	return ret;
 }
 
@@ -661,6 +833,16 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	cfg->threads = (unsigned)n;
 	if ((ret = load_sessions(c, root, cfg)) < 0)
 		return ret;
+	for (size_t g = 0; g < cfg->ngroups; g++) {
+		if (cfg->groups[g].threads_set && cfg->sessions_per_terminal) {
+			char path[48];
+			snprintf(path, sizeof(path), ".run_groups[%zu].threads", cfg->groups[g].source);
+			return jsonr_failf(c, path, "is set with \"sessions\": \"terminals\" (expected no threads: the "
+					   "connections are the terminals)");
+		}
+		if (!cfg->groups[g].threads_set)
+			cfg->groups[g].threads = cfg->threads;
+	}
 	n = 0;
 	if ((ret = jsonr_get_uint(c, root, "", "rate", 0, 1000000000, &n)) < 0)
 		return ret;
@@ -703,6 +885,34 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	return cfg->target->validate(&cfg->env);
 }
 
+const char *const campaign_measured_fields[CAMPAIGN_MEASURED_FIELDS] = {
+	"workload", "engine", "target", "drives", "run_groups", "precondition", "sample", "report_interval",
+	"repetitions", "threads", "sessions", "rate", "percentiles", "golden",
+};
+
+/* FNV-1a 64 of the field's compact, key-sorted JSON: a change detector, not a secret. */
+static void measured_digests(json_t *root, struct campaign_config *cfg)
+{
+	for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++) {
+		json_t *v = json_object_get(root, campaign_measured_fields[i]);
+		char *text = v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+		uint64_t h = UINT64_C(14695981039346656037);
+
+		if (!text) {
+			snprintf(cfg->measured[i], sizeof(cfg->measured[i]), "absent");
+			continue;
+		}
+		for (const unsigned char *s = (const unsigned char *)text; *s; s++)
+			h = (h ^ *s) * UINT64_C(1099511628211);
+		/* golden_drive belongs with golden: which drive's load is cloned. */
+		if (!strcmp(campaign_measured_fields[i], "golden") && json_object_get(root, "golden_drive"))
+			for (const char *s = json_string_value(json_object_get(root, "golden_drive")); s && *s; s++)
+				h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+		snprintf(cfg->measured[i], sizeof(cfg->measured[i]), "%016llx", (unsigned long long)h);
+		free(text);
+	}
+}
+
 int campaign_config_load(const char *file, struct campaign_config **out)
 {
 	struct campaign_config *cfg = xcalloc(1, sizeof(*cfg));
@@ -737,6 +947,7 @@ int campaign_config_load(const char *file, struct campaign_config **out)
 	ret = load(&c, root, cfg);
 	if (ret < 0)
 		goto out;
+	measured_digests(root, cfg);
 	*out = cfg;
 	cfg = NULL;
 out:
@@ -770,6 +981,7 @@ void campaign_config_free(struct campaign_config *cfg)
 	for (size_t i = 0; i < cfg->ngroups; i++) {
 		free(cfg->groups[i].name);
 		free(cfg->groups[i].slug);
+		free(cfg->groups[i].id);
 		free(cfg->groups[i].place);
 	}
 	free(cfg->groups);

@@ -23,16 +23,38 @@ struct campaign_placement {
 	unsigned count;
 };
 
+/*
+ * One run group as it runs. A .run_groups entry expands into several: one per
+ * drive of "placement": {"each": [...]} (the drives in turn, never at once),
+ * and one per value of a swept "vms" or "threads" list; a swept value is part
+ * of the name (", 4 VMs", ", 16 threads") so each is its own point.
+ */
 struct campaign_group {
 	char *name;
 	char *slug; /* folder name: lower case, [a-z0-9-] */
+	char *id;   /* run ids and telemetry files: slug, or "slug@drive" for an "each" group */
 	struct campaign_placement *place;
 	size_t nplace;
 	unsigned instances; /* sum of counts */
+	unsigned threads;   /* per instance: the group's "threads", else the campaign's */
+	bool threads_set;   /* the group set its own threads */
+	bool each;          /* one drive of "placement": {"each": [...]} */
+	size_t source;      /* index in .run_groups it was expanded from */
 };
+
+/*
+ * The top-level fields that change what is measured, each with a digest of its
+ * JSON as written (FNV-1a 64 of the compact, key-sorted text; "absent" when
+ * the field is not set). state.json keeps them; --resume and --plan refuse a
+ * state whose digests differ. description, output, keep, verify_restore and
+ * steady_window change nothing measured and are not among them.
+ */
+#define CAMPAIGN_MEASURED_FIELDS 14
+extern const char *const campaign_measured_fields[CAMPAIGN_MEASURED_FIELDS];
 
 struct campaign_config {
 	char *file; /* as given, for messages */
+	char measured[CAMPAIGN_MEASURED_FIELDS][17]; /* digests, parallel to campaign_measured_fields */
 	char *name;
 
 	const struct workload_desc *workload; /* workload/registry.h */

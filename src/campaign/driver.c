@@ -152,7 +152,7 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	if (cfg->sessions_per_terminal)
 		arg(dc, "--%s=terminals", cfg->workload->connections_option);
 	else
-		arg(dc, "--%s=%u", cfg->workload->connections_option, cfg->threads);
+		arg(dc, "--%s=%u", cfg->workload->connections_option, id->threads ? id->threads : cfg->threads);
 	/* A rate per instance: each driver is its own open loop (config.c refuses it for tpcc). */
 	if (cfg->rate)
 		arg(dc, "--rate=%llu", (unsigned long long)cfg->rate);
@@ -178,6 +178,10 @@ void driver_cmd_run(struct driver_cmd *dc, const struct campaign_config *cfg, co
 	arg(dc, "--run-steady-window=%u", cfg->steady_window);
 	if (id->golden)
 		arg(dc, "--run-golden=%s", id->golden);
+	if (id->run_id && *id->run_id)
+		arg(dc, "--run-id=%s", id->run_id);
+	if (id->run_started && *id->run_started)
+		arg(dc, "--run-started=%s", id->run_started);
 	if (cfg->target->storage) {
 		struct strbuf st;
 		strbuf_init(&st, 0);

@@ -40,6 +40,8 @@ struct driver_run_id {
 	const char *group, *drive, *instance;
 	unsigned vm_count, repetition;
 	const char *golden; /* the drive's golden fingerprint, or NULL */
+	unsigned threads;   /* per instance (the run group's); 0: the campaign's */
+	const char *run_id, *run_started; /* the campaign run's identity (state.h), or NULL */
 };
 
 void driver_cmd_init(struct driver_cmd *dc);

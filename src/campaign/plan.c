@@ -32,7 +32,7 @@ struct plan *plan_make(const struct campaign_config *cfg)
 			r->group = g;
 			r->rep = rep;
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s#%u", gr->slug, rep);
+			strbuf_addf(&sb, "%s#%u", gr->id, rep);
 			r->id = xstrdup(sb.buf);
 			r->insts = xcalloc(gr->instances, sizeof(*r->insts));
 			for (size_t i = 0; i < gr->nplace; i++)

@@ -15,7 +15,7 @@ struct strbuf;
 struct plan_run {
 	size_t group;
 	unsigned rep;   /* 1-based */
-	char *id;       /* "<group slug>#<rep>", stable across resumes */
+	char *id;       /* "<group id>#<rep>" (slug, or slug@drive for "each"), stable across resumes */
 	size_t *insts;  /* indexes into plan->insts */
 	size_t ninsts;
 };

@@ -101,6 +101,8 @@ void progress_plan(struct campaign_ctx *c)
 		       g->instances);
 		for (size_t p = 0; p < g->nplace; p++)
 			printf(" %s x%u", cfg->drives[g->place[p].drive].name, g->place[p].count);
+		if (g->threads_set)
+			printf(", %u threads each", g->threads);
 		printf(", %s + %s", a, b);
 		if (c->st)
 			printf("  [%s]", state_status_name(c->st->runs[i].status));

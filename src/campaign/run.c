@@ -270,6 +270,9 @@ static int spawn_drivers(struct campaign_ctx *c, const struct plan_run *r, struc
 			.instance = in->name,
 			.vm_count = cfg->groups[r->group].instances,
 			.repetition = r->rep,
+			.threads = cfg->groups[r->group].threads,
+			.run_id = c->st->run_id,
+			.run_started = c->st->run_started,
 			.golden = c->st->golden[in->drive],
 		};
 		struct driver_cmd dc;

@@ -182,7 +182,11 @@ static void open_journal(struct runtel *rt, const struct plan_run *r)
 	struct strbuf p;
 
 	strbuf_init(&p, 0);
-	strbuf_addf(&p, "%s/%s/.telemetry-rep%u.jsonl", rt->c->dir.buf, rt->c->cfg->groups[r->group].slug, r->rep);
+	const struct campaign_group *g = &rt->c->cfg->groups[r->group];
+
+	/* An "each" group's drives share its folder: the drive names the file. */
+	strbuf_addf(&p, "%s/%s/.telemetry-%s%srep%u.jsonl", rt->c->dir.buf, g->slug,
+		    g->each ? rt->c->cfg->drives[g->place[0].drive].name : "", g->each ? "-" : "", r->rep);
 	/* Appended to: a cut-off attempt's readings stay before the next attempt's. */
 	/* Never through a planted link, never a FIFO (core/fileio.c). */
 	int fd = open_for_write(p.buf, WRITE_APPEND, 0644);

@@ -5,7 +5,7 @@
  * resolves each drive folder to its block devices (core/blockdev.h) and
  * starts the campaign's one sampler thread (campaign/sampler.h) at the run's
  * report interval; every reading is appended to the run's telemetry journal
- * <output>/<campaign>/<group>/.telemetry-rep<k>.jsonl (raw counters, one line
+ * <output>/<campaign>/<group>/.telemetry-[<drive>-]rep<k>.jsonl (raw counters, one line
  * per reading, flushed: it survives a crash; hidden, so the report does not
  * take it for a driver's journal). After the drivers' results are
  * complete, runtel_finish stops the sampler and writes each instance's

@@ -1,6 +1,7 @@
 /* state.json: the one place the campaign's progress is kept (jansson stays here). */
 #include "campaign/state.h"
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/jsonr.h"
 #include "core/log.h"
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STATE_SCHEMA "dbrig.campaign-state/1"
@@ -39,7 +42,26 @@ struct campaign_state *state_new(const struct campaign_config *cfg, const struct
 	s->runs = xcalloc(p->nruns, sizeof(*s->runs));
 	s->ndrives = cfg->ndrives;
 	s->golden = xcalloc(cfg->ndrives, sizeof(*s->golden));
+	state_new_run_id(s);
 	return s;
+}
+
+void state_new_run_id(struct campaign_state *s)
+{
+	unsigned char raw[3] = {0};
+	time_t now = time(NULL);
+	struct tm tm;
+	char t[24];
+
+	clock_utc_iso8601(s->run_started, sizeof(s->run_started));
+	gmtime_r(&now, &tm);
+	strftime(t, sizeof(t), "%Y%m%dT%H%M%SZ", &tm);
+	/* Two runs started in one second still differ (getrandom failing leaves the pid). */
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+		raw[0] = (unsigned char)getpid();
+		raw[1] = (unsigned char)(getpid() >> 8);
+	}
+	snprintf(s->run_id, sizeof(s->run_id), "%s-%02x%02x%02x", t, raw[0], raw[1], raw[2]);
 }
 
 void state_free(struct campaign_state *s)
@@ -114,7 +136,7 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 	struct campaign_state *s = NULL;
 	struct jsonr jr = {.file = path};
 	json_error_t jerr;
-	json_t *root = NULL, *runs, *golden;
+	json_t *root = NULL, *runs, *golden, *measured;
 	const char *v;
 	char rp[64];
 
@@ -152,6 +174,26 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 		state_mismatch(&jr, ".campaign", "names another campaign");
 		goto out;
 	}
+	/* What is measured must be what these runs measured (a state from before it was recorded: not checked). */
+	if ((measured = jsonr_obj(&jr, root, "", "measured", JSONR_OPTIONAL))) {
+		struct strbuf changed;
+		strbuf_init(&changed, 0);
+		for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++) {
+			json_t *d = json_object_get(measured, campaign_measured_fields[i]);
+			/* A field the state did not record (an older dbrig) is not judged. */
+			if (d && (!json_is_string(d) || strcmp(json_string_value(d), cfg->measured[i])))
+				strbuf_addf(&changed, "%s%s", changed.len ? ", " : "", campaign_measured_fields[i]);
+		}
+		if (changed.len) {
+			log_error("%s: the campaign file changed what is measured since these runs: %s (expected the same "
+				  "settings to resume; --fresh starts again, keeping these results under another name)",
+				  path, changed.buf);
+			strbuf_release(&changed);
+			json_decref(root);
+			return -ESTALE;
+		}
+		strbuf_release(&changed);
+	}
 	runs = jsonr_arr(&jr, root, "", "runs", JSONR_REQUIRED);
 	if (runs && json_array_size(runs) != p->nruns) {
 		state_mismatch(&jr, ".runs", "does not match the config's run groups and repetitions");
@@ -173,6 +215,12 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 			break;
 		}
 		read_run(&jr, r, rp, &s->runs[i]);
+	}
+	/* A state written before runs had an identity keeps the new one state_new made. */
+	v = jsonr_str(&jr, root, "", "run_id", JSONR_OPTIONAL, NULL);
+	if (v && *v) {
+		copy_str(s->run_id, sizeof(s->run_id), v);
+		copy_str(s->run_started, sizeof(s->run_started), jsonr_str(&jr, root, "", "run_started", JSONR_OPTIONAL, ""));
 	}
 	golden = jsonr_obj(&jr, root, "", "golden", JSONR_OPTIONAL);
 	for (size_t d = 0; d < cfg->ndrives && golden; d++) {
@@ -198,6 +246,12 @@ int state_save(const struct campaign_config *cfg, const struct plan *p, const st
 	json_object_set_new(root, "schema", json_string(STATE_SCHEMA));
 	json_object_set_new(root, "campaign", json_string(cfg->name));
 	json_object_set_new(root, "config", json_string(cfg->file));
+	json_object_set_new(root, "run_id", json_string(s->run_id));
+	json_object_set_new(root, "run_started", json_string(s->run_started));
+	json_t *m = json_object();
+	for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++)
+		json_object_set_new(m, campaign_measured_fields[i], json_string(cfg->measured[i]));
+	json_object_set_new(root, "measured", m);
 	for (size_t d = 0; d < cfg->ndrives; d++)
 		if (s->golden[d])
 			json_object_set_new(golden, cfg->drives[d].name, json_string(s->golden[d]));

@@ -32,6 +32,11 @@ struct state_run {
 
 struct campaign_state {
 	char *path;
+	/* The campaign run's identity, made when it starts (kept by --resume, new
+	 * after --fresh): "<UTC start>-<6 hex digits>" and its ISO 8601 start. Every
+	 * driver gets them (--run-id, --run-started) and every result keeps them. */
+	char run_id[48];
+	char run_started[32];
 	struct state_run *runs;  /* parallel to plan->runs */
 	size_t nruns;
 	char **golden;           /* per drive: fingerprint once built, or NULL */
@@ -39,12 +44,15 @@ struct campaign_state {
 };
 
 struct campaign_state *state_new(const struct campaign_config *cfg, const struct plan *p, const char *path);
-/* -ENOENT when absent; -EINVAL (message printed) when unreadable or for another plan. */
+/* -ENOENT when absent; -EINVAL (message printed) when unreadable or for another plan;
+ * -ESTALE (message printed, naming the fields) when the config changed what is measured. */
 int state_load(const struct campaign_config *cfg, const struct plan *p, const char *path,
 	       struct campaign_state **out) __attribute__((warn_unused_result));
 int state_save(const struct campaign_config *cfg, const struct plan *p, const struct campaign_state *s)
 	__attribute__((warn_unused_result));
 void state_free(struct campaign_state *s);
+/* A new run_id and run_started (now). */
+void state_new_run_id(struct campaign_state *s);
 const char *state_status_name(enum state_run_status st);
 
 #endif

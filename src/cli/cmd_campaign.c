@@ -15,7 +15,8 @@ struct flag {
 static const struct flag flags[] = {
 	{"--plan", "print the drives, instances and runs in order with their durations; change nothing"},
 	{"--resume", "continue a campaign from <output>/<name>/state.json: finished runs are kept, a cut-off run "
-		     "restarts from its restore (its partial files kept as <instance>.partial-<n>.*)"},
+		     "restarts from its restore (its partial files kept as <instance>.partial-<n>.*); refused (exit 1) "
+		     "when FILE changed a field that changes what is measured"},
 	{"--fresh", "start the campaign again: the earlier <output>/<name>/ (results, report, state) is renamed to "
 		    "<output>/<name>.<UTC time>/, never deleted, and a new campaign starts"},
 	{"--help", "this text"},
@@ -29,7 +30,9 @@ static void usage(FILE *f)
 		   "database once and clone it to every drive, checking each clone's fingerprint (\"golden\":\n"
 		   "\"per-drive\": a load on each), then for every run group and repetition restore each\n"
 		   "instance from it, drive all instances together (precondition, then sample), and collect one\n"
-		   "result per instance under <output>/<name>/<run group>/<drive>/. At the end, print a\n"
+		   "result per instance under <output>/<name>/<run group>/<drive>/ (a run group with\n"
+		   "\"placement\": {\"each\": [drives], \"vms\": N} runs on each drive in turn, and \"vms\" or\n"
+		   "\"threads\" lists sweep it: one run group per value). At the end, print a\n"
 		   "summary table and write the report (<output>/<name>/report/report.html).\n"
 		   "Over an earlier campaign in <output>/<name>/ it starts only with --resume or --fresh;\n"
 		   "without them it says in one line whether that one finished (and where its report is).\n"

@@ -100,6 +100,8 @@ void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id)
 	id->repetition = o->run_repetition;
 	id->steady_window = o->run_steady_window;
 	id->golden = o->run_golden;
+	id->run_id = o->run_id;
+	id->run_started = o->run_started;
 	id->storage = o->run_storage;
 }
 

@@ -36,6 +36,7 @@ struct cli_run_opts {
 	unsigned event_loops;
 	uint64_t reconnect_timeout_ns;
 	const char *run_campaign, *run_group, *run_drive, *run_instance, *run_golden, *run_storage;
+	const char *run_id, *run_started; /* the campaign run's identity; "": none */
 	unsigned run_vm_count, run_repetition;
 	unsigned run_steady_window; /* 0: not a campaign run (nothing stored) */
 };
@@ -72,7 +73,7 @@ struct cli_run_opts {
 
 #define CLI_RUN_RECORD_ROWS(type, m, group)                                                                            \
 	{"result", NULL, OPT_STRING, offsetof(type, m.result), NULL,                                                   \
-	 "write the result (dbrig.result/1.1 JSON) to this file, atomically", 0, 0, group, 0},                           \
+	 "write the result (dbrig.result/1.2 JSON) to this file, atomically", 0, 0, group, 0},                           \
 	{"journal", NULL, OPT_STRING, offsetof(type, m.journal), NULL,                                                 \
 	 "append one JSON line per report interval to this file, flushed as it happens", 0, 0, group, 0},              \
 	{"event-loops", NULL, OPT_UINT, offsetof(type, m.event_loops), "0",                                            \
@@ -98,7 +99,12 @@ struct cli_run_opts {
 	 "run identity: fingerprint of the golden copy the database was restored from", 0, 0, group, 0},             \
 	{"run-storage", NULL, OPT_STRING, offsetof(type, m.run_storage), "",                                           \
 	 "test bed: the under-test volume's format and allocation (a libvirt campaign's disk_format, allocation)",    \
-	 0, 0, group, 0}
+	 0, 0, group, 0},                                                                                        \
+	{"run-id", NULL, OPT_STRING, offsetof(type, m.run_id), "",                                                     \
+	 "run identity: the campaign run's id (made when it starts; dbrig report never adds up different ones)", 0, 0, \
+	 group, 0},                                                                                                    \
+	{"run-started", NULL, OPT_STRING, offsetof(type, m.run_started), "",                                           \
+	 "run identity: when the campaign run started (ISO 8601 UTC)", 0, 0, group, 0}
 
 /*
  * --mysql-ssl=mode and its files into cp (ssl, ssl_ca, ssl_cert, ssl_key;

@@ -2,6 +2,7 @@
 #include "report/leaderboard.h"
 
 #include "core/strbuf.h"
+#include "report/writer.h"
 #include "stats/hist.h"
 
 #include <ctype.h>
@@ -288,12 +289,21 @@ void agg_fig_release(struct agg_fig *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* A string of a run that a hand-built run may leave NULL (run_id, run_started). */
+static const char *str0(const char *s)
+{
+	return s ? s : "";
+}
+
 /* Key fields in sort order; drive last among the run group's own. */
 static int key_cmp(const struct run *a, const struct run *b, bool with_drive)
 {
 	int c;
 
 	if ((c = strcmp(a->campaign, b->campaign)))
+		return c;
+	/* Runs of one campaign started at different times are never added up (run ids begin with the start). */
+	if ((c = strcmp(str0(a->run_id), str0(b->run_id))))
 		return c;
 	if ((c = strcmp(a->run_group, b->run_group)))
 		return c;
@@ -362,6 +372,8 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 
 	memset(g, 0, sizeof(*g));
 	g->campaign = xstrdup(r0->campaign);
+	g->run_id = xstrdup(str0(r0->run_id));
+	g->run_started = xstrdup(str0(r0->run_started));
 	g->run_group = xstrdup(r0->run_group);
 	g->kind = xstrdup(r0->kind);
 	g->test = xstrdup(r0->test);
@@ -493,7 +505,10 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 
 static void group_release(struct agg_group *g)
 {
+	free(g->rank_text);
 	free(g->campaign);
+	free(g->run_id);
+	free(g->run_started);
 	free(g->run_group);
 	free(g->drive);
 	free(g->kind);
@@ -524,6 +539,68 @@ static struct agg_group *new_group(struct report *rep)
 {
 	rep->groups = xrealloc(rep->groups, (rep->ngroups + 1) * sizeof(*rep->groups));
 	return &rep->groups[rep->ngroups++];
+}
+
+/*
+ * A folder holding several runs of one campaign (today's beside last week's,
+ * kept by --fresh): each group's label says which run, by its start time, and
+ * one warning lists the runs. They are shown side by side, never added up.
+ */
+static void label_runs(struct report *rep)
+{
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		struct agg_group *g = &rep->groups[i];
+		bool several = false;
+		struct strbuf sb;
+
+		for (size_t j = 0; j < rep->ngroups; j++) {
+			const struct agg_group *h = &rep->groups[j];
+			if (strcmp(g->campaign, h->campaign) || !strcmp(g->run_id, h->run_id))
+				continue;
+			several = true;
+		}
+		if (!several)
+			continue;
+		/* The run group's name carries the run, so every table and chart tells them apart. */
+		strbuf_init(&sb, 0);
+		strbuf_addf(&sb, "%s · run of %s", g->run_group,
+			    *g->run_started ? g->run_started : *g->run_id ? g->run_id : "(no run id)");
+		free(g->run_group);
+		g->run_group = strbuf_detach(&sb);
+		strbuf_addf(&sb, "%s · %s", g->run_group, g->drive);
+		free(g->label);
+		g->label = strbuf_detach(&sb);
+		strbuf_release(&sb);
+	}
+	/* One warning per campaign with several runs. */
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		struct strbuf runs;
+		size_t n = 0;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(rep->groups[j].campaign, g->campaign);
+		if (seen)
+			continue;
+		strbuf_init(&runs, 0);
+		for (size_t j = i; j < rep->ngroups; j++) {
+			const struct agg_group *h = &rep->groups[j];
+			bool dup = false;
+			if (strcmp(h->campaign, g->campaign))
+				continue;
+			for (size_t k = i; k < j && !dup; k++)
+				dup = !strcmp(rep->groups[k].campaign, g->campaign) && !strcmp(rep->groups[k].run_id, h->run_id);
+			if (dup)
+				continue;
+			strbuf_addf(&runs, "%s%s", n++ ? ", " : "",
+				    *h->run_started ? h->run_started : *h->run_id ? h->run_id : "without a run id");
+		}
+		if (n > 1)
+			add_warning(rep, "%zu runs of campaign \"%s\" (started %s): shown side by side, never added up", n,
+				    *g->campaign ? g->campaign : "(none)", runs.buf);
+		strbuf_release(&runs);
+	}
 }
 
 /* Groups that differ only in workload or params get the differing params in their label. */
@@ -601,19 +678,27 @@ static void match_published(struct report *rep)
 
 bool agg_same_run_group(const struct agg_group *a, const struct agg_group *b)
 {
-	return !strcmp(a->campaign, b->campaign) && !strcmp(a->run_group, b->run_group) &&
+	return !strcmp(a->campaign, b->campaign) && !strcmp(a->run_id, b->run_id) && !strcmp(a->run_group, b->run_group) &&
 	       !strcmp(a->kind, b->kind) && !strcmp(a->test, b->test) && !strcmp(a->params, b->params) &&
 	       a->vm_count == b->vm_count;
 }
 
-static struct ci_summary tps_summary(const struct agg_group *g)
+enum cmp_fig { CMP_TPS, CMP_AVG, CMP_P99 };
+
+/* One figure of each repetition's sample, summarised over the repetitions. */
+static struct ci_summary rep_summary(const struct agg_group *g, enum cmp_fig f)
 {
 	double *v = xcalloc(g->nreps + 1, sizeof(*v));
 	struct ci_summary s;
+	size_t n = 0;
 
-	for (size_t i = 0; i < g->nreps; i++)
-		v[i] = g->reps[i].sample.tps_sum;
-	s = ci_summarize(v, g->nreps);
+	for (size_t i = 0; i < g->nreps; i++) {
+		const struct agg_fig *x = &g->reps[i].sample;
+		if (f == CMP_P99 && !x->n_p99)
+			continue;
+		v[n++] = f == CMP_TPS ? x->tps_sum : f == CMP_AVG ? x->avg_ms_mean : x->p99_mean_of_instances_ms;
+	}
+	s = ci_summarize(v, n);
 	free(v);
 	return s;
 }
@@ -643,24 +728,41 @@ static void rank_drives(struct report *rep)
 		}
 		if (n < 2)
 			continue;
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; k < n; k++) {
 			rep->groups[idx[k]].rank = k + 1;
+			rep->groups[idx[k]].nranked = n;
+		}
 		for (size_t k = 0; k + 1 < n; k++) {
 			struct agg_group *a = &rep->groups[idx[k]], *b = &rep->groups[idx[k + 1]];
-			struct ci_summary sa = tps_summary(a), sb = tps_summary(b);
+			struct ci_summary sa = rep_summary(a, CMP_TPS), sb = rep_summary(b, CMP_TPS);
 			struct agg_cmp *c;
 
 			rep->cmps = xrealloc(rep->cmps, (rep->ncmps + 1) * sizeof(*rep->cmps));
 			c = &rep->cmps[rep->ncmps++];
+			memset(c, 0, sizeof(*c));
 			c->faster = idx[k];
 			c->slower = idx[k + 1];
 			c->ratio = ci_ratio_of_means(&sa, &sb);
 			c->welch = ci_welch_test(&sa, &sb);
+			sa = rep_summary(a, CMP_AVG);
+			sb = rep_summary(b, CMP_AVG);
+			c->avg_ratio = ci_ratio_of_means(&sa, &sb);
+			c->avg_welch = ci_welch_test(&sa, &sb);
+			sa = rep_summary(a, CMP_P99);
+			sb = rep_summary(b, CMP_P99);
+			c->has_p99 = sa.n && sb.n;
+			if (c->has_p99) {
+				c->p99_ratio = ci_ratio_of_means(&sa, &sb);
+				c->p99_welch = ci_welch_test(&sa, &sb);
+			}
 		}
 	}
 	free(idx);
 	free(done);
 }
+
+static void rank_against_all(struct report *rep, const struct run_set *rs, const struct pub_set *pub,
+			     const struct report_opts *opts);
 
 int report_build_with(const struct run_set *rs, const struct pub_set *pub, const struct report_opts *opts,
 		      struct report **out)
@@ -776,9 +878,12 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 				continue;
 			if (only && !spread && strcmp(sorted[a]->drive, only))
 				continue;
-			add_warning(rep, "instances missing: run group \"%s\"%s%s%s, repetition %lld: %zu result(s) for %lld VMs",
+			/* Too many is not "missing": the same instance twice (a copied file, a hand run beside the campaign's). */
+			add_warning(rep, "%s: run group \"%s\"%s%s%s, repetition %lld: %zu result%s for %lld VM%s",
+				    (int64_t)cnt > sorted[a]->vm_count ? "too many results" : "instances missing",
 				    sorted[a]->run_group, spread ? "" : ", drive \"", spread ? "" : sorted[a]->drive,
-				    spread ? "" : "\"", (long long)sorted[a]->repetition, cnt, (long long)sorted[a]->vm_count);
+				    spread ? "" : "\"", (long long)sorted[a]->repetition, cnt, cnt == 1 ? "" : "s",
+				    (long long)sorted[a]->vm_count, sorted[a]->vm_count == 1 ? "" : "s");
 			for (size_t gi = 0; gi < rep->ngroups; gi++) {
 				struct agg_group *g = &rep->groups[gi];
 				if (!key_cmp(g->reps[0].runs[0], sorted[a], false) &&
@@ -792,7 +897,7 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 		for (j = i + 1; j < rep->ngroups; j++) {
 			const struct agg_group *a = &rep->groups[i], *b = &rep->groups[j];
 			if (a->all_drives || b->all_drives || strcmp(a->campaign, b->campaign) ||
-			    strcmp(a->run_group, b->run_group) || strcmp(a->drive, b->drive))
+			    strcmp(a->run_id, b->run_id) || strcmp(a->run_group, b->run_group) || strcmp(a->drive, b->drive))
 				continue;
 			add_warning(rep, "not merged: %s has results with different loads: "
 				    "[%s %s vm_count=%lld %s] vs [%s %s vm_count=%lld %s]",
@@ -800,12 +905,69 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 				    b->kind, b->test, (long long)b->vm_count, b->params);
 		}
 	}
+	label_runs(rep);
 	disambiguate_labels(rep);
 	match_published(rep);
 	rank_drives(rep);
+	if (only) {
+		rank_against_all(rep, rs, pub, opts);
+		/* One drive's part of a run group spread over drives is its share, not the run group. */
+		for (i = 0; i < rep->ngroups; i++) {
+			struct agg_group *g = &rep->groups[i];
+			struct strbuf sb;
+			if (!g->slice || !g->nreps)
+				continue;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "%s (this drive's share: %zu of %lld VMs)", g->label, g->reps[0].n,
+				    (long long)g->vm_count);
+			free(g->label);
+			g->label = strbuf_detach(&sb);
+			strbuf_release(&sb);
+		}
+	}
 	free(sorted);
 	*out = rep;
 	return 0;
+}
+
+/*
+ * --drive: the page shows one drive, but its ranks are against every drive of
+ * its run groups. From the full report: each group's rank, and the comparison
+ * with its neighbours in the ranking as one sentence.
+ */
+static void rank_against_all(struct report *rep, const struct run_set *rs, const struct pub_set *pub,
+			     const struct report_opts *opts)
+{
+	struct report_opts all = {.steady_window = opts->steady_window, .drive = NULL};
+	struct report *full = NULL;
+	char line[512];
+
+	if (report_build_with(rs, pub, &all, &full) < 0)
+		return;
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		struct agg_group *g = &rep->groups[i];
+		struct strbuf sb;
+
+		for (size_t j = 0; j < full->ngroups; j++) {
+			const struct agg_group *h = &full->groups[j];
+			if (h->all_drives || !agg_same_run_group(g, h) || strcmp(g->drive, h->drive) || !h->rank)
+				continue;
+			g->rank = h->rank;
+			g->nranked = h->nranked;
+			strbuf_init(&sb, 0);
+			strbuf_addf(&sb, "rank %zu of %zu", h->rank, h->nranked);
+			for (size_t k = 0; k < full->ncmps; k++) {
+				const struct agg_cmp *c = &full->cmps[k];
+				if (c->faster != j && c->slower != j)
+					continue;
+				report_compare_sentence(c, &full->groups[c->faster], &full->groups[c->slower], line, sizeof(line));
+				strbuf_addf(&sb, "; %s", line);
+			}
+			g->rank_text = strbuf_detach(&sb);
+			strbuf_release(&sb);
+		}
+	}
+	report_free(full);
 }
 
 int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)

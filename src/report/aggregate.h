@@ -33,11 +33,15 @@
  *
  * Drive comparison: the drives of one run group (every key but the drive;
  * totals and slices left out) ranked by mean TPS; each neighbouring pair gets
- * the TPS ratio with its 95% CI and Welch's t-test over the repetitions'
- * TPS, significant when p < 0.05 (needs 2 repetitions on both drives).
+ * the TPS, average-latency and p99 ratios with their 95% CIs and Welch's
+ * t-tests over the repetitions' figures, significant when p < 0.05 (needs 2
+ * repetitions on both drives). A run group written with "placement":
+ * {"each": [...]} has exactly this shape: one run group name, one drive each.
  *
- * Grouping is explicit: campaign, run group, drive, workload kind, test,
- * the canonical workload params and the VM count. Runs that differ in any of
+ * Grouping is explicit: campaign, campaign run (run.run_id: results of two
+ * runs of one campaign are two groups, labelled by the run's start time, and
+ * never added up), run group, drive, workload kind, test, the canonical
+ * workload params and the VM count. Runs that differ in any of
  * them are separate groups, and a warning says so when they share a
  * campaign/run group/drive. A run group spread over several drives also gets a
  * total group ("all N drives") to compare with "8 VMs on 8 drives" figures;
@@ -117,6 +121,7 @@ struct spread {
 
 struct agg_group {
 	char *campaign, *run_group, *drive, *kind, *test, *params;
+	char *run_id, *run_started;     /* the campaign run (result 1.2); "" for results without one */
 	int64_t vm_count;
 	bool all_drives;                /* total of a run group over its drives */
 	bool slice;                     /* one drive's share of a run group spread over drives */
@@ -138,6 +143,9 @@ struct agg_group {
 	struct verdict verdict;
 	const struct tel_dev *dev;      /* the busiest device's sample figures (owned by a run) */
 	size_t rank;                    /* 1 = most TPS among its run group's drives; 0 = not ranked */
+	size_t nranked;                 /* drives ranked in its run group (with rank) */
+	char *rank_text;                /* --drive: its rank against the drives the filter hid, e.g. "rank 2 of 2:
+					   a > b by 1.73x (…)"; NULL otherwise */
 	size_t nrefs;
 	const struct pub_result **refs; /* published results to show beside it */
 };
@@ -147,6 +155,12 @@ struct agg_cmp {
 	size_t faster, slower;          /* indices into report.groups */
 	struct ci_ratio ratio;          /* mean TPS faster / slower, 95% CI */
 	struct ci_welch welch;          /* over the repetitions' TPS */
+	/* The published latencies, faster / slower (below 1: the faster drive waits less),
+	 * over the repetitions' average latency (mean of instances) and p99 (mean of
+	 * the instances' p99s); has_p99: both groups carried instance p99s. */
+	struct ci_ratio avg_ratio, p99_ratio;
+	struct ci_welch avg_welch, p99_welch;
+	bool has_p99;
 };
 
 /* Verdicts of one run: steady state of its own intervals, bottleneck of its sample telemetry. */

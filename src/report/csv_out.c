@@ -268,11 +268,30 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 	}
 }
 
+/* ratio, its CI, Welch's p and yes/no/n/a of one latency figure (empty when absent). */
+static void cmp_latency_csv(struct strbuf *sb, bool has, const struct ci_ratio *r, const struct ci_welch *w)
+{
+	if (!has) {
+		strbuf_adds(sb, ",,,,,");
+		return;
+	}
+	fnum(sb, r->ratio, 4);
+	fopt(sb, r->valid, r->lo);
+	fopt(sb, r->valid, r->hi);
+	if (w->valid)
+		strbuf_addf(sb, ",%.6g", w->p);
+	else
+		strbuf_addc(sb, ',');
+	field(sb, !w->valid ? "n/a" : w->significant ? "yes" : "no", false);
+}
+
 static void compare_csv(struct strbuf *sb, const struct report *rep)
 {
 	strbuf_adds(sb, "campaign,run_group,workload,test,vm_count,params,faster,faster_rank,faster_tps_sum,"
 			"faster_repetitions,slower,slower_rank,slower_tps_sum,slower_repetitions,tps_ratio,"
-			"tps_ratio_ci95_lo,tps_ratio_ci95_hi,welch_t,welch_df,welch_p,significant\n");
+			"tps_ratio_ci95_lo,tps_ratio_ci95_hi,welch_t,welch_df,welch_p,significant,avg_ratio,"
+			"avg_ratio_ci95_lo,avg_ratio_ci95_hi,avg_welch_p,avg_significant,p99_ratio,p99_ratio_ci95_lo,"
+			"p99_ratio_ci95_hi,p99_welch_p,p99_significant\n");
 	for (size_t i = 0; i < rep->ncmps; i++) {
 		const struct agg_cmp *c = &rep->cmps[i];
 		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
@@ -301,6 +320,8 @@ static void compare_csv(struct strbuf *sb, const struct report *rep)
 		else
 			strbuf_addc(sb, ',');
 		field(sb, !c->welch.valid ? "n/a" : c->welch.significant ? "yes" : "no", false);
+		cmp_latency_csv(sb, true, &c->avg_ratio, &c->avg_welch);
+		cmp_latency_csv(sb, c->has_p99, &c->p99_ratio, &c->p99_welch);
 		strbuf_addc(sb, '\n');
 	}
 }

@@ -728,10 +728,43 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 	table_close(sb);
 }
 
+/* --drive: this drive against the drives the page leaves out, per run group. */
+static void drive_ranks_html(struct strbuf *sb, const struct report *rep)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].rank_text != NULL;
+	strbuf_adds(sb, "<p>");
+	if (!any) {
+		strbuf_adds(sb, "No run group of drive ");
+		esc(sb, rep->drive);
+		strbuf_adds(sb, " ran on another drive.</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "Drive ");
+	esc(sb, rep->drive);
+	strbuf_adds(sb, " against the other drives of its run groups (they are left out of this page):</p>\n<ul>\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		if (!rep->groups[i].rank_text)
+			continue;
+		strbuf_adds(sb, "<li>");
+		esc(sb, rep->groups[i].run_group);
+		strbuf_adds(sb, ": ");
+		esc(sb, rep->groups[i].rank_text);
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+}
+
 static void comparison(struct strbuf *sb, const struct report *rep)
 {
 	char line[512];
 
+	if (!rep->ncmps && rep->drive) {
+		drive_ranks_html(sb, rep);
+		return;
+	}
 	if (!rep->ncmps) {
 		strbuf_adds(sb, "<p>No run group ran on more than one drive.</p>\n");
 		return;
@@ -893,6 +926,130 @@ static void published_section(struct strbuf *sb, int *chart_id, const struct rep
 }
 
 /* One drive over every run group (VM count): its figures, verdicts and charts. */
+/* threads=N of a group's params, or 0. */
+static long params_threads(const char *params)
+{
+	const char *t = strstr(params, "threads=");
+
+	while (t && t != params && t[-1] != ' ')
+		t = strstr(t + 1, "threads=");
+	return t ? strtol(t + 8, NULL, 10) : 0;
+}
+
+/* The params without threads=N: what a thread sweep's points share. */
+static void params_without_threads(const char *params, struct strbuf *sb)
+{
+	char *copy = xstrdup(params), *save = NULL;
+
+	for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (strncmp(tok, "threads=", 8))
+			strbuf_addf(sb, "%s%s", sb->len ? " " : "", tok);
+	free(copy);
+}
+
+/*
+ * --drive: the drive's scaling, one chart per metric, against VM count (the
+ * groups that differ in VM count only) or against threads (that differ in
+ * threads only); a line per such series, drawn when it has 2 points or more.
+ * Returns the charts drawn.
+ */
+static int scaling_chart(struct strbuf *sb, int *chart_id, const struct report *rep, bool by_threads, enum metric m)
+{
+	static const char *const ylab[] = {"TPS (transactions/s)", "average latency (ms, mean of instances)",
+					   "p99 latency (ms, mean of instance p99s)"};
+	struct line_chart c = {.x_label = by_threads ? "threads per instance" : "VMs (instances at once)",
+			       .y_label = ylab[m]};
+	struct strbuf title, key, other;
+	size_t nseries = 0, drawn = 0;
+	char **keys = xcalloc(rep->ngroups + 1, sizeof(*keys));
+
+	strbuf_init(&title, 0);
+	strbuf_init(&key, 0);
+	strbuf_init(&other, 0);
+	c.series = xcalloc(rep->ngroups + 1, sizeof(*c.series));
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		double x = by_threads ? (double)params_threads(g->params) : (double)g->vm_count, y;
+		size_t s;
+
+		if (g->all_drives || g->slice || x <= 0)
+			continue;
+		y = m == METRIC_TPS ? g->tps.mean : m == METRIC_AVG ? g->avg_ms_mean.mean : g->p99_mean.mean;
+		if (m == METRIC_P99 && !g->has_p99_mean)
+			continue;
+		strbuf_reset(&key);
+		strbuf_reset(&other);
+		params_without_threads(g->params, &other);
+		strbuf_addf(&key, "%s|%s|%s|%s|%s|", g->campaign, g->run_id, g->kind, g->test,
+			    by_threads ? other.buf : g->params);
+		if (by_threads)
+			strbuf_addf(&key, "%lld", (long long)g->vm_count);
+		for (s = 0; s < nseries && strcmp(keys[s], key.buf); s++)
+			;
+		if (s == nseries) {
+			char name[160];
+			keys[nseries++] = xstrdup(key.buf);
+			if (by_threads)
+				snprintf(name, sizeof(name), "%s, %lld VM%s", report_kind_title(g->kind), (long long)g->vm_count,
+					 g->vm_count == 1 ? "" : "s");
+			else
+				snprintf(name, sizeof(name), "%s, %ld threads", report_kind_title(g->kind), params_threads(g->params));
+			c.series[s].name = xstrdup(name);
+		}
+		/* Points in x order. */
+		struct line_series *ls = &c.series[s];
+		line_series_add(ls, x, y);
+		for (size_t k = ls->n - 1; k > 0 && ls->x[k - 1] > ls->x[k]; k--) {
+			double tx = ls->x[k], ty = ls->y[k];
+			ls->x[k] = ls->x[k - 1];
+			ls->y[k] = ls->y[k - 1];
+			ls->x[k - 1] = tx;
+			ls->y[k - 1] = ty;
+		}
+	}
+	/* Only series with 2 points or more are a scaling curve. */
+	for (size_t s = 0; s < nseries; s++) {
+		if (c.series[s].n >= 2)
+			c.series[drawn++] = c.series[s];
+		else {
+			free(c.series[s].name);
+			free(c.series[s].x);
+			free(c.series[s].y);
+		}
+		free(keys[s]);
+	}
+	free(keys);
+	c.nseries = drawn;
+	if (drawn) {
+		strbuf_addf(&title, "%s of %s against %s", m == METRIC_TPS ? "TPS" : m == METRIC_AVG ? "Average latency" :
+			    "p99 latency", rep->drive, by_threads ? "threads" : "VM count");
+		c.title = title.buf;
+		figure_open(sb, NULL);
+		svg_line_chart(sb, &c, (*chart_id)++);
+		strbuf_adds(sb, "</figure>\n");
+	}
+	line_chart_release(&c);
+	strbuf_release(&title);
+	strbuf_release(&key);
+	strbuf_release(&other);
+	return drawn ? 1 : 0;
+}
+
+static void scaling_section(struct strbuf *sb, int *chart_id, const struct report *rep)
+{
+	int n = 0;
+
+	strbuf_adds(sb, "<h2 id=\"scaling\">Scaling</h2>\n<div class=\"grid\">\n");
+	for (int by = 0; by < 2; by++)
+		for (enum metric m = METRIC_TPS; m <= METRIC_P99; m++)
+			n += scaling_chart(sb, chart_id, rep, by == 1, m);
+	strbuf_adds(sb, "</div>\n");
+	if (!n)
+		strbuf_adds(sb, "<p>No scaling chart: this drive ran no run groups that differ only in VM count or only in "
+				"threads (sweep them with <code>\"vms\": [1, 2, 4, 8]</code> or <code>\"threads\": [8, 16, 32]"
+				"</code>).</p>\n");
+}
+
 static void drive_section(struct strbuf *sb, int *chart_id, const struct report *rep, const char *drive, size_t nth)
 {
 	struct strbuf id;
@@ -1460,6 +1617,8 @@ static int html_render(const struct report *rep, struct report_files *out)
 	strbuf_adds(sb, "</div>\n<h2 id=\"percentiles\">Latency percentiles</h2>\n<div class=\"grid\">\n");
 	percentile_curve(sb, &chart_id, rep);
 	strbuf_adds(sb, "</div>\n");
+	if (rep->drive)
+		scaling_section(sb, &chart_id, rep);
 	strbuf_adds(sb, "<h2 id=\"drives\">Per drive</h2>\n<p>One drive's results over every run group (VM count) "
 			"with its verdicts and telemetry; the run group links to its TPS-over-time chart. Where the "
 			"results carry telemetry, a chart per run group shows the drive's busiest device's utilisation "

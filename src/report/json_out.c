@@ -132,6 +132,17 @@ static json_t *verdict_json(bool has, const struct verdict_in *in, const struct 
 			 "device", d ? dev_json(d) : json_null());
 }
 
+static json_t *welch_json(const struct ci_welch *w)
+{
+	return w->valid ? json_pack("{s:o, s:o, s:f, s:b}", "t", num(w->t), "df", num(w->df), "p", w->p, "significant",
+				    w->significant) : json_null();
+}
+
+static json_t *ratio_ci_json(const struct ci_ratio *r)
+{
+	return r->valid ? json_pack("[o, o]", num(r->lo), num(r->hi)) : json_null();
+}
+
 static json_t *cmp_json(const struct report *rep, const struct agg_cmp *c)
 {
 	const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
@@ -141,9 +152,14 @@ static json_t *cmp_json(const struct report *rep, const struct agg_cmp *c)
 	json_object_set_new(o, "tps_ratio", num(c->ratio.ratio));
 	json_object_set_new(o, "tps_ratio_ci95", c->ratio.valid ? json_pack("[o, o]", num(c->ratio.lo),
 									    num(c->ratio.hi)) : json_null());
-	json_object_set_new(o, "welch", c->welch.valid ? json_pack("{s:o, s:o, s:f, s:b}", "t", num(c->welch.t),
-								   "df", num(c->welch.df), "p", c->welch.p,
-								   "significant", c->welch.significant) : json_null());
+	json_object_set_new(o, "welch", welch_json(&c->welch));
+	/* The published latencies, faster / slower: below 1, the faster drive waits less. */
+	json_object_set_new(o, "avg_ratio", num(c->avg_ratio.ratio));
+	json_object_set_new(o, "avg_ratio_ci95", ratio_ci_json(&c->avg_ratio));
+	json_object_set_new(o, "avg_welch", welch_json(&c->avg_welch));
+	json_object_set_new(o, "p99_ratio", c->has_p99 ? num(c->p99_ratio.ratio) : json_null());
+	json_object_set_new(o, "p99_ratio_ci95", c->has_p99 ? ratio_ci_json(&c->p99_ratio) : json_null());
+	json_object_set_new(o, "p99_welch", c->has_p99 ? welch_json(&c->p99_welch) : json_null());
 	return o;
 }
 
@@ -158,6 +174,10 @@ static json_t *group_json(const struct agg_group *g)
 	json_object_set_new(o, "key", json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "campaign", g->campaign,
 						"run_group", g->run_group, "drive", g->drive, "workload", g->kind,
 						"test", g->test, "vm_count", (json_int_t)g->vm_count, "params", g->params));
+	if (*g->run_id) {
+		json_object_set_new(json_object_get(o, "key"), "run_id", json_string(g->run_id));
+		json_object_set_new(json_object_get(o, "key"), "run_started", json_string(g->run_started));
+	}
 	json_object_set_new(o, "label", json_string(g->label));
 	json_object_set_new(o, "all_drives", json_boolean(g->all_drives));
 	json_object_set_new(o, "slice", json_boolean(g->slice));

@@ -401,6 +401,25 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 	strbuf_addc(sb, '\n');
 }
 
+/* --drive: this drive against the drives the page leaves out, per run group. */
+static void drive_ranks_md(struct strbuf *sb, const struct report *rep)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].rank_text != NULL;
+	if (!any) {
+		strbuf_addf(sb, "No run group of drive %s ran on another drive.\n\n", rep->drive);
+		return;
+	}
+	strbuf_addf(sb, "Drive %s against the other drives of its run groups (they are left out of this page):\n\n",
+		    rep->drive);
+	for (size_t i = 0; i < rep->ngroups; i++)
+		if (rep->groups[i].rank_text)
+			strbuf_addf(sb, "- %s: %s\n", rep->groups[i].run_group, rep->groups[i].rank_text);
+	strbuf_addc(sb, '\n');
+}
+
 static void comparison(struct strbuf *sb, const struct report *rep)
 {
 	static const char *const cols[] = {"run group", "rank", "faster", "TPS", "slower", "TPS", "comparison",
@@ -408,6 +427,10 @@ static void comparison(struct strbuf *sb, const struct report *rep)
 	char line[512];
 
 	strbuf_adds(sb, "## Drive comparison\n\n");
+	if (!rep->ncmps && rep->drive) {
+		drive_ranks_md(sb, rep);
+		return;
+	}
 	if (!rep->ncmps) {
 		strbuf_adds(sb, "No run group ran on more than one drive.\n\n");
 		return;

@@ -83,6 +83,21 @@ static int ratio_decimals(double r)
 	return r >= 10 ? 1 : 2;
 }
 
+/* "; avg latency 0.58x (95% CI 0.51–0.66, significant)" appended to buf. */
+static void compare_latency(char *buf, size_t n, const char *what, const struct ci_ratio *r, const struct ci_welch *w)
+{
+	size_t len = strlen(buf);
+	int d = ratio_decimals(r->ratio);
+
+	if (len + 1 >= n || r->ratio <= 0)
+		return;
+	if (r->valid)
+		snprintf(buf + len, n - len, "; %s %.*fx (95%% CI %.*f–%.*f, %s)", what, d, r->ratio, d, r->lo, d, r->hi,
+			 !w->valid ? "no test" : w->significant ? "significant" : "NOT significant");
+	else
+		snprintf(buf + len, n - len, "; %s %.*fx", what, d, r->ratio);
+}
+
 void report_compare_sentence(const struct agg_cmp *c, const struct agg_group *a, const struct agg_group *b,
 			     char *buf, size_t n)
 {
@@ -96,6 +111,9 @@ void report_compare_sentence(const struct agg_cmp *c, const struct agg_group *a,
 			 c->ratio.ratio);
 	else
 		snprintf(buf, n, "%s > %s (no TPS on %s)", a->drive, b->drive, b->drive);
+	compare_latency(buf, n, "avg latency", &c->avg_ratio, &c->avg_welch);
+	if (c->has_p99)
+		compare_latency(buf, n, "p99", &c->p99_ratio, &c->p99_welch);
 }
 
 void report_dev_text(const struct tel_dev *d, char *buf, size_t n)

@@ -58,6 +58,8 @@ void run_free(struct run *r)
 	free(r->golden_mismatch);
 	free(r->campaign);
 	free(r->run_group);
+	free(r->run_id);
+	free(r->run_started);
 	free(r->drive);
 	free(r->instance);
 	free(r->kind);

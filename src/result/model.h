@@ -126,6 +126,7 @@ struct run {
 	char *golden_mismatch; /* sysbench: run.golden ("tables=N rows=M …") contradicts workload.params
 				  (tables, table_size): what it says, or NULL */
 	char *campaign, *run_group, *drive, *instance;
+	char *run_id, *run_started; /* 1.2 run.run_id / run_started: the campaign run; "" when absent */
 	int64_t vm_count, repetition;
 	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */
 	char *kind, *test;     /* workload.kind, workload.test */

@@ -12,9 +12,10 @@
 struct interval_report;
 struct phase_report;
 
-/* 1.1: the driver's own CPU (phases, intervals, "driver") and the campaign's telemetry. */
-#define RESULT_SCHEMA "dbrig.result/1.1"
-#define JOURNAL_SCHEMA "dbrig.journal/1.1"
+/* 1.1: the driver's own CPU (phases, intervals, "driver") and the campaign's telemetry.
+ * 1.2: run.run_id and run.run_started, the campaign run (also in the journal header's "run"). */
+#define RESULT_SCHEMA "dbrig.result/1.2"
+#define JOURNAL_SCHEMA "dbrig.journal/1.2"
 
 /* Percentiles a run records (--percentile, a campaign's .percentiles). */
 #define RESULT_MAX_PERCENTILES 8
@@ -24,6 +25,7 @@ struct run_identity {
 	unsigned vm_count, repetition;
 	unsigned steady_window; /* stored as run.steady_window when not 0 */
 	const char *golden; /* the golden copy's fingerprint (a campaign's runs), or NULL / "" */
+	const char *run_id, *run_started; /* the campaign run (1.2: run.run_id, run.run_started), or NULL / "" */
 	const char *storage; /* the under-test volume: "format=raw allocation=full" (libvirt), or NULL / "" */
 };
 

@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define TEL_SCHEMA "dbrig.result/1.1"
+#define TEL_SCHEMA "dbrig.result/1.2"
 
 struct strbuf;
 

@@ -106,6 +106,10 @@ void result_set_run(struct result *r, const struct run_identity *id)
 				    json_integer((json_int_t)id->steady_window));
 	if (id->golden && *id->golden)
 		json_object_set_new(json_object_get(r->root, "run"), "golden", json_string(id->golden));
+	if (id->run_id && *id->run_id)
+		json_object_set_new(json_object_get(r->root, "run"), "run_id", json_string(id->run_id));
+	if (id->run_started && *id->run_started)
+		json_object_set_new(json_object_get(r->root, "run"), "run_started", json_string(id->run_started));
 	if (id->storage && *id->storage)
 		json_object_set_new(json_object_get(r->root, "run"), "storage", json_string(id->storage));
 }

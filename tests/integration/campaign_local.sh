@@ -18,7 +18,9 @@
 # the servers listen on 127.0.0.1 only.
 # Telemetry (issue 15): the two drives are loop devices (tests/lib/loopdrive.sh),
 # drive-b throttled to 50 requests/s with cgroup v1 blkio while the first
-# campaign's drivers use it, and a fourth run group runs drive-b alone. Every result carries the sampler's telemetry (result 1.1: the
+# campaign's drivers use it; the config's "1 instance, 1 drive" runs on each
+# drive in turn ("placement": {"each": ...}), so drive-b also runs alone and
+# the report's Drive comparison ranks the throttled drive-b below drive-a. Every result carries the sampler's telemetry (result 1.1: the
 # drive's device stack, per-phase and per-interval device, host CPU, server and
 # driver figures; the run's raw readings journal), the report gives every group
 # its drive I/O, a bottleneck verdict that follows the rules of
@@ -75,8 +77,8 @@ c["engine"]["server_options"]["innodb_log_file_size"] = "16M"
 c["engine"]["server_options"]["loose-bind"] = "0.0.0.0"
 c["target"]["db_user"] = "ci_user_1"  # not the default: the setup SQL quotes what it is given (finding 6)
 c["target"]["base_port"] = int(sys.argv[3])
-# drive-b alone: the throttled drive's verdict is its own.
-c["run_groups"].append({"name": "1 instance on drive-b", "placement": {"drive-b": 1}})
+# "1 instance, 1 drive" on each drive in turn: the throttled drive's verdict is its own.
+assert c["run_groups"][2]["placement"] == {"each": ["drive-a", "drive-b"], "vms": 1}, c["run_groups"][2]
 c.update({"precondition": "1s", "sample": "6s", "threads": 2, "report_interval": "1s"})
 # Not the default 5: every result and the report must carry it; the sample's 6 rounds are one window.
 c["steady_window"] = 6
@@ -165,10 +167,12 @@ d, reps, golden = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 suffix = lambda rep: "-rep%d" % rep if reps > 1 else ""
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
-expect = {"1-instance-1-drive": ["drive-a/vm1"], "2-instances-1-drive": ["drive-a/vm1", "drive-a/vm2"],
-          "2-instances-2-drives": ["drive-a/vm1", "drive-b/vm1"], "1-instance-on-drive-b": ["drive-b/vm1"]}
+# (run group folder, the instances of one run): "1 instance, 1 drive" ran on each drive in turn.
+expect = [("1-instance-1-drive", ["drive-a/vm1"]), ("1-instance-1-drive", ["drive-b/vm1"]),
+          ("2-instances-1-drive", ["drive-a/vm1", "drive-a/vm2"]), ("2-instances-2-drives", ["drive-a/vm1", "drive-b/vm1"])]
+each = {"1-instance-1-drive"}
 sums = {}
-for g, insts in expect.items():
+for g, insts in expect:
   for rep in range(1, reps + 1):
     tot = 0.0
     for i in insts:
@@ -181,6 +185,11 @@ for g, insts in expect.items():
             err.append("%s: run.golden %s, the state's golden copy of its drive %s" % (p, r["run"].get("golden"), st["golden"]))
         if r["run"]["run_group"] == "" or r["run"]["vm_count"] != len(insts): err.append(p + " run identity " + str(r["run"]))
         if r["run"].get("steady_window") != 6: err.append(p + " run.steady_window is not the campaign's 6: " + str(r["run"]))
+        # The campaign run's identity, made when it started: in state.json, every result and its journal's header.
+        if not st.get("run_id") or r["run"].get("run_id") != st["run_id"] or r["run"].get("run_started") != st.get("run_started"):
+            err.append("%s: run %s, the state's run_id %s" % (p, r["run"], st.get("run_id")))
+        elif os.path.exists(p + "l") and json.loads(open(p + "l").readline())["run"].get("run_id") != st["run_id"]:
+            err.append(p + "l: the journal header lacks the run_id")
         s = r["phases"]["sample"]
         if s["tps"] <= 0: err.append(p + " tps 0")
         if s["queries"]["write"] <= 0: err.append(p + " wrote nothing, the restore check proves little")
@@ -191,16 +200,19 @@ for g, insts in expect.items():
         if r.get("driver", {}).get("event_loops") != want:
             err.append("%s: %s event loops for %d instance(s) (expected %d)" % (p, r.get("driver"), len(insts), want))
         tot += s["tps"]
-    sums[g] = sums.get(g, 0.0) + tot / reps
+    k = (g, insts[0].split("/")[0] if g in each else "")
+    sums[k] = sums.get(k, 0.0) + tot / reps
 # The summary's group TPS is the sum of its instances' sample TPS.
 rows = {}
 for line in open(os.path.join(d, "summary.txt")):
     # fixed columns: run group (28), drive (14), then instances, TPS, avg, p99
     name, drive, rest = line[:28].strip(), line[29:43].strip(), line[44:].split()
     key = {"1 instance, 1 drive": "1-instance-1-drive", "2 instances, 1 drive": "2-instances-1-drive",
-           "2 instances, 2 drives": "2-instances-2-drives", "1 instance on drive-b": "1-instance-on-drive-b"}.get(name)
-    if key and (drive == "(all drives)" or key != "2-instances-2-drives"):
-        rows[key] = float(rest[1])
+           "2 instances, 2 drives": "2-instances-2-drives"}.get(name)
+    if key in each:
+        rows[(key, drive)] = float(rest[1])
+    elif key and (drive == "(all drives)" or key != "2-instances-2-drives"):
+        rows[(key, "")] = float(rest[1])
 for g, tot in sums.items():
     if g not in rows: err.append("summary has no row for " + g)
     elif abs(rows[g] - tot) > 0.01 + 1e-6 * tot: err.append("%s: summary TPS %.2f != sum of instances %.2f" % (g, rows[g], tot))
@@ -223,7 +235,7 @@ rep = json.load(open(os.path.join(rd, "report.json")))
 if len(rep["groups"]) != 6 or any(g["status"] != "complete" for g in rep["groups"]):
     err.append("report groups: " + str([(g["label"], g["status"]) for g in rep["groups"]]))
 paths = sorted(i["path"] for i in rep["instances"])
-want = sorted("%s/%s%s.json" % (g, i, suffix(rep)) for g, insts in expect.items() for i in insts
+want = sorted("%s/%s%s.json" % (g, i, suffix(rep)) for g, insts in expect for i in insts
               for rep in range(1, reps + 1))
 if paths != want or not all(i["complete"] for i in rep["instances"]): err.append("report instances: %s" % paths)
 # Every result and journal, every column of summary.txt and the report's group
@@ -240,11 +252,12 @@ check_telemetry() {
 import json, os, sys
 d, reps, throttled = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "throttled"
 err = []
-groups = {"1-instance-1-drive": ["drive-a/vm1"], "2-instances-1-drive": ["drive-a/vm1", "drive-a/vm2"],
-          "2-instances-2-drives": ["drive-a/vm1", "drive-b/vm1"], "1-instance-on-drive-b": ["drive-b/vm1"]}
-for g, insts in groups.items():
+# (run group folder, the instances of one run, the drive naming its telemetry journal when it ran on each drive in turn)
+groups = [("1-instance-1-drive", ["drive-a/vm1"], "drive-a-"), ("1-instance-1-drive", ["drive-b/vm1"], "drive-b-"),
+          ("2-instances-1-drive", ["drive-a/vm1", "drive-a/vm2"], ""), ("2-instances-2-drives", ["drive-a/vm1", "drive-b/vm1"], "")]
+for g, insts, tag in groups:
     for rep in range(1, reps + 1):
-        j = os.path.join(d, g, ".telemetry-rep%d.jsonl" % rep)
+        j = os.path.join(d, g, ".telemetry-%srep%d.jsonl" % (tag, rep))
         lines = [json.loads(l) for l in open(j)] if os.path.exists(j) else []
         # A 1 s interval over a 6 s run: a reading at the start, every second, one at the end.
         if len(lines) < 4 or any("cpu" not in l or "disks" not in l or "pid_cpu_s" not in l for l in lines):
@@ -253,7 +266,7 @@ for g, insts in groups.items():
             p = os.path.join(d, g, i + ("-rep%d" % rep if reps > 1 else "") + ".json")
             r = json.load(open(p))
             t = r.get("telemetry")
-            if r["schema"] != "dbrig.result/1.1" or not t:
+            if r["schema"] != "dbrig.result/1.2" or not t:
                 err.append(p + ": no telemetry (" + r["schema"] + ")")
                 continue
             # drive-a: ext4 on a loop over a file; drive-b: on a loop over a file on another loop.
@@ -304,7 +317,17 @@ for g in rep["groups"]:
         err.append("group %s: steady state %s" % (g["label"], ss))
     print("%-40s %-9s host CPU %.2f  %s await %.2f ms util %.2f  sample %s" % (g["label"], v["bottleneck"],
           v["host_cpu_busy"], v["device"]["name"], v["device"]["await_ms"], v["device"].get("util", -1), ss["sample"]["state"]))
-fast, slow = by.get(("1 instance, 1 drive", "drive-a")), by.get(("1 instance on drive-b", "drive-b"))
+fast, slow = by.get(("1 instance, 1 drive", "drive-a")), by.get(("1 instance, 1 drive", "drive-b"))
+# The run group that ran on each drive in turn is paired: one comparison, with TPS, average and p99 ratios.
+c1 = [c for c in rep["comparisons"] if c["run_group"] == "1 instance, 1 drive"]
+if len(c1) != 1 or c1[0]["avg_ratio"] is None or c1[0]["p99_ratio"] is None:
+    err.append("no drive comparison of the group run on each drive: %s" % rep["comparisons"])
+elif throttled:
+    # The throttled drive ranks last, with more latency than the fast one.
+    if (c1[0]["faster"], c1[0]["slower"], c1[0]["slower_rank"]) != ("drive-a", "drive-b", 2) or c1[0]["avg_ratio"] >= 1:
+        err.append("the throttled drive-b does not rank below drive-a: %s" % c1[0])
+    print("1 instance, 1 drive: drive-a / throttled drive-b TPS %.2fx, avg latency %.2fx, p99 %.2fx" % (
+        c1[0]["tps_ratio"], c1[0]["avg_ratio"], c1[0]["p99_ratio"]))
 if not fast or not slow or not fast.get("device") or not slow.get("device"):
     err.append("no verdict for drive-a alone or drive-b alone")
 elif throttled:
@@ -330,6 +353,8 @@ if reps > 1:
     c2 = [c for c in rep["comparisons"] if c["run_group"] == "2 instances, 2 drives"]
     if len(c2) != 1 or "p" not in c2[0]["welch"] or len(c2[0]["tps_ratio_ci95"]) != 2:
         err.append("comparisons: %s" % rep["comparisons"])
+    if len(c1) != 1 or len(c1[0]["avg_ratio_ci95"] or []) != 2 or "p" not in (c1[0]["p99_welch"] or {}):
+        err.append("the group run on each drive has no latency CIs or tests: %s" % c1)
     if " ± " not in md or "95% CI" not in md:
         err.append("report.md shows no ± or 95% CI")
 for e in err:
@@ -403,6 +428,8 @@ grep -qF "the earlier results ($D) are now $aside/" err2.txt || fail "the move w
 [ "$sums1" = "$(tree_sums "$aside")" ] || fail "the first campaign's files changed when they were moved aside"
 check_campaign "$aside" 1 || fail "the first campaign, moved aside"
 check_campaign "$D" 2 per-drive || fail "the second campaign"
+rid() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$1"; }
+[ "$(rid "$D/state.json")" != "$(rid "$aside/state.json")" ] || fail "--fresh kept the first run's run_id"
 for k in drive-a drive-b; do
 	grep -Eq "^dbrig: $k: golden copy built in [0-9]+\.[0-9] s " err2.txt || fail "\"golden\": \"per-drive\" built no golden copy on $k"
 done

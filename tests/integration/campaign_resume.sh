@@ -131,6 +131,26 @@ grep -qF "dbrig: $T/out/ci-resume: campaign ci-resume is unfinished (2 of 4 runs
 	fail "not the unfinished campaign's line: $(cat again.err)"
 [ "$state_before" = "$(sha256sum "$S")" ] || fail "refusing the unfinished campaign changed its state"
 
+# The campaign file edited: threads and sample change what is measured, so --resume (and --plan)
+# exit 1 with one line naming them and --fresh; a new description changes nothing measured.
+run_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$S")
+python3 - c.json edited.json desc.json <<'PY' || fail "cannot edit the config"
+import json, sys
+c = json.load(open(sys.argv[1]))
+json.dump(dict(c, threads=4, sample="7s", description="edited"), open(sys.argv[2], "w"))
+json.dump(dict(c, description="only the words changed"), open(sys.argv[3], "w"))
+PY
+for args in "--resume" "--plan"; do
+	"$DBRIG_BIN" campaign edited.json $args > edited.out 2> edited.err
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l < edited.err)" -eq 1 ] || fail "an edited config with $args: exit $rc (expected 1, one line): $(cat edited.err)"
+	grep -qF "dbrig: $S: the campaign file changed what is measured since these runs: sample, threads (expected the same settings to resume; --fresh starts again, keeping these results under another name)" edited.err ||
+		fail "not the edited-config line: $(cat edited.err)"
+done
+"$DBRIG_BIN" campaign desc.json --plan > desc.out 2> desc.err || fail "a new description refused the state: $(cat desc.err)"
+grep -q '\[done\]' desc.out || fail "--plan with a new description shows no finished run: $(cat desc.out)"
+[ "$state_before" = "$(sha256sum "$S")" ] || fail "refusing the edited config changed the state"
+
 # Resume, killed inside the state save that marks run 3 done: its text, from the file as it is.
 frag=$(python3 -c '
 import sys
@@ -164,6 +184,8 @@ cp "$T/golden.ok" "$G"
 rc=$?
 [ $rc -eq 0 ] || fail "--resume exited $rc"
 kill -0 "$FPID" 2>/dev/null || fail "the resume killed a process that is no driver of the run (pid $FPID)"
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$S")" = "$run_id" ] ||
+	fail "--resume changed the campaign run's id"
 kill "$FPID"; wait "$FPID" 2>/dev/null
 cat out2.txt
 sum_after=$(sha256sum out/ci-resume/one/da/vm1-rep1.json out/ci-resume/one/da/vm1-rep2.json)

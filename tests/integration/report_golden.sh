@@ -147,6 +147,14 @@ tail -n +2 "$WORK/slow/report-instances.csv" | cut -d, -f5 | sort -u | grep -qvx
 grep -q 'bottleneck' "$WORK/slow.err" && check "--drive slow warns about another drive: $(cat "$WORK/slow.err")"
 grep -q '| 1 VM on 1 drive | sysbench OLTP oltp_read_write | 1 | 3 | 99.36 ± 4.16 |' "$WORK/slow/report.md" ||
 	check "--drive slow: its run group row (TPS with CI) is missing"
+# The per-drive page says where the drive ranks against the drives it leaves out, and calls a
+# drive's part of a run group spread over drives its share.
+grep -q 'No run group ran on more than one drive' "$WORK/slow/report.md" && check "--drive slow: says no run group ran on more than one drive"
+grep -q '^- 1 VM on 1 drive: rank 2 of 2; fast > slow by 11.6x (95% CI 11.1–12.2); avg latency' "$WORK/slow/report.md" ||
+	check "--drive slow: no rank against the hidden fast drive: $(grep -A4 '## Drive comparison' "$WORK/slow/report.md")"
+"$DBRIG_BIN" report "$FIX/results" --out "$WORK/p3" --drive pm1743-3 --format md 2>/dev/null || check "report --drive pm1743-3 failed"
+grep -q "| 8 VMs on 8 drives · pm1743-3 (this drive's share: 1 of 8 VMs) |" "$WORK/p3/report.md" &&
+	grep -q '^- 8 VMs on 8 drives: rank 8 of 8; ' "$WORK/p3/report.md" || check "--drive pm1743-3: its share or rank is not said"
 grep -q '^lab-c,1 VM on 1 drive,.*,fast,1,.*,slow,2,.*,11\.6491,11\.087,12\.240,.*,yes$' "$WORK/out/report-compare.csv" ||
 	check "report-compare.csv lacks fast > slow by 11.6x (CI 11.087-12.240), significant"
 grep -q 'fast > slow by 11.6x (95% CI 11.1–12.2)' "$WORK/out/report.md" || check "report.md lacks the comparison sentence"
@@ -189,6 +197,59 @@ grep -q "i1.partial-1.jsonl: line 1: missing header .*an attempt kept by campaig
 
 "$DBRIG_BIN" report --help | grep -q -- '--compare' || check "report --help lacks --compare"
 
+# Two runs of one campaign (local-quick/ and the folder --fresh kept beside it,
+# each with its run.run_id) and a hand-run result without an id: three runs
+# side by side, labelled by start time, never added up (tests/golden/two-runs/).
+(cd "$FIX" && "$DBRIG_BIN" report two-runs --out "$WORK/two" --format md,csv,json) 2>"$WORK/two.err" ||
+	check "report of two runs exited $?: $(cat "$WORK/two.err")"
+for f in report.md report-groups.csv report-compare.csv report.json; do
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$DBRIG_SOURCE_DIR/tests/golden/two-runs" && cp "$WORK/two/$f" "$DBRIG_SOURCE_DIR/tests/golden/two-runs/$f"
+		continue
+	fi
+	diff -u "$DBRIG_SOURCE_DIR/tests/golden/two-runs/$f" "$WORK/two/$f" >&2 || check "$f differs from tests/golden/two-runs/$f"
+done
+grep -q '^dbrig: warning: 3 runs of campaign "local-quick" (started without a run id, 2026-12-01T23:55:00Z, 2026-12-02T01:05:00Z): shown side by side, never added up$' "$WORK/two.err" ||
+	check "no warning naming the three runs: $(cat "$WORK/two.err")"
+# Not the goldens' word alone: every group is one result's figures (5 groups of 5 files), the
+# Drive comparison pairs drives within a run only.
+python3 - "$FIX/two-runs" "$WORK/two/report.json" <<'PY' || check "two runs were added up"
+import json, os, sys
+tps = {}
+for root, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        r = json.load(open(os.path.join(root, f)))
+        tps[(r["run"].get("run_id", ""), r["run"]["drive"])] = r["phases"]["sample"]["tps"]
+rep = json.load(open(sys.argv[2]))
+got = {(g["key"].get("run_id", ""), g["key"]["drive"]): g["over_repetitions"]["tps_sum"]["mean"] for g in rep["groups"]}
+ok = len(rep["groups"]) == 5 and all(abs(got.get(k, -1) - v) < 0.01 for k, v in tps.items())
+ok &= len(rep["comparisons"]) == 2 and all(c["run_group"].endswith("01:05:00Z") or c["run_group"].endswith("23:55:00Z")
+                                            for c in rep["comparisons"])
+if not ok: print("groups %s, results %s, comparisons %s" % (got, tps, rep["comparisons"]), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+# The same result twice in one run (a copied file): "2 results for 1 VM", never "instances missing".
+mkdir -p "$WORK/dup" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/a" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/b"
+"$DBRIG_BIN" report "$WORK/dup" --out "$WORK/dup-out" --format json >/dev/null 2>"$WORK/dup.err" || check "report of a duplicated run failed"
+grep -q 'too many results: run group "1 instance, 1 drive", drive "drive-a", repetition 1: 2 results for 1 VM$' "$WORK/dup.err" &&
+	! grep -q "instances missing" "$WORK/dup.err" || check "a duplicated result is not called too many: $(cat "$WORK/dup.err")"
+
+# The per-drive page's scaling chart: one run group at 1 VM and at 2 VMs on drive-a (a sweep's points).
+python3 - "$FIX/two-runs/local-quick/1-instance-1-drive/drive-a/vm1.json" "$WORK/sweep" <<'PY' || check "cannot make the sweep results"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+for n, insts in ((1, ["vm1"]), (2, ["vm1", "vm2"])):
+    for i in insts:
+        r["run"].update(run_group="s, %d VM%s" % (n, "s" if n > 1 else ""), vm_count=n, instance=i)
+        d = os.path.join(sys.argv[2], "s-%d" % n, "drive-a")
+        os.makedirs(d, exist_ok=True)
+        json.dump(r, open(os.path.join(d, i + ".json"), "w"))
+PY
+"$DBRIG_BIN" report "$WORK/sweep" --out "$WORK/sweep-out" --drive drive-a --format html 2>/dev/null || check "report --drive of a sweep failed"
+for m in "TPS" "Average latency" "p99 latency"; do
+	grep -q "$m of drive-a against VM count" "$WORK/sweep-out/report.html" || check "--drive: no $m scaling chart against VM count"
+done
+grep -q "against threads" "$WORK/sweep-out/report.html" && check "--drive: a thread scaling chart without a thread sweep"
 [ $fail = 0 ] && echo "report_golden: ok"
 # The published leaderboard in the terminal (docs/reading-reports.md, "Leaderboard"),
 # ranks by hand: SQL Server TPC-C, 4 VMs x 15,000 users: ranked by average latency,

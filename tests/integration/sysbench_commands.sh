@@ -54,7 +54,7 @@ print(c)")
 	fi
 	check "$t interval line" grep -Eq '^\[ 1s \] thds: 4 tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/[0-9.]+/[0-9.]+\) lat \(ms,50%\): [0-9.]+ err/s: [0-9.]+ reconn/s: [0-9.]+$' "$out.run"
 	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
-	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1.1 ]
+	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1.2 ]
 	# The driver's own CPU (rusage) per phase and interval, its event loops and its clock start.
 	check "$t driver cpu" [ "$(json_get "$out.json" "r['phases']['sample']['cpu']['seconds'] > 0 and r['phases']['sample']['cpu']['cores'] > 0 and all(i['cpu_s'] >= 0 for i in r['intervals']) and r['driver']['event_loops'] >= 1 and r['driver']['clock_start_ns'] > 0")" = True ]
 	check "$t transactions > 0" [ "$(json_get "$out.json" "r['phases']['sample']['transactions'] > 0")" = True ]
@@ -67,7 +67,7 @@ print(c)")
 	check "$t journal ends" python3 - "$out.jsonl" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-assert lines[0]["type"] == "header" and lines[0]["schema"] == "dbrig.journal/1.1"
+assert lines[0]["type"] == "header" and lines[0]["schema"] == "dbrig.journal/1.2"
 assert lines[-1]["type"] == "end" and lines[-1]["status"] == "complete"
 ivs = [l for l in lines if l["type"] == "interval"]
 assert len(ivs) >= 1, len(ivs)

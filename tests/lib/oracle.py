@@ -47,8 +47,8 @@ import sys
 from fractions import Fraction
 
 # Format 1.1 (telemetry, driver CPU) only adds fields: the oracle reads 1 and 1.1 alike.
-RESULT_SCHEMAS = ("dbrig.result/1", "dbrig.result/1.1")
-JOURNAL_SCHEMAS = ("dbrig.journal/1", "dbrig.journal/1.1")
+RESULT_SCHEMAS = ("dbrig.result/1", "dbrig.result/1.1", "dbrig.result/1.2")
+JOURNAL_SCHEMAS = ("dbrig.journal/1", "dbrig.journal/1.1", "dbrig.journal/1.2")
 
 ERR = []
 

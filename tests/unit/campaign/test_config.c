@@ -144,12 +144,83 @@ static void test_golden_modes(void **state)
 	rmdir(dir);
 }
 
+/*
+ * "placement": {"each": [...], "vms": [...]} and a "threads" sweep expand into
+ * one run group per drive and value, the drives in turn; a swept value is in
+ * the name, the drives of one point share it (the report pairs them).
+ */
+static void test_each_and_sweeps(void **state)
+{
+	char dir[] = "/tmp/dbrig-test-config.XXXXXX", path[4200], sub[2][4200];
+	struct campaign_config *cfg = NULL;
+	struct plan *p;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/c.json", dir);
+	for (int k = 0; k < 2; k++) {
+		snprintf(sub[k], sizeof(sub[k]), "%s/%c", dir, 'a' + k);
+		assert_int_equal(mkdir(sub[k], 0755), 0);
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f,
+		"{\"name\": \"s\", \"workload\": {\"kind\": \"sysbench\", \"test\": \"oltp_read_only\"},"
+		" \"engine\": {\"kind\": \"mariadb\"}, \"target\": {\"kind\": \"local\"}, \"threads\": 3,"
+		" \"drives\": [{\"name\": \"a\", \"path\": \"%s\"}, {\"name\": \"b\", \"path\": \"%s\"}],"
+		" \"run_groups\": [{\"name\": \"one\", \"placement\": {\"each\": [\"b\", \"a\"], \"vms\": 2}},"
+		" {\"name\": \"sw\", \"placement\": {\"each\": [\"a\", \"b\"], \"vms\": [1, 4]}, \"threads\": [8, 16]},"
+		" {\"name\": \"both\", \"placement\": {\"a\": 1, \"b\": 1}, \"threads\": 5}]}\n",
+		sub[0], sub[1]);
+	fclose(f);
+	assert_int_equal(campaign_config_load(path, &cfg), 0);
+	assert_int_equal(cfg->ngroups, 2 + 8 + 1);
+	/* "one": b then a, 2 instances each, the campaign's threads */
+	assert_string_equal(cfg->groups[0].name, "one");
+	assert_string_equal(cfg->groups[1].name, "one");
+	assert_int_equal(cfg->groups[0].place[0].drive, 1);
+	assert_int_equal(cfg->groups[1].place[0].drive, 0);
+	assert_int_equal(cfg->groups[0].instances, 2);
+	assert_int_equal(cfg->groups[0].threads, 3);
+	assert_true(cfg->groups[0].each);
+	assert_string_equal(cfg->groups[0].id, "one@b");
+	/* "sw": every point on a, then on b */
+	assert_string_equal(cfg->groups[2].name, "sw, 1 VM, 8 threads");
+	assert_string_equal(cfg->groups[3].name, "sw, 1 VM, 8 threads");
+	assert_int_equal(cfg->groups[3].place[0].drive, 1);
+	assert_string_equal(cfg->groups[4].name, "sw, 1 VM, 16 threads");
+	assert_int_equal(cfg->groups[4].threads, 16);
+	assert_string_equal(cfg->groups[9].name, "sw, 4 VMs, 16 threads");
+	assert_int_equal(cfg->groups[9].instances, 4);
+	assert_string_equal(cfg->groups[9].slug, "sw-4-vms-16-threads");
+	/* a map placement: the drives at once, its own threads */
+	assert_false(cfg->groups[10].each);
+	assert_int_equal(cfg->groups[10].instances, 2);
+	assert_int_equal(cfg->groups[10].threads, 5);
+	assert_string_equal(cfg->groups[10].id, "both");
+	/* the servers allow the most threads any group asks for */
+	assert_int_equal(cfg->env.threads, 16);
+	p = plan_make(cfg);
+	assert_int_equal(p->ninsts, 8); /* 4 per drive */
+	assert_int_equal(p->nruns, 11);
+	assert_string_equal(p->runs[0].id, "one@b#1");
+	assert_string_equal(p->runs[9].id, "sw-4-vms-16-threads@b#1");
+	plan_free(p);
+	campaign_config_free(cfg);
+	unlink(path);
+	for (int k = 0; k < 2; k++)
+		rmdir(sub[k]);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_sessions_terminals),
 		cmocka_unit_test(test_golden_modes),
+		cmocka_unit_test(test_each_and_sweeps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,8 @@ static void test_sysbench_lines(void **state)
 	struct campaign_config *cfg = load("configs/local-quick.json");
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "sbtest", .password = "pw1",
 				     .database = "sbtest"};
-	struct driver_run_id id = {"2 instances, 1 drive", "drive-a", "vm2", 2, 1, "rows=20000 checksum=7"};
+	struct driver_run_id id = {"2 instances, 1 drive", "drive-a", "vm2", 2, 1, "rows=20000 checksum=7", 6,
+				   "20261202T010500Z-3fa9c1", "2026-12-02T01:05:00Z"};
 	struct driver_cmd dc;
 	struct strbuf sb, want;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -55,10 +56,11 @@ static void test_sysbench_lines(void **state)
 	/* The run's 2 drivers divide this machine's CPUs among their event loops (at least 1 each). */
 	strbuf_addf(&want,
 		"/bin/dbrig sysbench --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=23306 --mysql-user=sbtest "
-		"--mysql-db=sbtest --threads=4 --percentile=95,99 --precondition=25 --time=30 --report-interval=5 "
+		"--mysql-db=sbtest --threads=6 --percentile=95,99 --precondition=25 --time=30 --report-interval=5 "
 		"--result=/r/x/vm2.json --journal=/r/x/vm2.jsonl --run-campaign=local-quick "
 		"--run-group=2 instances, 1 drive --run-drive=drive-a --run-instance=vm2 --run-vm-count=2 "
-		"--run-repetition=1 --run-steady-window=5 --run-golden=rows=20000 checksum=7 --tables=2 --table-size=10000 "
+		"--run-repetition=1 --run-steady-window=5 --run-golden=rows=20000 checksum=7 "
+		"--run-id=20261202T010500Z-3fa9c1 --run-started=2026-12-02T01:05:00Z --tables=2 --table-size=10000 "
 		"--event-loops=%ld oltp_read_write run",
 		ncpu > 2 ? ncpu / 2 : 1);
 	assert_string_equal(sb.buf, want.buf);
@@ -100,7 +102,7 @@ static void test_run_storage(void **state)
 	struct campaign_config *cfg = load("configs/storagereview-sysbench-4vm.json");
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 3306, .user = "dbrig", .password = "pw1",
 				     .database = "sbtest"};
-	struct driver_run_id id = {"4 VMs, 1 drive", "pm1743-a", "vm1", 4, 1, NULL};
+	struct driver_run_id id = {"4 VMs, 1 drive", "pm1743-a", "vm1", 4, 1, NULL, 0, NULL, NULL};
 	struct driver_cmd dc;
 	struct strbuf sb;
 
@@ -178,7 +180,7 @@ static void test_many_options_and_no_password(void **state)
 {
 	struct campaign_config *cfg = load("configs/local-quick.json");
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "sbtest", .database = "sbtest"};
-	struct driver_run_id id = {"g", "drive-a", "vm1", 1, 1, NULL};
+	struct driver_run_id id = {"g", "drive-a", "vm1", 1, 1, NULL, 0, NULL, NULL};
 	struct target_kv *saved = cfg->wl_options, *many = calloc(300, sizeof(*many));
 	size_t nsaved = cfg->nwl_options, n = 0, first = 0;
 	char key[300][16];
@@ -254,7 +256,7 @@ static void test_options_reserved(void **state)
 					    "configs/local-quick-tpcc-pg.json"};
 	struct target_endpoint ep = {.host = "127.0.0.1", .port = 23306, .user = "u", .password = "pw",
 				     .database = "d"};
-	struct driver_run_id id = {"g", "d", "vm1", 1, 1, NULL};
+	struct driver_run_id id = {"g", "d", "vm1", 1, 1, NULL, 0, NULL, NULL};
 
 	(void)state;
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {

@@ -40,13 +40,22 @@ static void test_plan_local_quick(void **state)
 	assert_string_equal(p->insts[0].name, "vm1");
 	assert_string_equal(p->insts[1].name, "vm2");
 	assert_int_equal(p->insts[2].drive, 1);
-	assert_int_equal(p->nruns, 3);
-	assert_string_equal(p->runs[1].id, "2-instances-1-drive#1");
+	/* "each" (the last group): the 1-instance group on drive-a, then on drive-b: one name, a run id per drive */
+	assert_int_equal(p->nruns, 4);
+	assert_string_equal(p->runs[0].id, "2-instances-1-drive#1");
+	assert_int_equal(p->runs[0].ninsts, 2);
 	assert_int_equal(p->runs[1].ninsts, 2);
-	assert_int_equal(p->runs[2].ninsts, 2);
-	assert_int_equal(p->insts[p->runs[2].insts[1]].drive, 1);
+	assert_int_equal(p->insts[p->runs[1].insts[1]].drive, 1);
+	assert_string_equal(p->runs[2].id, "1-instance-1-drive@drive-a#1");
+	assert_string_equal(p->runs[3].id, "1-instance-1-drive@drive-b#1");
+	assert_string_equal(cfg->groups[p->runs[2].group].name, cfg->groups[p->runs[3].group].name);
+	assert_int_equal(p->runs[3].ninsts, 1);
+	assert_int_equal(p->insts[p->runs[3].insts[0]].drive, 1);
 	strbuf_init(&sb, 0);
-	plan_result_base(cfg, p, &p->runs[2], p->runs[2].insts[1], &sb);
+	plan_result_base(cfg, p, &p->runs[3], p->runs[3].insts[0], &sb);
+	assert_string_equal(sb.buf, "/out/local-quick/1-instance-1-drive/drive-b/vm1");
+	strbuf_reset(&sb);
+	plan_result_base(cfg, p, &p->runs[1], p->runs[1].insts[1], &sb);
 	assert_string_equal(sb.buf, "/out/local-quick/2-instances-2-drives/drive-b/vm1");
 	strbuf_reset(&sb);
 	campaign_percentiles_arg(cfg, &sb);

@@ -81,6 +81,11 @@ static void test_round_trip_and_refusals(void **state)
 	assert_string_equal(back->runs[0].error, "boom");
 	assert_null(back->golden[0]);
 	assert_string_equal(back->golden[1], "tables=2 rows=20000");
+	/* The run's identity survives a resume: "<UTC start>-<6 hex>" and its ISO 8601 start. */
+	assert_int_equal(strlen(s->run_id), 23);
+	assert_int_equal(s->run_id[15], 'Z');
+	assert_string_equal(back->run_id, s->run_id);
+	assert_string_equal(back->run_started, s->run_started);
 	state_free(back);
 	back = NULL;
 	assert_int_equal(read_file(path, &text, NULL), 0);
@@ -93,7 +98,7 @@ static void test_round_trip_and_refusals(void **state)
 		{"\"campaign\": \"local-quick\"", "\"campaign\": \"other\""},
 		{"\"attempts\": 2", "\"attempts\": -1"},
 		{"4242", "\"x\""},
-		{"\"1-instance-1-drive#1\"", "\"1-instance-1-drive#9\""},
+		{"\"1-instance-1-drive@drive-a#1\"", "\"1-instance-1-drive@drive-a#9\""},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_int_equal(atomic_write_file(path, text, strlen(text)), 0);
@@ -110,10 +115,61 @@ static void test_round_trip_and_refusals(void **state)
 	campaign_config_free(cfg);
 }
 
+/*
+ * The digest of what is measured: a config edited in threads and sample
+ * refuses the state (-ESTALE) naming those fields; one edited in its
+ * description only resumes it.
+ */
+static void test_measured_digest(void **state)
+{
+	char dir[] = "/tmp/dbrig-test-state.XXXXXX", path[256], cfile[256], src[4096];
+	struct campaign_config *cfg, *edited = NULL;
+	struct campaign_state *s, *back = NULL;
+	struct plan *p;
+	char *text = NULL;
+	static const char *const edits[][2] = {
+		{"\"description\": \"", "\"description\": \"changed words. "},
+		{"\"threads\": 4", "\"threads\": 8"},
+		{"\"sample\": \"30s\"", "\"sample\": \"31s\""},
+	};
+	static const int want[] = {0, -ESTALE, -ESTALE};
+
+	(void)state;
+	setenv("DBRIG_QUICK_DIR", "/nonexistent-dbrig-test", 1);
+	cfg = load("configs/local-quick.json");
+	p = plan_make(cfg);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	snprintf(cfile, sizeof(cfile), "%s/local-quick.json", dir);
+	snprintf(src, sizeof(src), "%s/configs/local-quick.json",
+		 getenv("DBRIG_SOURCE_DIR") ? getenv("DBRIG_SOURCE_DIR") : DBRIG_SOURCE_DIR);
+	s = state_new(cfg, p, path);
+	assert_int_equal(state_save(cfg, p, s), 0);
+	assert_int_equal(read_file(src, &text, NULL), 0);
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		assert_int_equal(atomic_write_file(cfile, text, strlen(text)), 0);
+		edit(cfile, edits[i][0], edits[i][1]);
+		assert_int_equal(campaign_config_load(cfile, &edited), 0);
+		assert_int_equal(state_load(edited, p, path, &back), want[i]);
+		state_free(back);
+		back = NULL;
+		campaign_config_free(edited);
+		edited = NULL;
+	}
+	free(text);
+	unlink(cfile);
+	unlink(path);
+	rmdir(dir);
+	state_free(s);
+	plan_free(p);
+	campaign_config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_and_refusals),
+		cmocka_unit_test(test_measured_digest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

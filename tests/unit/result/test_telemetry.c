@@ -145,7 +145,7 @@ static void attach_and_read_back(void **state)
 	series(&s, 7);
 	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
 	assert_int_equal(read_file(path.buf, &text, &len), 0);
-	assert_non_null(strstr(text, "\"schema\": \"dbrig.result/1.1\""));
+	assert_non_null(strstr(text, "\"schema\": \"dbrig.result/1.2\""));
 	assert_int_equal(results_parse_result("i1.json", text, &r, &err), 0);
 	assert_true(r->has_tel);
 	assert_string_equal(r->drive_stack, "loop1 (file /x.img) on vda");

@@ -83,7 +83,7 @@ static void test_write_and_read_back(void **state)
 	/* The test bed's under-test storage, as the campaign passed it (--run-storage). */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "run"), "storage")),
 			    "format=raw allocation=full");
-	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.1");
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.2");
 	/* The driver's own CPU: 2.5 s over the 10 s sample is 0.25 core; its loops and clock. */
 	json_t *cpu = json_object_get(json_object_get(json_object_get(root, "phases"), "sample"), "cpu");
 	assert_true(json_real_value(json_object_get(cpu, "seconds")) == 2.5);
@@ -258,7 +258,7 @@ static void test_journal_lines(void **state)
 	hist_close(iv.lat);
 
 	FILE *f = fopen(path, "r");
-	const char *want[] = {"\"schema\":\"dbrig.journal/1.1\"", "\"cpu_s\":0.75", "\"type\":\"end\""};
+	const char *want[] = {"\"schema\":\"dbrig.journal/1.2\"", "\"cpu_s\":0.75", "\"type\":\"end\""};
 	for (int k = 0; k < 3; k++) {
 		assert_non_null(fgets(line, sizeof(line), f));
 		assert_non_null(strstr(line, want[k]));

@@ -370,6 +370,33 @@ static void test_allocation_sparse(void **state)
 	assert_int_equal(virConnectClose(c), 0);
 }
 
+/* A run group on each drive in turn ("each"): every drive gets its own VMs, provisioned and restored alike. */
+static void test_provision_each(void **state)
+{
+	struct rig r = {0};
+	virConnectPtr c = virConnectOpen("test:///default");
+
+	(void)state;
+	assert_non_null(c);
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-%d.json", (int)getpid());
+	write_config(r.file, "{\"h\": \"test:///default\"}",
+		     "{\"name\": \"da\", \"path\": \"/srv/da\"}, {\"name\": \"db\", \"path\": \"/srv/db\"}",
+		     "{\"each\": [\"da\", \"db\"], \"vms\": 2}", "", "guest");
+	assert_int_equal(rig_up(&r), 0);
+	assert_int_equal(r.cfg->ngroups, 2);
+	assert_int_equal(r.plan->nruns, 2);
+	assert_int_equal(r.plan->runs[1].ninsts, 2);
+	assert_int_equal(provision(&r), 0);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 4);
+	check_domain(c, "da", "vm2", 1, true);
+	check_domain(c, "db", "vm2", 3, true);
+	restore_cycle(&r, false, c);
+	teardown_all(&r);
+	assert_int_equal(count_prefixed_domains(c, "dbrig-ut-"), 0);
+	rig_down(&r);
+	assert_int_equal(virConnectClose(c), 0);
+}
+
 static void test_provision_8vm_8drives(void **state)
 {
 	struct rig r = {0};
@@ -1221,6 +1248,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_provision_4vm),
 		cmocka_unit_test(test_allocation_sparse),
+		cmocka_unit_test(test_provision_each),
 		cmocka_unit_test(test_provision_8vm_8drives),
 		cmocka_unit_test(test_collision_rolls_back),
 		cmocka_unit_test_teardown(test_two_hosts, reset_config),
