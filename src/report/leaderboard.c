@@ -530,19 +530,6 @@ void lb_text(const struct lb_board *b, struct strbuf *sb)
 
 /* --- report sections --- */
 
-static void md_cell(struct strbuf *sb, const char *s)
-{
-	strbuf_adds(sb, "| ");
-	for (; *s; s++) {
-		if (*s == '|')
-			strbuf_adds(sb, "\\|");
-		else if (*s == '\n')
-			strbuf_addc(sb, ' ');
-		else
-			strbuf_addc(sb, *s);
-	}
-	strbuf_addc(sb, ' ');
-}
 
 /* The measured entries of groups with protocol `want`; `done` marks groups used. */
 static size_t measured_of(const struct report *rep, const struct lb_proto *want, bool *done, struct lb_entry *out)
@@ -604,19 +591,19 @@ static void md_table(struct strbuf *sb, const struct lb_board *b, const size_t *
 		strbuf_addf(sb, "| %zu ", r + 1);
 		strbuf_reset(&t);
 		strbuf_addf(&t, "%s%s%s", e->pub ? "" : "**", e->name, e->pub ? "" : "**");
-		md_cell(sb, t.buf);
+		report_md_cell(sb, t.buf);
 		strbuf_reset(&t);
 		lb_mark(e, &t);
-		md_cell(sb, t.buf);
+		report_md_cell(sb, t.buf);
 		fmt2(v, sizeof(v), e->tps);
-		md_cell(sb, v);
+		report_md_cell(sb, v);
 		fmt2(v, sizeof(v), e->avg_ms);
-		md_cell(sb, v);
+		report_md_cell(sb, v);
 		if (e->has_p99)
 			fmt2(v, sizeof(v), e->p99_ms);
 		else
 			snprintf(v, sizeof(v), "not published");
-		md_cell(sb, v);
+		report_md_cell(sb, v);
 		strbuf_adds(sb, "|\n");
 	}
 	strbuf_release(&t);

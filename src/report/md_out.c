@@ -10,26 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static void cell(struct strbuf *sb, const char *s)
-{
-	strbuf_adds(sb, "| ");
-	for (; *s; s++) {
-		if (*s == '|')
-			strbuf_adds(sb, "\\|");
-		else if (*s == '\n')
-			strbuf_addc(sb, ' ');
-		else
-			strbuf_addc(sb, *s);
-	}
-	strbuf_addc(sb, ' ');
-}
 
 static void celln(struct strbuf *sb, double v, int decimals)
 {
 	char b[64];
 
 	report_fmt_num(b, sizeof(b), v, decimals);
-	cell(sb, b);
+	report_md_cell(sb, b);
 }
 
 static void cellf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -42,7 +29,7 @@ static void cellf(struct strbuf *sb, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&tmp, fmt, ap);
 	va_end(ap);
-	cell(sb, tmp.buf);
+	report_md_cell(sb, tmp.buf);
 	strbuf_release(&tmp);
 }
 
@@ -53,7 +40,7 @@ static void pub_name_cell(struct strbuf *sb, const struct pub_result *p)
 
 	strbuf_init(&t, 0);
 	pub_row_name(p, &t);
-	cell(sb, t.buf);
+	report_md_cell(sb, t.buf);
 	strbuf_release(&t);
 }
 
@@ -62,7 +49,7 @@ static void header(struct strbuf *sb, const char *const *cols)
 	size_t n = 0;
 
 	for (const char *const *c = cols; *c; c++, n++)
-		cell(sb, *c);
+		report_md_cell(sb, *c);
 	strbuf_adds(sb, "|\n");
 	for (size_t i = 0; i < n; i++)
 		strbuf_adds(sb, "|---");
@@ -84,7 +71,7 @@ static void little_cell(struct strbuf *sb, enum little_state st, double dev)
 		cellf(sb, "**WARNING %+.1f%%**", 100.0 * dev);
 		break;
 	case LITTLE_NA:
-		cell(sb, "n/a");
+		report_md_cell(sb, "n/a");
 		break;
 	}
 }
@@ -94,7 +81,7 @@ static void opt_ms(struct strbuf *sb, bool has, double v)
 	if (has)
 		celln(sb, v, 2);
 	else
-		cell(sb, "–");
+		report_md_cell(sb, "–");
 }
 
 /* "14,077.29", or "14,077.29 ± 830.99" (95% CI half-width) over repetitions. */
@@ -104,7 +91,7 @@ static void spread_cell(struct strbuf *sb, const struct spread *s)
 
 	report_fmt_num(a, sizeof(a), s->mean, 2);
 	if (!s->ci.has_ci) {
-		cell(sb, a);
+		report_md_cell(sb, a);
 		return;
 	}
 	report_fmt_num(b, sizeof(b), s->ci.half, 2);
@@ -121,7 +108,7 @@ static void steady_cell(struct strbuf *sb, enum steady_state st, const struct st
 			      steady_state_name(st), st == STEADY_NO ? "**" : "", r->rounds, 100 * r->excursion,
 			      r->excursion_ok ? "" : " > 20%", 100 * r->slope_excursion, r->slope_ok ? "" : " > 10%");
 		else
-			cell(sb, steady_state_name(st));
+			report_md_cell(sb, steady_state_name(st));
 		break;
 	case STEADY_NA:
 		cellf(sb, "n/a (%zu round%s, need %d)", r ? r->rounds : 0, r && r->rounds == 1 ? "" : "s",
@@ -135,7 +122,7 @@ static void bottleneck_cell(struct strbuf *sb, bool has, const struct verdict_in
 	char why[300];
 
 	if (!has) {
-		cell(sb, "– (no telemetry)");
+		report_md_cell(sb, "– (no telemetry)");
 		return;
 	}
 	verdict_explain(in, v, why, sizeof(why));
@@ -147,11 +134,11 @@ static void dev_cell(struct strbuf *sb, const struct tel_dev *d)
 	char b[300];
 
 	if (!d) {
-		cell(sb, "–");
+		report_md_cell(sb, "–");
 		return;
 	}
 	report_dev_text(d, b, sizeof(b));
-	cell(sb, b);
+	report_md_cell(sb, b);
 }
 
 static void pct_cell(struct strbuf *sb, bool has, double frac)
@@ -159,7 +146,7 @@ static void pct_cell(struct strbuf *sb, bool has, double frac)
 	if (has)
 		cellf(sb, "%.0f%%", 100 * frac);
 	else
-		cell(sb, "–");
+		report_md_cell(sb, "–");
 }
 
 static void range_cell(struct strbuf *sb, double lo, double hi)
@@ -203,7 +190,7 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 			fatal += (double)f->fatal;
 			has_pooled &= f->has_pooled_p99;
 		}
-		cell(sb, g->label);
+		report_md_cell(sb, g->label);
 		cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
 		cellf(sb, "%lld", (long long)g->vm_count);
 		if (g->nreps > 1)
@@ -223,7 +210,7 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 		if (g->incomplete)
 			cellf(sb, "**INCOMPLETE** (%zu of %zu runs complete)", g->n_complete, g->n_runs);
 		else
-			cell(sb, "complete");
+			report_md_cell(sb, "complete");
 		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
 		endrow(sb);
 	}
@@ -238,7 +225,7 @@ static void pub_little_md(struct strbuf *sb, const struct pub_result *p)
 	strbuf_init(&t, 0);
 	pub_little(p, &l);
 	pub_little_cell(p, &l, &t);
-	cell(sb, t.buf);
+	report_md_cell(sb, t.buf);
 	strbuf_release(&t);
 }
 
@@ -267,24 +254,24 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 		strbuf_addf(sb, "### %s (%s, %lld VMs, %zu drive%s)\n\n", g->label, report_kind_title(g->kind),
 			    (long long)g->vm_count, g->ndrives, g->ndrives == 1 ? "" : "s");
 		header(sb, cols);
-		cell(sb, "**measured**");
-		cell(sb, "this run");
-		cell(sb, g->drive);
-		cell(sb, "");
+		report_md_cell(sb, "**measured**");
+		report_md_cell(sb, "this run");
+		report_md_cell(sb, g->drive);
+		report_md_cell(sb, "");
 		cellf(sb, "%lld", (long long)g->vm_count);
 		cellf(sb, "%zu", g->ndrives);
 		celln(sb, g->tps.mean, 2);
 		celln(sb, g->avg_ms_mean.mean, 2);
 		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
-		cell(sb, "");
+		report_md_cell(sb, "");
 		little_cell(sb, g->little, g->little_dev);
 		endrow(sb);
 		for (size_t k = 0; k < g->nrefs; k++) {
 			const struct pub_result *p = g->refs[k];
-			cell(sb, "published");
+			report_md_cell(sb, "published");
 			cellf(sb, "%s: %s", p->review->publisher, p->review->title);
 			pub_name_cell(sb, p);
-			cell(sb, p->review->platform);
+			report_md_cell(sb, p->review->platform);
 			cellf(sb, "%lld", (long long)p->vm_count);
 			cellf(sb, "%lld", (long long)p->drives);
 			celln(sb, p->tps, 2);
@@ -312,7 +299,7 @@ static void little_table(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *g = &rep->groups[i];
 		for (size_t k = 0; k < g->nreps; k++) {
 			const struct agg_fig *f = &g->reps[k].sample;
-			cell(sb, g->label);
+			report_md_cell(sb, g->label);
 			cellf(sb, "%lld", (long long)g->reps[k].repetition);
 			cellf(sb, "%lld", (long long)f->threads_sum);
 			celln(sb, f->tps_sum, 2);
@@ -353,7 +340,7 @@ static void repetitions(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *g = &rep->groups[i];
 		if (g->nreps < 2)
 			continue;
-		cell(sb, g->label);
+		report_md_cell(sb, g->label);
 		cellf(sb, "%zu", g->nreps);
 		ci_cells(sb, &g->tps);
 		ci_cells(sb, &g->avg_ms_mean);
@@ -361,7 +348,7 @@ static void repetitions(struct strbuf *sb, const struct report *rep)
 			ci_cells(sb, &g->p99_mean);
 		else
 			for (int k = 0; k < 4; k++)
-				cell(sb, "–");
+				report_md_cell(sb, "–");
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
@@ -384,7 +371,7 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 	header(sb, cols);
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
-		cell(sb, g->label);
+		report_md_cell(sb, g->label);
 		steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
 		steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
@@ -395,7 +382,7 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 			cellf(sb, "%.2f (%u loop%s)%s", g->verdict.driver.per_loop, g->vin.driver_loops,
 			      g->vin.driver_loops == 1 ? "" : "s", g->verdict.driver.saturated ? " **SATURATED**" : "");
 		else
-			cell(sb, "–");
+			report_md_cell(sb, "–");
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
@@ -446,17 +433,17 @@ static void comparison(struct strbuf *sb, const struct report *rep)
 
 		cellf(sb, "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind), (long long)a->vm_count);
 		cellf(sb, "%zu–%zu", a->rank, b->rank);
-		cell(sb, a->drive);
+		report_md_cell(sb, a->drive);
 		spread_cell(sb, &a->tps);
-		cell(sb, b->drive);
+		report_md_cell(sb, b->drive);
 		spread_cell(sb, &b->tps);
 		report_compare_sentence(c, a, b, line, sizeof(line));
-		cell(sb, line);
+		report_md_cell(sb, line);
 		if (c->welch.valid)
 			cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch.t, c->welch.df, c->welch.p,
 			      c->welch.significant ? "significant" : "**NOT significant**");
 		else
-			cell(sb, "n/a (needs 2 repetitions on both drives)");
+			report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
@@ -486,7 +473,7 @@ static void per_drive(struct strbuf *sb, const struct report *rep)
 			const struct agg_group *g = &rep->groups[j];
 			if (g->all_drives || strcmp(g->drive, d->drive))
 				continue;
-			cell(sb, *g->run_group ? g->run_group : "(no run group)");
+			report_md_cell(sb, *g->run_group ? g->run_group : "(no run group)");
 			cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
 			cellf(sb, "%lld", (long long)g->vm_count);
 			cellf(sb, "%zu", g->nreps);
@@ -496,13 +483,13 @@ static void per_drive(struct strbuf *sb, const struct report *rep)
 			if (g->rank)
 				cellf(sb, "%zu", g->rank);
 			else
-				cell(sb, "–");
+				report_md_cell(sb, "–");
 			steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
 			steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 			bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
 			dev_cell(sb, g->dev);
 			pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-			cell(sb, g->incomplete ? "**INCOMPLETE**" : "complete");
+			report_md_cell(sb, g->incomplete ? "**INCOMPLETE**" : "complete");
 			endrow(sb);
 		}
 		strbuf_addc(sb, '\n');
@@ -547,9 +534,9 @@ static void tpcc(struct strbuf *sb, const struct report *rep)
 		for (size_t k = 0; k < g->nreps; k++) {
 			const struct agg_fig *f = &g->reps[k].sample;
 			for (size_t t = 0; t < f->ntypes; t++) {
-				cell(sb, g->label);
+				report_md_cell(sb, g->label);
 				cellf(sb, "%lld", (long long)g->reps[k].repetition);
-				cell(sb, f->types[t].name);
+				report_md_cell(sb, f->types[t].name);
 				cellf(sb, "%llu", (unsigned long long)f->types[t].count);
 				celln(sb, f->types[t].avg_ms, 2);
 				celln(sb, f->types[t].p99_mean_of_instances_ms, 2);
@@ -575,12 +562,12 @@ static void precondition(struct strbuf *sb, const struct report *rep)
 		const struct agg_group *g = &rep->groups[i];
 		for (size_t k = 0; k < g->nreps; k++) {
 			const struct agg_fig *f = &g->reps[k].pre;
-			cell(sb, g->label);
+			report_md_cell(sb, g->label);
 			cellf(sb, "%lld", (long long)g->reps[k].repetition);
 			cellf(sb, "%zu", f->n);
 			if (!f->n) {
 				for (int c = 0; c < 5; c++)
-					cell(sb, "–");
+					report_md_cell(sb, "–");
 				endrow(sb);
 				continue;
 			}
@@ -609,19 +596,19 @@ static void instances(struct strbuf *sb, const struct report *rep)
 		double pred, dev;
 		enum little_state st;
 
-		cell(sb, r->path);
-		cell(sb, r->run_group);
-		cell(sb, r->drive);
-		cell(sb, r->instance);
+		report_md_cell(sb, r->path);
+		report_md_cell(sb, r->run_group);
+		report_md_cell(sb, r->drive);
+		report_md_cell(sb, r->instance);
 		cellf(sb, "%lld", (long long)r->repetition);
 		if (run_is_complete(r))
-			cell(sb, "complete");
+			report_md_cell(sb, "complete");
 		else
 			cellf(sb, "**%s**%s", r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
 			      r->from_journal ? " (from journal)" : "");
 		if (!p->present) {
 			for (int c = 0; c < 10; c++)
-				cell(sb, "–");
+				report_md_cell(sb, "–");
 			steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
 			steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
 			bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
@@ -661,20 +648,20 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 	header(sb, cols);
 	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
 		const struct run *r = rep->runs->superseded[i];
-		cell(sb, r->path);
-		cell(sb, r->run_group);
-		cell(sb, r->drive);
-		cell(sb, r->instance);
+		report_md_cell(sb, r->path);
+		report_md_cell(sb, r->run_group);
+		report_md_cell(sb, r->drive);
+		report_md_cell(sb, r->instance);
 		cellf(sb, "%lld", (long long)r->repetition);
 		cellf(sb, "%s%s", run_status_name(r->status), r->from_journal ? " (from journal)" : "");
 		if (r->sample.present) {
 			cellf(sb, "%.1f", r->sample.seconds);
 			celln(sb, r->sample.tps, 2);
 		} else {
-			cell(sb, "–");
-			cell(sb, "–");
+			report_md_cell(sb, "–");
+			report_md_cell(sb, "–");
 		}
-		cell(sb, r->error ? r->error : "–");
+		report_md_cell(sb, r->error ? r->error : "–");
 		endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
@@ -689,12 +676,12 @@ static void keys(struct strbuf *sb, const struct report *rep)
 	header(sb, cols);
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
-		cell(sb, g->label);
-		cell(sb, g->campaign);
-		cell(sb, g->run_group);
-		cell(sb, g->drive);
-		cell(sb, g->kind);
-		cell(sb, g->test);
+		report_md_cell(sb, g->label);
+		report_md_cell(sb, g->campaign);
+		report_md_cell(sb, g->run_group);
+		report_md_cell(sb, g->drive);
+		report_md_cell(sb, g->kind);
+		report_md_cell(sb, g->test);
 		cellf(sb, "%lld", (long long)g->vm_count);
 		cellf(sb, "`%s`", g->params);
 		endrow(sb);
@@ -719,9 +706,9 @@ static void references(struct strbuf *sb, const struct report *rep)
 		const struct pub_review *rv = &rep->pub->reviews[i];
 		for (size_t k = 0; k < rv->nresults; k++) {
 			const struct pub_result *p = &rv->results[k];
-			cell(sb, rv->file);
+			report_md_cell(sb, rv->file);
 			pub_name_cell(sb, p);
-			cell(sb, p->label);
+			report_md_cell(sb, p->label);
 			cellf(sb, "%s %s", report_kind_title(p->kind), p->test);
 			cellf(sb, "%lld", (long long)p->vm_count);
 			cellf(sb, "%lld", (long long)p->drives);
@@ -729,8 +716,8 @@ static void references(struct strbuf *sb, const struct report *rep)
 			celln(sb, p->avg_ms, 2);
 			opt_ms(sb, p->has_p99, p->p99_ms);
 			pub_little_md(sb, p);
-			cell(sb, rv->platform);
-			cell(sb, p->method);
+			report_md_cell(sb, rv->platform);
+			report_md_cell(sb, p->method);
 			cellf(sb, "%s, %s%s%s", rv->publisher, rv->title, *rv->url ? ", " : "", rv->url);
 			endrow(sb);
 		}

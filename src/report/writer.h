@@ -45,6 +45,8 @@ const struct report_writer_ops *report_writer_find(const char *name);
 /* Shared formatting helpers for the text writers. */
 const char *report_kind_title(const char *kind);      /* "sysbench OLTP", "TPC-C" */
 void report_fmt_num(char *buf, size_t n, double v, int decimals); /* "7,869.21" */
+/* A Markdown table cell: "| text " with "|" escaped and newlines as spaces. */
+void report_md_cell(struct strbuf *sb, const char *s);
 /* "loop4: 2 r + 120 w IOPS, 0.01 r + 1.00 w MB/s, 61.60 ms per I/O, queue depth 7.5, 100% utilised". */
 void report_dev_text(const struct tel_dev *d, char *buf, size_t n);
 /* "fast > slow by 11.6x (95% CI 10.9–12.3)" for a drive comparison. */

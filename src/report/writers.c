@@ -125,3 +125,17 @@ void report_dev_text(const struct tel_dev *d, char *buf, size_t n)
 	snprintf(buf, n, "%s: %.0f r + %.0f w IOPS, %.2f r + %.2f w MB/s, %.2f ms per I/O, queue depth %.1f, %s",
 		 d->name, d->r_iops, d->w_iops, d->r_mbps, d->w_mbps, d->await_ms, d->queue_depth, util);
 }
+
+void report_md_cell(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, "| ");
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_adds(sb, "\\|");
+		else if (*s == '\n')
+			strbuf_addc(sb, ' ');
+		else
+			strbuf_addc(sb, *s);
+	}
+	strbuf_addc(sb, ' ');
+}
