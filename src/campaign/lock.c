@@ -54,14 +54,32 @@ static int lock_file(const char *path, int *fd, pid_t *holder)
 	int ret;
 
 	*holder = 0;
-	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (*fd < 0) {
-		ret = -errno;
-		log_error("%s: cannot open the campaign lock: %s", path, strerror(errno));
-		return ret;
+	for (int tries = 0;; tries++) {
+		struct stat held, named;
+
+		*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (*fd < 0) {
+			ret = -errno;
+			log_error("%s: cannot open the campaign lock: %s", path, strerror(errno));
+			return ret;
+		}
+		if (fcntl(*fd, F_SETLK, &fl) != 0)
+			break;
+		/* The lock counts only if the path still names the file locked: a
+		 * holder that releases removes the file (campaign_lock_release), and
+		 * one opened just before that removal is locked by nobody else, while
+		 * the next process creates and locks a new one. */
+		if (fstat(*fd, &held) == 0 && lstat(path, &named) == 0 && held.st_dev == named.st_dev &&
+		    held.st_ino == named.st_ino)
+			return 0;
+		close(*fd);
+		*fd = -1;
+		if (tries == 100) {
+			log_error("%s: the campaign lock file keeps being replaced while dbrig locks it "
+				  "(expected one dbrig process per campaign)", path);
+			return -EAGAIN;
+		}
 	}
-	if (fcntl(*fd, F_SETLK, &fl) == 0)
-		return 0;
 	ret = errno == EACCES || errno == EAGAIN ? -EBUSY : -errno;
 	if (ret != -EBUSY) {
 		log_error("%s: cannot lock: %s", path, strerror(-ret));
@@ -272,6 +290,8 @@ static bool only(const char *dir, const char *lock)
 
 void campaign_lock_release(struct campaign_lock *lk)
 {
+	/* Removed while still held: a process that opened it meanwhile finds it
+	 * gone once it holds it, and takes the lock again (lock_file). */
 	if (lk->made_output && lk->path && only(lk->output, strrchr(lk->path, '/') + 1)) {
 		unlink(lk->path);
 		rmdir(lk->output);

@@ -20,9 +20,12 @@
  *
  * The lock goes with the process (also on kill -9) and is never inherited:
  * record locks are not passed on by fork, and children keep only fds 0-2.
- * The lock file stays (removing it races with its next user), except when
- * this call created <output> and nothing else is in it when the lock is
- * released: a command refused early leaves no results folder.
+ * The lock file stays, except when this call created <output> and nothing
+ * else is in it when the lock is released: a command refused early leaves no
+ * results folder. It is removed while still held, and a lock counts only when
+ * the path still names the file locked (else it is taken again), so a process
+ * that opened the file just before its removal never holds a lock nobody else
+ * can see.
  */
 #ifndef DBRIG_CAMPAIGN_LOCK_H
 #define DBRIG_CAMPAIGN_LOCK_H

@@ -133,6 +133,27 @@ n=$(grep -c '^--loose_opt_' "$T/fake/argv.txt") || true
 grep -qx -- '--loose_opt_59=59' "$T/fake/argv.txt" || fail "the last server option did not reach the server"
 rm -rf "$T/a/dbrig-pf" "$T/out"
 
+# The campaign lock file replaced just before dbrig locks it: its holder released it and
+# removed it, and a third process made a new one and holds it (tests/helpers/lock_swap.c
+# does both in the moment between dbrig's open and its lock). A lock on the removed file
+# keeps nobody out: dbrig must find the new holder and refuse, naming it.
+shim="$DBRIG_BUILD_DIR/tests/helpers/lock_swap.so"
+if [ -f "$shim" ]; then
+	write_cfg ""
+	rm -f "$T/swap.pid"
+	env LD_PRELOAD="$shim" DBRIG_LOCK_SWAP_PID="$T/swap.pid" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$DBRIG_BIN" teardown c.json > /dev/null 2> err.txt; rc=$?
+	holder=$(cat "$T/swap.pid" 2>/dev/null)
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	[ -n "$holder" ] || fail "lock_swap.so never replaced the lock file: $(cat err.txt)"
+	[ $rc -eq 1 ] && grep -qF "is already running here (pid $holder: " err.txt ||
+		fail "a lock file replaced before it was locked: exit $rc (expected 1 naming pid $holder): $(cat err.txt)"
+else
+	fail "$shim is not built (tests/CMakeLists.txt builds it)"
+fi
+rm -rf "$T/out"
+
 # Every shipped config plans cleanly, and --help documents --resume (bad
 # campaign files are in the bad-input corpus, tests/bad-input/campaign-*).
 for cfgf in "$DBRIG_SOURCE_DIR"/configs/*.json; do
