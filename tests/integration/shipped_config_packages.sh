@@ -23,6 +23,13 @@ apt-cache pkgnames 2>/dev/null | sort -u >"$T/pkgnames" || true
 grep -qx mariadb-server "$T/pkgnames" ||
 	die "apt knows no mariadb-server: this machine's apt sources are not Debian's (or apt-get update is needed)"
 
+# The SQL Server config's drivers need ODBC Driver 18 registered on this host before any VM
+# boots (preflight, also at --dry-run); this test is about the guests' packages, so a private
+# odbcinst.ini names it (the library itself is never loaded: nothing connects).
+mkdir -p "$T/odbc"
+printf '[ODBC Driver 18 for SQL Server]\nDriver=/nonexistent/libmsodbcsql-18.so\n' >"$T/odbc/odbcinst.ini"
+export ODBCSYSINI="$T/odbc"
+
 checked=0
 for f in "$DBRIG_SOURCE_DIR"/configs/*.json; do
 	[ "$(jq -r '.target.kind // ""' "$f")" = libvirt ] || continue
