@@ -9,7 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
 
+#include "db/db.h"
 #include "db/engine.h"
 #include "db/odbc.h"
 
@@ -232,6 +240,111 @@ static void test_connect_serialised(void **state)
 	assert_false(odbc_connect_serialised("Driver=MariaDB;Database=postgres_copy"));
 }
 
+/*
+ * A session queued behind psqlODBC handshakes waits for its turn no longer
+ * than its login timeout, then gets a reconnectable error (the runner's
+ * deadline, --reconnect-timeout and signals are seen between attempts). A
+ * holds the connect lock inside a handshake with a server that accepted the
+ * TCP connection and never answers; B, with a 1 s login timeout, must give up
+ * while A is still inside. Before, B waited on a plain mutex until A's
+ * handshake ended (here: until the test released A after 30 s, then B's own
+ * connect failed as refused).
+ */
+struct connect_job {
+	const struct db_driver_ops *ops;
+	struct db_conn c;
+	struct db_conn_params p;
+	int rc;
+	int done;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *connect_job_run(void *arg)
+{
+	struct connect_job *j = arg;
+	int rc = j->ops->connect(&j->c, &j->p);
+
+	pthread_mutex_lock(&j->mu);
+	j->rc = rc;
+	j->done = 1;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+static void test_connect_wait_bounded(void **state)
+{
+	static const char *const libs[] = {"/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so", "/usr/lib/odbc/psqlodbcw.so",
+					    "/usr/local/lib/psqlodbcw.so"};
+	const char *lib = NULL;
+	char dsn[512];
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t salen = sizeof(sa);
+	struct connect_job a = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	struct connect_job b = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+	struct timespec until;
+	pthread_t ta, tb;
+	struct stat st;
+	int ls, conn;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]) && !lib; i++)
+		if (stat(libs[i], &st) == 0)
+			lib = libs[i];
+	if (!lib)
+		fail_msg("psqlodbcw.so is not installed (odbc-postgresql, scripts/deps-tpcc.txt)");
+	/* A listener that takes the connection and never answers it. */
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(ls >= 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(ls, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(ls, 4), 0);
+	assert_int_equal(getsockname(ls, (struct sockaddr *)&sa, &salen), 0);
+	/* The driver named by its library (no odbcinst.ini: the driver manager
+	 * reads that once per process, and another test of this file changed it). */
+	snprintf(dsn, sizeof(dsn), "Driver=%s;Server=127.0.0.1;Port=%d;Database=x;UID=u;SSLmode=disable", lib,
+		 ntohs(sa.sin_port));
+	assert_true(odbc_connect_serialised(dsn));
+	a.ops = b.ops = db_driver_find("odbc");
+	assert_non_null(a.ops);
+	a.p = (struct db_conn_params){.dsn = dsn, .password = "p", .connect_timeout_s = 120};
+	b.p = (struct db_conn_params){.dsn = dsn, .password = "p", .connect_timeout_s = 1};
+	assert_int_equal(pthread_create(&ta, NULL, connect_job_run, &a), 0);
+	/* A is inside its handshake, holding the lock, once its connection is here
+	 * (a watchdog of 30 s in case A fails before it connects). */
+	{
+		struct pollfd pfd = {.fd = ls, .events = POLLIN};
+		if (poll(&pfd, 1, 30000) != 1) {
+			pthread_join(ta, NULL);
+			fail_msg("A never connected: rc %d, %s %s", a.rc, a.c.err.sqlstate, a.c.err.msg);
+		}
+	}
+	conn = accept(ls, NULL, NULL);
+	assert_true(conn >= 0);
+	assert_int_equal(pthread_create(&tb, NULL, connect_job_run, &b), 0);
+	/* A watchdog, not a bound: on the old code B never returned while A waited. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 30;
+	pthread_mutex_lock(&b.mu);
+	while (!b.done && pthread_cond_timedwait(&b.cv, &b.mu, &until) == 0)
+		;
+	pthread_mutex_unlock(&b.mu);
+	pthread_mutex_lock(&a.mu);
+	assert_false(a.done); /* the answerless handshake still holds A */
+	pthread_mutex_unlock(&a.mu);
+	close(conn); /* A's handshake ends (EOF), then B's if it was still waiting */
+	close(ls);
+	assert_int_equal(pthread_join(ta, NULL), 0);
+	assert_int_equal(pthread_join(tb, NULL), 0);
+	assert_true(a.rc < 0);
+	assert_true(b.rc < 0);
+	assert_string_equal(b.c.err.sqlstate, "HYT00");
+	assert_int_equal(b.c.err.cls, DB_ERR_RECONNECT);
+	a.ops->disconnect(&a.c);
+	b.ops->disconnect(&b.c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_bcp_datetime),
 		cmocka_unit_test(test_driver_present),
 		cmocka_unit_test(test_connect_serialised),
+		cmocka_unit_test(test_connect_wait_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
