@@ -115,6 +115,27 @@ static void ext_release(struct pub_row_ext *x)
 	free(x->notes);
 }
 
+/*
+ * What every published row starts with, a figure or not: an object of the
+ * known keys, its label, workload ("sysbench" or "tpcc") and test. False when
+ * it is not an object (nothing else is read).
+ */
+static bool parse_row_head(struct jsonr *jr, json_t *o, const char *path, const char *const *keys, char **label,
+			   char **kind, char **test)
+{
+	if (!json_is_object(o)) {
+		jsonr_fail(jr, path, NULL, o, "an object");
+		return false;
+	}
+	only_keys_ext(jr, o, path, keys);
+	*label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
+	*kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
+	if (!jr->failed && strcmp(*kind, "sysbench") && strcmp(*kind, "tpcc"))
+		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
+	*test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
+	return true;
+}
+
 /* A row published without a figure: what it has, and what is missing (required). */
 static void parse_incomplete(struct jsonr *jr, json_t *o, const char *path, const struct pub_review *rv,
 			     struct pub_incomplete *r)
@@ -122,16 +143,8 @@ static void parse_incomplete(struct jsonr *jr, json_t *o, const char *path, cons
 	static const char *const keys[] = {"label", "workload", "test", "vm_count", "users_per_vm", "method",
 					   "avg_latency_ms", "missing", NULL};
 
-	if (!json_is_object(o)) {
-		jsonr_fail(jr, path, NULL, o, "an object");
+	if (!parse_row_head(jr, o, path, keys, &r->label, &r->kind, &r->test))
 		return;
-	}
-	only_keys_ext(jr, o, path, keys);
-	r->label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
-	r->kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
-	if (!jr->failed && strcmp(r->kind, "sysbench") && strcmp(r->kind, "tpcc"))
-		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
-	r->test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
 	r->vm_count = jsonr_int(jr, o, path, "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
 	r->users_per_vm = jsonr_int(jr, o, path, "users_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
 	r->method = dup_str(jr, o, path, "method", JSONR_REQUIRED);
@@ -149,16 +162,8 @@ static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct p
 					   "users_per_vm", "database", "method", "tps", "avg_latency_ms",
 					   "p99_latency_ms", NULL};
 
-	if (!json_is_object(o)) {
-		jsonr_fail(jr, path, NULL, o, "an object");
+	if (!parse_row_head(jr, o, path, keys, &r->label, &r->kind, &r->test))
 		return;
-	}
-	only_keys_ext(jr, o, path, keys);
-	r->label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
-	r->kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
-	if (!jr->failed && strcmp(r->kind, "sysbench") && strcmp(r->kind, "tpcc"))
-		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
-	r->test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
 	parse_ext(jr, o, path, r->kind, r->review, &r->x);
 	r->vm_count = jsonr_int(jr, o, path, "vm_count", JSONR_REQUIRED, 1, 1);
 	r->drives = jsonr_int(jr, o, path, "drives", JSONR_REQUIRED, 1, 1);
