@@ -63,6 +63,7 @@ void db_bulk_field(struct strbuf *sb, const struct db_value *v)
 		strbuf_add(sb, frac, 4);
 		break;
 	}
+	case DB_TYPE_TIMESTAMP:
 	case DB_TYPE_STRING: {
 		const char *s = v->s, *end = s + v->len, *run = s;
 		for (; s < end; s++) {

@@ -52,6 +52,13 @@ enum db_type {
 	DB_TYPE_INT64,
 	DB_TYPE_DOUBLE,
 	DB_TYPE_STRING, /* CHAR/VARCHAR: value bytes + length */
+	/* A date and time, carried as STRING is, as "YYYY-MM-DD hh:mm:ss"
+	 * (ODBC's canonical form): ODBC binds it as SQL_TYPE_TIMESTAMP
+	 * (SQL_C_TYPE_TIMESTAMP) and SQL Server's bulk copy as SQLDATETIME, so
+	 * no driver parses the text in a format of its choosing; the other
+	 * backends send the text. A parameter type; a result column of this
+	 * type is read as STRING. */
+	DB_TYPE_TIMESTAMP,
 };
 
 struct db_value {

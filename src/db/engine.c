@@ -5,6 +5,7 @@
 #include "db/odbc.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* Protocol=7.4-1: a failed statement rolls the whole transaction back (docs/tpcc.md). */
 static void pg_connect(struct strbuf *sb, const char *driver, const char *host, unsigned port, const char *database,
@@ -14,11 +15,33 @@ static void pg_connect(struct strbuf *sb, const char *driver, const char *host, 
 		    user);
 }
 
+static bool contains_ci(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, word, n))
+			return true;
+	return false;
+}
+
+bool db_odbc_driver_freetds(const char *driver)
+{
+	return driver && (contains_ci(driver, "freetds") || contains_ci(driver, "tdsodbc"));
+}
+
+/* msodbcsql: Server=tcp:host,port. FreeTDS reads no port in Server= (a
+ * "host,port" is a host name to it): Port= and TDS_Version=7.4 (SQL Server
+ * 2012 and later; without it FreeTDS tries versions in turn). */
 static void mssql_connect(struct strbuf *sb, const char *driver, const char *host, unsigned port,
 			  const char *database, const char *user)
 {
-	strbuf_addf(sb, "Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s", driver, host, port, database,
-		    user);
+	if (db_odbc_driver_freetds(driver))
+		strbuf_addf(sb, "Driver={%s};Server=%s;Port=%u;TDS_Version=7.4;Database=%s;UID=%s", driver, host, port,
+			    database, user);
+	else
+		strbuf_addf(sb, "Driver={%s};Server=tcp:%s,%u;Database=%s;UID=%s", driver, host, port, database,
+			    user);
 }
 
 const struct db_engine db_engine_mariadb = {

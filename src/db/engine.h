@@ -51,6 +51,11 @@ const struct db_engine *db_engine_find(const char *name);
  * driver manager of this host? 1 yes (and always for libmysqlclient engines), 0 no,
  * -EIO when it cannot be asked. For a check before anything boots. */
 int db_engine_driver_present(const struct db_engine *e, const char *driver);
+/* Is this ODBC driver name FreeTDS's (it holds "freetds" or "tdsodbc", any case)?
+ * SQL Server's connection string then takes FreeTDS's form
+ * (Server=host;Port=port;TDS_Version=7.4) instead of msodbcsql's
+ * (Server=tcp:host,port). */
+bool db_odbc_driver_freetds(const char *driver);
 /* "a, b or c" of the engines for which keep(engine) is true (all when keep is NULL). */
 void db_engine_names(struct strbuf *sb, bool (*keep)(const struct db_engine *e));
 

@@ -307,6 +307,7 @@ static enum enum_field_types mysql_type_of(enum db_type t)
 	case DB_TYPE_DOUBLE:
 		return MYSQL_TYPE_DOUBLE;
 	case DB_TYPE_STRING:
+	case DB_TYPE_TIMESTAMP:
 		return MYSQL_TYPE_STRING;
 	}
 	return MYSQL_TYPE_NULL;
@@ -328,6 +329,7 @@ static void bind_params(struct my_stmt *s)
 		case DB_TYPE_DOUBLE:
 			b->buffer = &s->pdbl[i];
 			break;
+		case DB_TYPE_TIMESTAMP:
 		case DB_TYPE_STRING:
 			b->buffer = s->pstr[i];
 			b->buffer_length = s->pstr_cap[i];
@@ -369,8 +371,9 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	s->pstr_cap = xcalloc(nparams, sizeof(*s->pstr_cap));
 	s->plen = xcalloc(nparams, sizeof(*s->plen));
 	for (unsigned i = 0; i < nparams; i++) {
-		s->ptypes[i] = params[i];
-		if (params[i] == DB_TYPE_STRING) {
+		/* a TIMESTAMP parameter goes as its text: the server parses it */
+		s->ptypes[i] = params[i] == DB_TYPE_TIMESTAMP ? DB_TYPE_STRING : params[i];
+		if (s->ptypes[i] == DB_TYPE_STRING) {
 			s->pstr_cap[i] = STR_BUF_INITIAL;
 			s->pstr[i] = xmalloc(STR_BUF_INITIAL);
 		}
@@ -406,6 +409,7 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 			case DB_TYPE_DOUBLE:
 				b->buffer = &s->cdbl[i];
 				break;
+			case DB_TYPE_TIMESTAMP:
 			case DB_TYPE_STRING:
 				s->cstr[i] = xmalloc(COL_STR_BUF);
 				b->buffer = s->cstr[i];
@@ -448,6 +452,7 @@ static void set_params(struct my_stmt *s, const struct db_value *v)
 		case DB_TYPE_DOUBLE:
 			s->pdbl[i] = v[i].d;
 			break;
+		case DB_TYPE_TIMESTAMP:
 		case DB_TYPE_STRING:
 			if (v[i].len > s->pstr_cap[i]) {
 				s->pstr_cap[i] = v[i].len * 2;
@@ -615,6 +620,7 @@ static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *co
 		case DB_TYPE_DOUBLE:
 			cols[i].d = s->cdbl[i];
 			break;
+		case DB_TYPE_TIMESTAMP:
 		case DB_TYPE_STRING:
 			cols[i].s = s->cstr[i];
 			cols[i].len = s->clen[i] < COL_STR_BUF ? s->clen[i] : COL_STR_BUF;

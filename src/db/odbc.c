@@ -58,6 +58,7 @@ struct od_stmt {
 	double *pdbl;
 	char **pstr;
 	size_t *pstr_cap;
+	SQL_TIMESTAMP_STRUCT *pts;
 	SQLLEN *pind;
 	bool batch_bound;       /* parameters currently bound to the batch arrays */
 	/* batch arrays (column-wise), grown on demand */
@@ -583,6 +584,7 @@ static void stmt_free(struct od_stmt *s)
 	free(s->pdbl);
 	free(s->pstr);
 	free(s->pstr_cap);
+	free(s->pts);
 	free(s->pind);
 	free(s->barr);
 	free(s->bwidth);
@@ -721,6 +723,8 @@ static SQLSMALLINT c_type(enum db_type t)
 		return SQL_C_DOUBLE;
 	case DB_TYPE_STRING:
 		return SQL_C_CHAR;
+	case DB_TYPE_TIMESTAMP:
+		return SQL_C_TYPE_TIMESTAMP;
 	}
 	return SQL_C_CHAR;
 }
@@ -736,8 +740,38 @@ static SQLSMALLINT sql_type(enum db_type t)
 		return SQL_DOUBLE;
 	case DB_TYPE_STRING:
 		return SQL_VARCHAR;
+	case DB_TYPE_TIMESTAMP:
+		return SQL_TYPE_TIMESTAMP;
 	}
 	return SQL_VARCHAR;
+}
+
+/* SQL_TYPE_TIMESTAMP's column size with no fractional seconds
+ * ("yyyy-mm-dd hh:mm:ss", ODBC appendix D). */
+#define TS_COLUMN_SIZE 19
+
+/* A DB_TYPE_TIMESTAMP value (its text) as the struct ODBC binds. */
+static int to_timestamp(struct db_conn *c, const struct db_value *v, unsigned param, SQL_TIMESTAMP_STRUCT *ts)
+{
+	struct odbc_datetime t;
+
+	if (odbc_datetime_fields(v->s, v->len, &t) < 0) {
+		snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "22007");
+		snprintf(c->err.msg, sizeof(c->err.msg),
+			 "parameter %u: \"%.*s\" is not a date and time (expected YYYY-MM-DD hh:mm:ss)", param + 1,
+			 (int)(v->len > 40 ? 40 : v->len), v->s ? v->s : "");
+		c->err.native = 0;
+		c->err.cls = DB_ERR_FATAL;
+		return -1;
+	}
+	*ts = (SQL_TIMESTAMP_STRUCT){.year = (SQLSMALLINT)t.year,
+				     .month = (SQLUSMALLINT)t.month,
+				     .day = (SQLUSMALLINT)t.day,
+				     .hour = (SQLUSMALLINT)t.hour,
+				     .minute = (SQLUSMALLINT)t.minute,
+				     .second = (SQLUSMALLINT)t.second,
+				     .fraction = 0};
+	return 0;
 }
 
 /* Bind parameter i to the single-row storage. */
@@ -761,6 +795,11 @@ static SQLRETURN bind_one(struct od_stmt *s, unsigned i)
 		buf = s->pstr[i];
 		buflen = (SQLLEN)s->pstr_cap[i];
 		size = s->pstr_cap[i];
+		break;
+	case DB_TYPE_TIMESTAMP:
+		buf = &s->pts[i];
+		buflen = sizeof(s->pts[i]);
+		size = TS_COLUMN_SIZE;
 		break;
 	}
 	return SQLBindParameter(s->h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, c_type(s->ptypes[i]),
@@ -814,6 +853,7 @@ static int od_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	s->pdbl = xcalloc(nparams, sizeof(*s->pdbl));
 	s->pstr = xcalloc(nparams, sizeof(*s->pstr));
 	s->pstr_cap = xcalloc(nparams, sizeof(*s->pstr_cap));
+	s->pts = xcalloc(nparams, sizeof(*s->pts));
 	s->pind = xcalloc(nparams, sizeof(*s->pind));
 	for (unsigned i = 0; i < nparams; i++) {
 		s->ptypes[i] = params[i];
@@ -852,6 +892,7 @@ static int od_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 			rc = SQLBindCol(s->h, col, SQL_C_DOUBLE, &s->cdbl[i], 0, &s->cind[i]);
 			break;
 		case DB_TYPE_STRING:
+		case DB_TYPE_TIMESTAMP: /* read as its text */
 			s->cstr[i] = xmalloc(COL_STR_BUF + 1);
 			rc = SQLBindCol(s->h, col, SQL_C_CHAR, s->cstr[i], COL_STR_BUF + 1, &s->cind[i]);
 			break;
@@ -898,6 +939,10 @@ static int set_params(struct db_conn *c, struct od_stmt *s, const struct db_valu
 			if (!v[i].is_null)
 				s->pind[i] = (SQLLEN)v[i].len;
 			break;
+		case DB_TYPE_TIMESTAMP:
+			if (!v[i].is_null && to_timestamp(c, &v[i], i, &s->pts[i]) < 0)
+				return -1;
+			break;
 		}
 	}
 	return rebind ? bind_single(c, s) : 0;
@@ -918,6 +963,7 @@ static void keep_row(struct od_stmt *s)
 			v[i].d = s->cdbl[i];
 			break;
 		case DB_TYPE_STRING:
+		case DB_TYPE_TIMESTAMP:
 			v[i].s = s->cstr[i];
 			if (!v[i].is_null)
 				v[i].len = (s->cind[i] < 0 || s->cind[i] > COL_STR_BUF) ? COL_STR_BUF : (size_t)s->cind[i];
@@ -1015,6 +1061,9 @@ static int bind_batch(struct db_conn *c, struct od_stmt *s, const struct db_valu
 			width = width < 16 ? 16 : width;
 			elem = width;
 			break;
+		case DB_TYPE_TIMESTAMP:
+			elem = sizeof(SQL_TIMESTAMP_STRUCT);
+			break;
 		}
 		if (grow || width > s->bwidth[i]) {
 			if (width > s->bwidth[i])
@@ -1047,11 +1096,22 @@ static int bind_batch(struct db_conn *c, struct od_stmt *s, const struct db_valu
 				if (!v->is_null)
 					s->bind_arr[i][k] = (SQLLEN)v->len;
 				break;
+			case DB_TYPE_TIMESTAMP: {
+				SQL_TIMESTAMP_STRUCT ts = {0};
+				if (!v->is_null && to_timestamp(c, v, i, &ts) < 0)
+					return -1;
+				memcpy(dst, &ts, sizeof(ts));
+				break;
+			}
 			}
 		}
 		if (!ok(SQLBindParameter(s->h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT, c_type(s->ptypes[i]),
-					 sql_type(s->ptypes[i]), s->ptypes[i] == DB_TYPE_STRING ? elem : 0, 0,
-					 s->barr[i], s->ptypes[i] == DB_TYPE_STRING ? (SQLLEN)elem : 0,
+					 sql_type(s->ptypes[i]),
+					 s->ptypes[i] == DB_TYPE_STRING ? elem
+					 : s->ptypes[i] == DB_TYPE_TIMESTAMP ? TS_COLUMN_SIZE
+									     : 0,
+					 0,
+					 s->barr[i], s->ptypes[i] == DB_TYPE_STRING || s->ptypes[i] == DB_TYPE_TIMESTAMP ? (SQLLEN)elem : 0,
 					 s->bind_arr[i])))
 			return stmt_diag(c, s->h, "SQLBindParameter");
 	}
@@ -1185,11 +1245,10 @@ static int digits(const char *s, size_t n, int *out)
 	return 0;
 }
 
-int odbc_bcp_datetime(const char *s, size_t len, int32_t *days, uint32_t *ticks)
+int odbc_datetime_fields(const char *s, size_t len, struct odbc_datetime *t)
 {
 	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 	int y, m, d, hh, mi, ss;
-	long yy, era, yoe, doy, doe, civil;
 
 	if (len != 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' ||
 	    digits(s, 4, &y) < 0 || digits(s + 5, 2, &m) < 0 || digits(s + 8, 2, &d) < 0 ||
@@ -1199,6 +1258,19 @@ int odbc_bcp_datetime(const char *s, size_t len, int32_t *days, uint32_t *ticks)
 	if (y < 1753 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap) || hh > 23 || mi > 59 ||
 	    ss > 59)
 		return -EINVAL;
+	*t = (struct odbc_datetime){.year = y, .month = m, .day = d, .hour = hh, .minute = mi, .second = ss};
+	return 0;
+}
+
+int odbc_bcp_datetime(const char *s, size_t len, int32_t *days, uint32_t *ticks)
+{
+	struct odbc_datetime t;
+	int y, m, d, hh, mi, ss;
+	long yy, era, yoe, doy, doe, civil;
+
+	if (odbc_datetime_fields(s, len, &t) < 0)
+		return -EINVAL;
+	y = t.year, m = t.month, d = t.day, hh = t.hour, mi = t.minute, ss = t.second;
 	/* Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
 	 * days_from_civil), then from 1900-01-01 (25,567 days earlier). */
 	yy = m <= 2 ? y - 1 : y;
@@ -1272,6 +1344,10 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 	}
 	snprintf(b->table, sizeof(b->table), "%s", table);
 	b->ncols = ncols;
+	/* The lookups opened an implicit transaction (autocommit is off): end
+	 * it, so no lock on the catalogue is held across the bulk copy (R6). */
+	if (!cached && !ok(SQLEndTran(SQL_HANDLE_DBC, o->dbc, SQL_COMMIT)))
+		return bcp_fail(c, "SQLEndTran(COMMIT) before bcp_init");
 	if (!bcp_ok(b->init(b->hdbc, table, NULL, NULL, BCP_DB_IN)))
 		return bcp_fail(c, "bcp_init");
 	for (unsigned k = 0; k < ncols; k++) {
@@ -1288,6 +1364,7 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 			type = BCP_SQLFLT8, len = 8;
 			break;
 		case DB_TYPE_STRING:
+		case DB_TYPE_TIMESTAMP:
 			if (b->datetime[k])
 				type = BCP_SQLDATETIME, len = 8;
 			break;
@@ -1314,13 +1391,14 @@ static int od_copy_rows(struct db_conn *c, const char *table, const char *const 
 				data = &v->d, len = 8;
 				break;
 			case DB_TYPE_STRING:
+			case DB_TYPE_TIMESTAMP:
 				if (b->datetime[k] && !v->is_null) {
 					int32_t days;
 					uint32_t ticks;
 					if (odbc_bcp_datetime(v->s, v->len, &days, &ticks) < 0) {
 						snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "22007");
 						snprintf(c->err.msg, sizeof(c->err.msg),
-							 "bulk copy: %s.%s: \"%.*s\" is not a date and time (expected YYYY-MM-DDTHH:MM:SS)",
+							 "bulk copy: %s.%s: \"%.*s\" is not a date and time (expected YYYY-MM-DD hh:mm:ss)",
 							 table, cols[k], (int)(v->len > 40 ? 40 : v->len), v->s);
 						c->err.native = 0;
 						c->err.cls = DB_ERR_FATAL;

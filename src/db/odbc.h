@@ -48,11 +48,20 @@ char *odbc_redact(const char *connect);
  * driver manager cannot be asked. Nothing is loaded. */
 int odbc_driver_installed(const char *name);
 
+/* A date and time's fields, from "YYYY-MM-DD hh:mm:ss" (ODBC's canonical
+ * form) or "YYYY-MM-DDThh:mm:ss" (`len` bytes, no NUL needed), years
+ * 1753-9999 (SQL Server's DATETIME range), each field range-checked, the
+ * day against its month. A DB_TYPE_TIMESTAMP parameter is bound from these
+ * as SQL_TIMESTAMP_STRUCT. Returns 0, or -EINVAL for any other text. */
+struct odbc_datetime {
+	int year, month, day, hour, minute, second;
+};
+int odbc_datetime_fields(const char *s, size_t len, struct odbc_datetime *t);
+
 /* SQL Server's DBDATETIME, as a bulk copy binds a DATETIME column (type
  * SQLDATETIME): days since 1900-01-01 and 300ths of a second since midnight.
- * From "YYYY-MM-DDTHH:MM:SS" or "YYYY-MM-DD HH:MM:SS" (`len` bytes, no NUL
- * needed), years 1753-9999 as DATETIME takes them. Returns 0, or -EINVAL for
- * any other text. */
+ * From the text odbc_datetime_fields takes. Returns 0, or -EINVAL for any
+ * other text. */
 int odbc_bcp_datetime(const char *s, size_t len, int32_t *days, uint32_t *ticks);
 
 #endif

@@ -38,7 +38,7 @@ void db_rows_add(struct db_rows *r, const struct db_value *vals)
 		row[i].i = vals[i].i;
 		row[i].d = vals[i].d;
 		row[i].off = r->arena.len;
-		row[i].len = r->types[i] == DB_TYPE_STRING && !vals[i].is_null ? vals[i].len : 0;
+		row[i].len = (r->types[i] == DB_TYPE_STRING || r->types[i] == DB_TYPE_TIMESTAMP) && !vals[i].is_null ? vals[i].len : 0;
 		if (row[i].len)
 			strbuf_add(&r->arena, vals[i].s, row[i].len);
 	}
@@ -57,7 +57,7 @@ int db_rows_next(struct db_rows *r, struct db_value *cols)
 		cols[i].is_null = row[i].null;
 		cols[i].i = row[i].i;
 		cols[i].d = row[i].d;
-		cols[i].s = r->types[i] == DB_TYPE_STRING ? r->arena.buf + row[i].off : NULL;
+		cols[i].s = r->types[i] == DB_TYPE_STRING || r->types[i] == DB_TYPE_TIMESTAMP ? r->arena.buf + row[i].off : NULL;
 		cols[i].len = row[i].len;
 	}
 	return 1;

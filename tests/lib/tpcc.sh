@@ -90,8 +90,12 @@ PY
 # NULL, and every order has the one load time (before: two statements'
 # CURRENT_TIMESTAMPs, apart on PostgreSQL by microseconds, on MariaDB when a
 # second ticked between the ORDERS and ORDER-LINE statements).
+# And the load time round-trips: the one O_ENTRY_D, read back as text, is the
+# client's clock between prepare's start and end (TPCC_PREPARE_T0/T1, as
+# "YYYY-MM-DD hh:mm:ss": compared as text). Through ODBC it travels as
+# SQL_TYPE_TIMESTAMP fields, not as text the driver parses (review R3).
 tpcc_load_dates_ok() {
-	local name=$1 sqlfn=$2 dates
+	local name=$1 sqlfn=$2 dates entry
 	dates=$("$sqlfn" "SELECT (SELECT COUNT(*) FROM order_line WHERE ol_o_id < 2101),
 		(SELECT COUNT(*) FROM order_line, orders WHERE o_w_id = ol_w_id AND o_d_id = ol_d_id AND o_id = ol_o_id
 		 AND ol_o_id < 2101 AND (ol_delivery_d IS NULL OR ol_delivery_d <> o_entry_d)),
@@ -99,6 +103,10 @@ tpcc_load_dates_ok() {
 		(SELECT COUNT(DISTINCT o_entry_d) FROM orders)" | tr -s ' \t|' ' ')
 	check "$name: at load OL_DELIVERY_D = O_ENTRY_D for every delivered line, NULL for the rest, one load time (delivered lines, bad, bad, entry dates: $dates)" \
 		bash -c 'set -- $0; [ "$1" -gt 40000 ] && [ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" = 1 ]' "$dates"
+	entry=$("$sqlfn" "SELECT MIN(o_entry_d) FROM orders" | tr -d '|' | sed 's/^ *//; s/ *$//')
+	entry=${entry:0:19}
+	check "$name: the load time round-trips: O_ENTRY_D '$entry' is the client's clock during prepare ['${TPCC_PREPARE_T0:-}', '${TPCC_PREPARE_T1:-}']" \
+		bash -c '[ -n "$1" ] && [ -n "$2" ] && [[ ! "$0" < "$1" ]] && [[ ! "$0" > "$2" ]]' "$entry" "${TPCC_PREPARE_T0:-}" "${TPCC_PREPARE_T1:-}"
 }
 
 # tpcc_remote_ok NAME SQLFN: after the runs on the 2-warehouse database, the
@@ -213,7 +221,9 @@ assert s['conn_wait']['pool_capped'] is False, s['conn_wait']
 tpcc_suite() {
 	local name=$1; shift
 	local out=$TEST_TMP/$name
+	TPCC_PREPARE_T0=$(date '+%Y-%m-%d %H:%M:%S')
 	"$DBRIG_BIN" tpcc "$@" --warehouses=2 --threads=2 --rand-seed=7 prepare >"$out.prepare" 2>&1 || fail "$name: prepare 2 warehouses"
+	TPCC_PREPARE_T1=$(date '+%Y-%m-%d %H:%M:%S')
 	check "$name: prepare verified every table's rows against the scale" grep -Eq "^Verified the row counts against the scale: warehouse 2, district 20, customer 60000, orders 60000, new_order 18000, item 100000, stock 200000, history 60000, order_line [0-9]+$" "$out.prepare"
 	check "$name: prepare again refuses (tables exist)" bash -c '! "$0" tpcc "$@" --warehouses=2 prepare >/dev/null 2>&1' "$DBRIG_BIN" "$@"
 	check "$name: check after prepare" bash -c 'f=$1; shift; "$0" tpcc "$@" check >"$f" 2>&1' "$DBRIG_BIN" "$out.check0" "$@"

@@ -491,6 +491,7 @@ int libvirt_endpoint(struct target *t, struct target_instance *inst, struct targ
 		goto out;
 	ep->database = t->env->database;
 	ep->odbc_options = li->odbc_options[0] ? li->odbc_options : NULL;
+	ep->odbc_driver = lv_setting_str(t->env, "odbc_driver"); /* NULL: the engine's */
 out:
 	if (dom)
 		virDomainFree(dom);

@@ -220,9 +220,18 @@ struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst)
 	{
 		const char *enc = lv_setting_str(env, "sqlserver_encrypt");
 		const struct target_setting *trust = target_setting(env, "sqlserver_trust_server_certificate");
-		snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s%s%s%s", enc ? "Encrypt=" : "", enc ? enc : "",
-			 enc && trust->set ? ";" : "", trust->set ? "TrustServerCertificate=" : "",
-			 trust->set ? (trust->num ? "yes" : "no") : "");
+		if (db_odbc_driver_freetds(lv_setting_str(env, "odbc_driver"))) {
+			/* FreeTDS's keyword; it checks no certificate (validate refused false) */
+			const char *mode = !enc                                         ? NULL
+					   : !strcmp(enc, "no")                         ? "off"
+					   : !strcmp(enc, "optional")                   ? "request"
+											: "require";
+			snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s", mode ? "Encryption=" : "",
+				 mode ? mode : "");
+		} else
+			snprintf(li->odbc_options, sizeof(li->odbc_options), "%s%s%s%s%s", enc ? "Encrypt=" : "",
+				 enc ? enc : "", enc && trust->set ? ";" : "", trust->set ? "TrustServerCertificate=" : "",
+				 trust->set ? (trust->num ? "yes" : "no") : "");
 	}
 	inst->priv = li;
 	return li;
@@ -328,10 +337,17 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 	}
 	/* The drivers run on this host: their ODBC driver must be registered before any VM
 	 * boots, not found missing at the first login after hours of golden load. */
-	if (t->env->engine->odbc_connect && db_engine_driver_present(t->env->engine, NULL) != 1) {
-		target_env_error(t->env, ".engine.kind",
-				 "\"%s\": the ODBC driver \"%s\" is not registered on this host (SQLDrivers, odbcinst.ini; "
-				 "expected it installed: docs/libvirt.md)", t->env->engine->name, t->env->engine->odbc_driver);
+	const char *odrv = lv_setting_str(t->env, "odbc_driver");
+	if (t->env->engine->odbc_connect && db_engine_driver_present(t->env->engine, odrv) != 1) {
+		if (odrv)
+			target_env_error(t->env, ".target.odbc_driver",
+					 "\"%s\" is not registered on this host (SQLDrivers, odbcinst.ini; expected the "
+					 "driver installed under that name: docs/libvirt.md)", odrv);
+		else
+			target_env_error(t->env, ".engine.kind",
+					 "\"%s\": the ODBC driver \"%s\" is not registered on this host (SQLDrivers, "
+					 "odbcinst.ini; expected it installed: docs/libvirt.md)", t->env->engine->name,
+					 t->env->engine->odbc_driver);
 		return -ENOENT;
 	}
 	if ((ret = lv_preflight_paths(t)) < 0 || (ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)

@@ -75,6 +75,11 @@ const struct target_option libvirt_options[] = {
 	{"sqlserver_trust_server_certificate", TOPT_BOOL, NULL, 0, 0,
 	 "SQL Server: the drivers' TrustServerCertificate= (true accepts any server certificate); unset: the ODBC "
 	 "driver's default (Driver 18: the certificate is verified)"},
+	{"odbc_driver", TOPT_STRING, NULL, 0, 0,
+	 "sqlserver: the ODBC driver the drivers on this host load, by its name in odbcinst.ini: a name holding "
+	 "FreeTDS (e.g. \"FreeTDS\", Debian's tdsodbc) gets FreeTDS's connection string (Server=host;Port=port;"
+	 "TDS_Version=7.4, Encryption= from sqlserver_encrypt), any other msodbcsql's (Server=tcp:host,port); unset: "
+	 "\"ODBC Driver 18 for SQL Server\""},
 	{"wait_database", TOPT_BOOL, "true", 0, 0,
 	 "readiness includes the database accepting a TCP connection (false: the VM's address only)"},
 	{"ready_timeout", TOPT_DURATION, "10m", 0, 0, "how long a VM may take to boot and accept database connections"},
@@ -342,6 +347,39 @@ static bool ssh_key_ok(const char *s)
 	return true;
 }
 
+/* .target.odbc_driver: an ODBC engine's, a name that fits in Driver={…}; with
+ * FreeTDS the TLS settings it can honour (FreeTDS 1.3 has no TDS 8.0 for
+ * strict, and verifies no certificate from the connection string). */
+static int check_odbc_driver(const struct target_env *env, const char *s)
+{
+	const struct target_setting *trust = target_setting(env, "sqlserver_trust_server_certificate");
+	const char *enc = lv_setting_str(env, "sqlserver_encrypt");
+
+	if (!env->engine->odbc_connect) {
+		target_env_error(env, ".target.odbc_driver", "\"%s\": %s connects through libmysqlclient, not ODBC "
+				 "(expected it unset)", s, env->engine->name);
+		return -EINVAL;
+	}
+	if (!*s || strlen(s) > 100 || strpbrk(s, "{};=")) {
+		target_env_error(env, ".target.odbc_driver", "\"%s\" is not an ODBC driver name (expected its name in "
+				 "odbcinst.ini, 1 to 100 characters without { } ; =, e.g. FreeTDS)", s);
+		return -EINVAL;
+	}
+	if (!db_odbc_driver_freetds(s))
+		return 0;
+	if (enc && !strcmp(enc, "strict")) {
+		target_env_error(env, ".target.sqlserver_encrypt", "\"strict\" with FreeTDS (expected yes, mandatory, no "
+				 "or optional: FreeTDS 1.3 has no TDS 8.0)");
+		return -EINVAL;
+	}
+	if (trust->set && !trust->num) {
+		target_env_error(env, ".target.sqlserver_trust_server_certificate", "false with FreeTDS (expected true: "
+				 "FreeTDS verifies no server certificate from the connection string)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int libvirt_validate(const struct target_env *env)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
@@ -406,6 +444,8 @@ int libvirt_validate(const struct target_env *env)
 				      "image holds: with \"cloud_init\": false no generated one reaches the guest)");
 		return -EINVAL;
 	}
+	if ((s = lv_setting_str(env, "odbc_driver")) && check_odbc_driver(env, s) < 0)
+		return -EINVAL;
 	if ((s = lv_setting_str(env, "db_client")) && lv_client_host(s, NULL, 0) < 0)
 		return bad_value(env, ".target.db_client", s,
 				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");

@@ -166,6 +166,7 @@ static void add_literal(struct strbuf *sb, const struct db_value *v)
 	case DB_TYPE_DOUBLE:
 		db_bulk_field(sb, v); /* digits, '-' and '.' */
 		break;
+	case DB_TYPE_TIMESTAMP:
 	case DB_TYPE_STRING:
 		strbuf_addc(sb, '\'');
 		for (size_t i = 0; i < v->len; i++) {
@@ -219,7 +220,7 @@ static int copy_flush(struct batch *b, struct db_exec_result *r)
 		struct db_value *out = &b->cv[(size_t)i * b->nplan];
 		for (unsigned j = 0; j < b->nplan; j++) {
 			const struct db_copy_col *pc = &b->plan[j];
-			struct db_value now = {.type = DB_TYPE_STRING, .s = b->now, .len = strlen(b->now)};
+			struct db_value now = {.type = DB_TYPE_TIMESTAMP, .s = b->now, .len = strlen(b->now)};
 			struct db_value null = {.type = DB_TYPE_STRING, .is_null = true};
 			switch (pc->kind) {
 			case DB_COPY_PARAM:
@@ -236,7 +237,9 @@ static int copy_flush(struct batch *b, struct db_exec_result *r)
 	}
 	for (unsigned j = 0; j < b->nplan; j++) {
 		b->copy_cols[j] = b->plan[j].name;
-		b->copy_types[j] = b->plan[j].kind == DB_COPY_PARAM ? d->params[b->plan[j].param] : DB_TYPE_STRING;
+		b->copy_types[j] = b->plan[j].kind == DB_COPY_PARAM ? d->params[b->plan[j].param]
+				    : b->plan[j].kind == DB_COPY_NOW ? DB_TYPE_TIMESTAMP
+								      : DB_TYPE_STRING;
 	}
 	return b->c->ops->copy_rows(b->c, b->copy_name, b->copy_cols, b->copy_types, b->nplan, b->cv, b->n, r);
 }
@@ -392,6 +395,13 @@ static void vstr(struct batch *b, struct db_value *v, const char *s)
 	size_t n = strlen(s);
 
 	memcpy(vs(b, v, n), s, n);
+}
+
+/* The load's time, as a DB_TYPE_TIMESTAMP value (its text, b->now). */
+static void vtime(struct batch *b, struct db_value *v)
+{
+	vstr(b, v, b->now);
+	v->type = DB_TYPE_TIMESTAMP;
 }
 
 /* A random a-string (clause 4.3.2.2) of length in [lo, hi] (rand.c). */
@@ -580,7 +590,7 @@ static int load_orders(struct batch *b, struct rng *r, unsigned w)
 			vi(&v[1], d);
 			vi(&v[2], w);
 			vi(&v[3], perm[o - 1]);
-			vstr(b, &v[4], b->now);
+			vtime(b, &v[4]);
 			if (o < 2101)
 				vi(&v[5], rng_uniform(r, 1, 10));
 			else
@@ -602,7 +612,7 @@ static int load_orders(struct batch *b, struct rng *r, unsigned w)
 				vi(&v[4], rng_uniform(r, 1, 100000));
 				vi(&v[5], w);
 				if (o < 2101)
-					vstr(b, &v[6], b->now);
+					vtime(b, &v[6]);
 				else
 					vnulls(&v[6]);
 				vi(&v[7], 5);
@@ -794,6 +804,13 @@ static int verify_rows(struct loader *l, struct db_conn *c)
 	return ret;
 }
 
+unsigned tpcc_loaders(enum tpcc_dialect d, unsigned threads, unsigned units)
+{
+	if (d == TPCC_MSSQL && threads > TPCC_MSSQL_LOADERS_MAX)
+		threads = TPCC_MSSQL_LOADERS_MAX;
+	return threads > units ? units : threads;
+}
+
 int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct db_driver_ops *drv,
 		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, struct tpcc_load_stats *st)
 {
@@ -816,8 +833,12 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	 * API; a connection without it falls back to parameter arrays). */
 	/* One client time for the whole load: every order's O_ENTRY_D and every
 	 * delivered line's OL_DELIVERY_D (clause 4.3.3.1: equal), on every
-	 * path. ISO 8601 with the T: SQL Server reads it whatever DATEFORMAT
-	 * the login has; MariaDB and PostgreSQL read it too. */
+	 * path. ISO 8601 with the T: SQL Server reads that text whatever
+	 * DATEFORMAT the login has (the ODBC canonical "YYYY-MM-DD hh:mm:ss"
+	 * it reads as YYYY-DD-MM under DATEFORMAT dmy); MariaDB and PostgreSQL
+	 * read it too. On ODBC the parameters are DB_TYPE_TIMESTAMP: the text
+	 * is parsed here and bound as SQL_TYPE_TIMESTAMP (parameter arrays)
+	 * or SQLDATETIME (bulk copy), so no driver reads it. */
 	{
 		time_t now = time(NULL);
 		struct tm tm;
@@ -858,8 +879,13 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 		}
 	if (drv->commit(&c) < 0 || store_meta(&l, &c) < 0)
 		goto out;
-	if (threads > units)
-		threads = units;
+	{
+		unsigned asked = threads > units ? units : threads;
+		threads = tpcc_loaders(sql->dialect, threads, units);
+		if (threads < asked)
+			printf("SQL Server: loading with %u connections, not %u (at most %u: docs/tpcc.md, \"Load on "
+			       "SQL Server\")\n", threads, asked, TPCC_MSSQL_LOADERS_MAX);
+	}
 	printf("Loading %u warehouses with %u connections...\n", warehouses, threads);
 	fflush(stdout);
 	wk = xcalloc(threads, sizeof(*wk));

@@ -11,6 +11,7 @@
 #define L DB_TYPE_INT64
 #define D DB_TYPE_DOUBLE
 #define S DB_TYPE_STRING
+#define DT DB_TYPE_TIMESTAMP
 #define T(...) ((const enum db_type[]){__VA_ARGS__}), (sizeof((const enum db_type[]){__VA_ARGS__}) / sizeof(enum db_type))
 #define NONE NULL, 0
 
@@ -56,9 +57,9 @@ static const struct tpcc_stmt_def defs[TS_COUNT] = {
 	[TS_LD_DISTRICT] = {"ld_district", T(I, I, S, S, S, S, S, S, D, D, I), NONE},
 	[TS_LD_CUSTOMER] = {"ld_customer", T(I, I, I, S, S, S, S, S, S, S, S, S, S, D, D, D, D, I, I, S), NONE},
 	[TS_LD_HISTORY] = {"ld_history", T(I, I, I, I, I, D, S), NONE},
-	[TS_LD_ORDERS] = {"ld_orders", T(I, I, I, I, S, I, I, I), NONE},
+	[TS_LD_ORDERS] = {"ld_orders", T(I, I, I, I, DT, I, I, I), NONE},
 	[TS_LD_NEW_ORDER] = {"ld_new_order", T(I, I, I), NONE},
-	[TS_LD_ORDER_LINE] = {"ld_order_line", T(I, I, I, I, I, I, S, I, D, S), NONE},
+	[TS_LD_ORDER_LINE] = {"ld_order_line", T(I, I, I, I, I, I, DT, I, D, S), NONE},
 	[TS_LD_STOCK] = {"ld_stock", T(I, I, I, S, S, S, S, S, S, S, S, S, S, I, I, I, S), NONE},
 	[TS_LD_META] = {"ld_meta", T(S, I), NONE},
 	[TS_META_GET] = {"meta_get", NONE, T(S, I)},

@@ -149,6 +149,13 @@ struct tpcc_load_stats {
 	struct tpcc_c c_load;
 };
 
+/* SQL Server's load (bulk copy, else parameter arrays) takes at most this many
+ * connections, whatever --threads says (review R6: a campaign's 200 loaders
+ * on 8 vCPUs, fully logged, row-locked, never measured). */
+#define TPCC_MSSQL_LOADERS_MAX 16
+/* The connections prepare loads with: `threads`, at most one per unit of
+ * work, at most TPCC_MSSQL_LOADERS_MAX on SQL Server. */
+unsigned tpcc_loaders(enum tpcc_dialect d, unsigned threads, unsigned units);
 int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct db_driver_ops *drv,
 		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, struct tpcc_load_stats *st);
 /* Read tpcc_meta: the C-load constants and the warehouse count. */

@@ -191,6 +191,30 @@ static void test_bcp_datetime(void **state)
 	assert_int_equal(odbc_bcp_datetime("2000-01-01T00:00:00Z", 20, &days, &ticks), -EINVAL);
 }
 
+/* A DB_TYPE_TIMESTAMP parameter's fields, as ODBC binds them
+ * (SQL_TIMESTAMP_STRUCT): each field in its place, both separators. */
+static void test_datetime_fields(void **state)
+{
+	struct odbc_datetime t = {0};
+
+	(void)state;
+	assert_int_equal(odbc_datetime_fields("2026-12-02 04:37:59", 19, &t), 0);
+	assert_int_equal(t.year, 2026);
+	assert_int_equal(t.month, 12);
+	assert_int_equal(t.day, 2);
+	assert_int_equal(t.hour, 4);
+	assert_int_equal(t.minute, 37);
+	assert_int_equal(t.second, 59);
+	assert_int_equal(odbc_datetime_fields("2024-02-29T23:01:02", 19, &t), 0);
+	assert_int_equal(t.month, 2);
+	assert_int_equal(t.day, 29);
+	assert_int_equal(t.hour, 23);
+	assert_int_equal(t.minute, 1);
+	assert_int_equal(t.second, 2);
+	assert_int_equal(odbc_datetime_fields("2023-02-29 00:00:00", 19, &t), -EINVAL);
+	assert_int_equal(odbc_datetime_fields("2024-01-01", 10, &t), -EINVAL);
+}
+
 /* The driver check before a campaign boots anything: SQLDrivers over a private
  * odbcinst.ini (ODBCSYSINI); libmysqlclient engines need none. */
 static void test_driver_present(void **state)
@@ -354,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_redact_plain),
 		cmocka_unit_test(test_conn_string_round_trip),
 		cmocka_unit_test(test_bcp_datetime),
+		cmocka_unit_test(test_datetime_fields),
 		cmocka_unit_test(test_driver_present),
 		cmocka_unit_test(test_connect_serialised),
 		cmocka_unit_test(test_connect_wait_bounded),

@@ -834,7 +834,7 @@ static void test_generated_password(void **state)
 }
 
 static char ut_odbc_dir[96];
-/* ODBCSYSINI: an odbcinst.ini with "ODBC Driver 18 for SQL Server" (or without it). */
+/* ODBCSYSINI: an odbcinst.ini with "ODBC Driver 18 for SQL Server" and "FreeTDS" (or neither). */
 static void ut_odbc_register(bool with)
 {
 	char path[160];
@@ -845,6 +845,8 @@ static void ut_odbc_register(bool with)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "[%s]\nDriver=/nonexistent/libdbrig-ut-driver.so\n", with ? "ODBC Driver 18 for SQL Server" : "Other");
+	if (with)
+		fprintf(f, "[FreeTDS]\nDriver=/nonexistent/libdbrig-ut-tdsodbc.so\n");
 	assert_int_equal(fclose(f), 0);
 	setenv("ODBCSYSINI", ut_odbc_dir, 1);
 }
@@ -867,7 +869,25 @@ static void test_sqlserver_driver_missing(void **state)
 		assert_int_equal(rig_up(&r), with ? 0 : -ENOENT);
 		rig_down(&r);
 	}
+	/* .target.odbc_driver: the chosen driver is the one asked for */
+	for (int known = 0; known < 2; known++) {
+		char extra[200];
+		snprintf(extra, sizeof(extra),
+			 ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"odbc_driver\": \"%s\"",
+			 known ? "FreeTDS" : "FreeTDS 1.4");
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", extra, "forward");
+		assert_int_equal(rig_up(&r), known ? 0 : -ENOENT);
+		rig_down(&r);
+	}
+	/* and a MySQL-family engine has no ODBC driver to choose (refused at load) */
 	ut_head = UT_HEAD;
+	r = (struct rig){0};
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-drv-%d.json", (int)getpid());
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+		     "{\"da\": 1}", ", \"odbc_driver\": \"FreeTDS\"", "forward");
+	assert_int_equal(rig_up(&r), -EINVAL);
+	unlink(r.file);
 }
 
 /* .target.db_port defaults to the engine's port: SQL Server's 1433 (the
@@ -918,15 +938,31 @@ static void test_sqlserver_connection(void **state)
 {
 	static const struct {
 		const char *extra, *want; /* want NULL: refused at load */
+		const char *server;       /* the string's driver and server part */
 	} cases[] = {
-		{"", NULL}, /* the certificate check left to the driver's default: refused */
-		{", \"sqlserver_encrypt\": \"strict\"", NULL},
+		{"", NULL, NULL}, /* the certificate check left to the driver's default: refused */
+		{", \"sqlserver_encrypt\": \"strict\"", NULL, NULL},
 		{", \"sqlserver_encrypt\": \"strict\", \"sqlserver_trust_server_certificate\": false",
-		 ";UID=dbrig;Encrypt=strict;TrustServerCertificate=no"},
+		 ";UID=dbrig;Encrypt=strict;TrustServerCertificate=no", NULL},
 		{", \"sqlserver_encrypt\": \"yes\", \"sqlserver_trust_server_certificate\": true",
-		 ";UID=dbrig;Encrypt=yes;TrustServerCertificate=yes"},
-		{", \"sqlserver_trust_server_certificate\": false", ";UID=dbrig;TrustServerCertificate=no"},
-		{", \"sqlserver_encrypt\": \"maybe\"", NULL},
+		 ";UID=dbrig;Encrypt=yes;TrustServerCertificate=yes", NULL},
+		{", \"sqlserver_trust_server_certificate\": false", ";UID=dbrig;TrustServerCertificate=no", NULL},
+		{", \"sqlserver_encrypt\": \"maybe\"", NULL, NULL},
+		/* the default driver: msodbcsql's form */
+		{", \"sqlserver_trust_server_certificate\": true", ";UID=dbrig;TrustServerCertificate=yes",
+		 "--odbc-connect=Driver={ODBC Driver 18 for SQL Server};Server=tcp:127.0.0.1,"},
+		/* FreeTDS: its form, its Encryption keyword, no TrustServerCertificate */
+		{", \"odbc_driver\": \"FreeTDS\", \"sqlserver_trust_server_certificate\": true, \"sqlserver_encrypt\": \"yes\"",
+		 ";UID=dbrig;Encryption=require", "--odbc-connect=Driver={FreeTDS};Server=127.0.0.1;Port="},
+		{", \"odbc_driver\": \"FreeTDS\", \"sqlserver_trust_server_certificate\": true, \"sqlserver_encrypt\": \"no\"",
+		 ";TDS_Version=7.4;Database=tpcc;UID=dbrig;Encryption=off", "--odbc-connect=Driver={FreeTDS};Server=127.0.0.1;Port="},
+		{", \"odbc_driver\": \"FreeTDS\", \"sqlserver_trust_server_certificate\": true", ";TDS_Version=7.4;Database=tpcc;UID=dbrig",
+		 "--odbc-connect=Driver={FreeTDS};Server=127.0.0.1;Port="},
+		/* FreeTDS cannot do strict (no TDS 8.0) nor verify a certificate from the string */
+		{", \"odbc_driver\": \"FreeTDS\", \"sqlserver_trust_server_certificate\": true, \"sqlserver_encrypt\": \"strict\"",
+		 NULL, NULL},
+		{", \"odbc_driver\": \"FreeTDS\", \"sqlserver_trust_server_certificate\": false", NULL, NULL},
+		{", \"odbc_driver\": \"Free;TDS\", \"sqlserver_trust_server_certificate\": true", NULL, NULL},
 	};
 
 	(void)state;
@@ -960,6 +996,8 @@ static void test_sqlserver_connection(void **state)
 		assert_non_null(conn);
 		if (strlen(conn) < strlen(cases[i].want) || strcmp(conn + strlen(conn) - strlen(cases[i].want), cases[i].want))
 			fail_msg("%s: got %s, expected it to end in %s", cases[i].extra, conn, cases[i].want);
+		if (cases[i].server && strncmp(conn, cases[i].server, strlen(cases[i].server)))
+			fail_msg("%s: got %s, expected it to begin with %s", cases[i].extra, conn, cases[i].server);
 		driver_cmd_release(&dc);
 		rig_down(&r);
 	}

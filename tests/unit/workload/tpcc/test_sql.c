@@ -105,10 +105,24 @@ static void test_dialect_detect(void **state)
 	assert_int_not_equal(tpcc_dialect_detect(NULL, &d), 0);
 }
 
+/* R6: SQL Server loads with at most TPCC_MSSQL_LOADERS_MAX connections; every
+ * dialect with at most one per unit of work. */
+static void test_loaders(void **state)
+{
+	(void)state;
+	assert_int_equal(tpcc_loaders(TPCC_MSSQL, 200, 4501), TPCC_MSSQL_LOADERS_MAX);
+	assert_int_equal(TPCC_MSSQL_LOADERS_MAX, 16);
+	assert_int_equal(tpcc_loaders(TPCC_MSSQL, 8, 4501), 8);
+	assert_int_equal(tpcc_loaders(TPCC_MSSQL, 200, 7), 7);
+	assert_int_equal(tpcc_loaders(TPCC_MYSQL, 200, 4501), 200);
+	assert_int_equal(tpcc_loaders(TPCC_POSTGRESQL, 200, 7), 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dialects),
+		cmocka_unit_test(test_loaders),
 		cmocka_unit_test(test_dialect_text),
 		cmocka_unit_test(test_dialect_detect),
 	};
