@@ -124,8 +124,9 @@ BEGIN
     SET NOCOUNT ON;
     SET XACT_ABORT ON;
     DECLARE @n INT, @c_first VARCHAR(16), @c_middle CHAR(2), @c_balance DECIMAL(12, 2);
-    DECLARE @o_id INT = 0, @o_carrier_id INT, @o_entry_d DATETIME, @lines INT = 0;
-    DECLARE @ol_quantity INT, @ol_amount DECIMAL(12, 2), @ol_delivery_d DATETIME, @ol_i_id INT, @ol_supply_w_id INT;
+    DECLARE @o_id INT = 0, @o_carrier_id INT, @o_entry_d DATETIME;
+    DECLARE @ln TABLE (ol_number INT, ol_i_id INT, ol_supply_w_id INT, ol_quantity INT, ol_amount DECIMAL(6, 2),
+        ol_delivery_d DATETIME);
     BEGIN TRANSACTION;
     IF @by_name = 1
     BEGIN
@@ -138,7 +139,8 @@ BEGIN
         IF @c_id IS NULL
         BEGIN
             COMMIT TRANSACTION;
-            SELECT 0 AS c_id, 0 AS o_id, 0 AS line_count;
+            SELECT 0 AS c_id, 0 AS o_id, 0 AS line_count, NULL AS ol_i_id, NULL AS ol_supply_w_id,
+                NULL AS ol_quantity, NULL AS ol_amount, NULL AS ol_delivery_d;
             RETURN;
         END;
     END;
@@ -146,12 +148,17 @@ BEGIN
     FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_id = @c_id;
     SELECT TOP 1 @o_id = o_id, @o_carrier_id = o_carrier_id, @o_entry_d = o_entry_d
     FROM orders WHERE o_w_id = @w_id AND o_d_id = @d_id AND o_c_id = @c_id ORDER BY o_id DESC;
-    -- every line of the order is read (the terminal shows them)
-    SELECT @lines = COUNT(*), @ol_quantity = SUM(ol_quantity), @ol_amount = SUM(ol_amount),
-        @ol_delivery_d = MAX(ol_delivery_d), @ol_i_id = MAX(ol_i_id), @ol_supply_w_id = MAX(ol_supply_w_id)
+    -- every line of the order, read inside the transaction and returned after it (the terminal shows
+    -- them): one row per line, or one row without a line (line_count 0) when the customer has no order
+    INSERT INTO @ln (ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d)
+    SELECT ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
     FROM order_line WHERE ol_w_id = @w_id AND ol_d_id = @d_id AND ol_o_id = @o_id;
     COMMIT TRANSACTION;
-    SELECT @c_id AS c_id, @o_id AS o_id, @lines AS line_count;
+    SELECT @c_id AS c_id, @o_id AS o_id, COUNT(l.ol_i_id) OVER () AS line_count, l.ol_i_id, l.ol_supply_w_id,
+        l.ol_quantity, l.ol_amount, l.ol_delivery_d
+    FROM (SELECT 1 AS one) AS k
+    LEFT JOIN @ln AS l ON 1 = 1
+    ORDER BY l.ol_number;
 END;
 
 -- procedure: tpcc_delivery

@@ -144,18 +144,12 @@ proc: BEGIN
     DECLARE v_c_id INT;
     DECLARE v_n INT;
     DECLARE v_o_carrier_id INT;
-    DECLARE v_ol_quantity INT;
-    DECLARE v_ol_i_id INT;
-    DECLARE v_ol_supply_w_id INT;
     DECLARE v_o_id INT DEFAULT 0;
-    DECLARE v_lines INT DEFAULT 0;
     DECLARE v_c_first VARCHAR(16);
     DECLARE v_c_last VARCHAR(16);
     DECLARE v_c_middle CHAR(2);
     DECLARE v_c_balance DECIMAL(12, 2);
-    DECLARE v_ol_amount DECIMAL(12, 2);
     DECLARE v_o_entry_d DATETIME;
-    DECLARE v_ol_delivery_d DATETIME;
     DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
     SET v_c_id = p_c_id;
     START TRANSACTION;
@@ -168,7 +162,8 @@ proc: BEGIN
         WHERE x.rn = FLOOR((v_n + 1) / 2);
         IF v_c_id IS NULL THEN
             COMMIT;
-            SELECT 0 AS c_id, 0 AS o_id, 0 AS line_count;
+            SELECT 0 AS c_id, 0 AS o_id, 0 AS line_count, NULL AS ol_i_id, NULL AS ol_supply_w_id,
+                NULL AS ol_quantity, NULL AS ol_amount, NULL AS ol_delivery_d;
             LEAVE proc;
         END IF;
     END IF;
@@ -176,12 +171,14 @@ proc: BEGIN
     FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = v_c_id;
     SELECT o_id, o_carrier_id, o_entry_d INTO v_o_id, v_o_carrier_id, v_o_entry_d
     FROM orders WHERE o_w_id = p_w_id AND o_d_id = p_d_id AND o_c_id = v_c_id ORDER BY o_id DESC LIMIT 1;
-    -- every line of the order is read (the terminal shows them)
-    SELECT COUNT(*), SUM(ol_quantity), SUM(ol_amount), MAX(ol_delivery_d), MAX(ol_i_id), MAX(ol_supply_w_id)
-    INTO v_lines, v_ol_quantity, v_ol_amount, v_ol_delivery_d, v_ol_i_id, v_ol_supply_w_id
-    FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id;
+    -- every line of the order, returned (the terminal shows them), inside the transaction: one row
+    -- per line, or one row without a line (line_count 0) when the customer has no order
+    SELECT v_c_id AS c_id, v_o_id AS o_id, COUNT(ol.ol_i_id) OVER () AS line_count, ol.ol_i_id, ol.ol_supply_w_id,
+        ol.ol_quantity, ol.ol_amount, ol.ol_delivery_d
+    FROM (SELECT 1 AS one) AS k
+    LEFT JOIN order_line AS ol ON ol.ol_w_id = p_w_id AND ol.ol_d_id = p_d_id AND ol.ol_o_id = v_o_id
+    ORDER BY ol.ol_number;
     COMMIT;
-    SELECT v_c_id AS c_id, v_o_id AS o_id, v_lines AS line_count;
 END;
 
 -- procedure: tpcc_delivery

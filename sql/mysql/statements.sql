@@ -80,7 +80,8 @@ SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_
 -- === The procedure mode (--mode=procedures): one call per transaction (sql/mysql/procedures.sql) ===
 -- New-Order (w, d, c, ol_cnt, all_local, items, supply warehouses, quantities, line numbers) ->
 -- (o_id, rolled_back, total); Payment (w, d, c_w, c_d, c_id, c_last, by_name, amount) -> (c_id,
--- c_balance, c_credit); Order-Status (w, d, c_id, c_last, by_name) -> (c_id, o_id, line_count);
+-- c_balance, c_credit); Order-Status (w, d, c_id, c_last, by_name) -> a row per order line (c_id, o_id, line_count, ol_i_id,
+-- ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d), one without a line when there is none;
 -- Delivery (w, carrier) -> (delivered, skipped, the ten o_ids, 0 for a skipped district);
 -- Stock-Level (w, d, threshold) -> (low stock count).
 -- name: pr_neword

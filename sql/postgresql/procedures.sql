@@ -114,13 +114,13 @@ END $$;
 
 -- procedure: tpcc_ostat
 CREATE FUNCTION tpcc_ostat(p_w_id integer, p_d_id integer, p_c_id integer, p_c_last varchar, p_by_name integer)
-RETURNS TABLE (r_c_id integer, r_o_id integer, r_line_count integer)
+RETURNS TABLE (r_c_id integer, r_o_id integer, r_line_count integer, r_ol_i_id integer, r_ol_supply_w_id integer,
+    r_ol_quantity integer, r_ol_amount numeric, r_ol_delivery_d timestamp)
 LANGUAGE plpgsql AS $$
 DECLARE
-    v_c_id integer := p_c_id; v_n integer; v_o_id integer := 0; v_lines integer := 0;
+    v_c_id integer := p_c_id; v_n integer; v_o_id integer := 0;
     v_c_first varchar(16); v_c_middle char(2); v_c_last varchar(16); v_c_balance numeric(12, 2);
     v_o_carrier_id integer; v_o_entry_d timestamp;
-    v_ol_quantity bigint; v_ol_amount numeric(12, 2); v_ol_delivery_d timestamp; v_ol_i_id integer; v_ol_supply_w_id integer;
 BEGIN
     IF p_by_name = 1 THEN
         SELECT COUNT(*) INTO v_n FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last;
@@ -128,7 +128,7 @@ BEGIN
         WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last
         ORDER BY c_first OFFSET (v_n + 1) / 2 - 1 LIMIT 1;
         IF NOT FOUND THEN
-            RETURN QUERY SELECT 0, 0, 0;
+            RETURN QUERY SELECT 0, 0, 0, NULL::integer, NULL::integer, NULL::integer, NULL::numeric, NULL::timestamp;
             RETURN;
         END IF;
     END IF;
@@ -136,11 +136,13 @@ BEGIN
     FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = v_c_id;
     SELECT o_id, o_carrier_id, o_entry_d INTO v_o_id, v_o_carrier_id, v_o_entry_d
     FROM orders WHERE o_w_id = p_w_id AND o_d_id = p_d_id AND o_c_id = v_c_id ORDER BY o_id DESC LIMIT 1;
-    -- every line of the order is read (the terminal shows them)
-    SELECT COUNT(*), SUM(ol_quantity), SUM(ol_amount), MAX(ol_delivery_d), MAX(ol_i_id), MAX(ol_supply_w_id)
-    INTO v_lines, v_ol_quantity, v_ol_amount, v_ol_delivery_d, v_ol_i_id, v_ol_supply_w_id
-    FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id;
-    RETURN QUERY SELECT v_c_id, COALESCE(v_o_id, 0), v_lines;
+    -- every line of the order, returned (the terminal shows them): one row per line, or one row
+    -- without a line (line_count 0) when the customer has no order
+    RETURN QUERY SELECT v_c_id, COALESCE(v_o_id, 0), (COUNT(ol.ol_i_id) OVER ())::integer, ol.ol_i_id,
+        ol.ol_supply_w_id, ol.ol_quantity::integer, ol.ol_amount::numeric, ol.ol_delivery_d
+    FROM (SELECT 1 AS one) AS k
+    LEFT JOIN order_line AS ol ON ol.ol_w_id = p_w_id AND ol.ol_d_id = p_d_id AND ol.ol_o_id = COALESCE(v_o_id, 0)
+    ORDER BY ol.ol_number;
 END $$;
 
 -- procedure: tpcc_delivery

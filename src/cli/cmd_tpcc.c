@@ -38,6 +38,7 @@ struct tp_cli {
 	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
 	unsigned max_retries;
 	bool print_sql;
+	bool tpmc_rollbacks; /* --tpmc-include-rollbacks */
 	struct cli_run_opts run;
 };
 
@@ -52,7 +53,7 @@ static const struct opt_def tp_opts[] = {
 	{"odbc-connect", NULL, OPT_STRING, O(odbc_connect), NULL, "ODBC connection string (Driver={…};Server=…;UID=…) or DSN=name; the password comes from ODBC_PWD or --odbc-password-file", 0, 0, CON, 0},
 	{"odbc-password-file", NULL, OPT_STRING, O(odbc_password_file), NULL, "read the ODBC password from this file (first line)", 0, 0, CON, 0},
 	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
-	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: default (the server's), read-committed, repeatable-read, serializable or snapshot (SQL Server)", 0, 0, CON, 0},
+	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: LEVEL for every transaction and TYPE:LEVEL for one type, comma-separated (e.g. read-committed,ostat:repeatable-read); LEVEL default (the server's), read-committed, repeatable-read, serializable or snapshot (SQL Server); TYPE neword, payment, ostat, delivery or slev; on SQL Server Order-Status is repeatable-read unless given", 0, 0, CON, 0},
 	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
 	CLI_MYSQL_ENDPOINT_ROWS(struct tp_cli, my, CON, "tpcc"),
 	CLI_MYSQL_DB_ROWS(struct tp_cli, my, CON, "tpcc"),
@@ -75,6 +76,7 @@ static const struct opt_def tp_opts[] = {
 	{"retry-backoff", NULL, OPT_DURATION, O(retry_backoff_ns), "1ms", "run: the first retry waits up to this long, each next one twice as long (at most 64x)", 0, 0, GEN, 0},
 	{"check", NULL, OPT_STRING, O(check), "none", "run: check the 12 consistency conditions before the run, after it, both or none; the outcome goes into the result, a failed check exits 1", 0, 0, LOAD, 0},
 	{"delivery-log", NULL, OPT_STRING, O(delivery_log), NULL, "run: write the Delivery result log (clause 2.7.4.2) to this file: per deferred Delivery its phase, queueing and completion times (UTC), warehouse, carrier, each district's delivered order and the districts skipped for want of a new order (written atomically at the end)", 0, 0, LOAD, 0},
+	{"tpmc-include-rollbacks", NULL, OPT_BOOL, O(tpmc_rollbacks), "off", "run: count the New-Orders ended by their intended rollback (the spec's 1%) in tpmC, as the spec does (clause 5.4.1); off, tpmC is committed New-Orders only, as HammerDB's NOPM (recorded in the result either way: tpmc_include_rollbacks)", 0, 0, LOAD, 0},
 	{"print-sql", NULL, OPT_BOOL, O(print_sql), "off", "print every statement of the dialect (--dialect) and exit", 0, 0, GEN, 0},
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
 	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
@@ -113,18 +115,6 @@ static int parse_weights(const char *s, unsigned w[TPCC_DECK_TYPES])
 out:
 	free(copy);
 	return ret;
-}
-
-static int parse_isolation(const char *s, enum db_isolation *out)
-{
-	static const char *const names[] = {"default", "read-committed", "repeatable-read", "serializable", "snapshot"};
-
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum db_isolation)i;
-			return 0;
-		}
-	return -1;
 }
 
 /* --- run output --- */
@@ -186,6 +176,13 @@ static void on_phase_start(void *arg, enum phase_kind p, double planned)
 	fflush(stdout);
 }
 
+/* The New-Orders tpmC counts: committed ones, and with --tpmc-include-rollbacks
+ * those ended by their intended rollback too. */
+static uint64_t tpmc_new_orders(const struct tp_cli *c, const struct span_stats *s)
+{
+	return s->type_count[TT_NEW_ORDER] + (c->tpmc_rollbacks ? s->type_count[TT_NEW_ORDER_ROLLBACK] : 0);
+}
+
 static void on_interval(void *arg, const struct interval_report *ir)
 {
 	struct run_ctx *rc = arg;
@@ -193,7 +190,7 @@ static void on_interval(void *arg, const struct interval_report *ir)
 
 	if (!ir->partial && rc->cli->report_interval_ns) {
 		printf("[ %.0fs ] %s tps: %.2f tpmC: %.1f lat (ms) avg: %.2f", ir->t, phase_name(ir->phase),
-		       (double)s->c.events / ir->seconds, (double)s->type_count[TT_NEW_ORDER] * 60.0 / ir->seconds,
+		       (double)s->c.events / ir->seconds, (double)tpmc_new_orders(rc->cli, s) * 60.0 / ir->seconds,
 		       hist_mean(s->lat) / 1e6);
 		print_pcts(rc, s->lat, " ", ": ");
 		printf(" rollbacks/s: %.2f err/s: %.2f reconn/s: %.2f\n", (double)s->c.rollbacks / ir->seconds,
@@ -210,8 +207,9 @@ static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
 	char key[32];
 
 	printf("\n%s phase (%.1fs%s):\n", phase_name(pr->phase), pr->seconds, pr->complete ? "" : ", cut short");
-	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (committed New-Orders per minute)\n",
-	       (unsigned long long)s->c.events, (double)s->c.events / sec, (double)s->type_count[TT_NEW_ORDER] * 60.0 / sec);
+	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (%s per minute)\n", (unsigned long long)s->c.events,
+	       (double)s->c.events / sec, (double)tpmc_new_orders(rc->cli, s) * 60.0 / sec,
+	       rc->cli->tpmc_rollbacks ? "New-Orders, the intended rollbacks included" : "committed New-Orders");
 	printf("    intended rollbacks: %llu, retried errors: %llu", (unsigned long long)s->c.rollbacks,
 	       (unsigned long long)s->c.errors);
 	for (unsigned k = 0, n = 0; k < DB_RETRY_KINDS; k++)
@@ -381,6 +379,7 @@ static void report_counts(void *arg, const char *status, bool ran)
 	result_count_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
 	result_count_int(rc->rec.res, "new_order_remote_lines", (long long)atomic_load(&x->remote_lines));
 	result_count_int(rc->rec.res, "by_name_lookups", (long long)atomic_load(&x->by_name));
+	result_count_int(rc->rec.res, "order_status_lines", (long long)atomic_load(&x->ostat_lines));
 	if (x->dlog) {
 		int e = tpcc_dlog_finish(x->dlog);
 		if (e < 0) {
@@ -479,6 +478,12 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_param_str(rc.rec.res, "dialect", tpcc_dialect_name(x->sql->dialect));
 	result_param_str(rc.rec.res, "mode", c->mode);
 	result_param_str(rc.rec.res, "isolation", c->isolation);
+	result_param_bool(rc.rec.res, "tpmc_include_rollbacks", c->tpmc_rollbacks);
+	{
+		char per[200];
+		tpcc_isolation_describe(&x->iso, per, sizeof(per));
+		result_param_str(rc.rec.res, "isolation_per_type", per);
+	}
 	result_param_int(rc.rec.res, "c_run_c_last", x->c_run.c_last);
 	result_param_int(rc.rec.res, "c_run_c_id", x->c_run.c_id);
 	result_param_int(rc.rec.res, "c_run_ol_i_id", x->c_run.ol_i_id);
@@ -536,7 +541,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
  * failure) or -2 (a usage error) after one message.
  */
 static int tp_probe(const struct db_driver_ops *drv, const struct db_conn_params *cp, const char *endpoint,
-		    bool auto_dialect, enum tpcc_dialect *dialect, char *version, size_t nversion)
+		    bool auto_dialect, bool snapshot, enum tpcc_dialect *dialect, char *version, size_t nversion)
 {
 	struct db_conn probe = {.ops = drv};
 	struct db_conn_params pp = *cp;
@@ -557,7 +562,7 @@ static int tp_probe(const struct db_driver_ops *drv, const struct db_conn_params
 		drv->disconnect(&probe);
 		return -1;
 	}
-	if (cp->isolation == DB_ISO_SNAPSHOT && *dialect != TPCC_MSSQL) {
+	if (snapshot && *dialect != TPCC_MSSQL) {
 		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level; the server is %s (expected "
 			  "default, read-committed, repeatable-read or serializable)",
 			  dbms ? dbms : tpcc_dialect_name(*dialect));
@@ -603,14 +608,16 @@ static int tp_load_options(struct tp_cli *c, struct tpcc_ctx *x, struct db_conn_
 		log_error("--delays: \"%s\" is not valid (expected spec, off, scale:F or cycle:SECONDS)", c->delays);
 		return -1;
 	}
-	if (parse_isolation(c->isolation, &cp->isolation) < 0) {
-		log_error("--isolation: \"%s\" is not valid (expected default, read-committed, repeatable-read, "
-			  "serializable or snapshot)",
-			  c->isolation);
-		return -1;
+	{
+		char err[300];
+		if (tpcc_isolation_parse(c->isolation, &x->iso, err, sizeof(err)) < 0) {
+			log_error("--isolation: %s", err);
+			return -1;
+		}
+		cp->isolation = x->iso.base;
 	}
 	/* A named dialect, or the one a driver always speaks (libmysqlclient: mysql). */
-	if (cp->isolation == DB_ISO_SNAPSHOT && !auto_dialect && dialect != TPCC_MSSQL) {
+	if (tpcc_isolation_snapshot(&x->iso) && !auto_dialect && dialect != TPCC_MSSQL) {
 		log_error("--isolation: \"snapshot\" is SQL Server's SNAPSHOT level, through ODBC (expected default, "
 			  "read-committed, repeatable-read or serializable for dialect %s)",
 			  tpcc_dialect_name(dialect));
@@ -790,7 +797,8 @@ int cmd_tpcc(int argc, char **argv)
 	}
 	/* A probe connection: a clear early error, the server version and, on
 	 * ODBC, the dialect. */
-	prc = tp_probe(drv, &cp, endpoint, auto_dialect, &dialect, version, sizeof(version));
+	prc = tp_probe(drv, &cp, endpoint, auto_dialect, tpcc_isolation_snapshot(&x.iso), &dialect, version,
+		       sizeof(version));
 	if (prc < 0) {
 		if (prc == -2)
 			ret = EXIT_USAGE;
@@ -811,8 +819,11 @@ int cmd_tpcc(int argc, char **argv)
 	 * and other DDL in a snapshot transaction, so prepare, check and cleanup
 	 * keep the server's level. */
 	if (cp.isolation == DB_ISO_SNAPSHOT && strcmp(pos[0], "run"))
-		cp.isolation = DB_ISO_DEFAULT;
+		cp.isolation = x.iso.base = DB_ISO_DEFAULT;
 	x.isolation = cp.isolation;
+	if (!strcmp(pos[0], "run") && tpcc_isolation_dialect_default(&x.iso, dialect))
+		printf("Order-Status at repeatable-read (SQL Server's default here: it reads its screen in three "
+		       "statements; --isolation=ostat:LEVEL to choose)\n");
 	if (!strcmp(pos[0], "prepare")) {
 		struct wl_load_stats st;
 		x.warehouses = c.warehouses;

@@ -55,6 +55,23 @@ struct spread spread_of(const double *v, size_t n)
 }
 
 /* TPC-C's New-Order, whatever the producer's spelling ("new_order", "NewOrder"). */
+/* Is `tok` one of the space-separated "key=value" words of params? */
+static bool params_token(const char *params, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (const char *f = params ? strstr(params, tok) : NULL; f; f = strstr(f + 1, tok))
+		if ((f == params || f[-1] == ' ') && (f[n] == ' ' || f[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* TPC-C's New-Orders ended by their intended rollback (the result's type name). */
+static bool is_new_order_rollback(const char *type)
+{
+	return !strcmp(type, "new_order_rollback");
+}
+
 static bool is_new_order(const char *name)
 {
 	const char *want = "neworder";
@@ -101,6 +118,9 @@ void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase,
 	for (size_t i = 0; i < n; i++) {
 		const struct run *r = runs[i];
 		const struct phase_stat *p = phase_of(r, phase);
+		/* tpmC counts the intended rollbacks when the run said so (dbrig tpcc
+		 * --tpmc-include-rollbacks, recorded in its params). */
+		bool tpmc_rollbacks = params_token(r->params, "tpmc_include_rollbacks=true");
 
 		if (!p->present)
 			continue;
@@ -148,7 +168,8 @@ void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase,
 			at->n++;
 			if (ts->max_ms > at->max_ms)
 				at->max_ms = ts->max_ms;
-			if (!strcmp(r->kind, "tpcc") && is_new_order(ts->name) && p->seconds > 0) {
+			if (!strcmp(r->kind, "tpcc") && p->seconds > 0 &&
+			    (is_new_order(ts->name) || (tpmc_rollbacks && is_new_order_rollback(ts->name)))) {
 				out->has_tpmc = true;
 				out->tpmc += (double)ts->count / (p->seconds / 60.0);
 			}

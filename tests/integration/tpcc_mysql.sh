@@ -36,6 +36,8 @@ fingerprint() { # fingerprint DATABASE
 MY="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest"
 check "load: LOAD DATA streams, 3 threads" "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc --warehouses=2 --threads=3 --rand-seed=11 prepare
 mariadb_sql "$MARIADB_PORT" "CREATE DATABASE tpcc_ins; CREATE DATABASE tpcc_odbc; SET GLOBAL local_infile=0"
+# the two loads' dates are checked against the clock around both (tpcc_load_dates_ok)
+TPCC_PREPARE_T0=$(date '+%Y-%m-%d %H:%M:%S')
 "$DBRIG_BIN" tpcc $MY --mysql-db=tpcc_ins --warehouses=2 --threads=1 --rand-seed=11 prepare >"$TEST_TMP/ins.out" 2>&1 ||
 	fail "load: INSERT fallback (local_infile=0)"
 check "load: the refusal is said and the INSERT fallback taken" grep -q "refuses LOAD DATA LOCAL INFILE (error 4166).*multi-row INSERTs" "$TEST_TMP/ins.out"
@@ -45,6 +47,7 @@ odbc_register "$TEST_TMP/odbc"
 env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
 	--odbc-connect="Driver={MariaDB};Server=127.0.0.1;Port=$MARIADB_PORT;Database=tpcc_odbc;UID=sbtest" \
 	--warehouses=2 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/odbc.out" 2>&1 || fail "load: ODBC parameter arrays, 2 threads"
+TPCC_PREPARE_T1=$(date '+%Y-%m-%d %H:%M:%S')
 check "load: the ODBC load is verified against the scale" grep -q "^Verified the row counts against the scale: warehouse 2, " "$TEST_TMP/odbc.out"
 # Rows that vanish without an error (every table BLACKHOLE: the server takes
 # the LOAD DATA streams and keeps nothing) are caught by the count at the end.

@@ -289,6 +289,42 @@ assert all(t['round_trips_per_txn'] == 1 for t in p['types'].values() if t['coun
 c = pr['consistency']['after']
 assert c['ok'] and [k['condition'] for k in c['conditions'] if not k['applies']] == [11], c
 " "$out.off.json" "$out.proc.json"
+	# Order-Status reads its order's 5-15 lines back (the procedure returns
+	# them as rows), counted over the run.
+	check "$name: Order-Status read 5 to 15 lines per transaction, in both modes" python3 -c "
+import json, sys
+for f in sys.argv[1:]:
+    r = json.load(open(f)); t = r['phases']['sample']['types']['order_status']; n = r['workload']['counts']['order_status_lines']
+    assert t['count'] > 0 and 5 * t['count'] <= n <= 15 * (t['count'] + t.get('retries', 0) + 10), (f, t, n)
+" "$out.off.json" "$out.proc.json"
+	# An isolation level per transaction type: Order-Status's own, one
+	# statement before each of its transactions (a round trip: in the
+	# procedure mode 2 per Order-Status), the others at the base level; and
+	# tpmC with the intended rollbacks counted, as the result records.
+	for m in statements procedures; do
+		check "$name: --isolation=ostat:serializable --mode=$m --tpmc-include-rollbacks" bash -c 'o=$1; shift; "$0" tpcc "$@" >"$o.out"' \
+			"$DBRIG_BIN" "$out.iso-$m" "$@" --mode=$m --isolation=ostat:serializable --tpmc-include-rollbacks \
+			--delays=off --terminals=8 --connections=4 --time=4 --result="$out.iso-$m.json" run
+	done
+	check "$name: Order-Status's own level: recorded, one more round trip per Order-Status, tpmC with rollbacks" python3 -c "
+import json, re, sys
+base, st, pr = (json.load(open(f)) for f in sys.argv[1:4])
+for r in (st, pr):
+    p = r['workload']['params']
+    assert p['isolation_per_type'] == 'neword:default,payment:default,ostat:serializable,delivery:default,slev:default', p
+    assert p['tpmc_include_rollbacks'] is True, p
+assert base['workload']['params']['tpmc_include_rollbacks'] is False
+assert base['workload']['params']['isolation_per_type'].count(':default') == 5
+o = lambda r: r['phases']['sample']['types']['order_status']
+assert 0.5 < o(st)['round_trips_per_txn'] - o(base)['round_trips_per_txn'] < 1.6, (o(st), o(base))
+assert o(pr)['count'] > 0 and 1.5 <= o(pr)['round_trips_per_txn'] <= 2 + 2 * o(pr).get('retries', 0) / o(pr)['count'], o(pr)
+text = open(sys.argv[4]).read()
+m = re.search(r'Sample phase \\(([0-9.]+)s[^)]*\\):\\n\\s+transactions: [0-9]+ \\([0-9.]+ per sec.\\), tpmC: ([0-9.]+) \\(New-Orders, the intended rollbacks included per minute\\)', text, re.I)
+assert m, text[-2000:]
+t = st['phases']['sample']['types']
+want = (t['new_order']['count'] + t['new_order_rollback']['count']) * 60 / st['phases']['sample']['seconds']
+assert abs(float(m.group(2)) - want) <= 0.06 + want * 0.002, (m.groups(), want)
+" "$out.off.json" "$out.iso-statements.json" "$out.iso-procedures.json" "$out.iso-statements.out"
 	check "$name: run with delays (20 terminals, scale:0.01)" "$DBRIG_BIN" tpcc "$@" --delays=scale:0.01 --connections=3 \
 		--precondition=1 --time=6 --result="$out.spec.json" run
 	check "$name: delayed mix within bounds" tpcc_mix_ok "$out.spec.json" 0.5

@@ -94,6 +94,32 @@ enum tpcc_mode {
 	TPCC_PROCEDURES, /* one call of a server-side procedure (sql/<dialect>/procedures.sql) */
 };
 
+/* --isolation=ITEM[,ITEM...] (isolation.c): ITEM is LEVEL, the connections'
+ * level (once; default: the server's), or TYPE:LEVEL, a level of that type's
+ * own (TYPE neword, payment, ostat, delivery, slev; LEVEL default,
+ * read-committed, repeatable-read, serializable, snapshot). */
+struct tpcc_isolation {
+	enum db_isolation base;                  /* set at connect */
+	enum db_isolation level[TPCC_DECK_TYPES]; /* every type's (base unless given) */
+	bool given[TPCC_DECK_TYPES];             /* a level other than base's, sent per transaction */
+};
+/* 0, or -1 with a message in err ("… (expected …)"). */
+int tpcc_isolation_parse(const char *s, struct tpcc_isolation *iso, char *err, size_t n);
+const char *tpcc_isolation_name(enum db_isolation l);
+/* Any type, or the base, at SQL Server's SNAPSHOT. */
+bool tpcc_isolation_snapshot(const struct tpcc_isolation *iso);
+/* The dialect's default for a type not given: SQL Server's Order-Status at
+ * REPEATABLE READ when the base is default or read-committed (clause 3.4).
+ * True when it applied one. */
+bool tpcc_isolation_dialect_default(struct tpcc_isolation *iso, enum tpcc_dialect d);
+/* "neword:LEVEL,payment:LEVEL,ostat:LEVEL,delivery:LEVEL,slev:LEVEL". */
+void tpcc_isolation_describe(const struct tpcc_isolation *iso, char *buf, size_t n);
+/* The statement to send before a transaction of type t (into buf), or NULL
+ * for none; *cur is the session's level where the dialect's setting lasts
+ * for the session (SQL Server; PostgreSQL in the procedure mode). */
+const char *tpcc_isolation_step(const struct tpcc_isolation *iso, enum tpcc_dialect d, enum tpcc_mode m,
+				enum tpcc_type t, enum db_isolation *cur, char *buf, size_t n);
+
 struct tpcc_ctx {
 	const struct tpcc_sql *sql;
 	enum tpcc_mode mode;
@@ -101,9 +127,11 @@ struct tpcc_ctx {
 	unsigned weights[TPCC_DECK_TYPES];
 	struct tpcc_c c_run;
 	enum db_isolation isolation; /* applied by the driver's session_setup */
+	struct tpcc_isolation iso;   /* per type; iso.base == isolation */
 	uint64_t seed;               /* prepare: the load's random seed */
 	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
 	atomic_ullong remote_lines, by_name;
+	atomic_ullong ostat_lines;   /* Order-Status: the order lines read back, both modes */
 	struct tpcc_dlog *dlog;      /* --delivery-log, or NULL */
 };
 

@@ -58,6 +58,8 @@ struct tpcc_sess {
 	struct line lines[MAX_LINES];
 	uint32_t *ids; /* by-name lookups: every c_id of the name, in c_first order */
 	unsigned ids_cap;
+	enum db_isolation iso_cur; /* the session's level, where a setting lasts (isolation.c) */
+	char iso_sql[80];
 };
 
 static void set_i(struct db_value *v, int64_t x)
@@ -468,18 +470,28 @@ static int order_status(struct tpcc_sess *s, const struct wl_step **out)
 			return WL_STEP;
 		case 3:
 			if (!row(s, TS_OS_LAST_ORDER)) {
-				s->pc = 4;
-				continue;
+				s->o_id = 0; /* no order: no lines to read */
+				s->pc = 5;
+				*out = end(s, WL_STEP_COMMIT);
+				return WL_STEP;
 			}
 			s->o_id = (uint32_t)s->cols[0].i;
 			drain(s, TS_OS_LAST_ORDER);
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->o_id);
 			*out = stmt(s, TS_OS_LINES);
 			return WL_STEP;
-		case 4:
-			drain(s, TS_OS_LINES);
+		case 4: {
+			/* The order's lines, as the terminal shows them (none when
+			 * the customer has no order). */
+			uint64_t n = 0;
+			while (s->c->ops->fetch(s->c, s->st[TS_OS_LINES], s->cols) == 1)
+				n++;
+			if (s->o_id && (n < 5 || n > 15))
+				return wl_fatal(s, "Order-Status: the customer's last order has fewer than 5 or more than 15 lines");
+			atomic_fetch_add_explicit(&s->x->ostat_lines, n, memory_order_relaxed);
 			*out = end(s, WL_STEP_COMMIT);
 			return WL_STEP;
+		}
 		default:
 			s->active = false;
 			return WL_DONE;
@@ -696,7 +708,19 @@ static int pr_order_status(struct tpcc_sess *s, const struct wl_step **out)
 		return -1;
 	if (s->cols[0].i <= 0)
 		return wl_error(s, "Order-Status: no customer with the last name");
-	drain(s, TS_PR_OSTAT);
+	/* A row per line of the order (one without a line when there is no
+	 * order), each carrying the count the procedure read. */
+	{
+		int64_t o_id = s->cols[1].i, count = s->cols[2].i;
+		uint64_t n = 0;
+		int more = 1;
+		for (; more == 1; more = s->c->ops->fetch(s->c, s->st[TS_PR_OSTAT], s->cols))
+			n += !s->cols[3].is_null;
+		if ((int64_t)n != count || (o_id && (n < 5 || n > 15)))
+			return wl_fatal(s, "Order-Status: the procedure's rows are not the order's 5 to 15 lines "
+					   "(line_count differs from the rows, or the count is out of range)");
+		atomic_fetch_add_explicit(&s->x->ostat_lines, n, memory_order_relaxed);
+	}
 	s->active = false;
 	return WL_DONE;
 }
@@ -786,6 +810,18 @@ static int tpcc_next(void *p, struct rng *r, const struct db_exec_result *last, 
 		if (s->term == &s->own && !s->retry) /* no terminals: draw from the session's own deck */
 			s->type = tpcc_deck_next(&s->own.deck, s->x->weights, r);
 		start(s, r);
+		/* The type's own isolation level: one statement first (a round trip
+		 * of the transaction's). */
+		const char *q = tpcc_isolation_step(&s->x->iso, s->x->sql->dialect, s->x->mode, s->type, &s->iso_cur,
+						    s->iso_sql, sizeof(s->iso_sql));
+		if (q) {
+			s->step.kind = WL_STEP_SQL;
+			s->step.stmt = NULL;
+			s->step.sql = q;
+			s->step.sql_len = strlen(q);
+			*out = &s->step;
+			return WL_STEP;
+		}
 	}
 	if (s->x->mode == TPCC_PROCEDURES)
 		return tpcc_next_call(s, out);
@@ -890,6 +926,7 @@ static int tpcc_session_open(void *wl, struct db_conn *c, unsigned index, void *
 	s->own.d = (uint8_t)(index / x->warehouses % 10 + 1);
 	tpcc_deck_init(&s->own.deck, x->weights);
 	s->term = &s->own;
+	s->iso_cur = x->iso.base;
 	if (session_prologue(x, c) < 0)
 		goto fail;
 	for (unsigned k = x->mode == TPCC_PROCEDURES ? TS_FIRST_PROC : 0;

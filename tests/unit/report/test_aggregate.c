@@ -229,6 +229,33 @@ static void test_tpcc_tpmc_and_types(void **state)
 	run_free(r[1]);
 }
 
+/* tpmC counts the intended rollbacks (new_order_rollback) only for a run whose
+ * params say tpmc_include_rollbacks=true (dbrig tpcc --tpmc-include-rollbacks). */
+static void test_tpcc_tpmc_rollbacks(void **state)
+{
+	const double lat[] = {10};
+	struct agg_fig f;
+
+	(void)state;
+	for (int incl = 0; incl < 2; incl++) {
+		struct run *r = mkrun("d1", 1, 100, 10, lat, 1, 10);
+		free(r->kind);
+		r->kind = xstrdup("tpcc");
+		free(r->params);
+		r->params = xstrdup(incl ? "mode=statements tpmc_include_rollbacks=true warehouses=2"
+					 : "mode=statements tpmc_include_rollbacks=false warehouses=2");
+		r->sample.types = xcalloc(2, sizeof(struct type_stat));
+		r->sample.ntypes = 2;
+		r->sample.types[0] = (struct type_stat){.name = xstrdup("new_order"), .count = 990, .avg_ms = 10};
+		r->sample.types[1] = (struct type_stat){.name = xstrdup("new_order_rollback"), .count = 10, .avg_ms = 10};
+		agg_fig_compute(&r, 1, RESULT_PHASE_SAMPLE, &f);
+		assert_true(f.has_tpmc);
+		assert_true(fabs(f.tpmc - (incl ? 1000 : 990)) < 1e-9); /* per minute over a 60 s sample */
+		agg_fig_release(&f);
+		run_free(r);
+	}
+}
+
 static void test_report_repetitions_and_keys(void **state)
 {
 	const double lat[] = {32};
@@ -446,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_fig_three_and_one_without_p99),
 		cmocka_unit_test(test_little_consistent_and_open_loop),
 		cmocka_unit_test(test_tpcc_tpmc_and_types),
+		cmocka_unit_test(test_tpcc_tpmc_rollbacks),
 		cmocka_unit_test(test_report_repetitions_and_keys),
 		cmocka_unit_test(test_group_conn_wait_any_order),
 		cmocka_unit_test(test_agg_steady),

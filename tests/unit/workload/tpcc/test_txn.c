@@ -45,6 +45,12 @@ static struct {
 static const struct tpcc_sql *cur_sql;
 static int64_t proc_rolled_back;
 static int by_name_rows; /* > 0: the by-name lookup returns c_id 1..by_name_rows */
+/* Order-Status: the rows of the order's lines (os_lines, pr_ostat) and the
+ * line_count the procedure's rows carry. */
+static int ostat_rows = 7, ostat_count = 7;
+/* Text statements the transactions sent (the isolation steps). */
+static char text_log[8][96];
+static unsigned ntext;
 /* Delivery: with dl_skip_district > 0, that district has no new order and the
  * others answer a new o_id at every lookup (2001, 2002, ...), so each
  * attempt's orders differ; otherwise every lookup answers order 1. */
@@ -130,6 +136,8 @@ static int f_execute(struct db_conn *c, struct db_stmt *st, const struct db_valu
 		s->left = 0;
 	if (s->k == TS_CUST_BY_NAME && by_name_rows > 0)
 		s->left = by_name_rows;
+	if (s->k == TS_OS_LINES || s->k == TS_PR_OSTAT)
+		s->left = ostat_rows;
 	s->rolled_back = proc_rolled_back;
 	if (s->k == TS_DL_OLDEST_NEW_ORDER) {
 		s->left = p[1].i == dl_skip_district ? 0 : 1;
@@ -160,6 +168,8 @@ static int f_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 			cols[i].i = by_name_rows - s->left; /* 1, 2, ... in c_first order */
 		if (s->k == TS_DL_OLDEST_NEW_ORDER && i == 0)
 			cols[i].i = s->oid;
+		if (s->k == TS_PR_OSTAT && i == 2)
+			cols[i].i = ostat_count;
 	}
 	return 1;
 }
@@ -242,8 +252,10 @@ static int run_txn(struct harness *h, unsigned type, unsigned fail_at)
 			last = NULL;
 			continue;
 		}
-		if (step->kind == WL_STEP_SQL) {
-			assert_non_null(step->stmt);
+		if (step->kind == WL_STEP_SQL && !step->stmt) { /* a text statement: logged as such */
+			snprintf(text_log[ntext++ % 8], sizeof(text_log[0]), "%.*s", (int)step->sql_len, step->sql);
+			res = (struct db_exec_result){DB_QUERY_OTHER, 0};
+		} else if (step->kind == WL_STEP_SQL) {
 			assert_int_equal(fake_ops.execute(&h->c, step->stmt, step->params, &res), 0);
 		} else {
 			res = (struct db_exec_result){DB_QUERY_OTHER, 0};
@@ -575,6 +587,58 @@ static void test_remote_warehouses(void **state)
 	harness_close(&h);
 }
 
+/* Order-Status reads every line of the order back, in both modes (the
+ * procedure returns them as rows), counts them, and refuses an order whose
+ * lines are not 5 to 15 or, from the procedure, not its own line_count. */
+static void test_order_status_lines(void **state)
+{
+	struct harness h;
+
+	(void)state;
+	for (int m = 0; m < 2; m++) {
+		harness_open(&h, m ? TPCC_PROCEDURES : TPCC_STATEMENTS);
+		ostat_rows = ostat_count = 7;
+		assert_int_equal(run_txn(&h, TT_ORDER_STATUS, 0), WL_DONE);
+		assert_int_equal(atomic_load(&h.x.ostat_lines), 7);
+		ostat_rows = ostat_count = 4;
+		assert_true(run_txn(&h, TT_ORDER_STATUS, 0) < 0);
+		assert_int_equal(h.c.err.cls, DB_ERR_FATAL);
+		harness_close(&h);
+	}
+	harness_open(&h, TPCC_PROCEDURES);
+	ostat_rows = 7, ostat_count = 6;
+	assert_true(run_txn(&h, TT_ORDER_STATUS, 0) < 0);
+	assert_non_null(strstr(h.c.err.msg, "line_count differs"));
+	harness_close(&h);
+	ostat_rows = ostat_count = 7;
+}
+
+/* --isolation=ostat:LEVEL: Order-Status's transactions begin with the
+ * dialect's statement for the level (MySQL: for that transaction alone),
+ * the other types send none. */
+static void test_isolation_per_type(void **state)
+{
+	struct harness h;
+	char err[200];
+
+	(void)state;
+	for (int m = 0; m < 2; m++) {
+		harness_open(&h, m ? TPCC_PROCEDURES : TPCC_STATEMENTS);
+		assert_int_equal(tpcc_isolation_parse("ostat:serializable", &h.x.iso, err, sizeof(err)), 0);
+		ntext = 0;
+		assert_int_equal(run_txn(&h, TT_PAYMENT, 0), WL_DONE);
+		assert_int_equal(ntext, 0);
+		for (int k = 1; k <= 2; k++) {
+			assert_int_equal(run_txn(&h, TT_ORDER_STATUS, 0), WL_DONE);
+			assert_int_equal(ntext, k);
+			assert_string_equal(text_log[k - 1], "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+		}
+		assert_int_equal(run_txn(&h, TT_STOCK_LEVEL, 0), WL_DONE);
+		assert_int_equal(ntext, 2);
+		harness_close(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +648,8 @@ int main(void)
 		cmocka_unit_test(test_by_name_middle),
 		cmocka_unit_test(test_delivery_retry),
 		cmocka_unit_test(test_remote_warehouses),
+		cmocka_unit_test(test_order_status_lines),
+		cmocka_unit_test(test_isolation_per_type),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
