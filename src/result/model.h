@@ -127,6 +127,7 @@ struct run {
 				  (tables, table_size): what it says, or NULL */
 	char *campaign, *run_group, *drive, *instance;
 	char *run_id, *run_started; /* 1.2 run.run_id / run_started: the campaign run; "" when absent */
+	char *storage;         /* run.storage: the under-test volume, "format=raw allocation=full" (libvirt); "" */
 	int64_t vm_count, repetition;
 	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */
 	char *kind, *test;     /* workload.kind, workload.test */

@@ -212,6 +212,7 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->drive = dup_or_empty(jsonr_str(jr, run, ".run", "drive", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->run_id = dup_or_empty(jsonr_str(jr, run, ".run", "run_id", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->run_started = dup_or_empty(jsonr_str(jr, run, ".run", "run_started", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->storage = dup_or_empty(jsonr_str(jr, run, ".run", "storage", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->instance = dup_or_empty(jsonr_str(jr, run, ".run", "instance", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->vm_count = jsonr_int(jr, run, ".run", "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
 	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);

@@ -27,8 +27,9 @@
 # docs/reading-reports.md from the figures it shows, and a steady-state verdict
 # of the sample (6 rounds: the campaign sets steady_window 6); the throttled drive's device is >= 80% utilised
 # with >= 5 times the fast drive's await, and is the bottleneck unless the host
-# CPU was >= 90% busy. The second campaign has 2 repetitions: every group
-# figure has its sd and 95% CI and the drives are compared (Welch's t-test).
+# CPU was >= 90% busy. The second campaign has 3 repetitions, drive-b throttled again: every
+# group figure has its sd and 95% CI, the drives are compared (Welch's t-test), and the report
+# ranks the throttled drive-b last with a significant difference (Drive comparison, headline).
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 . "$(dirname "$0")/../lib/loopdrive.sh"
@@ -47,13 +48,14 @@ need_mariadb
 base=$(free_port_block 8) || exit 1
 loopdrive_fast drive-a 384M
 loopdrive_slow drive-b 384M 0
-# throttle_drive_b PID: drive-b at 50 requests/s only while a run's drivers use it, from its
-# instance's "restore verified" line to that run's drive-b result (a golden copy or a restore
-# at 50 requests/s takes minutes, and they are not what is measured). Fails when it never did.
+# throttle_drive_b PID [LOG]: drive-b at 50 requests/s only while a run's drivers use it, from its
+# instance's "restore verified" line (in LOG, default err.txt) to that run's drive-b result (a
+# golden copy or a restore at 50 requests/s takes minutes, and they are not what is measured).
+# Fails when it never did.
 throttle_drive_b() {
-	local on=0 seen=0 done=0 k n
+	local on=0 seen=0 done=0 k n log=${2:-err.txt}
 	while kill -0 "$1" 2>/dev/null; do
-		k=$(grep -c "drive-b/vm1: restore verified" err.txt)
+		k=$(grep -c "drive-b/vm1: restore verified" "$log")
 		n=$(find "$D" -path "*/drive-b/vm1*.json" -name "*.json" 2>/dev/null | wc -l)
 		if [ $on = 0 ] && [ "$k" -gt $seen ]; then
 			loopdrive_limit iops 50; on=1; seen=$k; done=$n
@@ -83,10 +85,10 @@ c.update({"precondition": "1s", "sample": "6s", "threads": 2, "report_interval":
 # Not the default 5: every result and the report must carry it; the sample's 6 rounds are one window.
 c["steady_window"] = 6
 json.dump(c, open(sys.argv[2], "w"), indent=1)
-# The second campaign (same name): 2 repetitions, a golden load on each drive.
-c["repetitions"] = 2
-c["golden"] = "per-drive"
-json.dump(c, open(sys.argv[2].replace("c.json", "c2.json"), "w"), indent=1)
+# The second campaign (same name): 3 repetitions (Welch's test over them finds the throttled
+# drive slower), a golden load on each drive; without "2 instances, 1 drive" to keep the time.
+c2 = dict(c, repetitions=3, golden="per-drive", run_groups=[g for g in c["run_groups"] if g["name"] != "2 instances, 1 drive"])
+json.dump(c2, open(sys.argv[2].replace("c.json", "c2.json"), "w"), indent=1)
 # The third: drive-b's load cloned to drive-a, whose server changes a row at start-up.
 c.update(name="local-tamper", output=sys.argv[2].replace("c.json", "out3"), golden="once", golden_drive="drive-b",
          repetitions=1, run_groups=[g for g in c["run_groups"] if g["name"] == "2 instances, 2 drives"])
@@ -159,17 +161,21 @@ done
 
 # check_campaign DIR REPS [per-drive]: complete results, summary = sum of instances, verified
 # restores, a complete report; both drives' golden copies the same bytes (one fingerprint), or
-# with "per-drive" each its own load; every result records its drive's.
+# with "per-drive" each its own load (and no "2 instances, 1 drive" group: the second
+# campaign's); every result records its drive's.
 check_campaign() {
 	python3 - "$1" "$2" "${3:-once}" <<'PY'
 import json, os, sys
 d, reps, golden = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+all_groups = golden == "once"
 suffix = lambda rep: "-rep%d" % rep if reps > 1 else ""
 st = json.load(open(os.path.join(d, "state.json")))
 err = []
 # (run group folder, the instances of one run): "1 instance, 1 drive" ran on each drive in turn.
 expect = [("1-instance-1-drive", ["drive-a/vm1"]), ("1-instance-1-drive", ["drive-b/vm1"]),
           ("2-instances-1-drive", ["drive-a/vm1", "drive-a/vm2"]), ("2-instances-2-drives", ["drive-a/vm1", "drive-b/vm1"])]
+if not all_groups:
+    expect = [e for e in expect if e[0] != "2-instances-1-drive"]
 each = {"1-instance-1-drive"}
 sums = {}
 for g, insts in expect:
@@ -226,13 +232,14 @@ for k in ("drive-a", "drive-b"):
 # One load cloned: the same checksums; a load per drive: sysbench's random strings differ.
 same = st["golden"].get("drive-a") == st["golden"].get("drive-b")
 if same != (golden == "once"): err.append("golden %s, yet the fingerprints: %s" % (golden, st["golden"]))
-# A complete report: every file, six groups (five drive x run group rows and the all-drives total)
-# and six instance runs per repetition, all complete, read from this campaign's own folder.
+# A complete report: every file, six groups (five drive x run group rows and the all-drives total;
+# five without "2 instances, 1 drive") and six (four) instance runs per repetition, all complete,
+# read from this campaign's own folder.
 rd = os.path.join(d, "report")
 for f in ("report.html", "report.md", "report.json", "report-groups.csv", "report-instances.csv"):
     if not os.path.getsize(os.path.join(rd, f)): err.append("empty report file " + f)
 rep = json.load(open(os.path.join(rd, "report.json")))
-if len(rep["groups"]) != 6 or any(g["status"] != "complete" for g in rep["groups"]):
+if len(rep["groups"]) != (6 if all_groups else 5) or any(g["status"] != "complete" for g in rep["groups"]):
     err.append("report groups: " + str([(g["label"], g["status"]) for g in rep["groups"]]))
 paths = sorted(i["path"] for i in rep["instances"])
 want = sorted("%s/%s%s.json" % (g, i, suffix(rep)) for g, insts in expect for i in insts
@@ -245,16 +252,19 @@ for e in err: print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY
 }
-# check_telemetry DIR REPS [throttled]: every result's telemetry, the run journals, the report's
-# verdicts; with "throttled", drive-b's against drive-a's.
+# check_telemetry DIR REPS [throttled|significant]: every result's telemetry, the run journals,
+# the report's verdicts; with "throttled", drive-b's against drive-a's; with "significant" (the
+# second campaign, over repetitions), drive-b ranked last with a significant difference.
 check_telemetry() {
 	python3 - "$1" "$2" "${3:-}" <<'PY'
 import json, os, sys
-d, reps, throttled = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "throttled"
+d, reps, throttled, significant = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "throttled", sys.argv[3] == "significant"
 err = []
 # (run group folder, the instances of one run, the drive naming its telemetry journal when it ran on each drive in turn)
 groups = [("1-instance-1-drive", ["drive-a/vm1"], "drive-a-"), ("1-instance-1-drive", ["drive-b/vm1"], "drive-b-"),
           ("2-instances-1-drive", ["drive-a/vm1", "drive-a/vm2"], ""), ("2-instances-2-drives", ["drive-a/vm1", "drive-b/vm1"], "")]
+if significant:  # the second campaign: no "2 instances, 1 drive"
+    groups = [x for x in groups if x[0] != "2-instances-1-drive"]
 for g, insts, tag in groups:
     for rep in range(1, reps + 1):
         j = os.path.join(d, g, ".telemetry-%srep%d.jsonl" % (tag, rep))
@@ -357,6 +367,24 @@ if reps > 1:
         err.append("the group run on each drive has no latency CIs or tests: %s" % c1)
     if " ± " not in md or "95% CI" not in md:
         err.append("report.md shows no ± or 95% CI")
+if significant:
+    # Issue 21 item 8: the fast and the throttled drive in one report, the throttled one ranked last
+    # with a significant difference (Welch over the repetitions' TPS), said so in the Drive
+    # comparison and in the headline.
+    if len(c1) != 1 or (c1[0]["faster"], c1[0]["slower"], c1[0]["slower_rank"]) != ("drive-a", "drive-b", 2) or \
+            not c1[0]["welch"].get("significant"):
+        err.append("the throttled drive-b is not significantly slower than drive-a: %s" % c1)
+    else:
+        print("1 instance, 1 drive over %d repetitions: drive-a / throttled drive-b TPS %.2fx (95%% CI %s), Welch p = %.3g" % (
+            reps, c1[0]["tps_ratio"], c1[0]["tps_ratio_ci95"], c1[0]["welch"]["p"]))
+    rows = [l for l in md.split("## Drive comparison", 1)[-1].split("\n## ", 1)[0].splitlines()
+            if l.startswith("| 1 instance, 1 drive (")]
+    if len(rows) != 1 or "| drive-a |" not in rows[0] or "| drive-b |" not in rows[0] or \
+            rows[0].index("drive-a") > rows[0].index("drive-b") or ": significant |" not in rows[0]:
+        err.append("report.md Drive comparison does not say drive-a > throttled drive-b, significant: %s" % rows)
+    hl = [l for l in md.split("## Headline", 1)[-1].split("\n## ", 1)[0].splitlines() if "**1 instance, 1 drive**" in l]
+    if len(hl) != 1 or "drive-a " not in hl[0] or "× drive-b TPS" not in hl[0] or "), significant (Welch p" not in hl[0]:
+        err.append("report.md headline does not say drive-a beats the throttled drive-b significantly: %s" % hl)
 for e in err:
     print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
@@ -417,8 +445,13 @@ grep -qF "dbrig: $D: campaign local-quick already finished (4 of 4 runs done), i
 	fail "not the finished campaign's line: $(cat again.err)"
 [ "$sums1" = "$(tree_sums "$D")" ] || fail "refusing the finished campaign changed its files"
 
-# The demo again: --fresh keeps the first campaign as $aside and runs a second one, with 2 repetitions.
-DBRIG_DEMO_CONFIG=$T/c2.json demo > out2.txt 2> err2.txt
+# The demo again: --fresh keeps the first campaign as $aside and runs a second one, with 3
+# repetitions, drive-b throttled again: the Drive comparison over repetitions (Welch) must find
+# the throttled drive significantly slower, in one report.
+DBRIG_DEMO_CONFIG=$T/c2.json demo > out2.txt 2> err2.txt &
+dpid=$!
+throttle_drive_b $dpid err2.txt || { cat out2.txt err2.txt; fail "drive-b was never throttled in the second campaign"; }
+wait $dpid
 rc=$?
 cat out2.txt err2.txt
 [ $rc -eq 0 ] || fail "the second scripts/demo.sh exited $rc"
@@ -427,14 +460,14 @@ cat out2.txt err2.txt
 grep -qF "the earlier results ($D) are now $aside/" err2.txt || fail "the move was not announced"
 [ "$sums1" = "$(tree_sums "$aside")" ] || fail "the first campaign's files changed when they were moved aside"
 check_campaign "$aside" 1 || fail "the first campaign, moved aside"
-check_campaign "$D" 2 per-drive || fail "the second campaign"
+check_campaign "$D" 3 per-drive || fail "the second campaign"
 rid() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$1"; }
 [ "$(rid "$D/state.json")" != "$(rid "$aside/state.json")" ] || fail "--fresh kept the first run's run_id"
 for k in drive-a drive-b; do
 	grep -Eq "^dbrig: $k: golden copy built in [0-9]+\.[0-9] s " err2.txt || fail "\"golden\": \"per-drive\" built no golden copy on $k"
 done
 grep -q 'golden copy cloned' err2.txt && fail "\"golden\": \"per-drive\" cloned a golden copy"
-check_telemetry "$D" 2 || fail "the second campaign's telemetry"
+check_telemetry "$D" 3 significant || fail "the second campaign's telemetry"
 grep -qx "report: $D/report/" out2.txt || fail "no 'report: $D/report/' line after the second run"
 cmp -s "$aside/state.json" "$D/state.json" && fail "the second campaign did not write its own state"
 pgrep -f "datadir=$T/" >/dev/null && fail "a mariadbd of the test is still running"
