@@ -6,7 +6,8 @@
  * (which every process of the machine shares, so a driver's clock and the
  * sampler's line up): the host CPU counters, the counters of every block device
  * sampled, the CPU time of every process sampled (drivers, local database
- * servers) and the counters of every VM (libvirt). Counters between two
+ * servers) with its waiting on block I/O (delay accounting, I/O pressure:
+ * tel_pid_io) and the counters of every VM (libvirt). Counters between two
  * readings are interpolated linearly, so the rates over any span (a phase, a
  * driver's report interval) come from the counters at its two ends, never
  * from whole sampler ticks that straddle it.
