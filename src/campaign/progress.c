@@ -4,7 +4,6 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
-#include "core/sysstat.h"
 #include "core/units.h"
 
 #include <limits.h>
@@ -63,13 +62,6 @@ void progress_plan(struct campaign_ctx *c)
 	printf("  engine    %s, buffer pool %llu MiB\n", cfg->engine->name,
 	       (unsigned long long)(cfg->buffer_pool >> 20));
 	printf("  target    %s\n", cfg->target->name);
-	/* The storage-path verdict's signal (docs/reading-reports.md); dbrig never sets the sysctl. */
-	if (cfg->telemetry && !strcmp(cfg->target->name, "local"))
-		printf("  waiting   the servers' block-I/O wait: %s\n",
-		       sysstat_delayacct_on(NULL) == 1
-			       ? "delay accounting"
-			       : "delay accounting is off (kernel.task_delayacct): the storage-path verdict cannot see it; "
-				 "enable it with sysctl kernel.task_delayacct=1");
 	printf("  phases    precondition %s, sample %s, report every %s\n", a, b, iv);
 	{
 		uint64_t rounds = cfg->precondition_ns / cfg->report_interval_ns;
