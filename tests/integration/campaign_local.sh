@@ -27,7 +27,7 @@
 # its drive I/O, a bottleneck verdict that follows the rules of
 # docs/reading-reports.md from the figures it shows, and a steady-state verdict
 # of the sample (6 rounds: the campaign sets steady_window 6); the throttled drive's devices look
-# idle (< 50% utilised) while its server waits >= 30% of the sample on block I/O (delay
+# idle (below the drive rule's 80% utilised) while its server waits >= 30% of the sample on block I/O (delay
 # accounting: the test turns kernel.task_delayacct on and restores it), and the verdict is
 # "storage path" naming that signal unless the host CPU was >= 90% busy. The second campaign has 2 repetitions: every group
 # figure has its sd and 95% CI and the drives are compared (Welch's t-test).
@@ -320,8 +320,9 @@ def check_storage_path(slow, fast, err):
         err.append("no delay accounting in the verdicts: throttled %s, fast %s" % (w, fw))
         return
     # Not against the fast drive's wait: on a loaded machine its server waits as much (its
-    # loop device over the machine's disk is 80% utilised); what tells them apart is the device.
-    if busy >= 0.5 or w["share"] < 0.3:
+    # loop device over the machine's disk is 80% utilised); what tells them apart is the device,
+    # below the drive rule's 80% (16-46% in four runs here: the loop devices' await grows with CPU load).
+    if busy >= 0.8 or w["share"] < 0.3:
         err.append("the throttled drive should look idle while its server waits: %s; the fast one: %s" % (slow, fast))
     if slow["bottleneck"] != "storage path" and not (slow["host_cpu_busy"] >= 0.9 or slow["driver_saturated"]):
         err.append("the throttled drive's verdict is not the storage path: %s" % slow)
