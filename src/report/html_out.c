@@ -585,7 +585,7 @@ static void td_bottleneck(struct strbuf *sb, bool has, const struct verdict_in *
 		return;
 	}
 	verdict_explain(in, v, why, sizeof(why));
-	strbuf_addf(sb, "<td%s><b>%s</b><small>", v->bottleneck == BOTTLENECK_DRIVE ? "" : " class=\"warn\"",
+	strbuf_addf(sb, "<td%s><b>%s</b><small>", bottleneck_is_storage(v->bottleneck) ? "" : " class=\"warn\"",
 		    bottleneck_name(v->bottleneck));
 	esc(sb, why);
 	strbuf_adds(sb, "</small></td>");

@@ -120,17 +120,25 @@ static json_t *dev_json(const struct tel_dev *d)
 static json_t *verdict_json(bool has, const struct verdict_in *in, const struct verdict *v, const struct tel_dev *d)
 {
 	char why[300];
+	json_t *o;
 
 	if (!has)
 		return json_null();
 	verdict_explain(in, v, why, sizeof(why));
-	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "bottleneck", bottleneck_name(v->bottleneck),
+	o = json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "bottleneck", bottleneck_name(v->bottleneck),
 			 "why", why, "driver_saturated", v->driver.saturated,
 			 "host_cpu_busy", in->has_host_cpu ? num(in->host_cpu_busy) : json_null(),
 			 "guest_cpu_busy", in->has_guest_cpu ? num(in->guest_cpu_busy) : json_null(),
 			 "driver_cores_per_loop", in->has_driver_cpu ? num(v->driver.per_loop) : json_null(),
 			 "conn_wait", in->has_conn_wait ? num(in->conn_wait_share) : json_null(),
 			 "device", d ? dev_json(d) : json_null());
+	/* The waiting on block I/O, where a result measured it (older results: absent). */
+	if (in->has_io_wait)
+		json_object_set_new(o, "io_wait", json_pack("{s:o, s:s}", "share", num(in->io_wait), "source",
+							     io_wait_source_name(in->io_wait_src)));
+	else if (in->io_wait_off)
+		json_object_set_new(o, "io_wait", json_pack("{s:n, s:s}", "share", "source", "delay accounting off"));
+	return o;
 }
 
 static json_t *welch_json(const struct ci_welch *w)

@@ -95,6 +95,14 @@ struct tel_phase {
 	unsigned guest_vcpus;
 	bool has_server;
 	double server_cores;             /* the database server process (local target) */
+	/* Waiting on block I/O (docs/result-format.md): thread-seconds per second. */
+	bool delayacct_off;              /* the result says the kernel did not count the server's delays */
+	bool has_blkio;
+	double blkio_wait;               /* the server's, from delay accounting */
+	bool has_psi, psi_cgroup;        /* its I/O pressure; of its own cgroup, or the system's */
+	double psi_some, psi_full;       /* 0..1; psi_full < 0: not given */
+	bool has_vm_wait;
+	double vm_wait;                  /* the VM's disk: its requests' times (libvirt block stats) */
 };
 
 struct interval_pt {

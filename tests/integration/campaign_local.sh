@@ -17,24 +17,36 @@
 # monitor checks that the password is seen by no one but the drivers and that
 # the servers listen on 127.0.0.1 only.
 # Telemetry (issue 15): the two drives are loop devices (tests/lib/loopdrive.sh),
-# drive-b throttled to 50 requests/s with cgroup v1 blkio while the first
-# campaign's drivers use it; the config's "1 instance, 1 drive" runs on each
+# drive-b throttled to 150 requests/s with cgroup v1 blkio while the first
+# campaign's drivers use it, on the device its filesystem is on (an IOPS-capped
+# volume: the requests wait in the throttle, before any device's queue); the config's "1 instance, 1 drive" runs on each
 # drive in turn ("placement": {"each": ...}), so drive-b also runs alone and
 # the report's Drive comparison ranks the throttled drive-b below drive-a. Every result carries the sampler's telemetry (result 1.1: the
 # drive's device stack, per-phase and per-interval device, host CPU, server and
 # driver figures; the run's raw readings journal), the report gives every group
 # its drive I/O, a bottleneck verdict that follows the rules of
 # docs/reading-reports.md from the figures it shows, and a steady-state verdict
-# of the sample (6 rounds: the campaign sets steady_window 6); the throttled drive's device is >= 80% utilised
-# with >= 5 times the fast drive's await, and is the bottleneck unless the host
-# CPU was >= 90% busy. The second campaign has 3 repetitions, drive-b throttled again: every
-# group figure has its sd and 95% CI, the drives are compared (Welch's t-test), and the report
-# ranks the throttled drive-b last with a significant difference (Drive comparison, headline).
+# of the sample (6 rounds: the campaign sets steady_window 6); the throttled drive's devices look
+# idle (below the drive rule's 80% utilised) while its server waits >= 30% of the sample on block I/O (delay
+# accounting: the test turns kernel.task_delayacct on and restores it), and the verdict is
+# "storage path" naming that signal unless the host CPU was >= 90% busy. The second campaign has
+# 3 repetitions, drive-b throttled again: every group figure has its sd and 95% CI, the drives are
+# compared (Welch's t-test), and the report ranks the throttled drive-b last with a significant
+# difference (Drive comparison, headline).
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 . "$(dirname "$0")/../lib/loopdrive.sh"
 MPID=
-on_exit() { [ -n "$MPID" ] && kill "$MPID" 2>/dev/null; loopdrive_cleanup; }
+on_exit() { [ -n "$MPID" ] && kill "$MPID" 2>/dev/null; loopdrive_cleanup; delayacct_restore; }
+# The servers' block-I/O delay is counted only with kernel.task_delayacct on (dbrig never sets
+# it): on for this test, before any server starts, back as it was at exit. Fails when it cannot.
+DELAYACCT_WAS=
+delayacct_enable() {
+	DELAYACCT_WAS=$(cat /proc/sys/kernel/task_delayacct) || fail "no kernel.task_delayacct (delay accounting)"
+	sysctl -q -w kernel.task_delayacct=1 && [ "$(cat /proc/sys/kernel/task_delayacct)" = 1 ] ||
+		fail "cannot turn kernel.task_delayacct on (root needed)"
+}
+delayacct_restore() { [ -z "$DELAYACCT_WAS" ] || sysctl -q -w kernel.task_delayacct="$DELAYACCT_WAS"; }
 # On a failure, what the servers and their set-up said.
 on_fail() {
 	local f
@@ -45,26 +57,28 @@ on_fail() {
 	if [ "${KEEP_TMP:-0}" = 1 ]; then cp -a "$T/out" "/tmp/campaign_local-out.$$" && echo "kept /tmp/campaign_local-out.$$" >&2; fi
 }
 need_mariadb
+delayacct_enable
 base=$(free_port_block 8) || exit 1
 loopdrive_fast drive-a 384M
 loopdrive_slow drive-b 384M 0
-# throttle_drive_b PID [LOG]: drive-b at 50 requests/s only while a run's drivers use it, from its
-# instance's "restore verified" line (in LOG, default err.txt) to that run's drive-b result (a
-# golden copy or a restore at 50 requests/s takes minutes, and they are not what is measured).
-# Fails when it never did.
+# throttle_drive_b PID [LOG]: drive-b's top device at DRIVE_B_IOPS requests/s only while a run's
+# drivers use it, from its instance's "restore verified" line (in LOG, default err.txt) to that
+# run's drive-b result (a golden copy or a restore throttled takes minutes, and they are not what
+# is measured). Fails when it never did.
+DRIVE_B_IOPS=150
 throttle_drive_b() {
 	local on=0 seen=0 done=0 k n log=${2:-err.txt}
 	while kill -0 "$1" 2>/dev/null; do
 		k=$(grep -c "drive-b/vm1: restore verified" "$log")
 		n=$(find "$D" -path "*/drive-b/vm1*.json" -name "*.json" 2>/dev/null | wc -l)
 		if [ $on = 0 ] && [ "$k" -gt $seen ]; then
-			loopdrive_limit iops 50; on=1; seen=$k; done=$n
+			loopdrive_limit_top iops $DRIVE_B_IOPS; on=1; seen=$k; done=$n
 		elif [ $on = 1 ] && [ "$n" -gt $done ]; then
-			loopdrive_limit iops 0; on=0
+			loopdrive_limit_top iops 0; on=0
 		fi
 		sleep 0.1
 	done
-	loopdrive_limit iops 0
+	loopdrive_limit_top iops 0
 	[ $seen -gt 0 ]
 }
 
@@ -101,6 +115,8 @@ demo() { "$DBRIG_SOURCE_DIR/scripts/demo.sh" "$@"; }
 cd "$T" || exit 1
 demo --plan > plan.txt || fail "scripts/demo.sh --plan failed"
 grep -q '2 instances, 2 drives' plan.txt || fail "--plan does not list the run groups"
+grep -q "^  waiting   the servers' block-I/O wait: delay accounting\$" plan.txt ||
+	fail "--plan does not say the servers' block-I/O wait is measured: $(grep waiting plan.txt)"
 [ -e "$D" ] && fail "--plan created $D"
 # While it runs, a monitor looks at what others could see (README "What happens
 # when things fail", passwords; the review found these claims untested): the
@@ -306,6 +322,29 @@ for g, insts, tag in groups:
             iv = [x for x in r["intervals"] if x.get("type") == "interval"]
             if not iv or any("telemetry" not in x or x["telemetry"]["devices"][0]["name"] != t["drive"]["top"] for x in iv):
                 err.append("%s: intervals without telemetry" % p)
+# The IOPS-capped drive (issue 21 item 7): its devices look idle, its server waited on block
+# I/O (delay accounting), and the verdict names the storage path with that signal.
+def check_storage_path(slow, fast, err):
+    busy = slow["device"].get("util") or 0
+    w, fw = slow.get("io_wait") or {}, fast.get("io_wait") or {}
+    if w.get("source") != "delay accounting" or fw.get("source") != "delay accounting":
+        err.append("no delay accounting in the verdicts: throttled %s, fast %s" % (w, fw))
+        return
+    # Not against the fast drive's wait: on a loaded machine its server waits as much (its
+    # loop device over the machine's disk is 80% utilised); what tells them apart is the device,
+    # below the drive rule's 80% (16-46% in four runs here: the loop devices' await grows with CPU load).
+    if busy >= 0.8 or w["share"] < 0.3:
+        err.append("the throttled drive should look idle while its server waits: %s; the fast one: %s" % (slow, fast))
+    if slow["bottleneck"] != "storage path" and not (slow["host_cpu_busy"] >= 0.9 or slow["driver_saturated"]):
+        err.append("the throttled drive's verdict is not the storage path: %s" % slow)
+    elif slow["bottleneck"] == "storage path" and "(delay accounting)" not in slow["why"]:
+        err.append("the storage-path verdict does not name its signal: %s" % slow["why"])
+    # Which case this run proved (a loaded machine turns the rule to host CPU, rightly).
+    print("throttled drive-b: bottleneck %s (%s), device %s %.0f%% utilised, server waited %.0f%% on block I/O; "
+          "drive-a alone: %s at host CPU %.0f%%, device %.0f%% utilised, server waited %.0f%%" % (
+        slow["bottleneck"], slow["why"], slow["device"]["name"], 100 * busy, 100 * w["share"],
+        fast["bottleneck"], 100 * fast["host_cpu_busy"], 100 * (fast["device"].get("util") or 0), 100 * fw["share"]))
+
 # The report: drive I/O, the bottleneck by the documented rules from the figures it gives, steady state.
 rep = json.load(open(os.path.join(d, "report", "report.json")))
 def rule(v):
@@ -313,6 +352,7 @@ def rule(v):
     if v["host_cpu_busy"] >= 0.9: return "host CPU"
     if v["guest_cpu_busy"] is not None and v["guest_cpu_busy"] >= 0.9: return "guest CPU"
     if v["device"].get("util", 0) >= 0.8: return "drive"
+    if (v.get("io_wait") or {}).get("share") is not None and v["io_wait"]["share"] >= 0.3: return "storage path"
     return "unknown"
 by = {}
 for g in rep["groups"]:
@@ -341,15 +381,7 @@ elif throttled:
 if not fast or not slow or not fast.get("device") or not slow.get("device"):
     err.append("no verdict for drive-a alone or drive-b alone")
 elif throttled:
-    if slow["device"]["util"] < 0.8 or slow["device"]["await_ms"] < 5 * fast["device"]["await_ms"]:
-        err.append("the throttled drive: %s, the fast one: %s" % (slow["device"], fast["device"]))
-    if slow["bottleneck"] != "drive" and not (slow["host_cpu_busy"] >= 0.9 or slow["driver_saturated"]):
-        err.append("the throttled drive is not the bottleneck: %s" % slow)
-    # Which case this run proved (a loaded machine turns the rule to host CPU, rightly).
-    print("throttled drive-b: bottleneck %s (%s); drive-a alone: %s at host CPU %.0f%%" % (
-        slow["bottleneck"], "asserted: host CPU %.0f%%" % (100 * slow["host_cpu_busy"]) if slow["host_cpu_busy"] < 0.9
-        else "host CPU %.0f%% >= 90%%: the rule gives host CPU" % (100 * slow["host_cpu_busy"]),
-        fast["bottleneck"], 100 * fast["host_cpu_busy"]))
+    check_storage_path(slow, fast, err)
 md = open(os.path.join(d, "report", "report.md")).read()
 for w in ("ms per I/O", "utilised", "**Steady state**", "**Bottleneck**"):
     if w not in md:
