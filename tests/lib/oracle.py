@@ -20,7 +20,7 @@ the check.
       the keying before each submit plus the response, summed over the run,
       fit in terminals x the run's seconds; terminals = TPS x mean cycle, a
       speed, only with --think-model, as bench/tpcc-delays.sh runs it); --rate:
-      no more transactions than can have arrived (rate x seconds, 4 sigma). Intervals add
+      no more transactions than can have arrived (Poisson with mean rate x seconds: P(X >= transactions) below 1e-7 fails). Intervals add
       up to the phase (in-flight ones at the deadline at most one per
       connection). With --journal, the journal holds the same interval records.
   oracle.py journal FILE.jsonl [--killed] [--cut-ok]
@@ -158,6 +158,19 @@ def starved_tol(tol, dev):
     return tol + STARVED * cpu_pressure() if dev > 0 else tol
 
 
+def poisson_sf(k, lam):
+    """P(X >= k) for X ~ Poisson(lam), k > lam: the terms fall from k on, summed until negligible."""
+    if lam <= 0:
+        return 0.0 if k > 0 else 1.0
+    term = math.exp(-lam + k * math.log(lam) - math.lgamma(k + 1))
+    tot, j = 0.0, k
+    while term > tot * 1e-17 and j < k + 100 + 40 * math.sqrt(lam):
+        tot += term
+        j += 1
+        term *= lam / j
+    return tot
+
+
 def little(where, r, ph, s, no_little):
     """Little's law, with the population the load keeps in the system."""
     if no_little or s["transactions"] < 50 or s["tps"] <= 0:
@@ -223,13 +236,18 @@ def little(where, r, ph, s, no_little):
         # --rate (open loop): the number in the system is not fixed (arrivals
         # queue while the connections are busy, and their wait is in the
         # latency), so no N to hold the law to; but no more transactions can
-        # complete than arrived: rate x seconds, Poisson (4 sigma), in a run's
-        # first phase (a later one may drain what queued before it).
+        # complete than arrived, in a run's first phase (a later one may drain
+        # what queued before it). Arrivals are Poisson with mean rate x
+        # seconds: the check fails when P(X >= transactions) is below 1e-7, so
+        # a correct build fails it with a chance below 1e-7 per phase (4 sigma,
+        # as it was, is a one-sided tail of 4e-5 to 9e-5 at these means, too
+        # much over the results of a campaign).
         rate, n = p["rate"], s["transactions"]
-        most = rate * s["seconds"] + 4 * math.sqrt(rate * s["seconds"])
-        if (ph == "precondition" or r["phases"].get("precondition") is None) and n > most:
-            bad(where, "--rate=%s: %d transactions in %.3f s, more than the %.0f that can have arrived"
-                % (rate, n, s["seconds"], most))
+        lam = rate * s["seconds"]
+        if (ph == "precondition" or r["phases"].get("precondition") is None) and n > lam and \
+                poisson_sf(n, lam) < 1e-7:
+            bad(where, "--rate=%s: %d transactions in %.3f s, more than can have arrived (Poisson mean %.0f, "
+                "P(X >= %d) = %.1e)" % (rate, n, s["seconds"], lam, n, poisson_sf(n, lam)))
         return None
     else:
         pred = s["threads"] / s["tps"] * 1000
