@@ -46,6 +46,9 @@ import os
 import sys
 from fractions import Fraction
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tails import poisson_sf  # noqa: E402
+
 # Format 1.1 (telemetry, driver CPU) only adds fields: the oracle reads 1 and 1.1 alike.
 RESULT_SCHEMAS = ("dbrig.result/1", "dbrig.result/1.1", "dbrig.result/1.2")
 JOURNAL_SCHEMAS = ("dbrig.journal/1", "dbrig.journal/1.1", "dbrig.journal/1.2")
@@ -156,19 +159,6 @@ THINK_MODEL = False
 
 def starved_tol(tol, dev):
     return tol + STARVED * cpu_pressure() if dev > 0 else tol
-
-
-def poisson_sf(k, lam):
-    """P(X >= k) for X ~ Poisson(lam), k > lam: the terms fall from k on, summed until negligible."""
-    if lam <= 0:
-        return 0.0 if k > 0 else 1.0
-    term = math.exp(-lam + k * math.log(lam) - math.lgamma(k + 1))
-    tot, j = 0.0, k
-    while term > tot * 1e-17 and j < k + 100 + 40 * math.sqrt(lam):
-        tot += term
-        j += 1
-        term *= lam / j
-    return tot
 
 
 def little(where, r, ph, s, no_little):

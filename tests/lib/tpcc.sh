@@ -33,8 +33,10 @@ tpcc_mix_ok() { # tpcc_mix_ok RESULT.json [SLACK]
 	# 0.0075 at NO = 40 (this check's floor), so the check asks for
 	# P(X >= rollbacks) >= 5e-7 instead: a correct build fails it with a chance
 	# below 5e-7 per run.
-	python3 - "$1" "${2:-1}" <<'PY'
-import json, math, sys
+	python3 - "$1" "${2:-1}" "$DBRIG_SOURCE_DIR/tests/lib" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from tails import binom_tails
 r = json.load(open(sys.argv[1]))
 slack = float(sys.argv[2])
 s = r["phases"]["sample"]
@@ -52,9 +54,6 @@ def deal_min(w):  # the fewest cards of a type of w a deck the terminals' sample
     return n * w / 23 - 2 * T * d
 def at_least(count, share, w):
     return count >= min(share * slack * n, deal_min(w))
-def binom_upper(k, m, p):  # P(X >= k) for X ~ Binomial(m, p)
-    lp = lambda x: math.lgamma(m + 1) - math.lgamma(x + 1) - math.lgamma(m - x + 1) + x * math.log(p) + (m - x) * math.log1p(-p)
-    return sum(math.exp(lp(x)) for x in range(k, m + 1))
 need(r["status"] == "complete", "status " + r["status"])
 need(n >= 100, "only %d transactions" % n)
 need(sum(v["count"] for v in t.values()) == n, "type counts do not add up to %d" % n)
@@ -62,7 +61,7 @@ need(at_least(t["payment"]["count"], 0.40, 10), "payment %d of %d" % (t["payment
 for k in ("order_status", "delivery", "stock_level"):
     need(at_least(t[k]["count"], 0.03, 1), "%s %d of %d" % (k, t[k]["count"], n))
 need(at_least(no, 0.40, 10), "new_order %d of %d" % (no, n))
-need(binom_upper(t["new_order_rollback"]["count"], no, 0.01) >= 5e-7,
+need(binom_tails(t["new_order_rollback"]["count"], no, 0.01)[1] >= 5e-7,
      "rollbacks %d of %d (1%% expected)" % (t["new_order_rollback"]["count"], no))
 need(s["errors"]["fatal"] == 0, "fatal errors")
 need(T >= 1, "terminals")
@@ -151,16 +150,15 @@ tpcc_remote_ok() {
 		(SELECT COUNT(*) FROM history) - 60000, (SELECT COUNT(*) FROM history WHERE h_c_w_id <> h_w_id),
 		(SELECT COUNT(*) FROM history WHERE h_w_id NOT BETWEEN 1 AND 2 OR h_d_id NOT BETWEEN 1 AND 10)" | tr -s ' \t|' ' ')
 	check "$name: remote order lines ~1% and remote Payments ~15% in the database, within their binomial intervals (lines, remote, payments, remote, history rows outside the scale: $counts)" python3 -c '
-import math, sys
-def tails(k, n, p):  # P(X <= k), P(X >= k) for X ~ Binomial(n, p)
-    lp = lambda x: math.lgamma(n + 1) - math.lgamma(x + 1) - math.lgamma(n - x + 1) + x * math.log(p) + (n - x) * math.log1p(-p)
-    return sum(math.exp(lp(x)) for x in range(0, k + 1)), sum(math.exp(lp(x)) for x in range(k, n + 1))
+import sys
+sys.path.insert(0, sys.argv[2])
+from tails import binom_tails as tails
 lines, rlines, pays, rpays, outside = map(int, sys.argv[1].split())
 assert lines > 0 and pays > 0 and outside == 0, sys.argv[1]
 for k, n, p in ((rlines, lines, 0.01), (rpays, pays, 0.15)):
     lo, hi = tails(k, n, p)
     assert min(lo, hi) >= 5e-7, (k, n, p, lo, hi)
-' "$counts"
+' "$counts" "$DBRIG_SOURCE_DIR/tests/lib"
 }
 
 # tpcc_break_each SQLFN NAME ARGS...: on a database just prepared (no Delivery
@@ -291,10 +289,9 @@ assert all(k['bad'] == 0 and k['checked'] > 0 for k in c['conditions'] if k['app
 	# (NO >= 276; tpcc_remote_ok checks the share in the database too). The
 	# check fails a correct build with a chance below 2e-6.
 	check "$name: closed loop: no Delivery retried as delivered concurrently; by-name and remote counts stored" python3 -c "
-import json, math, sys
-def tails(k, n, p):  # P(X <= k), P(X >= k) for X ~ Binomial(n, p)
-    lp = lambda x: math.lgamma(n + 1) - math.lgamma(x + 1) - math.lgamma(n - x + 1) + x * math.log(p) + (n - x) * math.log1p(-p)
-    return sum(math.exp(lp(x)) for x in range(0, min(k, n) + 1)), sum(math.exp(lp(x)) for x in range(k, n + 1))
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from tails import binom_tails as tails
 r = json.load(open(sys.argv[1])); s = r['phases']['sample']; t = s['types']; p = r['workload']['counts']
 assert t['delivery']['count'] > 0 and s['errors']['retried_by_class']['conflict'] == 0, s['errors']
 lookups, k = t['payment']['count'] + t['order_status']['count'], p['by_name_lookups']
@@ -302,7 +299,7 @@ assert tails(k, lookups, 0.6)[0] >= 5e-7 and tails(k, lookups + 8, 0.6)[1] >= 5e
 no = t['new_order']['count'] + t['new_order_rollback']['count']
 assert p['new_order_remote_lines'] < 0.03 * 15 * no + 10, (p['new_order_remote_lines'], no)
 assert p['new_order_remote_lines'] > 0 or 0.99 ** (5 * no) > 1e-6, (p['new_order_remote_lines'], no)
-" "$out.off.json"
+" "$out.off.json" "$DBRIG_SOURCE_DIR/tests/lib"
 	check "$name: journal has interval lines" [ "$(grep -c '"type":"interval"' "$out.off.jsonl")" -ge 3 ]
 	# terminals / TPS = average latency (each queued Delivery one more in the system)
 	check "$name: closed-loop run: oracle" oracle result "$out.off.json" --journal "$out.off.jsonl"
