@@ -1,6 +1,7 @@
 #include "campaign/plan.h"
 
 #include "core/strbuf.h"
+#include "workload/registry.h"
 
 #include <stdlib.h>
 
@@ -59,6 +60,13 @@ void plan_free(struct plan *p)
 	}
 	free(p->runs);
 	free(p);
+}
+
+uint64_t plan_data_bytes(const struct campaign_config *cfg)
+{
+	if (cfg->workload == &workload_tpcc)
+		return PLAN_DATADIR_BYTES + (uint64_t)cfg->warehouses * PLAN_TPCC_WAREHOUSE_BYTES;
+	return PLAN_DATADIR_BYTES + (uint64_t)cfg->tables * cfg->table_size * PLAN_SYSBENCH_ROW_BYTES;
 }
 
 void plan_campaign_dir(const struct campaign_config *cfg, struct strbuf *sb)

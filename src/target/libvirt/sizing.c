@@ -7,15 +7,14 @@
  *   lv_preflight_paths, lv_preflight_space  refusals, one line each: a missing base_image, kernel or
  *                     initrd, no /dev/kvm for a kvm domain, volumes that will not fit
  *                     their drive, two drives on one block device or a drive on the
- *                     OS's device ("allow_shared_device": true makes the last two
- *                     warnings)
+ *                     OS's device (target/devices.c; "allow_shared_device": true makes
+ *                     the last two warnings)
  * Paths (base_image, drive paths, /dev/kvm) are checked where dbrig can see them:
  * on a local host (a URI without a server part, qemu:///system); a remote host's
  * free space comes from its pool (virStoragePoolGetInfo) when the pool exists.
  */
 #include "target/libvirt/libvirt.h"
 
-#include "core/blockdev.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 
@@ -24,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define GIB (UINT64_C(1) << 30)
@@ -62,19 +60,10 @@ static bool drive_free(const struct target_env *env, size_t d, const char *uri, 
 	const struct target_drive *dr = &env->drives[d];
 
 	if (dr->path && lv_uri_local(uri) && !uri_test(uri)) {
-		char p[4096];
-		struct statvfs sv;
-		snprintf(p, sizeof(p), "%s", dr->path);
-		while (statvfs(p, &sv) < 0) {
-			char *s = strrchr(p, '/');
-			if (errno != ENOENT || !s || s == p) {
-				strbuf_addf(why, "statvfs %s: %s", dr->path, strerror(errno));
-				return false;
-			}
-			*s = '\0';
-		}
-		*out = (uint64_t)sv.f_bavail * sv.f_frsize;
-		return true;
+		int err = target_path_free(dr->path, out);
+		if (err < 0)
+			strbuf_addf(why, "statvfs %s: %s", dr->path, strerror(-err));
+		return err == 0;
 	}
 	if (conn && dr->pool) {
 		virStoragePoolPtr pool = virStoragePoolLookupByName(conn, dr->pool);
@@ -192,96 +181,12 @@ static int check_file(const struct target_env *env, const char *field, const cha
 	return -ENOENT;
 }
 
-/* The whole-disk devices (leaves) under a path: 0, or -errno (the path has no block device). */
-static int leaves(const char *path, struct blockdev *out, size_t max, size_t *n)
+/* A drive dbrig can look at: on a local host (not the test driver's pretend one). */
+static bool drive_here(const struct target_env *env, size_t d)
 {
-	struct blockdev_chain ch = {0};
-	int ret = blockdev_resolve(path, &ch, NULL);
+	const char *uri = target_setting(env, "hosts")->map[host_of(env, d)].value;
 
-	*n = 0;
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < ch.n && *n < max; i++)
-		if (ch.v[i].leaf)
-			out[(*n)++] = ch.v[i].dev;
-	blockdev_chain_release(&ch);
-	return 0;
-}
-
-static const struct blockdev *shared(const struct blockdev *a, size_t na, const struct blockdev *b, size_t nb)
-{
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
-			if (a[i].major == b[j].major && a[i].minor == b[j].minor)
-				return &a[i];
-	return NULL;
-}
-
-/* The existing parent of a path that may not exist yet (a pool dbrig creates). */
-static void existing(const char *path, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", path);
-	while (access(buf, F_OK) < 0) {
-		char *s = strrchr(buf, '/');
-		if (!s || s == buf) {
-			snprintf(buf, n, "/");
-			return;
-		}
-		*s = '\0';
-	}
-}
-
-/* Two drives on one block device, or a drive on the OS's (the root file system's). */
-static int check_devices(const struct target_env *env)
-{
-	const struct target_setting *hosts = target_setting(env, "hosts");
-	bool allow = lv_setting_num(env, "allow_shared_device");
-	struct blockdev root[BLOCKDEV_MAX_NODES], (*dev)[BLOCKDEV_MAX_NODES] = xcalloc(env->ndrives + 1, sizeof(*dev));
-	size_t nroot = 0, *nd = xcalloc(env->ndrives + 1, sizeof(*nd));
-	int ret = 0;
-
-	if (leaves("/", root, BLOCKDEV_MAX_NODES, &nroot) < 0)
-		nroot = 0;
-	for (size_t d = 0; d < env->ndrives && ret == 0; d++) {
-		const char *uri = hosts->map[host_of(env, d)].value;
-		const struct blockdev *s;
-		char p[4096];
-		if (!env->drives[d].path || !env->instances[d] || !lv_uri_local(uri) || uri_test(uri))
-			continue;
-		existing(env->drives[d].path, p, sizeof(p));
-		if (leaves(p, dev[d], BLOCKDEV_MAX_NODES, &nd[d]) < 0)
-			continue;
-		for (size_t o = 0; o < d && ret == 0; o++) {
-			if (!(s = shared(dev[d], nd[d], dev[o], nd[o])))
-				continue;
-			if (allow) {
-				log_warn("%s: drives %s and %s are both on block device %s: they share its bandwidth "
-					 "(allowed by \"allow_shared_device\": true)", env->file, env->drives[o].name,
-					 env->drives[d].name, s->name);
-			} else {
-				log_error("%s: drives %s (%s) and %s (%s) are both on block device %s (expected one "
-					  "drive each, or \"allow_shared_device\": true in .target)", env->file,
-					  env->drives[o].name, env->drives[o].path, env->drives[d].name,
-					  env->drives[d].path, s->name);
-				ret = -EINVAL;
-			}
-		}
-		if (ret == 0 && (s = shared(dev[d], nd[d], root, nroot))) {
-			if (allow) {
-				log_warn("%s: drive %s (%s) is on block device %s, which holds the root file system "
-					 "(allowed by \"allow_shared_device\": true)", env->file, env->drives[d].name,
-					 env->drives[d].path, s->name);
-			} else {
-				log_error("%s: drive %s (%s) is on block device %s, which holds the root file system "
-					  "(expected a drive of its own, or \"allow_shared_device\": true in .target)",
-					  env->file, env->drives[d].name, env->drives[d].path, s->name);
-				ret = -EINVAL;
-			}
-		}
-	}
-	free(dev);
-	free(nd);
-	return ret;
+	return lv_uri_local(uri) && !uri_test(uri);
 }
 
 /* The volumes of the drive's VMs that do not exist yet, in bytes once filled. */
@@ -338,7 +243,7 @@ int lv_preflight_paths(struct target *t)
 			ret = -ENODEV;
 		}
 	}
-	return ret ? ret : check_devices(env);
+	return ret ? ret : target_check_devices(env, lv_setting_num(env, "allow_shared_device"), drive_here);
 }
 
 int lv_preflight_space(struct target *t)
@@ -371,3 +276,4 @@ int lv_preflight_space(struct target *t)
 	}
 	return ret;
 }
+
