@@ -4,14 +4,17 @@
  *   libvirt_plan      --plan's sizing: per drive the volumes' capacity once filled
  *                     against the free space there, per host the guests' RAM and
  *                     vCPUs against the host's (virNodeGetInfo), the restore copy
- *   lv_preflight_paths, lv_preflight_space  refusals, one line each: a missing base_image, kernel or
+ *   lv_preflight_paths, lv_preflight_space, lv_preflight_pools
+ *                     refusals, one line each: a missing base_image, kernel or
  *                     initrd, no /dev/kvm for a kvm domain, volumes that will not fit
  *                     their drive, two drives on one block device or a drive on the
- *                     OS's device (target/devices.c; "allow_shared_device": true makes
- *                     the last two warnings)
+ *                     OS's device (target/devices.c), two drives in one pool of a host
+ *                     ("allow_shared_device": true makes the last three warnings)
  * Paths (base_image, drive paths, /dev/kvm) are checked where dbrig can see them:
  * on a local host (a URI without a server part, qemu:///system); a remote host's
- * free space comes from its pool (virStoragePoolGetInfo) when the pool exists.
+ * free space comes from its pool (virStoragePoolGetInfo: the pool named, or the one whose
+ * target is the drive's path) when the pool exists, and two drives of one host in one pool
+ * (the host's drives as libvirt sees them) are refused like two drives on one device.
  */
 #include "target/libvirt/libvirt.h"
 
@@ -52,10 +55,11 @@ static void gib(uint64_t b, char *buf, size_t n)
 }
 
 /* Free bytes where the drive's volumes go: statvfs of its path (or the nearest existing
- * parent: a pool dbrig creates makes the folder) on a local host, else the pool's
- * available bytes. false: not known (why says so). */
-static bool drive_free(const struct target_env *env, size_t d, const char *uri, virConnectPtr conn, uint64_t *out,
-		       struct strbuf *why)
+ * parent: a pool dbrig creates makes the folder) on a local host, else the available bytes of
+ * its pool on the host (virStoragePoolGetInfo): `pool` when it is resolved, else the pool the
+ * config names, else the pool whose target is the drive's path. false: not known (why says so). */
+static bool drive_free(const struct target_env *env, size_t d, const char *uri, virConnectPtr conn, const char *pool,
+		       uint64_t *out, struct strbuf *why)
 {
 	const struct target_drive *dr = &env->drives[d];
 
@@ -65,18 +69,24 @@ static bool drive_free(const struct target_env *env, size_t d, const char *uri, 
 			strbuf_addf(why, "statvfs %s: %s", dr->path, strerror(-err));
 		return err == 0;
 	}
-	if (conn && dr->pool) {
-		virStoragePoolPtr pool = virStoragePoolLookupByName(conn, dr->pool);
+	if (!pool)
+		pool = dr->pool;
+	if (conn) {
+		virStoragePoolPtr p = pool ? virStoragePoolLookupByName(conn, pool)
+					   : lv_pool_on_path(conn, dr->path);
 		virStoragePoolInfo info;
-		bool ok = pool && virStoragePoolGetInfo(pool, &info) == 0;
-		if (pool)
-			virStoragePoolFree(pool);
+		bool ok = p && virStoragePoolGetInfo(p, &info) == 0;
+		if (p)
+			virStoragePoolFree(p);
 		if (ok) {
 			*out = info.available;
 			return true;
 		}
 	}
-	strbuf_addf(why, "not known (%s)", dr->path ? "the path is on a remote host" : "pool not reachable");
+	if (pool)
+		strbuf_addf(why, "not known (pool %s not reachable)", pool);
+	else
+		strbuf_addf(why, "not known (no pool on %s%s)", dr->path, conn ? " on that host" : ": host not reachable");
 	return false;
 }
 
@@ -129,7 +139,7 @@ void libvirt_plan(const struct target_env *env, FILE *out)
 		if (!env->instances[d])
 			continue;
 		strbuf_init(&why, 0);
-		known = drive_free(env, d, hosts->map[h].value, conns[h], &fr, &why);
+		known = drive_free(env, d, hosts->map[h].value, conns[h], NULL, &fr, &why);
 		gib(vm * env->instances[d], a, sizeof(a));
 		gib(fr, b, sizeof(b));
 		fprintf(out, "            drive %s: %u VM(s) x %s = %s once filled; free there: %s%s\n",
@@ -262,7 +272,8 @@ int lv_preflight_space(struct target *t)
 			continue;
 		strbuf_init(&why, 0);
 		need = drive_needs(t, d);
-		if (need && drive_free(env, d, lv->drives[d].host->uri, lv->drives[d].host->conn, &fr, &why) &&
+		if (need && drive_free(env, d, lv->drives[d].host->uri, lv->drives[d].host->conn,
+				       lv->drives[d].pool_exists ? lv->drives[d].pool : NULL, &fr, &why) &&
 		    fr < need) {
 			gib(need, a, sizeof(a));
 			gib(fr, b, sizeof(b));
@@ -277,3 +288,30 @@ int lv_preflight_space(struct target *t)
 	return ret;
 }
 
+int lv_preflight_pools(struct target *t)
+{
+	const struct target_env *env = t->env;
+	struct lv *lv = t->priv;
+	bool allow = lv_setting_num(env, "allow_shared_device");
+
+	if (lv->dry_run || !t->will_boot)
+		return 0;
+	for (size_t d = 0; d < env->ndrives; d++) {
+		const struct lv_drive *ld = &lv->drives[d];
+		for (size_t o = 0; o < d && env->instances[d] && ld->pool; o++) {
+			const struct lv_drive *lo = &lv->drives[o];
+			if (!env->instances[o] || !lo->pool || lo->host != ld->host || strcmp(lo->pool, ld->pool))
+				continue;
+			if (!allow) {
+				log_error("%s: drives %s and %s are both in storage pool %s on host %s (expected a pool of "
+					  "its own for every drive, or \"allow_shared_device\": true in .target)", env->file,
+					  env->drives[o].name, env->drives[d].name, ld->pool, ld->host->name);
+				return -EINVAL;
+			}
+			log_warn("%s: drives %s and %s are both in storage pool %s on host %s: they share its storage "
+				 "(allowed by \"allow_shared_device\": true)", env->file, env->drives[o].name,
+				 env->drives[d].name, ld->pool, ld->host->name);
+		}
+	}
+	return 0;
+}
