@@ -58,28 +58,36 @@ expect() {
 }
 
 # --- --plan's sizing, worked by hand ---
-# One data directory once loaded: an empty one (128 MiB = 134217728 B) plus 4 tables x
-# 100000 rows x 240 B = 96000000 B: 230217728 B = 219.55 MiB.
-# Drive a (a 700 MiB tmpfs): 1 instance + its golden copy = 2 x 230217728 = 460435456 B
-#   = 439.11 MiB: fits.
-# Drive b (a 600 MiB tmpfs): 2 instances + its golden copy = 3 x 230217728 = 690653184 B
-#   = 658.66 MiB: does not fit.
+# One data directory once loaded: an empty one (32 MiB) with MariaDB's default redo log
+# (96 MiB): 128 MiB = 134217728 B, plus 4 tables x 100000 rows x 440 B = 176000000 B:
+# 310217728 B = 295.85 MiB.
+# Drive a (a 700 MiB tmpfs): 1 instance + its golden copy = 2 x 310217728 = 620435456 B
+#   = 591.69 MiB: fits.
+# Drive b (a 600 MiB tmpfs): 2 instances + its golden copy = 3 x 310217728 = 930653184 B
+#   = 887.54 MiB: does not fit.
 tmpfs ta 700m
 tmpfs tb 600m
 config plan "$SB" "" "{\"name\": \"a\", \"path\": \"$T/ta\"}, {\"name\": \"b\", \"path\": \"$T/tb\"}" '"a": 1, "b": 2'
 plan_prints plan \
-	"  sizing    per data directory: 219.6 MiB once loaded (estimated from the workload's rows)" \
-	"            drive a: golden copy + 1 instance(s) = 439.1 MiB once loaded; free there: 700.0 MiB" \
-	"            drive b: golden copy + 2 instance(s) = 658.7 MiB once loaded; free there: 600.0 MiB  DOES NOT FIT"
-# TPC-C: 128 MiB + 3 warehouses x 100 MiB = 428 MiB a data directory; 2 x 428 = 856 MiB on a.
+	"  sizing    per data directory: 295.8 MiB once loaded (estimated from the workload's rows)" \
+	"            drive a: golden copy + 1 instance(s) = 591.7 MiB once loaded; free there: 700.0 MiB" \
+	"            drive b: golden copy + 2 instance(s) = 887.5 MiB once loaded; free there: 600.0 MiB  DOES NOT FIT"
+# A redo log of 16 MiB (innodb-log-file-size, as mariadbd spells it too): 32 + 16 MiB =
+# 50331648 B + 176000000 B = 226331648 B = 215.85 MiB; 2 x = 452663296 B = 431.69 MiB on a.
+config redo "$SB" "" "{\"name\": \"a\", \"path\": \"$T/ta\"}" '"a": 1'
+sed -i 's/"buffer_pool": "64M"}/"buffer_pool": "64M", "server_options": {"innodb-log-file-size": "16M"}}/' redo.json
+plan_prints redo \
+	"  sizing    per data directory: 215.8 MiB once loaded (estimated from the workload's rows)" \
+	"            drive a: golden copy + 1 instance(s) = 431.7 MiB once loaded; free there: 700.0 MiB"
+# TPC-C: 128 MiB + 3 warehouses x 113 MiB = 467 MiB a data directory; 2 x 467 = 934 MiB on a.
 config tpcc '{"kind": "tpcc", "options": {"warehouses": 3}}' "" "{\"name\": \"a\", \"path\": \"$T/ta\"}" '"a": 1'
 plan_prints tpcc \
-	"  sizing    per data directory: 428.0 MiB once loaded (estimated from the workload's rows)" \
-	"            drive a: golden copy + 1 instance(s) = 856.0 MiB once loaded; free there: 700.0 MiB  DOES NOT FIT"
+	"  sizing    per data directory: 467.0 MiB once loaded (estimated from the workload's rows)" \
+	"            drive a: golden copy + 1 instance(s) = 934.0 MiB once loaded; free there: 700.0 MiB  DOES NOT FIT"
 
 # The same campaign refused before anything is made: drive b's data directories do not fit.
-expect plan 1 "dbrig: plan.json: drive b: its golden copy and 2 instance(s) need 658.7 MiB once loaded and $T/tb has 600.0 MiB free (expected a larger drive, fewer instances or fewer rows)"
-# With one instance on b (2 x 219.55 = 439.11 MiB) both fit: past preflight, to the stand-in server.
+expect plan 1 "dbrig: plan.json: drive b: its golden copy and 2 instance(s) need 887.5 MiB once loaded and $T/tb has 600.0 MiB free (expected a larger drive, fewer instances or fewer rows)"
+# With one instance on b (2 x 295.85 = 591.69 MiB of its 600 MiB) both fit: past preflight, to the stand-in server.
 config fits "$SB" "" "{\"name\": \"a\", \"path\": \"$T/ta\"}, {\"name\": \"b\", \"path\": \"$T/tb\"}" '"a": 1, "b": 1'
 rc=0
 "$DBRIG_BIN" campaign fits.json >fits.out 2>fits.err || rc=$?
@@ -90,7 +98,7 @@ rm -rf "$T/out" "$T"/t[ab]/dbrig-pf
 
 # --- two drives on one block device, a drive on the root file system's ---
 # 400 MiB each (sparse: the tmpfs holds what mkfs writes): room for a drive's two small data
-# directories (2 x 128 MiB), so the campaigns that pass preflight go on to the stand-in server.
+# directories (2 x 128 MiB and a little), so the campaigns that pass preflight go on to the stand-in server.
 tmpfs img 200m
 for i in 1 2; do
 	truncate -s 400M "$T/img/d$i.img" || fail "cannot make $T/img/d$i.img"
