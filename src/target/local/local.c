@@ -48,6 +48,8 @@ static const struct target_option local_options[] = {
 	 "mariadb-install-db to initialise data directories (default: PATH, then /usr/bin, /usr/local/bin)"},
 	{"client_binary", TOPT_STRING, NULL, 0, 0, "mariadb client for setup and restore checks (default: PATH)"},
 	{"create_drive_dirs", TOPT_BOOL, "false", 0, 0, "create a drive's path when it does not exist"},
+	{"allow_shared_device", TOPT_BOOL, "false", 0, 0,
+	 "let drives share a block device, or sit on the root file system's (a warning instead of a refusal)"},
 	{"db_user", TOPT_STRING, "sbtest", 0, 0, "database user the drivers connect as (password generated, kept 0600)"},
 	{"start_timeout", TOPT_DURATION, "300s", 0, 0, "how long a server may take to accept connections"},
 	{"stop_timeout", TOPT_DURATION, "600s", 0, 0, "how long a clean shutdown may take before it is an error"},
