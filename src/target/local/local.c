@@ -29,7 +29,6 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "core/strvec.h"
-#include "core/sysstat.h"
 #include "core/tree.h"
 
 #include <errno.h>
@@ -756,18 +755,6 @@ static void local_release(struct target *t, struct target_instance *inst)
 	(void)t;
 	inst_free(inst->priv);
 	inst->priv = NULL;
-}
-
-/* --plan: whether the telemetry can see the servers wait on block I/O (the storage-path
- * verdict, docs/reading-reports.md); dbrig never sets the sysctl. */
-static void local_plan(const struct target_env *env, FILE *out)
-{
-	(void)env;
-	fprintf(out, "  waiting   the servers' block-I/O wait: %s\n",
-		sysstat_delayacct_on(NULL) == 1
-			? "delay accounting"
-			: "delay accounting is off (kernel.task_delayacct): the storage-path verdict cannot see it; "
-			  "enable it with sysctl kernel.task_delayacct=1");
 }
 
 const struct target_ops target_local_ops = {

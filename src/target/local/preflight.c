@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/sysstat.h"
 #include "core/tree.h"
 
 #include <arpa/inet.h>
@@ -425,9 +426,17 @@ static uint64_t drive_needs(const struct target_env *env, size_t d)
 	return env->instances[d] ? (env->instances[d] + UINT64_C(1)) * env->data_bytes : 0;
 }
 
+/* --plan: the sizing of every drive, and whether the telemetry can see the servers wait on
+ * block I/O (the storage-path verdict, docs/reading-reports.md; dbrig never sets the sysctl). */
 void local_plan(const struct target_env *env, FILE *out)
 {
 	char a[32], b[32];
+
+	fprintf(out, "  waiting   the servers' block-I/O wait: %s\n",
+		sysstat_delayacct_on(NULL) == 1
+			? "delay accounting"
+			: "delay accounting is off (kernel.task_delayacct): the storage-path verdict cannot see it; "
+			  "enable it with sysctl kernel.task_delayacct=1");
 
 	size_text(env->data_bytes, a, sizeof(a));
 	fprintf(out, "  sizing    per data directory: %s once loaded (estimated from the workload's rows)\n", a);
