@@ -75,6 +75,41 @@ static int keep_in_place(const struct target_env *env, const char *pw)
 	return ret;
 }
 
+/*
+ * .target.guest_apt_key's text into *out (malloc'd): an ASCII-armored OpenPGP public key,
+ * printable ASCII and newlines, under 64 KiB. A dry run (`mask`) shows a placeholder for a
+ * key this machine does not have yet (a warning); provision refuses it (an error).
+ */
+static int read_apt_key(const char *path, bool mask, char **out)
+{
+	static const char head[] = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
+	char *text = NULL;
+	size_t len = 0;
+	const char *why = NULL;
+	int ret = read_file(path, &text, &len);
+
+	if (ret < 0)
+		why = strerror(-ret);
+	else if (len > 65536 || strncmp(text, head, sizeof(head) - 1))
+		why = "not an ASCII-armored public key";
+	for (size_t i = 0; !why && i < len; i++)
+		if ((text[i] < ' ' || text[i] > '~') && text[i] != '\n' && text[i] != '\r')
+			why = "not an ASCII-armored public key";
+	if (!why) {
+		*out = text;
+		return 0;
+	}
+	free(text);
+	if (!mask) {
+		log_error(".target.guest_apt_key: %s: %s (expected the vendor's ASCII-armored apt signing key, \"%s\" "
+			  "at its start)", path, why, head);
+		return -EINVAL;
+	}
+	log_warn(".target.guest_apt_key: %s: %s; the dry run shows a placeholder, provision will refuse it", path, why);
+	*out = xstrdup("(the key in .target.guest_apt_key, unreadable on this machine)");
+	return 0;
+}
+
 const char *lv_any_domain(struct target *t)
 {
 	struct lv *lv = t->priv;
@@ -179,6 +214,9 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct strbuf host, pk;
 	const char *pw = VM_MASKED_PASSWORD, *dc = lv_setting_str(env, "db_client");
+	const char *key_path = lv_setting_str(env, "guest_apt_key");
+	bool install = strcmp(lv_setting_str(env, "guest_packages"), "preinstalled");
+	char *key = NULL;
 	char client[2 * INET_ADDRSTRLEN], mac[18];
 	int ret;
 
@@ -186,6 +224,8 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		return ret;
 	if (dc && lv_client_host(dc, client, sizeof(client)) < 0)
 		return -EINVAL;
+	if (install && key_path && env->engine->guest_apt_sources && (ret = read_apt_key(key_path, mask, &key)) < 0)
+		return ret;
 	vm_mac(env->name, inst->index, mac);
 	strbuf_init(&host, 0);
 	strbuf_init(&pk, 0);
@@ -197,7 +237,10 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 	struct vm_seed s = {
 		.name = li->dom,
 		.hostname = host.buf,
-		.packages = strcmp(lv_setting_str(env, "guest_packages"), "preinstalled") ? pk.buf : NULL,
+		.packages = install ? pk.buf : NULL,
+		.apt_sources = key ? env->engine->guest_apt_sources : NULL,
+		.apt_key = key,
+		.debconf = key ? env->engine->guest_debconf : NULL,
 		.ssh_key = lv_setting_str(env, "ssh_key"),
 		.db_user = lv_setting_str(env, "db_user"),
 		.db_name = env->database,
@@ -210,6 +253,7 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		.noptions = env->nserver_options,
 	};
 	ret = vm_render_seed(lv->tmpl_dir, lv->template, &s, ud, md);
+	free(key);
 	strbuf_release(&host);
 	strbuf_release(&pk);
 	return ret;

@@ -60,6 +60,10 @@ const struct target_option libvirt_options[] = {
 	{"guest_packages", TOPT_STRING, "install", 0, 0,
 	 "what cloud-init does about the engine and guest agent packages: install (apt update and install them) "
 	 "or preinstalled (the base image has them: no package step, no mirror needed)"},
+	{"guest_apt_key", TOPT_STRING, NULL, 0, 0,
+	 "with guest_packages install and an engine from a vendor repository (sqlserver): the absolute path, on the "
+	 "driver host, of the vendor's ASCII-armored apt signing key; the user-data then adds the vendor's apt sources "
+	 "with it and the packages' EULA answers (unset: the base image must carry the vendor's repository)"},
 	{"db_user", TOPT_STRING, "dbrig", 0, 0, "database user the guest setup creates for the driver"},
 	{"db_password", TOPT_STRING, NULL, 0, 0,
 	 "its password (12 to 128 letters, digits and ._+-=@%:,~); unset: generated for the campaign and kept 0600 in "
@@ -499,7 +503,25 @@ int libvirt_validate(const struct target_env *env)
 	}
 	/* cloud-init installs the engine from the apt sources the image has: Debian's archive
 	 * carries MariaDB only. Not an error: the user's image may have the vendor's repository. */
-	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install"))
+	if ((s = lv_setting_str(env, "guest_apt_key"))) {
+		if (!env->engine->guest_apt_sources)
+			return bad_value(env, ".target.guest_apt_key", s, "is set, but dbrig adds no vendor apt source for "
+					 "this engine (expected it unset; .engine.kind sqlserver has one)");
+		if (strcmp(lv_setting_str(env, "guest_packages"), "install") || !lv_setting_num(env, "cloud_init"))
+			return bad_value(env, ".target.guest_apt_key", s, "is set, but cloud-init installs nothing "
+					 "(expected it unset with \"guest_packages\": \"preinstalled\" or \"cloud_init\": false)");
+		if (s[0] != '/')
+			return bad_value(env, ".target.guest_apt_key", s, "is not an absolute path (expected the path of the "
+					 "vendor's ASCII-armored key on the driver host)");
+	}
+	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install") &&
+	    (s = lv_setting_str(env, "guest_apt_key")))
+		log_warn("%s: .engine.kind \"%s\": the guests install %s from %s, which Debian's archive does not "
+			 "carry: the user-data adds its apt sources and EULA answers (an Ubuntu 22.04 base image), signed by "
+			 "the key provision reads from %s, which must hold %s first (docs/libvirt.md)",
+			 env->file, env->engine->name, env->engine->guest_packages, env->engine->guest_repo, s,
+			 env->engine->guest_apt_key_url);
+	else if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install"))
 		log_warn("%s: .engine.kind \"%s\" with .target.guest_packages \"install\": the guests install %s, "
 			 "which Debian's archive does not carry; the base image needs %s, or the engine installed "
 			 "and \"guest_packages\": \"preinstalled\" (docs/quickstart-libvirt.md)",

@@ -621,6 +621,20 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 				push(pk, json_stringn(p, n), &bad);
 			p += n + (p[n] == ' ');
 		}
+		/* The vendor's sources, each with the key (cloud-init writes it and puts its path for
+		 * $KEY_FILE), and the EULA answers, before the package step (apt_configure runs first). */
+		if (s->apt_sources && s->apt_key) {
+			json_t *apt = json_object(), *src = json_object();
+			char name[32];
+			for (size_t i = 0; s->apt_sources[i]; i++) {
+				snprintf(name, sizeof(name), "dbrig-vendor-%zu.list", i + 1);
+				put(src, name, json_pack("{ssss}", "source", s->apt_sources[i], "key", s->apt_key), &bad);
+			}
+			put(apt, "sources", src, &bad);
+			if (s->debconf)
+				put(apt, "debconf_selections", json_pack("{ss}", "dbrig", s->debconf), &bad);
+			put(ud, "apt", apt, &bad);
+		}
 		put(ud, "package_update", json_true(), &bad);
 		put(ud, "packages", pk, &bad);
 	}

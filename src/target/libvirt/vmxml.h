@@ -135,6 +135,11 @@ struct vm_seed {
 	const char *name;       /* domain name: the instance-id */
 	const char *hostname;
 	const char *packages;   /* space-separated Debian packages for user-data; NULL: none (preinstalled) */
+	/* With packages: the vendor apt sources (deb lines with $KEY_FILE, NULL-terminated) and the
+	 * ASCII-armored key that signs them, and debconf answers; NULL: the image's sources only. */
+	const char *const *apt_sources;
+	const char *apt_key;
+	const char *debconf;
 	const char *ssh_key;    /* or NULL */
 	const char *db_user, *db_password;
 	const char *db_name;   /* the workload's database: the setup creates it and grants it to db_user */
