@@ -557,6 +557,20 @@ static int setup_conf(const struct vm_seed *s, bool sqlserver, struct strbuf *ou
 			}
 			strbuf_addf(out, "max_server_memory_mb=%s\n", v);
 		}
+	/* The files pre-sized in whole MB (rounded up), the recovery model by its T-SQL name. */
+	if (sqlserver) {
+		if (s->recovery && strcmp(s->recovery, "SIMPLE") && strcmp(s->recovery, "FULL") &&
+		    strcmp(s->recovery, "BULK_LOGGED")) {
+			log_error("%s: recovery model outside its grammar; not written into the seed", s->name);
+			return -EINVAL;
+		}
+		if (s->data_size)
+			strbuf_addf(out, "data_size_mb=%" PRIu64 "\n", (s->data_size + 1048575) / 1048576);
+		if (s->log_size)
+			strbuf_addf(out, "log_size_mb=%" PRIu64 "\n", (s->log_size + 1048575) / 1048576);
+		if (s->recovery)
+			strbuf_addf(out, "recovery=%s\n", s->recovery);
+	}
 	return 0;
 }
 

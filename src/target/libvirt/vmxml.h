@@ -149,6 +149,10 @@ struct vm_seed {
 	uint64_t buffer_pool;
 	const struct target_kv *options; /* engine.server_options */
 	size_t noptions;
+	/* SQL Server: the database's data and log files' sizes (bytes, 0: the server's default) and
+	 * its recovery model (SIMPLE, FULL, BULK_LOGGED; NULL: left as the server makes it). */
+	uint64_t data_size, log_size;
+	const char *recovery;
 };
 
 /* db_password in what --dry-run prints (the guest's setup refuses it). */
