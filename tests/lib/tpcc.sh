@@ -260,9 +260,11 @@ tpcc_suite() {
 	check "$name: the result records what the server was (engine.settings)" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1])); s = r['engine']['settings']
-want = {'mysql': ['innodb_flush_log_at_trx_commit', 'innodb_flush_method', 'innodb_doublewrite', 'sync_binlog', 'isolation'],
-        'postgresql': ['synchronous_commit', 'shared_buffers', 'fsync', 'full_page_writes', 'isolation']}[r['workload']['params']['dialect']]
+want = {'mysql': ['innodb_flush_log_at_trx_commit', 'innodb_flush_method', 'innodb_doublewrite', 'sync_binlog', 'isolation', 'database_bytes'],
+        'postgresql': ['synchronous_commit', 'shared_buffers', 'fsync', 'full_page_writes', 'isolation', 'database_bytes']}[r['workload']['params']['dialect']]
 assert all(s.get(k) for k in want), s
+# The prepared database's size: 2 warehouses take more than 2 x 40 MB (tests/integration/tpcc_size.sh).
+assert int(s['database_bytes']) > 80e6, s['database_bytes']
 assert s['isolation'].lower().replace('-', ' ') in ('repeatable read', 'read committed'), s['isolation']
 " "$out.off.json"
 	check "$name: closed-loop run: the 12 conditions after it, in the result" python3 -c "
