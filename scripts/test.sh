@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # The test command: installs what is needed, builds with warnings as errors,
 # and runs every test (cmocka units and integration tests against real servers
-# that the tests start on 127.0.0.1 and stop again). Then, as CI:
-#   - an ASan+UBSan build (-DENABLE_SANITIZERS=ON) runs the whole suite again,
-#     except valgrind_commands (valgrind and ASan do not mix) and tpcc_sqlfluff
-#     (it parses SQL text, the same in both builds). The QEMU end-to-end
-#     test (10+ minutes of TCG guests whose speed does not depend on how dbrig is
-#     built) runs in that build only, so it runs once, with every check on;
+# that the tests start on 127.0.0.1 and stop again), each integration test once,
+# in the strictest build it can run in:
+#   - the plain build (-DCMAKE_BUILD_TYPE=RelWithDebInfo, what users build) runs the
+#     cmocka units, the lints, valgrind_commands (every command under valgrind
+#     memcheck: valgrind and ASan do not mix) and tpcc_sqlfluff (it parses SQL text,
+#     the same in every build);
+#   - an ASan+UBSan build (-DENABLE_SANITIZERS=ON, same optimisation) runs the units
+#     again and every other integration test, the QEMU end-to-end test last (minutes
+#     of TCG guests, whose speed does not depend on how dbrig is built);
 #   - every libFuzzer target runs briefly (tests/fuzz/run.sh).
+# Running the integration tests in both builds doubled CI's time (about 18 minutes)
+# for one more pass of the same checks without the sanitizers.
+# With DBRIG_SANITIZERS=0 (or extra ctest arguments) the plain build runs everything.
 #   scripts/test.sh                 # everything
 #   DBRIG_SKIP_DEPS=1 scripts/test.sh   # skip apt-get (packages already there)
 #   scripts/test.sh -L unit         # extra arguments go to ctest (plain build only)
@@ -38,27 +44,24 @@ cmake --build "$build" -j"$(nproc)"
 echo "=== build: ok ($((SECONDS - t0)) s)"
 sanitize=0
 [ $# -eq 0 ] && [ "${DBRIG_SANITIZERS:-1}" != 0 ] && sanitize=1
-# The QEMU end-to-end test (ASan pass) boots a guest image that is built once with
-# debootstrap from Debian's mirror and cached (minutes on a fresh machine, mostly
-# download and dpkg). Build it in the background while the plain build's tests run;
-# the e2e finds it cached (the script is a no-op on a current cache) or, if this
-# build failed, tries again itself and reports an infrastructure failure.
+# The QEMU end-to-end test (ASan pass, last) boots a guest image that is built once with
+# scripts/make-base-image.sh from Debian's mirror and cached (minutes on a fresh machine,
+# mostly download and dpkg). Build it in the background while the other tests run; the
+# e2e finds it cached (the script is a no-op on a current cache) or, if this build
+# failed, tries again itself and reports an infrastructure failure.
 image_pid=""
 if [ $sanitize = 1 ] && [ "$(id -u)" = 0 ] && command -v debootstrap >/dev/null; then
 	image_log=$(mktemp /tmp/dbrig-e2e-image.XXXXXX.log)
 	bash tests/e2e/make-guest-image.sh "${DBRIG_E2E_CACHE:-/var/cache/dbrig-e2e}" >"$image_log" 2>&1 &
 	image_pid=$!
 fi
+# What runs in the plain build when the ASan build runs the rest (see the top).
+plain_only='^(unit/|lint/|integration/(valgrind_commands|tpcc_sqlfluff)$)'
 if [ $sanitize = 1 ]; then
-	stage "tests" ctest --test-dir "$build" --output-on-failure --timeout 1800 -E '^integration/libvirt_e2e$'
+	stage "tests (plain build: units, lints, valgrind, sqlfluff)" \
+		ctest --test-dir "$build" --output-on-failure --timeout 1800 -R "$plain_only"
 else
 	stage "tests" ctest --test-dir "$build" --output-on-failure --timeout 1800 "$@"
-fi
-if [ -n "$image_pid" ]; then
-	t0=$SECONDS
-	if wait "$image_pid"; then echo "=== e2e guest image: ready (waited $((SECONDS - t0)) s)"; else
-		echo "=== e2e guest image: build FAILED (the e2e tries again); its log:"; tail -20 "$image_log"
-	fi
 fi
 if [ $sanitize = 1 ]; then
 	asan=${build}-asan
@@ -67,9 +70,15 @@ if [ $sanitize = 1 ]; then
 	cmake --build "$asan" -j"$(nproc)"
 	echo "=== ASan+UBSan build: ok ($((SECONDS - t0)) s)"
 	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-	# tpcc_sqlfluff parses SQL text the build does not change: once is enough.
-	stage "ASan+UBSan tests" ctest --test-dir "$asan" --output-on-failure --timeout 1800 \
-		-E '^integration/(valgrind_commands|tpcc_sqlfluff)$'
+	stage "ASan+UBSan tests (units, integration)" ctest --test-dir "$asan" --output-on-failure --timeout 1800 \
+		-E '^(lint/|integration/(valgrind_commands|tpcc_sqlfluff|libvirt_e2e)$)'
+	if [ -n "$image_pid" ]; then
+		t0=$SECONDS
+		if wait "$image_pid"; then echo "=== e2e guest image: ready (waited $((SECONDS - t0)) s)"; else
+			echo "=== e2e guest image: build FAILED (the e2e tries again); its log:"; tail -20 "$image_log"
+		fi
+	fi
+	stage "ASan+UBSan: QEMU end-to-end" ctest --test-dir "$asan" --output-on-failure --timeout 4300 -R '^integration/libvirt_e2e$'
 fi
 if [ $# -eq 0 ] && [ "${DBRIG_FUZZ_SECONDS:-20}" != 0 ]; then
 	stage "fuzz (${DBRIG_FUZZ_SECONDS:-20} s per target)" tests/fuzz/run.sh "${DBRIG_FUZZ_SECONDS:-20}"

@@ -9,6 +9,8 @@
 #   mac          the MAC of the NIC dbrig gave the VM
 #   db_port, buffer_pool   digits
 #   max_server_memory_mb   empty or digits (SQL Server only: sp_configure 'max server memory (MB)')
+#   data_size_mb, log_size_mb   empty or digits (SQL Server only: the database's files pre-sized)
+#   recovery     empty, SIMPLE, FULL or BULK_LOGGED (SQL Server only: the database's recovery model)
 # Then it finds that NIC: dbrig_nic sets nic, addr (its IPv4 address) and gateway.
 set -eu
 log() { echo "dbrig-setup: $*"; }
@@ -16,6 +18,7 @@ die() { log "$*" >&2; exit 1; }
 conf=/etc/dbrig/setup.conf
 [ -f "$conf" ] || die "$conf is missing (cloud-init writes it from dbrig's user-data)"
 db_user='' db_name='' db_password='' db_client='' mac='' db_port='' buffer_pool='' max_server_memory_mb=''
+data_size_mb='' log_size_mb='' recovery=''
 while IFS= read -r line || [ -n "$line" ]; do
 	case $line in
 	'' | '#'*) ;;
@@ -27,7 +30,10 @@ while IFS= read -r line || [ -n "$line" ]; do
 	db_port=*) db_port=${line#*=} ;;
 	buffer_pool=*) buffer_pool=${line#*=} ;;
 	max_server_memory_mb=*) max_server_memory_mb=${line#*=} ;;
-	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_name, db_password, db_client, mac, db_port, buffer_pool or max_server_memory_mb)" ;;
+	data_size_mb=*) data_size_mb=${line#*=} ;;
+	log_size_mb=*) log_size_mb=${line#*=} ;;
+	recovery=*) recovery=${line#*=} ;;
+	*) die "$conf: unexpected line ${line%%=*} (expected db_user, db_name, db_password, db_client, mac, db_port, buffer_pool, max_server_memory_mb, data_size_mb, log_size_mb or recovery)" ;;
 	esac
 done <"$conf"
 case $db_user in '' | *[!A-Za-z0-9_]*) die "$conf: db_user is not [A-Za-z0-9_]+" ;; esac
@@ -38,6 +44,9 @@ case $mac in '' | *[!0-9a-f:]*) die "$conf: mac is not a MAC address" ;; esac
 case $db_port in '' | *[!0-9]*) die "$conf: db_port is not a number" ;; esac
 case $buffer_pool in '' | *[!0-9]*) die "$conf: buffer_pool is not a number" ;; esac
 case $max_server_memory_mb in *[!0-9]*) die "$conf: max_server_memory_mb is not a number" ;; esac
+case $data_size_mb in *[!0-9]*) die "$conf: data_size_mb is not a number" ;; esac
+case $log_size_mb in *[!0-9]*) die "$conf: log_size_mb is not a number" ;; esac
+case $recovery in '' | SIMPLE | FULL | BULK_LOGGED) ;; *) die "$conf: recovery is not SIMPLE, FULL or BULK_LOGGED" ;; esac
 
 # dbrig_nic [gateway]: the NIC with the seed's MAC, its IPv4 address and (when asked) its
 # default gateway, waiting up to 120 s for DHCP; stops the setup when one does not come.

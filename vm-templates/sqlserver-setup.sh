@@ -11,8 +11,11 @@
 #     (1433 unless the campaign sets another), and it listens on the
 #     IPv4 address of the NIC with the MAC dbrig gave the VM only
 #   - the driver's login db_user is created (sysadmin) with db_password, and the workload's
-#     database db_name exists: created empty on a fresh disk; on a restored (cloned) disk
-#     whose files this instance's master does not know yet, attached from them
+#     database db_name exists: created empty on a fresh disk, its data and log files
+#     pre-sized to data_size_mb / log_size_mb when set (growing by 1 GB beyond), and on a
+#     restored (cloned) disk whose files this instance's master does not know yet,
+#     attached from them; its recovery model is set to recovery at every boot when set
+#     (the result's engine.settings record it and the files' sizes)
 # Not boot-tested by dbrig's CI (no SQL Server image there); the Windows Server 2012 R2 /
 # SQL Server 2014 case of the published runs is in vm-templates/windows-sqlserver.md.
 # shellcheck source=setup-common.sh
@@ -24,6 +27,7 @@ tsql_ident() { printf '[%s]' "$(printf '%s' "$1" | sed 's/]/]]/g')"; }
 
 # SQL Server listens on the IPv4 address of the NIC dbrig gave the VM only (security-review
 # finding 12). Its logins cannot be limited to a client host: db_client has no use here.
+# shellcheck disable=SC2119 # dbrig_nic's argument is optional: no gateway needed here
 dbrig_nic
 
 disk=
@@ -65,13 +69,16 @@ mdf=/srv/dbrig-data/mssql/$db_name.mdf
 ldf=/srv/dbrig-data/mssql/${db_name}_log.ldf
 if [ -f "$mdf" ]; then
 	make_db="CREATE DATABASE $(tsql_ident "$db_name") ON (FILENAME = $(tsql_str "$mdf")), (FILENAME = $(tsql_str "$ldf")) FOR ATTACH;"
+elif [ -n "$data_size_mb$log_size_mb" ]; then
+	make_db="CREATE DATABASE $(tsql_ident "$db_name") ON (NAME = $(tsql_str "$db_name"), FILENAME = $(tsql_str "$mdf")${data_size_mb:+, SIZE = ${data_size_mb}MB}, FILEGROWTH = 1024MB) LOG ON (NAME = $(tsql_str "${db_name}_log"), FILENAME = $(tsql_str "$ldf")${log_size_mb:+, SIZE = ${log_size_mb}MB}, FILEGROWTH = 1024MB);"
 else
 	make_db="CREATE DATABASE $(tsql_ident "$db_name");"
 fi
 printf '%s\n' "IF NOT EXISTS (SELECT 1 FROM sys.server_principals WHERE name = $(tsql_str "$db_user"))" \
 	"  CREATE LOGIN $(tsql_ident "$db_user") WITH PASSWORD = $(tsql_str "$db_password"), CHECK_POLICY = OFF;" \
 	"ALTER SERVER ROLE sysadmin ADD MEMBER $(tsql_ident "$db_user");" \
-	"IF DB_ID($(tsql_str "$db_name")) IS NULL $make_db" >"$batch"
+	"IF DB_ID($(tsql_str "$db_name")) IS NULL $make_db" "GO" >"$batch"
+[ -z "$recovery" ] || printf '%s\n' "ALTER DATABASE $(tsql_ident "$db_name") SET RECOVERY $recovery;" "GO" >>"$batch"
 # engine.server_options.max_server_memory_mb, applied at every boot (RECONFIGURE takes it
 # without a restart); the result's server settings record what the server then runs with.
 if [ -n "$max_server_memory_mb" ]; then

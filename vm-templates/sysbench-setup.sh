@@ -23,6 +23,7 @@
 # A value as an SQL string literal: the grammar setup-common.sh checks leaves no quote to
 # double, and doubling keeps it a literal if the grammar ever grows one.
 sql_str() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+# shellcheck disable=SC2016 # the backquotes are MySQL's identifier quotes, not a command
 sql_ident() { printf '`%s`' "$(printf '%s' "$1" | sed 's/`/``/g')"; }
 
 # The server listens on the IPv4 address of the NIC dbrig gave the VM only, and the

@@ -6,3 +6,5 @@ SELECT 'innodb_flush_log_at_trx_commit', CAST(@@global.innodb_flush_log_at_trx_c
 SELECT 'isolation', CAST(@@session.transaction_isolation AS CHAR);
 SELECT 'isolation', CAST(@@session.tx_isolation AS CHAR);
 SELECT 'autocommit', CAST(@@session.autocommit AS CHAR);
+-- The database's size (scale fidelity, docs/tpcc.md): its tables' pages, data and indexes.
+SELECT 'database_bytes', CAST(SUM(data_length + index_length) AS CHAR) FROM information_schema.tables WHERE table_schema = DATABASE();

@@ -5,6 +5,7 @@
  * to a default.
  */
 #include "campaign/config.h"
+#include "campaign/plan.h"
 #include "campaign/driver.h"
 
 #include "core/fileio.h"
@@ -331,6 +332,7 @@ static void fill_env(struct campaign_config *cfg)
 		.target = cfg->target,
 		.settings = cfg->target_settings,
 		.golden_source = cfg->golden_source,
+		.data_bytes = plan_data_bytes(cfg),
 	};
 }
 

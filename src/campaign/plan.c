@@ -1,8 +1,13 @@
 #include "campaign/plan.h"
 
 #include "core/strbuf.h"
+#include "core/units.h"
+#include "db/engine.h"
+#include "workload/registry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct plan *plan_make(const struct campaign_config *cfg)
 {
@@ -59,6 +64,33 @@ void plan_free(struct plan *p)
 	}
 	free(p->runs);
 	free(p);
+}
+
+/* The redo log (MariaDB: innodb_log_file_size, as the config gives it) or WAL (PostgreSQL). */
+static uint64_t log_bytes(const struct campaign_config *cfg)
+{
+	if (cfg->engine->protocol == DB_PROTO_POSTGRESQL)
+		return PLAN_WAL_BYTES;
+	for (size_t i = 0; i < cfg->nserver_options; i++) {
+		char k[64];
+		uint64_t v;
+		const char *why;
+		snprintf(k, sizeof(k), "%s", cfg->server_options[i].key);
+		for (char *p = k; *p; p++)
+			*p = *p == '-' ? '_' : *p;
+		if (!strcmp(k, "innodb_log_file_size") && parse_size_bytes(cfg->server_options[i].value, &v, &why) == 0)
+			return v;
+	}
+	return PLAN_REDO_DEFAULT_BYTES;
+}
+
+uint64_t plan_data_bytes(const struct campaign_config *cfg)
+{
+	uint64_t base = PLAN_DATADIR_BYTES + log_bytes(cfg);
+
+	if (cfg->workload == &workload_tpcc)
+		return base + (uint64_t)cfg->warehouses * PLAN_TPCC_WAREHOUSE_BYTES;
+	return base + (uint64_t)cfg->tables * cfg->table_size * PLAN_SYSBENCH_ROW_BYTES;
 }
 
 void plan_campaign_dir(const struct campaign_config *cfg, struct strbuf *sb)

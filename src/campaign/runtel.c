@@ -110,6 +110,16 @@ static void journal_reading(void *arg, const struct tel_series *s, size_t k)
 			json_object_set_new(p, key, r->pid_cpu_s[i] < 0 ? json_null() : json_real(r->pid_cpu_s[i]));
 		}
 		json_object_set_new(o, "pid_cpu_s", p);
+		/* Their waiting on block I/O: [delay accounting, I/O pressure some, full] seconds, null: not read. */
+		p = json_object();
+		for (size_t i = 0; i < s->npids; i++) {
+			const struct tel_pid_io *io = &r->pid_io[i];
+			snprintf(key, sizeof(key), "%ld", (long)s->pids[i]);
+			json_object_set_new(p, key, json_pack("[o, o, o]", io->blkio_s < 0 ? json_null() : json_real(io->blkio_s),
+							      io->psi_some_s < 0 ? json_null() : json_real(io->psi_some_s),
+							      io->psi_full_s < 0 ? json_null() : json_real(io->psi_full_s)));
+		}
+		json_object_set_new(o, "pid_io_s", p);
 	}
 	if (s->nguests) {
 		json_t *g = json_object();

@@ -33,9 +33,18 @@ static void take_reading(struct sampler *sm)
 	r->has_disks = sp->ndevs &&
 		       sysstat_disk_read(sp->diskstats ? sp->diskstats : "/proc/diskstats", sp->devs, sp->ndevs,
 					 r->disks) == 0;
-	for (size_t i = 0; i < sp->npids; i++)
-		if (sysstat_pid_read(sp->pids[i], &r->pid_cpu_s[i]) < 0)
+	for (size_t i = 0; i < sp->npids; i++) {
+		const struct tel_pid_src *src = &sm->series.pid_src[i];
+		if (sysstat_pid_read(sp->pids[i], &r->pid_cpu_s[i]) < 0) {
 			r->pid_cpu_s[i] = -1;
+			continue;
+		}
+		if (src->delayacct == 1 && sysstat_pid_blkio_read(sp->pids[i], &r->pid_io[i].blkio_s) < 0)
+			r->pid_io[i].blkio_s = -1;
+		if (src->psi_scope >= 0 &&
+		    sysstat_psi_read(src->psi_path, &r->pid_io[i].psi_some_s, &r->pid_io[i].psi_full_s) < 0)
+			r->pid_io[i].psi_some_s = r->pid_io[i].psi_full_s = -1;
+	}
 	if (sp->guests.n && sp->guests.read(sp->guests.arg, r->guests, sp->guests.n) < 0)
 		memset(r->guests, 0, sp->guests.n * sizeof(*r->guests));
 	if (sp->on_reading)
@@ -84,6 +93,15 @@ int sampler_start(struct sampler **out, const struct sampler_spec *spec)
 	sm = xcalloc(1, sizeof(*sm));
 	sm->spec = *spec;
 	tel_series_init(&sm->series, spec->devs, spec->ndevs, spec->pids, spec->npids, spec->guests.n);
+	/* Where each process's waiting is read, once: the kernel's setting and its cgroup. */
+	for (size_t i = 0; i < spec->npids; i++) {
+		struct tel_pid_src *src = &sm->series.pid_src[i];
+		src->delayacct = sysstat_delayacct_on(spec->delayacct);
+		src->psi_scope = sysstat_psi_locate("/proc", spec->pids[i], "/sys/fs/cgroup", "/proc/pressure/io",
+						    src->psi_path, sizeof(src->psi_path));
+		if (src->psi_scope < 0)
+			src->psi_path[0] = '\0';
+	}
 	pthread_mutex_init(&sm->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

@@ -3,7 +3,10 @@
  * every report interval, the host CPU counters (/proc/stat), the counters of
  * the drives' block devices (/proc/diskstats, one read for all), the CPU time
  * of the processes it was given (drivers, local database servers:
- * /proc/PID/stat) and, through the target, the VMs' block and vCPU counters.
+ * /proc/PID/stat) with their waiting on block I/O (delay accounting summed over
+ * their threads, when the kernel counts it, and the I/O pressure of their
+ * cgroup or of the system: core/sysstat.h) and, through the target, the VMs'
+ * block and vCPU counters.
  * Readings go into a result/telemetry.h series, stamped with CLOCK_MONOTONIC.
  *
  * Life cycle: sampler_start takes the first reading in the caller's thread,
@@ -15,8 +18,9 @@
  * ended, a VM that does not answer) leaves that part of the reading empty;
  * the sampler goes on.
  *
- * Cost: per reading, two /proc files, one small file per process and one
- * call to the target; nothing in the drivers' processes.
+ * Cost: per reading, two /proc files, per process its stat, one small file
+ * per thread (delay accounting on) and its io.pressure, and one call to the
+ * target; nothing in the drivers' processes.
  */
 #ifndef DBRIG_CAMPAIGN_SAMPLER_H
 #define DBRIG_CAMPAIGN_SAMPLER_H
@@ -44,6 +48,7 @@ struct sampler_spec {
 	size_t npids;
 	struct sampler_guests guests;     /* n == 0: none */
 	const char *diskstats, *stat;     /* NULL: /proc/diskstats, /proc/stat */
+	const char *delayacct;            /* NULL: /proc/sys/kernel/task_delayacct */
 	/* After each reading, in the sampler thread (the telemetry journal); may be NULL. */
 	void (*on_reading)(void *arg, const struct tel_series *s, size_t k);
 	void *arg;

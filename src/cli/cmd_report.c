@@ -1,6 +1,6 @@
 /*
  * dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]
- *              [--drive NAME] [--steady-window N] [--shared-axis]
+ *              [--drive NAME] [--run ID|latest] [--steady-window N] [--shared-axis]
  *
  * Reads every result and journal under RESULTS_DIR, aggregates per drive x run
  * group (src/report/aggregate.h), puts the published references beside them
@@ -33,6 +33,7 @@ struct report_cfg {
 	const char *compare;
 	const char *format;
 	const char *drive;
+	const char *run;
 	unsigned steady_window;
 	bool shared_axis;
 	bool include_degraded;
@@ -50,6 +51,11 @@ static const struct opt_def report_opts[] = {
 	 .help = "comma-separated formats: md, html, csv, json", .group = "Report options"},
 	{.name = "drive", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, drive),
 	 .help = "report one drive alone: its results over every run group (VM count), verdicts and charts",
+	 .group = "Report options"},
+	{.name = "run", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, run),
+	 .help = "report one campaign run alone: its run id (run.run_id, or a prefix naming one run, e.g. "
+		 "20261202T0105), or \"latest\" (the latest started run of each campaign); results without a run "
+		 "id are left out (default: every run, side by side)",
 	 .group = "Report options"},
 	{.name = "steady-window", .kind = OPT_UINT, .offset = offsetof(struct report_cfg, steady_window), .def = "5",
 	 .min = STEADY_MIN_WINDOW, .max = 1000000,
@@ -72,7 +78,8 @@ static const struct opt_def report_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n"
-		   "                    [--drive NAME] [--steady-window N] [--shared-axis] [--include-degraded]\n\n"
+		   "                    [--drive NAME] [--run ID|latest] [--steady-window N] [--shared-axis]\n"
+		   "                    [--include-degraded]\n\n"
 		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\" and *.jsonl journals,\n"
 		   "found recursively under RESULTS_DIR) per drive x run group and write the report.\n"
 		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
@@ -172,12 +179,104 @@ static unsigned campaign_window(const struct run_set *runs, unsigned dflt)
 	return w >= STEADY_MIN_WINDOW ? (unsigned)w : dflt;
 }
 
+/* The distinct campaign runs (run ids) of the results, in result order. */
+static size_t run_ids(const struct run_set *rs, const struct run **ids)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		bool seen = !*rs->runs[i]->run_id;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !strcmp(ids[k]->run_id, rs->runs[i]->run_id);
+		if (!seen)
+			ids[n++] = rs->runs[i];
+	}
+	return n;
+}
+
+static bool picked(const struct run *r, const struct run **ids, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(ids[k]->run_id, r->run_id))
+			return true;
+	return false;
+}
+
+/*
+ * --run: the results of the chosen campaign runs into `view` (pointers into
+ * `all`, which keeps them). "latest": the latest started run of each
+ * campaign; otherwise the run whose id is `spec`, or the one whose id starts
+ * with it. -1 after one line when the results cannot give exactly that.
+ */
+static int pick_runs(const struct run_set *all, const char *spec, const char *dir, struct run_set *view)
+{
+	const struct run **ids = xcalloc(all->n + 1, sizeof(*ids)), **pick = xcalloc(all->n + 1, sizeof(*pick));
+	size_t nids = run_ids(all, ids), npick = 0;
+	struct strbuf list;
+	int ret = -1;
+
+	strbuf_init(&list, 0);
+	for (size_t k = 0; k < nids; k++)
+		strbuf_addf(&list, "%s%s", k ? ", " : "", ids[k]->run_id);
+	if (!nids) {
+		log_error("--run: \"%s\": the results in %s carry no campaign run id (expected results of dbrig campaign, "
+			  "which records run.run_id)", spec, dir);
+		goto out;
+	}
+	if (!strcmp(spec, "latest")) {
+		for (size_t k = 0; k < nids; k++) {
+			size_t c = 0;
+			while (c < npick && strcmp(pick[c]->campaign, ids[k]->campaign))
+				c++;
+			if (c == npick)
+				pick[npick++] = ids[k];
+			else if (strcmp(ids[k]->run_started, pick[c]->run_started) > 0 ||
+				 (!strcmp(ids[k]->run_started, pick[c]->run_started) &&
+				  strcmp(ids[k]->run_id, pick[c]->run_id) > 0))
+				pick[c] = ids[k];
+		}
+	} else {
+		for (size_t k = 0; k < nids && !npick; k++)
+			if (!strcmp(ids[k]->run_id, spec))
+				pick[npick++] = ids[k];
+		for (size_t k = 0; k < nids && !npick; k++)
+			if (!strncmp(ids[k]->run_id, spec, strlen(spec)))
+				pick[npick++] = ids[k];
+		for (size_t k = 0; k < nids && npick == 1; k++)
+			if (ids[k] != pick[0] && !strncmp(ids[k]->run_id, spec, strlen(spec)) && strcmp(pick[0]->run_id, spec)) {
+				log_error("--run: \"%s\" names more than one campaign run of the results in %s (expected one of: "
+					  "%s, or latest)", spec, dir, list.buf);
+				goto out;
+			}
+		if (!npick) {
+			log_error("--run: \"%s\" is not a campaign run of the results in %s (expected one of: %s, or latest)",
+				  spec, dir, list.buf);
+			goto out;
+		}
+	}
+	view->runs = xcalloc(all->n + 1, sizeof(*view->runs));
+	view->superseded = xcalloc(all->nsuperseded + 1, sizeof(*view->superseded));
+	for (size_t i = 0; i < all->n; i++)
+		if (picked(all->runs[i], pick, npick))
+			view->runs[view->n++] = all->runs[i];
+	for (size_t i = 0; i < all->nsuperseded; i++)
+		if (picked(all->superseded[i], pick, npick))
+			view->superseded[view->nsuperseded++] = all->superseded[i];
+	ret = 0;
+out:
+	strbuf_release(&list);
+	free(ids);
+	free(pick);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_cfg cfg = {0};
 	const struct report_writer_ops *writers[8];
 	const char *pos[2] = {NULL, NULL};
-	struct run_set *runs = NULL;
+	struct run_set *runs = NULL, picked_runs = {0};
+	const struct run_set *chosen;
 	struct pub_set *pub = NULL;
 	struct report *rep = NULL;
 	struct report_files files = {0};
@@ -211,6 +310,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (parse_formats(cfg.format, writers, sizeof(writers) / sizeof(writers[0])) < 0)
 		goto out;
+	if (cfg.run && !*cfg.run) {
+		log_error("report: --run: empty (expected a campaign run id of the results, or latest)");
+		goto out;
+	}
 	if (cfg.drive && !*cfg.drive) {
 		log_error("report: --drive: empty (expected the name of a drive of the results)");
 		goto out;
@@ -236,22 +339,30 @@ int cmd_report(int argc, char **argv)
 			  pos[0]);
 		goto out;
 	}
+	chosen = runs;
+	if (cfg.run) {
+		if (pick_runs(runs, cfg.run, pos[0], &picked_runs) < 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		chosen = &picked_runs;
+	}
 	for (size_t i = 0; i < NOPTS; i++)
 		if (report_opts[i].offset == offsetof(struct report_cfg, steady_window) && !given[i])
-			cfg.steady_window = campaign_window(runs, cfg.steady_window);
-	rc = report_build_with(runs, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive,
+			cfg.steady_window = campaign_window(chosen, cfg.steady_window);
+	rc = report_build_with(chosen, pub, &(struct report_opts){.steady_window = cfg.steady_window, .drive = cfg.drive,
 							     .shared_axis = cfg.shared_axis,
 							     .include_degraded = cfg.include_degraded},
 			       &rep);
 	if (rc == -ENOENT) {
 		struct strbuf names;
 		strbuf_init(&names, 0);
-		for (size_t i = 0; i < runs->n; i++) {
+		for (size_t i = 0; i < chosen->n; i++) {
 			bool seen = false;
 			for (size_t k = 0; k < i; k++)
-				seen |= !strcmp(runs->runs[k]->drive, runs->runs[i]->drive);
+				seen |= !strcmp(chosen->runs[k]->drive, chosen->runs[i]->drive);
 			if (!seen)
-				strbuf_addf(&names, "%s%s", names.len ? ", " : "", runs->runs[i]->drive);
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "", chosen->runs[i]->drive);
 		}
 		log_error("--drive: \"%s\" is not a drive of the results in %s (expected one of: %s)", cfg.drive, pos[0],
 			  names.buf);
@@ -308,6 +419,8 @@ out:
 	atomic_set_release(&set);
 	report_files_release(&files);
 	report_free(rep);
+	free(picked_runs.runs);
+	free(picked_runs.superseded);
 	run_set_free(runs);
 	pub_set_free(pub);
 	for (int a = 0; a < nargs; a++)

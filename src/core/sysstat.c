@@ -2,7 +2,10 @@
 
 #include "core/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,4 +282,157 @@ int sysstat_pid_read(pid_t pid, double *cpu_s)
 	ret = sysstat_pid_parse(text, sysconf(_SC_CLK_TCK), cpu_s);
 	free(text);
 	return ret;
+}
+
+int sysstat_blkio_parse(const char *text, long hz, double *blkio_s)
+{
+	/* Field 42, i.e. the 39th after the state (field 3), counted from the last ')'. */
+	const char *s = strrchr(text, ')');
+	unsigned long long v;
+	int skip = 0;
+
+	if (!s || hz <= 0)
+		return -EINVAL;
+	s++;
+	for (int f = 3; f < 42; f++) {
+		while (*s == ' ')
+			s++;
+		if (!*s || *s == '\n')
+			return -EINVAL;
+		while (*s && *s != ' ' && *s != '\n')
+			s++;
+		skip++;
+	}
+	if (skip != 39 || sscanf(s, " %llu", &v) != 1)
+		return -EINVAL;
+	*blkio_s = (double)v / (double)hz;
+	return 0;
+}
+
+int sysstat_tasks_blkio_read(const char *task_dir, double *blkio_s)
+{
+	char path[PATH_MAX], *text;
+	struct dirent *e;
+	size_t len;
+	double sum = 0, one;
+	long hz = sysconf(_SC_CLK_TCK);
+	bool any = false;
+	DIR *d;
+
+	if (!(d = opendir(task_dir)))
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "%s/%.20s/stat", task_dir, e->d_name);
+		text = NULL;
+		/* A thread that exited between readdir and here is left out. */
+		if (read_file(path, &text, &len) < 0)
+			continue;
+		if (sysstat_blkio_parse(text, hz, &one) == 0) {
+			sum += one;
+			any = true;
+		}
+		free(text);
+	}
+	closedir(d);
+	if (!any)
+		return -ESRCH;
+	*blkio_s = sum;
+	return 0;
+}
+
+int sysstat_pid_blkio_read(pid_t pid, double *blkio_s)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	return sysstat_tasks_blkio_read(path, blkio_s);
+}
+
+int sysstat_delayacct_on(const char *proc_sys_path)
+{
+	char *text = NULL;
+	size_t len;
+	int on;
+
+	if (read_file(proc_sys_path ? proc_sys_path : "/proc/sys/kernel/task_delayacct", &text, &len) < 0)
+		return -ENOENT;
+	on = text[0] == '1';
+	free(text);
+	return on;
+}
+
+/* The total= of the line that starts with `kind`, microseconds. */
+static int psi_total(const char *text, const char *kind, double *s)
+{
+	size_t k = strlen(kind);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *t;
+		unsigned long long us;
+		if (strncmp(l, kind, k) || l[k] != ' ')
+			continue;
+		t = strstr(l, " total=");
+		if (!t || (strchr(l, '\n') && t > strchr(l, '\n')) || sscanf(t + 7, "%llu", &us) != 1)
+			return -EINVAL;
+		*s = (double)us / 1e6;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int sysstat_psi_parse(const char *text, double *some_s, double *full_s)
+{
+	if (psi_total(text, "some", some_s) < 0)
+		return -EINVAL;
+	/* Older kernels have no "full" line for the system: then it is as some is not known. */
+	if (psi_total(text, "full", full_s) < 0)
+		*full_s = -1;
+	return 0;
+}
+
+int sysstat_psi_read(const char *path, double *some_s, double *full_s)
+{
+	char *text = NULL;
+	size_t len;
+	int ret = read_file(path, &text, &len);
+
+	if (ret < 0)
+		return ret;
+	ret = sysstat_psi_parse(text, some_s, full_s);
+	free(text);
+	return ret;
+}
+
+int sysstat_psi_locate(const char *proc, pid_t pid, const char *cgroup_root, const char *proc_pressure, char *out,
+		       size_t n)
+{
+	char path[128], *text = NULL, *l;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%ld/cgroup", proc, (long)pid);
+	if (read_file(path, &text, &len) == 0) {
+		for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+			char *end = strchr(l, '\n');
+			if (strncmp(l, "0::/", 4))
+				continue;
+			if (end)
+				*end = '\0';
+			if (!strcmp(l + 3, "/"))
+				break; /* the root cgroup: the system's figure */
+			const char *sub[] = {"", "/unified"};
+			for (size_t i = 0; i < 2; i++) {
+				snprintf(out, n, "%s%s%s/io.pressure", cgroup_root, sub[i], l + 3);
+				if (access(out, R_OK) == 0) {
+					free(text);
+					return 1;
+				}
+			}
+			break;
+		}
+	}
+	free(text);
+	snprintf(out, n, "%s", proc_pressure);
+	return access(out, R_OK) == 0 ? 0 : -ENOENT;
 }

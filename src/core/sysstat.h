@@ -120,4 +120,40 @@ int sysstat_pid_parse(const char *text, long hz, double *cpu_s) __attribute__((w
 /* The same for a live process: 0, -ESRCH when it is gone. */
 int sysstat_pid_read(pid_t pid, double *cpu_s) __attribute__((warn_unused_result));
 
+/*
+ * The waiting on block I/O itself (docs/reading-reports.md, "storage path"):
+ *
+ * Delay accounting: field 42 of /proc/PID/task/TID/stat, delayacct_blkio_ticks
+ * (clock ticks a thread spent waiting for its block I/O to complete, throttled
+ * time included), counted by the kernel only while
+ * /proc/sys/kernel/task_delayacct is 1. A process's own /proc/PID/stat holds
+ * its main thread's only, so the threads' are summed; a thread that exits
+ * takes its count with it.
+ */
+int sysstat_blkio_parse(const char *text, long hz, double *blkio_s) __attribute__((warn_unused_result));
+/* Summed over the threads of a task folder (/proc/PID/task: TID/stat each): 0,
+ * -ESRCH when it is gone or holds no readable thread. */
+int sysstat_tasks_blkio_read(const char *task_dir, double *blkio_s) __attribute__((warn_unused_result));
+/* The same for a live process. */
+int sysstat_pid_blkio_read(pid_t pid, double *blkio_s) __attribute__((warn_unused_result));
+/* 1: the kernel counts delays (kernel.task_delayacct = 1), 0: it does not, < 0: unknown (no such file). */
+int sysstat_delayacct_on(const char *proc_sys_path);
+
+/*
+ * Pressure stall information of I/O: the "total=" microseconds of its "some"
+ * (at least one task of the scope stalled on I/O) and "full" (all its
+ * non-idle tasks stalled) lines, as seconds.
+ */
+int sysstat_psi_parse(const char *text, double *some_s, double *full_s) __attribute__((warn_unused_result));
+int sysstat_psi_read(const char *path, double *some_s, double *full_s) __attribute__((warn_unused_result));
+/*
+ * Where the process's I/O pressure is: the io.pressure of its cgroup v2 (the
+ * "0::PATH" line of /proc/PID/cgroup under `cgroup_root`, then under
+ * `cgroup_root`/unified for a hybrid hierarchy) when that cgroup is not the
+ * root; the system's `proc_pressure` otherwise. Returns 1 for a cgroup's, 0 for
+ * the system's, -ENOENT when neither exists. `proc` is "/proc" but in tests.
+ */
+int sysstat_psi_locate(const char *proc, pid_t pid, const char *cgroup_root, const char *proc_pressure, char *out,
+		       size_t n);
+
 #endif

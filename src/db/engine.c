@@ -87,6 +87,13 @@ const struct db_engine db_engine_postgresql = {
 	.odbc_connect = pg_connect,
 };
 
+/* Microsoft's repositories for Ubuntu 22.04: mssql-server (2022) and prod (mssql-tools18, msodbcsql18). */
+static const char *const mssql_apt_sources[] = {
+	"deb [arch=amd64 signed-by=$KEY_FILE] https://packages.microsoft.com/ubuntu/22.04/mssql-server-2022 jammy main",
+	"deb [arch=amd64 signed-by=$KEY_FILE] https://packages.microsoft.com/ubuntu/22.04/prod jammy main",
+	NULL,
+};
+
 const struct db_engine db_engine_sqlserver = {
 	.name = "sqlserver",
 	.protocol = DB_PROTO_TDS,
@@ -95,6 +102,11 @@ const struct db_engine db_engine_sqlserver = {
 	.port = 1433,
 	.guest_packages = "mssql-server mssql-tools18",
 	.guest_repo = "Microsoft's apt repository (packages.microsoft.com)",
+	.guest_apt_sources = mssql_apt_sources,
+	.guest_apt_key_url = "https://packages.microsoft.com/keys/microsoft.asc",
+	/* mssql-tools18 and its dependency msodbcsql18 refuse to install until their EULA is accepted. */
+	.guest_debconf = "msodbcsql18 msodbcsql/ACCEPT_EULA boolean true\n"
+			 "mssql-tools18 mssql-tools/accept_eula boolean true\n",
 	.guest_template = "sqlserver",
 	.client = "sqlcmd",
 	.odbc_connect = mssql_connect,

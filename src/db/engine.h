@@ -31,6 +31,13 @@ struct db_engine {
 	/* NULL: Debian's archive carries guest_packages; else the vendor's apt repository
 	 * the guest image must have before cloud-init can install them. */
 	const char *guest_repo;
+	/* With guest_repo: the apt sources the user-data adds when the campaign names the
+	 * vendor's signing key (.target.guest_apt_key), deb lines whose signed-by is
+	 * $KEY_FILE (cloud-init writes the key there), NULL-terminated; where that key is
+	 * published; and the debconf answers (EULAs) its packages ask. NULL: none. */
+	const char *const *guest_apt_sources;
+	const char *guest_apt_key_url;
+	const char *guest_debconf;
 	/* The VM template (vm-templates/<name>-setup.sh, -domain.xml) whose guest runs it;
 	 * NULL: no guest template sets it up (the libvirt target refuses the engine). */
 	const char *guest_template;

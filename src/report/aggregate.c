@@ -286,6 +286,14 @@ bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const stru
 		in->drive_queue_depth = best->queue_depth;
 		in->drive_device = best->name;
 	}
+	/* The waiting on block I/O: the server's own threads first, then its own cgroup, then the VM's disk. */
+	if (t->has_blkio || (t->has_psi && t->psi_cgroup) || t->has_vm_wait) {
+		in->has_io_wait = true;
+		in->io_wait_src = t->has_blkio ? IO_WAIT_DELAYACCT : t->has_psi && t->psi_cgroup ? IO_WAIT_PSI_CGROUP
+											: IO_WAIT_VM_DISK;
+		in->io_wait = t->has_blkio ? t->blkio_wait : t->has_psi && t->psi_cgroup ? t->psi_some : t->vm_wait;
+	}
+	in->io_wait_off = !in->has_io_wait && t->delayacct_off;
 	if (dev)
 		*dev = best ? best : t->ndevs ? &t->devs[0] : NULL;
 	return true;
@@ -487,7 +495,7 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	}
 	if (g->has_verdict) {
 		g->verdict = verdict_decide(&g->vin);
-		if (g->verdict.bottleneck != BOTTLENECK_DRIVE && g->verdict.bottleneck != BOTTLENECK_UNKNOWN) {
+		if (!bottleneck_is_storage(g->verdict.bottleneck) && g->verdict.bottleneck != BOTTLENECK_UNKNOWN) {
 			char why[300];
 			verdict_explain(&g->vin, &g->verdict, why, sizeof(why));
 			add_warning(rep, "bottleneck %s in %s: %s", bottleneck_name(g->verdict.bottleneck), g->label, why);

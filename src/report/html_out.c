@@ -585,7 +585,7 @@ static void td_bottleneck(struct strbuf *sb, bool has, const struct verdict_in *
 		return;
 	}
 	verdict_explain(in, v, why, sizeof(why));
-	strbuf_addf(sb, "<td%s><b>%s</b><small>", v->bottleneck == BOTTLENECK_DRIVE ? "" : " class=\"warn\"",
+	strbuf_addf(sb, "<td%s><b>%s</b><small>", bottleneck_is_storage(v->bottleneck) ? "" : " class=\"warn\"",
 		    bottleneck_name(v->bottleneck));
 	esc(sb, why);
 	strbuf_adds(sb, "</small></td>");
@@ -1172,23 +1172,6 @@ static void superseded(struct strbuf *sb, const struct report *rep)
 	table_close(sb);
 }
 
-/* The distinct non-empty values of a run field, "; "-separated, in result order. */
-static void distinct(struct strbuf *out, const struct report *rep, const char *(*get)(const struct run *))
-{
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const char *v = get(rep->runs->runs[i]);
-		bool seen = !*v;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = !strcmp(get(rep->runs->runs[k]), v);
-		if (!seen)
-			strbuf_addf(out, "%s%s", out->len ? "; " : "", v);
-	}
-}
-
-static const char *get_campaign(const struct run *r) { return r->campaign; }
-static const char *get_tool(const struct run *r) { return r->tool_version; }
-static const char *get_engine(const struct run *r) { return r->engine; }
-
 /* A row of the test-bed table: a name and text (escaped), "not recorded" when empty. */
 static void bed_row(struct strbuf *sb, const char *name, const char *text)
 {
@@ -1200,109 +1183,33 @@ static void bed_row(struct strbuf *sb, const char *name, const char *text)
 	strbuf_adds(sb, "</td></tr>\n");
 }
 
+static void headline_li(void *ctx, const char *lead, const char *text, bool warn)
+{
+	struct strbuf *sb = ctx;
+
+	strbuf_addf(sb, "<li%s><b>", warn ? " class=\"warn\"" : "");
+	name_text(sb, lead);
+	strbuf_adds(sb, "</b>: ");
+	name_text(sb, text);
+	strbuf_adds(sb, "</li>\n");
+}
+
 /*
- * The answer first: one sentence per compared pair of drives (the Drive
- * comparison's figures), or per run group when no run group ran on two drives.
+ * The answer first: one sentence per run group compared over drives (the Drive
+ * comparison's figures), or per group when no run group ran on two drives
+ * (report_headlines, the same sentences as report.md).
  */
 static void headline(struct strbuf *sb, const struct report *rep)
 {
-	char b[64], lo[32], hi[32];
-
 	strbuf_adds(sb, "<section id=\"headline\" class=\"headline\">\n<h2>Headline</h2>\n<ul>\n");
-	for (size_t i = 0; i < rep->ncmps; i++) {
-		const struct agg_cmp *c = &rep->cmps[i];
-		const struct agg_group *a = &rep->groups[c->faster], *g = &rep->groups[c->slower];
-		size_t ndr = 1, last = i;
-
-		/* One sentence per run group: its first pair, and the spread when it has more drives. */
-		if (i > 0 && agg_same_run_group(&rep->groups[rep->cmps[i - 1].faster], a))
-			continue;
-		while (last + 1 < rep->ncmps && agg_same_run_group(&rep->groups[rep->cmps[last + 1].faster], a))
-			last++;
-		ndr += last - i + 1;
-		if (ndr > 2) {
-			const struct agg_group *z = &rep->groups[rep->cmps[last].slower];
-
-			strbuf_adds(sb, "<li><b>");
-			name_text(sb, a->run_group);
-			strbuf_addf(sb, "</b>: %zu drives; the fastest, ", ndr);
-			name_text(sb, a->drive);
-			if (z->tps.mean > 0) {
-				snprintf(b, sizeof(b), ", has %.2f× the TPS of the slowest, ", a->tps.mean / z->tps.mean);
-				strbuf_adds(sb, b);
-			} else {
-				strbuf_adds(sb, ", beats the slowest, ");
-			}
-			name_text(sb, z->drive);
-			strbuf_adds(sb, " (every neighbouring pair in <a href=\"#compare\">Drive comparison</a>).</li>\n");
-			continue;
-		}
-		strbuf_adds(sb, "<li><b>");
-		name_text(sb, a->run_group);
-		strbuf_adds(sb, "</b>: ");
-		name_text(sb, a->drive);
-		if (g->tps.mean > 0) {
-			snprintf(b, sizeof(b), " %.2f× ", c->ratio.ratio);
-			strbuf_adds(sb, b);
-		} else {
-			strbuf_adds(sb, " more than ");
-		}
-		name_text(sb, g->drive);
-		strbuf_adds(sb, " TPS");
-		if (c->ratio.valid) {
-			snprintf(lo, sizeof(lo), "%.2f", c->ratio.lo);
-			snprintf(hi, sizeof(hi), "%.2f", c->ratio.hi);
-			strbuf_addf(sb, " (95%% CI %s–%s)", lo, hi);
-		}
-		if (c->welch.valid)
-			strbuf_addf(sb, ", %s (Welch p = %.3g)", c->welch.significant ? "significant" : "<span class=\"warn\">NOT "
-				    "significant</span>", c->welch.p);
-		else
-			strbuf_adds(sb, ", no test (needs 2 repetitions on both drives)");
-		if (a->incomplete || g->incomplete)
-			strbuf_adds(sb, " <span class=\"warn\">(an incomplete group)</span>");
-		strbuf_adds(sb, ".</li>\n");
-	}
-	if (!rep->ncmps) {
-		for (size_t i = 0; i < rep->ngroups; i++) {
-			const struct agg_group *g = &rep->groups[i];
-
-			strbuf_adds(sb, "<li><b>");
-			name_text(sb, g->label);
-			strbuf_adds(sb, "</b>: ");
-			report_fmt_num(b, sizeof(b), g->tps.mean, 2);
-			strbuf_addf(sb, "%s TPS, average ", b);
-			report_fmt_num(b, sizeof(b), g->avg_ms_mean.mean, 2);
-			strbuf_addf(sb, "%s ms", b);
-			if (g->has_p99_mean) {
-				report_fmt_num(b, sizeof(b), g->p99_mean.mean, 2);
-				strbuf_addf(sb, ", p99 %s ms", b);
-			}
-			strbuf_addf(sb, "%s.</li>\n", g->incomplete ? " <span class=\"warn\">(INCOMPLETE)</span>" : "");
-		}
-		strbuf_adds(sb, "</ul>\n<p>No run group ran on more than one drive, so nothing is compared.</p>\n");
-	} else {
-		strbuf_adds(sb, "</ul>\n");
-	}
+	report_headlines(rep, headline_li, sb);
+	strbuf_adds(sb, "</ul>\n");
+	if (!rep->ncmps && rep->drive)
+		strbuf_adds(sb, "<p>Only this drive's runs: its rank against the other drives is under "
+				"<a href=\"#compare\">Drive comparison</a>.</p>\n");
+	else if (!rep->ncmps)
+		strbuf_adds(sb, "<p>No run group ran on more than one drive, so nothing is compared.</p>\n");
 	strbuf_adds(sb, "</section>\n");
-}
-
-/* "nvme0n1: SAMSUNG …, serial S6…, firmware GDC7102Q, 3,841 GB, 512/4096-byte blocks". */
-static void drive_id_text(struct strbuf *t, const struct drive_id *id)
-{
-	char b[64];
-
-	strbuf_addf(t, "%s: %s", id->dev, *id->model ? id->model : "model not reported");
-	if (*id->serial)
-		strbuf_addf(t, ", serial %s", id->serial);
-	if (*id->firmware)
-		strbuf_addf(t, ", firmware %s", id->firmware);
-	if (id->size_bytes) {
-		report_fmt_num(b, sizeof(b), (double)id->size_bytes / 1e9, 0);
-		strbuf_addf(t, ", %s GB", b);
-	}
-	if (id->logical_block)
-		strbuf_addf(t, ", %u/%u-byte blocks (logical/physical)", id->logical_block, id->physical_block);
 }
 
 /* What a run did to the drive: "SMART passed, 38 → 51 °C (+13), wear 2 → 2% (+0), 6.40 GB written". */
@@ -1345,7 +1252,7 @@ static void drive_bed(struct strbuf *sb, const struct report *rep, const char *d
 		if (!head) {
 			for (size_t k = 0; k < r->ndrive_ids; k++) {
 				strbuf_reset(&t);
-				drive_id_text(&t, &r->drive_ids[k].id);
+				report_drive_id_text(&t, &r->drive_ids[k].id);
 				strbuf_adds(sb, k ? "<br>" : "");
 				name_text(sb, t.buf);
 			}
@@ -1363,65 +1270,26 @@ static void drive_bed(struct strbuf *sb, const struct report *rep, const char *d
 	strbuf_release(&t);
 }
 
-static bool drive_recorded(const struct report *rep, const char *drive)
-{
-	for (size_t i = 0; i < rep->runs->n; i++)
-		if (!strcmp(rep->runs->runs[i]->drive, drive) &&
-		    (rep->runs->runs[i]->drive_stack || rep->runs->runs[i]->ndrive_ids))
-			return true;
-	return false;
-}
-
-/* What was measured, with what, where: from the results themselves. */
+/* What was measured, with what, where: from the results themselves (report_bed_build, as report.md and .json). */
 static void test_bed(struct strbuf *sb, const struct report *rep, const char **drives, size_t ndrives)
 {
+	struct report_bed bed;
 	struct strbuf t;
-	const char *first = "", *last = "";
-	unsigned cpus = 0;
 
+	report_bed_build(rep, &bed);
 	strbuf_init(&t, 0);
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const struct run *r = rep->runs->runs[i];
-		if (*r->started_at && (!*first || strcmp(r->started_at, first) < 0))
-			first = r->started_at;
-		if (*r->finished_at && strcmp(r->finished_at, last) > 0)
-			last = r->finished_at;
-		if (r->host_cpus > cpus)
-			cpus = r->host_cpus;
-	}
 	strbuf_adds(sb, "<details id=\"test-bed\" class=\"bed\" open><summary>Test bed</summary>\n<div class=\"scroll\"><table>\n");
-	distinct(&t, rep, get_campaign);
-	bed_row(sb, "campaign", t.buf);
-	strbuf_reset(&t);
-	if (*first)
-		strbuf_addf(&t, "%s – %s", first, *last ? last : "?");
-	bed_row(sb, "runs", t.buf);
-	strbuf_reset(&t);
-	distinct(&t, rep, get_tool);
-	bed_row(sb, "dbrig", t.buf);
-	strbuf_reset(&t);
-	distinct(&t, rep, get_engine);
-	bed_row(sb, "engine and server", t.buf);
-	strbuf_reset(&t);
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const struct host_id *h = &rep->runs->runs[i]->host;
-		char b[64];
-
-		if (!*h->cpu_model && !*h->kernel)
-			continue;
-		report_fmt_num(b, sizeof(b), (double)h->ram_bytes / (1024.0 * 1024 * 1024), 0);
-		strbuf_addf(&t, "%s, %u CPUs, %s GiB RAM, %s", *h->cpu_model ? h->cpu_model : "CPU model not reported",
-			    h->cpus, b, *h->kernel ? h->kernel : "kernel not reported");
-		break;
-	}
-	if (!t.len && cpus)
-		strbuf_addf(&t, "%u CPUs", cpus);
-	bed_row(sb, "host", t.buf);
-	/* Drives without recorded block devices share one row. */
+	report_bed_rows(&bed, sb, bed_row);
+	/* Drives without recorded block devices or volume share one row. */
 	strbuf_reset(&t);
 	for (size_t d = 0; d < ndrives; d++) {
-		if (!drive_recorded(rep, drives[d]))
-			strbuf_addf(&t, "%s%s", t.len ? "; " : "", drives[d]);
+		const struct report_bed_drive *bd = NULL;
+		for (size_t k = 0; k < bed.ndrives; k++)
+			if (!strcmp(bed.drives[k].name, drives[d]))
+				bd = &bed.drives[k];
+		if (bd && (bd->run || bd->stack || *bd->storage))
+			continue;
+		strbuf_addf(&t, "%s%s", t.len ? "; " : "", drives[d]);
 	}
 	if (t.len) {
 		strbuf_adds(sb, "<tr><th>drives</th><td>");
@@ -1429,27 +1297,31 @@ static void test_bed(struct strbuf *sb, const struct report *rep, const char **d
 		strbuf_adds(sb, "<small>block devices not recorded in these results</small></td></tr>\n");
 	}
 	for (size_t d = 0; d < ndrives; d++) {
-		strbuf_reset(&t);
-		for (size_t i = 0; i < rep->runs->n; i++)
-			if (!strcmp(rep->runs->runs[i]->drive, drives[d]) && rep->runs->runs[i]->drive_stack) {
-				strbuf_adds(&t, rep->runs->runs[i]->drive_stack);
-				break;
-			}
-		if (!drive_recorded(rep, drives[d]))
+		const struct report_bed_drive *bd = NULL;
+		for (size_t k = 0; k < bed.ndrives; k++)
+			if (!strcmp(bed.drives[k].name, drives[d]))
+				bd = &bed.drives[k];
+		if (!bd || !(bd->run || bd->stack || *bd->storage))
 			continue;
 		strbuf_adds(sb, "<tr><th>drive ");
 		name_text(sb, drives[d]);
 		strbuf_adds(sb, "</th><td>");
 		drive_bed(sb, rep, drives[d]);
-		if (t.len) {
+		if (*bd->storage) {
+			strbuf_adds(sb, "<small>volume: ");
+			name_text(sb, bd->storage);
+			strbuf_adds(sb, "</small>");
+		}
+		if (bd->stack) {
 			strbuf_adds(sb, "<small>block devices: ");
-			name_text(sb, t.buf);
+			name_text(sb, bd->stack);
 			strbuf_adds(sb, "</small>");
 		}
 		strbuf_adds(sb, "</td></tr>\n");
 	}
 	strbuf_adds(sb, "</table></div></details>\n");
 	strbuf_release(&t);
+	report_bed_release(&bed);
 }
 
 /*

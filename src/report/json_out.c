@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * Non-finite figures met while rendering: json_real() returns NULL for them,
@@ -119,17 +120,25 @@ static json_t *dev_json(const struct tel_dev *d)
 static json_t *verdict_json(bool has, const struct verdict_in *in, const struct verdict *v, const struct tel_dev *d)
 {
 	char why[300];
+	json_t *o;
 
 	if (!has)
 		return json_null();
 	verdict_explain(in, v, why, sizeof(why));
-	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "bottleneck", bottleneck_name(v->bottleneck),
+	o = json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "bottleneck", bottleneck_name(v->bottleneck),
 			 "why", why, "driver_saturated", v->driver.saturated,
 			 "host_cpu_busy", in->has_host_cpu ? num(in->host_cpu_busy) : json_null(),
 			 "guest_cpu_busy", in->has_guest_cpu ? num(in->guest_cpu_busy) : json_null(),
 			 "driver_cores_per_loop", in->has_driver_cpu ? num(v->driver.per_loop) : json_null(),
 			 "conn_wait", in->has_conn_wait ? num(in->conn_wait_share) : json_null(),
 			 "device", d ? dev_json(d) : json_null());
+	/* The waiting on block I/O, where a result measured it (older results: absent). */
+	if (in->has_io_wait)
+		json_object_set_new(o, "io_wait", json_pack("{s:o, s:s}", "share", num(in->io_wait), "source",
+							     io_wait_source_name(in->io_wait_src)));
+	else if (in->io_wait_off)
+		json_object_set_new(o, "io_wait", json_pack("{s:n, s:s}", "share", "source", "delay accounting off"));
+	return o;
 }
 
 static json_t *welch_json(const struct ci_welch *w)
@@ -287,6 +296,73 @@ static json_t *pub_json(const struct pub_review *rv)
 			 "incomplete", lb_incomplete_json(rv));
 }
 
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+/* "format=raw allocation=full": the value of one key, as a JSON string, or null. */
+static json_t *storage_key(const char *st, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = st; p && *p;) {
+		size_t n;
+		while (*p == ' ' || *p == ';')
+			p++;
+		n = strcspn(p, " ;");
+		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=')
+			return json_stringn(p + kl + 1, n - kl - 1);
+		p += n;
+	}
+	return json_null();
+}
+
+/* The test bed of report.md and report.html, as data (report_bed_build). */
+static json_t *test_bed_json(const struct report *rep)
+{
+	struct report_bed bed;
+	json_t *o, *runs = json_array(), *drives = json_array(), *host = json_null();
+
+	report_bed_build(rep, &bed);
+	for (size_t k = 0; k < bed.nruns; k++)
+		json_array_append_new(runs, json_pack("{s:s, s:o}", "run_id", bed.runs[k]->run_id, "run_started",
+						      str_or_null(bed.runs[k]->run_started)));
+	if (bed.hostid)
+		host = json_pack("{s:o, s:I, s:I, s:o}", "cpu_model", str_or_null(bed.hostid->cpu_model), "cpus",
+				 (json_int_t)bed.hostid->cpus, "ram_bytes", (json_int_t)bed.hostid->ram_bytes, "kernel",
+				 str_or_null(bed.hostid->kernel));
+	for (size_t d = 0; d < bed.ndrives; d++) {
+		const struct report_bed_drive *bd = &bed.drives[d];
+		json_t *ids = json_array();
+
+		for (size_t k = 0; bd->run && k < bd->run->ndrive_ids; k++) {
+			const struct drive_id *id = &bd->run->drive_ids[k].id;
+			json_array_append_new(ids, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "dev", id->dev, "model",
+							     str_or_null(id->model), "serial", str_or_null(id->serial),
+							     "firmware", str_or_null(id->firmware), "size_bytes",
+							     id->size_bytes ? json_integer((json_int_t)id->size_bytes) : json_null(),
+							     "logical_block", id->logical_block ? json_integer(id->logical_block) : json_null(),
+							     "physical_block",
+							     id->physical_block ? json_integer(id->physical_block) : json_null()));
+		}
+		json_array_append_new(drives, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "drive", bd->name, "devices", ids,
+							"block_devices", str_or_null(bd->stack), "storage",
+							str_or_null(bd->storage_raw), "format", storage_key(bd->storage_raw, "format"),
+							"allocation", storage_key(bd->storage_raw, "allocation")));
+	}
+	o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "campaign", str_or_null(bed.campaign), "runs", runs,
+		      "first_started", str_or_null(bed.first), "last_finished", str_or_null(bed.last), "dbrig",
+		      str_or_null(bed.tool), "engine", str_or_null(bed.engine), "host", host, "drives", drives);
+	report_bed_release(&bed);
+	return o;
+}
+
+static void headline_json(void *ctx, const char *lead, const char *text, bool warn)
+{
+	json_array_append_new(ctx, json_pack("{s:s, s:s, s:b}", "run_group", lead, "text", text, "warn", warn));
+}
+
 static int json_render(const struct report *rep, struct report_files *out)
 {
 	json_t *root = json_object(), *a;
@@ -298,6 +374,10 @@ static int json_render(const struct report *rep, struct report_files *out)
 	json_object_set_new(root, "schema", json_string("dbrig.report/1"));
 	json_object_set_new(root, "drive", rep->drive ? json_string(rep->drive) : json_null());
 	json_object_set_new(root, "steady_window", json_integer((json_int_t)rep->steady_window));
+	json_object_set_new(root, "test_bed", test_bed_json(rep));
+	a = json_array();
+	report_headlines(rep, headline_json, a);
+	json_object_set_new(root, "headline", a);
 	a = json_array();
 	for (size_t i = 0; i < rep->ngroups; i++)
 		json_array_append_new(a, group_json(&rep->groups[i]));

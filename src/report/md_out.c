@@ -738,6 +738,74 @@ static void references(struct strbuf *sb, const struct report *rep)
 	strbuf_release(&why);
 }
 
+static void headline_item(void *ctx, const char *lead, const char *text, bool warn)
+{
+	strbuf_addf(ctx, "- %s**%s**: %s\n", warn ? "⚠ " : "", lead, text);
+}
+
+/* The answer first: the same sentences as report.html's headline (report_headlines). */
+static void headline(struct strbuf *sb, const struct report *rep)
+{
+	strbuf_adds(sb, "## Headline\n\n");
+	report_headlines(rep, headline_item, sb);
+	if (!rep->ncmps && rep->drive)
+		strbuf_adds(sb, "\nOnly this drive's runs: its rank against the other drives is under Drive comparison.\n");
+	else if (!rep->ncmps)
+		strbuf_adds(sb, "\nNo run group ran on more than one drive, so nothing is compared.\n");
+	strbuf_addc(sb, '\n');
+}
+
+static void bed_row(struct strbuf *sb, const char *name, const char *text)
+{
+	report_md_cell(sb, name);
+	report_md_cell(sb, *text ? text : "not recorded in these results");
+	endrow(sb);
+}
+
+/* What was measured, with what, where: the fields of report.html's test bed (report_bed_build). */
+static void test_bed(struct strbuf *sb, const struct report *rep)
+{
+	struct report_bed bed;
+	struct strbuf t, name;
+
+	report_bed_build(rep, &bed);
+	strbuf_init(&t, 0);
+	strbuf_init(&name, 0);
+	strbuf_adds(sb, "## Test bed\n\n| field | value |\n|---|---|\n");
+	report_bed_rows(&bed, sb, bed_row);
+	/* Drives without recorded block devices or volume share one row, as in report.html. */
+	strbuf_reset(&t);
+	for (size_t d = 0; d < bed.ndrives; d++)
+		if (!bed.drives[d].run && !bed.drives[d].stack && !*bed.drives[d].storage)
+			strbuf_addf(&t, "%s%s", t.len ? "; " : "", bed.drives[d].name);
+	if (t.len) {
+		strbuf_adds(&t, " (block devices not recorded in these results)");
+		bed_row(sb, "drives", t.buf);
+	}
+	for (size_t d = 0; d < bed.ndrives; d++) {
+		const struct report_bed_drive *bd = &bed.drives[d];
+
+		if (!bd->run && !bd->stack && !*bd->storage)
+			continue;
+		strbuf_reset(&t);
+		for (size_t k = 0; bd->run && k < bd->run->ndrive_ids; k++) {
+			strbuf_adds(&t, k ? "; " : "");
+			report_drive_id_text(&t, &bd->run->drive_ids[k].id);
+		}
+		if (*bd->storage)
+			strbuf_addf(&t, "%svolume: %s", t.len ? "; " : "", bd->storage);
+		if (bd->stack)
+			strbuf_addf(&t, "%sblock devices: %s", t.len ? "; " : "", bd->stack);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "drive %s", bd->name);
+		bed_row(sb, name.buf, t.buf);
+	}
+	strbuf_addc(sb, '\n');
+	strbuf_release(&t);
+	strbuf_release(&name);
+	report_bed_release(&bed);
+}
+
 static int md_render(const struct report *rep, struct report_files *out)
 {
 	struct strbuf *sb = report_files_add(out, "report.md");
@@ -756,6 +824,8 @@ static int md_render(const struct report *rep, struct report_files *out)
 		strbuf_addf(sb, "; %zu superseded attempt%s not counted (see the end)", rep->runs->nsuperseded,
 			    rep->runs->nsuperseded == 1 ? "" : "s");
 	strbuf_adds(sb, ".\n\n");
+	headline(sb, rep);
+	test_bed(sb, rep);
 	if (rep->nwarnings) {
 		strbuf_adds(sb, "## Warnings\n\n");
 		for (size_t i = 0; i < rep->nwarnings; i++)

@@ -53,4 +53,46 @@ void report_dev_text(const struct tel_dev *d, char *buf, size_t n);
 void report_compare_sentence(const struct agg_cmp *c, const struct agg_group *a, const struct agg_group *b,
 			     char *buf, size_t n);
 
+/*
+ * The headline: one sentence per run group compared over drives (TPS ratio,
+ * p99 and average latency change, each with its 95% CI and significance), or
+ * per group when nothing is compared. `lead` names the run group, `text` is
+ * plain text; `warn`: a difference not significant, or an incomplete group.
+ * The text writers render the same sentences (md, html).
+ */
+typedef void report_headline_fn(void *ctx, const char *lead, const char *text, bool warn);
+void report_headlines(const struct report *rep, report_headline_fn *emit, void *ctx);
+
+/* "nvme0n1: SAMSUNG …, serial S6…, firmware GDC7102Q, 3,841 GB, 512/4096-byte blocks (logical/physical)". */
+void report_drive_id_text(struct strbuf *t, const struct drive_id *id);
+
+/* The test bed, from the results themselves: one text per field ("" when no result recorded it). */
+struct report_bed_drive {
+	const char *name;          /* run.drive */
+	char *storage;             /* "raw volume, allocation full (preallocated)", or "" */
+	char *storage_raw;         /* run.storage as recorded ("format=raw allocation=full"; "; "-joined), or "" */
+	const struct run *run;     /* the first run that recorded its block devices' identity, or NULL */
+	const char *stack;         /* its block devices ("loop3 (file /x.img) on vda"), or NULL */
+};
+
+struct report_bed {
+	char *campaign;            /* the distinct campaigns, "; "-joined */
+	size_t nruns;
+	const struct run **runs;   /* one result of each campaign run (run.run_id), in result order */
+	char *run;                 /* the campaign runs: "ID, started TIME; …" */
+	const char *first, *last;  /* earliest started_at, latest finished_at, or NULL */
+	char *tool, *engine;       /* dbrig versions; "driver server_version"s */
+	const struct host_id *hostid; /* the first recorded host, or NULL */
+	unsigned cpus;
+	char *host;                /* "CPU model, N CPUs, M GiB RAM, kernel" */
+	size_t ndrives;
+	struct report_bed_drive *drives; /* in result order */
+};
+void report_bed_build(const struct report *rep, struct report_bed *b);
+void report_bed_release(struct report_bed *b);
+/* The rows every format shows first (campaign, campaign run, runs, dbrig, engine and server,
+ * host): row(sb, name, text), text "" when no result recorded it. */
+typedef void report_bed_row_fn(struct strbuf *sb, const char *name, const char *text);
+void report_bed_rows(const struct report_bed *b, struct strbuf *sb, report_bed_row_fn *row);
+
 #endif

@@ -60,6 +60,7 @@ void run_free(struct run *r)
 	free(r->run_group);
 	free(r->run_id);
 	free(r->run_started);
+	free(r->storage);
 	free(r->drive);
 	free(r->instance);
 	free(r->kind);

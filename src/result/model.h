@@ -95,6 +95,14 @@ struct tel_phase {
 	unsigned guest_vcpus;
 	bool has_server;
 	double server_cores;             /* the database server process (local target) */
+	/* Waiting on block I/O (docs/result-format.md): thread-seconds per second. */
+	bool delayacct_off;              /* the result says the kernel did not count the server's delays */
+	bool has_blkio;
+	double blkio_wait;               /* the server's, from delay accounting */
+	bool has_psi, psi_cgroup;        /* its I/O pressure; of its own cgroup, or the system's */
+	double psi_some, psi_full;       /* 0..1; psi_full < 0: not given */
+	bool has_vm_wait;
+	double vm_wait;                  /* the VM's disk: its requests' times (libvirt block stats) */
 };
 
 struct interval_pt {
@@ -127,6 +135,7 @@ struct run {
 				  (tables, table_size): what it says, or NULL */
 	char *campaign, *run_group, *drive, *instance;
 	char *run_id, *run_started; /* 1.2 run.run_id / run_started: the campaign run; "" when absent */
+	char *storage;         /* run.storage: the under-test volume, "format=raw allocation=full" (libvirt); "" */
 	int64_t vm_count, repetition;
 	int64_t steady_window; /* run.steady_window: the campaign's verdict window; 0: none stored */
 	char *kind, *test;     /* workload.kind, workload.test */

@@ -212,6 +212,7 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->drive = dup_or_empty(jsonr_str(jr, run, ".run", "drive", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->run_id = dup_or_empty(jsonr_str(jr, run, ".run", "run_id", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->run_started = dup_or_empty(jsonr_str(jr, run, ".run", "run_started", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
+	r->storage = dup_or_empty(jsonr_str(jr, run, ".run", "storage", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->instance = dup_or_empty(jsonr_str(jr, run, ".run", "instance", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->vm_count = jsonr_int(jr, run, ".run", "vm_count", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
 	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
@@ -514,6 +515,31 @@ static void read_tel_devs(struct jsonr *jr, json_t *o, const char *path, const c
 	}
 }
 
+/* The server's waiting on block I/O: delay accounting and I/O pressure. */
+static void read_server_wait(struct jsonr *jr, json_t *srv, const char *path, struct tel_phase *t)
+{
+	char sp[192];
+	json_t *o;
+
+	if (jsonr_has(srv, "delayacct"))
+		t->delayacct_off = !jsonr_bool(jr, srv, path, "delayacct", JSONR_REQUIRED, false);
+	snprintf(sp, sizeof(sp), "%s.blkio_wait", path);
+	if ((o = jsonr_obj(jr, srv, path, "blkio_wait", JSONR_OPTIONAL | JSONR_NULLABLE))) {
+		t->has_blkio = true;
+		t->blkio_wait = jsonr_num(jr, o, sp, "share", JSONR_REQUIRED, 0, 0);
+	}
+	snprintf(sp, sizeof(sp), "%s.io_pressure", path);
+	if ((o = jsonr_obj(jr, srv, path, "io_pressure", JSONR_OPTIONAL | JSONR_NULLABLE))) {
+		const char *scope = jsonr_str(jr, o, sp, "scope", JSONR_REQUIRED, "system");
+		t->has_psi = true;
+		t->psi_cgroup = !strcmp(scope, "cgroup");
+		if (!t->psi_cgroup && strcmp(scope, "system"))
+			jsonr_fail(jr, sp, "scope", json_object_get(o, "scope"), "\"cgroup\" or \"system\"");
+		t->psi_some = read_frac(jr, o, sp, "some", JSONR_REQUIRED);
+		t->psi_full = json_is_number(json_object_get(o, "full")) ? read_frac(jr, o, sp, "full", JSONR_REQUIRED) : -1;
+	}
+}
+
 static void read_tel_phase(struct jsonr *jr, json_t *phases, const char *name, const char *top,
 			   struct tel_phase *t)
 {
@@ -552,6 +578,12 @@ static void read_tel_phase(struct jsonr *jr, json_t *phases, const char *name, c
 	if ((o = jsonr_obj(jr, ph, path, "server", JSONR_OPTIONAL | JSONR_NULLABLE))) {
 		t->has_server = true;
 		t->server_cores = jsonr_num(jr, o, sp, "cores", JSONR_REQUIRED, 0, 0);
+		read_server_wait(jr, o, sp, t);
+	}
+	snprintf(sp, sizeof(sp), "%s.vm_disk_wait", path);
+	if ((o = jsonr_obj(jr, ph, path, "vm_disk_wait", JSONR_OPTIONAL | JSONR_NULLABLE))) {
+		t->has_vm_wait = true;
+		t->vm_wait = jsonr_num(jr, o, sp, "share", JSONR_REQUIRED, 0, 0);
 	}
 }
 

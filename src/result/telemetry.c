@@ -28,6 +28,9 @@ void tel_series_init(struct tel_series *s, const struct blockdev *devs, size_t n
 	s->pids = xcalloc(npids + 1, sizeof(*s->pids));
 	if (npids)
 		memcpy(s->pids, pids, npids * sizeof(*pids));
+	s->pid_src = xcalloc(npids + 1, sizeof(*s->pid_src));
+	for (size_t i = 0; i < npids; i++)
+		s->pid_src[i].delayacct = s->pid_src[i].psi_scope = -1;
 	s->nguests = nguests;
 }
 
@@ -44,8 +47,11 @@ struct tel_reading *tel_series_add(struct tel_series *s, uint64_t mono_ns)
 	r->mono_ns = mono_ns;
 	r->disks = xcalloc(s->ndevs + 1, sizeof(*r->disks));
 	r->pid_cpu_s = xcalloc(s->npids + 1, sizeof(*r->pid_cpu_s));
-	for (size_t i = 0; i < s->npids; i++)
+	r->pid_io = xcalloc(s->npids + 1, sizeof(*r->pid_io));
+	for (size_t i = 0; i < s->npids; i++) {
 		r->pid_cpu_s[i] = -1;
+		r->pid_io[i].blkio_s = r->pid_io[i].psi_some_s = r->pid_io[i].psi_full_s = -1;
+	}
 	r->guests = xcalloc(s->nguests + 1, sizeof(*r->guests));
 	return r;
 }
@@ -55,11 +61,13 @@ void tel_series_release(struct tel_series *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->v[i].disks);
 		free(s->v[i].pid_cpu_s);
+		free(s->v[i].pid_io);
 		free(s->v[i].guests);
 	}
 	free(s->v);
 	free(s->devs);
 	free(s->pids);
+	free(s->pid_src);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -68,6 +76,9 @@ enum source {
 	SRC_CPU,
 	SRC_DISK,
 	SRC_PID,
+	SRC_PID_BLKIO,
+	SRC_PID_PSI_SOME,
+	SRC_PID_PSI_FULL,
 	SRC_GUEST_BLOCK,
 	SRC_GUEST_CPU,
 };
@@ -93,6 +104,15 @@ static bool get(const struct tel_reading *r, enum source src, size_t idx, double
 		return true;
 	case SRC_PID:
 		v[0] = r->pid_cpu_s[idx];
+		return v[0] >= 0;
+	case SRC_PID_BLKIO:
+		v[0] = r->pid_io[idx].blkio_s;
+		return v[0] >= 0;
+	case SRC_PID_PSI_SOME:
+		v[0] = r->pid_io[idx].psi_some_s;
+		return v[0] >= 0;
+	case SRC_PID_PSI_FULL:
+		v[0] = r->pid_io[idx].psi_full_s;
 		return v[0] >= 0;
 	case SRC_GUEST_BLOCK: {
 		const struct sysstat_guest *g = &r->guests[idx];
@@ -243,15 +263,47 @@ static json_t *guest_disk_json(const char *name, const struct sysstat_guest_rate
 	return o;
 }
 
-/* Process CPU seconds over [t0, t1], or < 0 when not sampled. */
-static double pid_cpu(const struct tel_series *s, int pid, uint64_t t0, uint64_t t1)
+/* A process counter's growth over [t0, t1] (SRC_PID: CPU seconds), or < 0 when not sampled. */
+static double pid_delta(const struct tel_series *s, enum source src, int pid, uint64_t t0, uint64_t t1)
 {
 	double a, b;
 
-	if (pid < 0 || (size_t)pid >= s->npids || !value_at(s, SRC_PID, (size_t)pid, t0, &a, 1) ||
-	    !value_at(s, SRC_PID, (size_t)pid, t1, &b, 1))
+	if (pid < 0 || (size_t)pid >= s->npids || !value_at(s, src, (size_t)pid, t0, &a, 1) ||
+	    !value_at(s, src, (size_t)pid, t1, &b, 1))
 		return -1;
 	return b > a ? b - a : 0;
+}
+
+static double pid_cpu(const struct tel_series *s, int pid, uint64_t t0, uint64_t t1)
+{
+	return pid_delta(s, SRC_PID, pid, t0, t1);
+}
+
+/*
+ * The server's waiting on block I/O beside its CPU: delay accounting's
+ * thread-seconds (when the kernel counts them, else "delayacct": false) and
+ * the I/O pressure of its cgroup or of the system, each as seconds and as a
+ * share of the span.
+ */
+static void server_wait(json_t *srv, const struct tel_series *s, int pid, uint64_t t0, uint64_t t1, double secs)
+{
+	const struct tel_pid_src *src = pid >= 0 && (size_t)pid < s->npids ? &s->pid_src[pid] : NULL;
+	double w, some, full;
+
+	if (!src)
+		return;
+	if (src->delayacct >= 0)
+		json_object_set_new(srv, "delayacct", json_boolean(src->delayacct == 1));
+	if (src->delayacct == 1 && (w = pid_delta(s, SRC_PID_BLKIO, pid, t0, t1)) >= 0)
+		json_object_set_new(srv, "blkio_wait", json_pack("{s:o, s:o, s:s}", "seconds", num(w), "share",
+								 num(w / secs), "source", "delay accounting"));
+	if (src->psi_scope >= 0 && (some = pid_delta(s, SRC_PID_PSI_SOME, pid, t0, t1)) >= 0) {
+		full = pid_delta(s, SRC_PID_PSI_FULL, pid, t0, t1);
+		json_object_set_new(srv, "io_pressure",
+				    json_pack("{s:s, s:s, s:o, s:o}", "scope", src->psi_scope ? "cgroup" : "system", "path",
+					      src->psi_path, "some", num(some / secs > 1 ? 1 : some / secs), "full",
+					      full >= 0 ? num(full / secs > 1 ? 1 : full / secs) : json_null()));
+	}
 }
 
 /*
@@ -299,8 +351,14 @@ static json_t *span_json(const struct tel_series *s, const struct tel_instance *
 		struct sysstat_guest_rates gr;
 
 		sysstat_guest_rates(&ga, &gb, secs, &gr);
-		if (ga.has_block && gb.has_block)
+		if (ga.has_block && gb.has_block) {
 			json_array_append_new(devs, guest_disk_json(in->guest_disk ? in->guest_disk : "vm disk", &gr, full));
+			/* The time the VM's requests took, QEMU's throttling included, over the span. */
+			if (full)
+				json_object_set_new(o, "vm_disk_wait",
+						    json_pack("{s:o, s:o, s:s}", "seconds", num(gr.queue_depth * secs),
+							      "share", num(gr.queue_depth), "source", "libvirt block stats"));
+		}
 		if (ga.has_cpu && gb.has_cpu && in->guest_vcpus) {
 			if (full)
 				json_object_set_new(o, "guest", json_pack("{s:I, s:o, s:o}", "vcpus",
@@ -323,8 +381,11 @@ static json_t *span_json(const struct tel_series *s, const struct tel_instance *
 			json_object_set_new(o, "driver_cores", num(cpu_s / secs));
 		any = true;
 	}
-	if (full && (cpu_s = pid_cpu(s, in->server_pid, t0, t1)) >= 0)
-		json_object_set_new(o, "server", json_pack("{s:o, s:o}", "cpu_s", num(cpu_s), "cores", num(cpu_s / secs)));
+	if (full && (cpu_s = pid_cpu(s, in->server_pid, t0, t1)) >= 0) {
+		json_t *srv = json_pack("{s:o, s:o}", "cpu_s", num(cpu_s), "cores", num(cpu_s / secs));
+		server_wait(srv, s, in->server_pid, t0, t1, secs);
+		json_object_set_new(o, "server", srv);
+	}
 	if (!any) {
 		json_decref(o);
 		return NULL;

@@ -6,7 +6,8 @@
  * (which every process of the machine shares, so a driver's clock and the
  * sampler's line up): the host CPU counters, the counters of every block device
  * sampled, the CPU time of every process sampled (drivers, local database
- * servers) and the counters of every VM (libvirt). Counters between two
+ * servers) with its waiting on block I/O (delay accounting, I/O pressure:
+ * tel_pid_io) and the counters of every VM (libvirt). Counters between two
  * readings are interpolated linearly, so the rates over any span (a phase, a
  * driver's report interval) come from the counters at its two ends, never
  * from whole sampler ticks that straddle it.
@@ -34,6 +35,19 @@
 
 struct strbuf;
 
+/* A process's waiting on block I/O (core/sysstat.h), in seconds; < 0: not read. */
+struct tel_pid_io {
+	double blkio_s;                   /* delay accounting, summed over its threads */
+	double psi_some_s, psi_full_s;    /* I/O pressure totals of its source (tel_pid_src) */
+};
+
+/* Where a process's waiting comes from, decided when the sampling starts. */
+struct tel_pid_src {
+	int delayacct;                    /* sysstat_delayacct_on: 1 on, 0 off, < 0 unknown */
+	int psi_scope;                    /* 1: its cgroup's io.pressure, 0: the system's, < 0: none */
+	char psi_path[256];
+};
+
 struct tel_reading {
 	uint64_t mono_ns;
 	bool has_cpu;
@@ -41,6 +55,7 @@ struct tel_reading {
 	struct sysstat_disk *disks;       /* [series.ndevs]; has_disks false: unreadable this time */
 	bool has_disks;
 	double *pid_cpu_s;                /* [series.npids]; < 0: the process was gone or unreadable */
+	struct tel_pid_io *pid_io;        /* [series.npids] */
 	struct sysstat_guest *guests;     /* [series.nguests] */
 };
 
@@ -49,6 +64,7 @@ struct tel_series {
 	struct blockdev *devs;
 	size_t npids;
 	pid_t *pids;
+	struct tel_pid_src *pid_src;      /* [npids]; delayacct and psi_scope -1 until set */
 	size_t nguests;
 	unsigned host_cpus;
 	size_t n, cap;

@@ -15,8 +15,28 @@ const char *bottleneck_name(enum bottleneck b)
 		return "guest CPU";
 	case BOTTLENECK_DRIVER:
 		return "driver";
+	case BOTTLENECK_STORAGE_PATH:
+		return "storage path";
 	case BOTTLENECK_UNKNOWN:
 		return "unknown";
+	}
+	return "?";
+}
+
+bool bottleneck_is_storage(enum bottleneck b)
+{
+	return b == BOTTLENECK_DRIVE || b == BOTTLENECK_STORAGE_PATH;
+}
+
+const char *io_wait_source_name(enum io_wait_source s)
+{
+	switch (s) {
+	case IO_WAIT_DELAYACCT:
+		return "delay accounting";
+	case IO_WAIT_PSI_CGROUP:
+		return "cgroup I/O pressure";
+	case IO_WAIT_VM_DISK:
+		return "libvirt block stats";
 	}
 	return "?";
 }
@@ -42,6 +62,7 @@ struct verdict verdict_decide(const struct verdict_in *in)
 	v.host_cpu_busy = in->has_host_cpu && in->host_cpu_busy >= VERDICT_CPU_BUSY;
 	v.guest_cpu_busy = in->has_guest_cpu && in->guest_cpu_busy >= VERDICT_CPU_BUSY;
 	v.drive_busy = in->has_drive && in->drive_util >= VERDICT_DRIVE_UTIL;
+	v.io_wait_busy = in->has_io_wait && in->io_wait >= VERDICT_IO_WAIT;
 	if (v.driver.saturated)
 		v.bottleneck = BOTTLENECK_DRIVER;
 	else if (v.host_cpu_busy)
@@ -50,6 +71,8 @@ struct verdict verdict_decide(const struct verdict_in *in)
 		v.bottleneck = BOTTLENECK_GUEST_CPU;
 	else if (v.drive_busy)
 		v.bottleneck = BOTTLENECK_DRIVE;
+	else if (v.io_wait_busy)
+		v.bottleneck = BOTTLENECK_STORAGE_PATH;
 	return v;
 }
 
@@ -90,6 +113,13 @@ void verdict_in_merge(struct verdict_in *acc, const struct verdict_in *in)
 		acc->drive_device = in->drive_device;
 		acc->has_drive = true;
 	}
+	/* The instance that waited most, with its signal. */
+	if (in->has_io_wait && (!acc->has_io_wait || in->io_wait > acc->io_wait)) {
+		acc->io_wait = in->io_wait;
+		acc->io_wait_src = in->io_wait_src;
+		acc->has_io_wait = true;
+	}
+	acc->io_wait_off = acc->io_wait_off || in->io_wait_off;
 }
 
 struct line {
@@ -116,6 +146,14 @@ static void drive_figures(struct line *l, const struct verdict_in *in)
 {
 	add(l, "drive%s%s %.0f%% utilised, %.2f ms per I/O, queue depth %.1f", in->drive_device ? " " : "",
 	    in->drive_device ? in->drive_device : "", 100 * in->drive_util, in->drive_await_ms, in->drive_queue_depth);
+}
+
+/* "server waited 62% of the sample on block I/O (delay accounting)" */
+static void io_wait_figures(struct line *l, const struct verdict_in *in)
+{
+	add(l, "%s %.0f%% of the sample on block I/O (%s)",
+	    in->io_wait_src == IO_WAIT_VM_DISK ? "VM disk requests waited" : "server waited", 100 * in->io_wait,
+	    io_wait_source_name(in->io_wait_src));
 }
 
 void verdict_explain(const struct verdict_in *in, const struct verdict *v, char *buf, size_t n)
@@ -145,9 +183,17 @@ void verdict_explain(const struct verdict_in *in, const struct verdict *v, char 
 		drive_figures(&l, in);
 		add(&l, " (>= %.0f%%)", 100 * VERDICT_DRIVE_UTIL);
 		break;
+	case BOTTLENECK_STORAGE_PATH:
+		io_wait_figures(&l, in);
+		add(&l, " (>= %.0f%%)", 100 * VERDICT_IO_WAIT);
+		if (in->has_drive) {
+			add(&l, " while ");
+			drive_figures(&l, in);
+		}
+		break;
 	case BOTTLENECK_UNKNOWN:
 		if (!in->has_host_cpu && !in->has_guest_cpu && !in->has_drive && !in->has_driver_cpu &&
-		    !in->has_conn_wait) {
+		    !in->has_conn_wait && !in->has_io_wait) {
 			add(&l, "no telemetry");
 			return;
 		}
@@ -163,6 +209,13 @@ void verdict_explain(const struct verdict_in *in, const struct verdict *v, char 
 			drive_figures(&l, in);
 			add(&l, ";");
 		}
+		if (in->has_io_wait) {
+			add(&l, " ");
+			io_wait_figures(&l, in);
+			add(&l, ";");
+		} else if (in->io_wait_off) {
+			add(&l, " block-I/O wait not measured (delay accounting off: sysctl kernel.task_delayacct=1);");
+		}
 		if (l.len && buf[l.len - 1] == ';')
 			buf[--l.len] = '\0';
 		return;
@@ -175,4 +228,8 @@ void verdict_explain(const struct verdict_in *in, const struct verdict *v, char 
 	if (v->bottleneck != BOTTLENECK_DRIVE && v->drive_busy)
 		add(&l, "; drive%s%s also %.0f%% utilised", in->drive_device ? " " : "",
 		    in->drive_device ? in->drive_device : "", 100 * in->drive_util);
+	if (v->bottleneck != BOTTLENECK_STORAGE_PATH && v->io_wait_busy) {
+		add(&l, "; ");
+		io_wait_figures(&l, in);
+	}
 }

@@ -16,10 +16,16 @@
  *   3. guest CPU  the busiest VM's vCPUs >= 90% busy (libvirt)
  *   4. drive      the busiest device of the drive (its own or one beneath it)
  *                 >= 80% utilised: transactions waited on the drive
- *   5. unknown    nothing above holds or no telemetry: the load is bound by
+ *   5. storage path  the server (local: delay accounting, else its own
+ *                 cgroup's I/O pressure) or the VM's disk (libvirt block
+ *                 stats, QEMU's throttling included) spent >= 0.30 of the
+ *                 phase's wall time waiting on block I/O, summed over its
+ *                 threads or requests: storage that waits without looking
+ *                 busy (an IOPS cap: cgroup throttle, <iotune>, QoS)
+ *   6. unknown    nothing above holds or no telemetry: the load is bound by
  *                 something dbrig does not see (locks, network, too few
  *                 threads to load the drive)
- * Rules 2-4 also set `busy` flags for every resource over its limit, so a
+ * Rules 2-5 also set `busy` flags for every resource over its limit, so a
  * report can say "host CPU (drive also 95% utilised)".
  */
 #ifndef DBRIG_STATS_VERDICT_H
@@ -32,13 +38,22 @@
 #define VERDICT_DRIVE_UTIL 0.80
 #define VERDICT_DRIVER_LOOP_BUSY 0.90
 #define VERDICT_CONN_WAIT 0.10
+#define VERDICT_IO_WAIT 0.30
 
 enum bottleneck {
 	BOTTLENECK_DRIVE,
 	BOTTLENECK_HOST_CPU,
 	BOTTLENECK_GUEST_CPU,
 	BOTTLENECK_DRIVER,
+	BOTTLENECK_STORAGE_PATH,
 	BOTTLENECK_UNKNOWN,
+};
+
+/* Which signal measured the waiting on block I/O. */
+enum io_wait_source {
+	IO_WAIT_DELAYACCT,        /* the server's threads, per-task delay accounting */
+	IO_WAIT_PSI_CGROUP,       /* the I/O pressure ("some") of the server's own cgroup */
+	IO_WAIT_VM_DISK,          /* the VM's under-test disk, libvirt block stats */
 };
 
 struct verdict_in {
@@ -56,6 +71,10 @@ struct verdict_in {
 	double drive_await_ms;    /* of that device */
 	double drive_queue_depth;
 	const char *drive_device; /* its kernel name, for explanations; may be NULL */
+	bool has_io_wait;
+	double io_wait;           /* seconds waiting on block I/O per second of the phase (summed, may be > 1) */
+	enum io_wait_source io_wait_src;
+	bool io_wait_off;         /* not measured: the kernel's delay accounting is off */
 };
 
 struct verdict_driver {
@@ -68,7 +87,7 @@ struct verdict_driver {
 struct verdict {
 	enum bottleneck bottleneck;
 	struct verdict_driver driver;
-	bool host_cpu_busy, guest_cpu_busy, drive_busy;
+	bool host_cpu_busy, guest_cpu_busy, drive_busy, io_wait_busy;
 };
 
 struct verdict_driver verdict_driver_saturation(const struct verdict_in *in);
@@ -78,11 +97,17 @@ struct verdict verdict_decide(const struct verdict_in *in);
  * is present): the group of several instances or devices. */
 void verdict_in_merge(struct verdict_in *acc, const struct verdict_in *in);
 
-/* "drive", "host CPU", "guest CPU", "driver", "unknown". */
+/* "drive", "host CPU", "guest CPU", "driver", "storage path", "unknown". */
 const char *bottleneck_name(enum bottleneck b);
 
 /* One line that names the rule that decided and the figures behind it, e.g.
  * "host CPU 97% busy (>= 90%); drive loop1 also 93% utilised". */
+/* The drive or the path to it limited the run: what a drive comparison measures (no warning). */
+bool bottleneck_is_storage(enum bottleneck b);
+
+/* "delay accounting", "cgroup I/O pressure", "libvirt block stats". */
+const char *io_wait_source_name(enum io_wait_source s);
+
 void verdict_explain(const struct verdict_in *in, const struct verdict *v, char *buf, size_t n);
 
 #endif

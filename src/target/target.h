@@ -172,6 +172,10 @@ struct target_env {
 	/* The drive whose golden copy build_golden loads and clone_golden copies to every other
 	 * drive; -1: every drive's own build_golden loads it. */
 	long golden_source;
+	/* What one loaded data directory of the campaign holds, in bytes: the workload's rows x
+	 * their size on disk, estimated (campaign/plan.h plan_data_bytes); a target sizes its
+	 * drives with it. 0: not estimated. */
+	uint64_t data_bytes;
 	/* Non-zero once dbrig was told to stop (a campaign's SIGINT/SIGTERM/SIGHUP): a
 	 * target's long waits give up then. NULL: nothing stops them early. */
 	const volatile sig_atomic_t *stop;
@@ -306,6 +310,22 @@ void target_settings_free(const struct target_ops *ops, struct target_setting *s
 /* One message in the config's style: "dbrig: <file>: <jpath>: <text>". */
 void target_env_error(const struct target_env *env, const char *jpath, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* --- target/devices.c --- */
+
+/*
+ * Two drives on one block device, or a drive on the root file system's device (the
+ * whole-disk devices under the paths, core/blockdev.h): one line each and -EINVAL at the
+ * first; with `allow` ("allow_shared_device": true) a warning each instead, and 0. Only
+ * drives with a path and instances are looked at, and of those only the ones `here` says
+ * are on this machine (NULL: all); a path that does not exist yet through its nearest
+ * existing parent; a path without a block device (tmpfs) is not looked at.
+ */
+int target_check_devices(const struct target_env *env, bool allow, bool (*here)(const struct target_env *env, size_t d))
+	__attribute__((warn_unused_result));
+/* The bytes an unprivileged user may still write under `path` (statvfs f_bavail x f_frsize),
+ * through its nearest existing parent: 0, or -errno. */
+int target_path_free(const char *path, uint64_t *out) __attribute__((warn_unused_result));
 
 /* --- target/probe.c --- */
 

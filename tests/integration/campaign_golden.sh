@@ -18,7 +18,7 @@ mk() { # mk ROWS: the campaign with table-size ROWS
   "name": "ci-golden",
   "workload": {"kind": "sysbench", "test": "oltp_point_select", "options": {"tables": 1, "table-size": $1}},
   "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
-  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "target": {"kind": "local", "allow_shared_device": true, "base_port": $base, "create_drive_dirs": true},
   "drives": [{"name": "da", "path": "$T/a"}],
   "run_groups": [{"name": "one", "placement": {"da": 1}}],
   "repetitions": 1, "precondition": "0s", "sample": "1s", "threads": 1,

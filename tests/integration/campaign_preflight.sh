@@ -15,7 +15,7 @@ cd "$T" || exit 1
 write_cfg() { # $1 = extra target settings
 	cat > c.json <<JSON
 {"name": "pf", "workload": {"kind": "sysbench", "test": "oltp_read_only"},
- "engine": {"kind": "mariadb"}, "target": {"kind": "local", "base_port": $base $1},
+ "engine": {"kind": "mariadb"}, "target": {"kind": "local", "allow_shared_device": true, "base_port": $base $1},
  "drives": [{"name": "a", "path": "$T/a"}], "run_groups": [{"name": "g", "placement": {"a": 1}}],
  "precondition": 0, "sample": 1, "output": "$T/out"}
 JSON
@@ -121,7 +121,7 @@ opts=$(for i in $(seq -w 0 59); do printf '"loose_opt_%s": "%d", ' "$i" "$((10#$
 cat > c.json <<JSON
 {"name": "pf", "workload": {"kind": "sysbench", "test": "oltp_read_only"},
  "engine": {"kind": "mariadb", "server_options": {${opts%, }}},
- "target": {"kind": "local", "base_port": $base, "server_binary": "$T/fake/record.sh",
+ "target": {"kind": "local", "allow_shared_device": true, "base_port": $base, "server_binary": "$T/fake/record.sh",
             "install_db_binary": "$T/fake/ok.sh", "client_binary": "$T/fake/ok.sh"},
  "drives": [{"name": "a", "path": "$T/a"}], "run_groups": [{"name": "g", "placement": {"a": 1}}],
  "precondition": 0, "sample": 1, "output": "$T/out"}

@@ -24,7 +24,7 @@ cat > "$T/c.json" <<JSON
   "name": "ci-resume",
   "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1, "table-size": 2000}},
   "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
-  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "target": {"kind": "local", "allow_shared_device": true, "base_port": $base, "create_drive_dirs": true},
   "drives": [{"name": "da", "path": "$T/a"}],
   "run_groups": [{"name": "one", "placement": {"da": 1}}, {"name": "two", "placement": {"da": 2}}],
   "repetitions": 2,

@@ -28,7 +28,7 @@ mkdir -p "$T/pre"
 pre() { # pre NAME TARGET-EXTRA
 	cat >"$T/pre/$1.json" <<JSON
 {"name": "pre-$1", "workload": {"kind": "tpcc", "options": {"warehouses": 1}},
- "engine": {"kind": "postgresql"}, "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true$2},
+ "engine": {"kind": "postgresql"}, "target": {"kind": "local", "allow_shared_device": true, "base_port": $base, "create_drive_dirs": true$2},
  "drives": [{"name": "da", "path": "$T/pre/a"}], "run_groups": [{"name": "g", "placement": {"da": 1}}],
  "precondition": 0, "sample": "1s", "output": "$T/pre/out"}
 JSON
@@ -64,7 +64,7 @@ campaign() {
   "name": "ci-$name",
   "workload": {"kind": "tpcc", "options": {"warehouses": 2, "terminals": 6, "delays": "off", "rand-seed": 11}},
   "engine": $engine,
-  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true, "db_user": "ci_tpcc_user"},
+  "target": {"kind": "local", "allow_shared_device": true, "base_port": $base, "create_drive_dirs": true, "db_user": "ci_tpcc_user"},
   "drives": [{"name": "da", "path": "$T/$name/a"}],
   "run_groups": [
     {"name": "1 instance", "placement": {"da": 1}},

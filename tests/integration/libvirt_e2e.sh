@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ctest entry for the libvirt end-to-end test with real QEMU (tests/e2e/libvirt_qemu.sh).
-# Guests run under TCG on 2 shared cores. An attempt is retried once, from scratch,
+# Guests run under TCG on 2 shared cores (DBRIG_E2E_DOMAIN_TYPE=kvm where KVM boots guests). An attempt is retried once, from scratch,
 # only when the script classified its failure as infrastructure (exit 75: the guest
 # image could not be built, libvirtd did not start, or a first boot did not become
 # ready within ready_timeout, before any check of dbrig failed); the retry is printed

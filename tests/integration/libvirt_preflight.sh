@@ -4,6 +4,8 @@
 #   --plan's sizing against numbers worked by hand below (a test:///<file> host whose
 #     node has 4 CPUs and 8 GiB, a pool with 100 GiB available);
 #   volumes that do not fit their drive's pool; a missing base_image, kernel or initrd; no /dev/kvm for a kvm domain;
+#   a remote host's drive path found as one of its pools (libvirt calls, never a local stat),
+#   two drives in one of its pools;
 #   two drives on one block device, a drive on the root file system's device (loop
 #     devices over files on a tmpfs stand for drives: two file systems, two devices, none
 #     of them the root's), and "allow_shared_device": true turning both into warnings.
@@ -12,6 +14,7 @@
 # when a libvirtd runs). Needs root (loop devices, mounts). About 3 s.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/plan.sh"
 T=$TEST_TMP
 LOOPS=()
 cleanup() {
@@ -66,19 +69,37 @@ XML
 config plan "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\", \"prebuilt_size\": \"20G\",
   \"under_test_size\": \"5G\", \"vcpus\": 2, \"memory\": \"2G\"" \
 	'{"name": "a", "pool": "lab"}, {"name": "b", "pool": "lab"}' '"a": 2, "b": 3'
-"$DBRIG_BIN" campaign plan.json --plan >plan.out 2>plan.err || fail "--plan failed: $(cat plan.err)"
-for line in \
+plan_prints plan \
 	"  sizing    per VM: boot 10.0 GiB + pre-built 20.0 GiB + under-test 5.0 GiB = 35.0 GiB once filled (raw, full: pre-built and under-test allocated at provision)" \
 	"            drive a: 2 VM(s) x 35.0 GiB = 70.0 GiB once filled; free there: 100.0 GiB" \
 	"            drive b: 3 VM(s) x 35.0 GiB = 105.0 GiB once filled; free there: 100.0 GiB  DOES NOT FIT" \
 	"            host h: 5 VM(s) x (2 vCPU(s), 2.0 GiB) = 10 vCPU(s), 10.0 GiB RAM; the host has 4 CPU(s), 8.0 GiB  NOT ENOUGH RAM  MORE vCPUs THAN CPUs" \
 	"            restore before every run: each of its VMs' pre-built volume (up to 20.0 GiB) copied onto its under-test volume (5 VM(s) in all; copy time not estimated)" \
-	"  golden    3000 rows (3 table(s) x 1000), loaded 1 time(s), cloned to the other drives; load time not estimated"; do
-	grep -qxF -- "$line" plan.out || fail "--plan does not print: $line"$'\n'"$(cat plan.out)"
-done
+	"  golden    3000 rows (3 table(s) x 1000), loaded 1 time(s), cloned to the other drives; load time not estimated"
 
 # The same campaign refused before anything is made: drive b's volumes do not fit its pool.
 expect plan 1 "dbrig: plan.json: drive b: its VMs' volumes need 105.0 GiB once filled and lab has 100.0 GiB free (expected a larger drive, smaller .target boot_size, prebuilt_size or under_test_size, or fewer VMs)"
+
+# A host other than this machine (the test driver stands for one: dbrig never looks at its
+# paths): a drive's path is found as the target of one of the host's pools, through libvirt
+# (lab, 100 GiB available), or said not known; two drives in one pool are refused.
+config remote "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\", \"prebuilt_size\": \"20G\",
+  \"under_test_size\": \"5G\", \"vcpus\": 2, \"memory\": \"2G\"" \
+	'{"name": "a", "path": "/lab"}, {"name": "b", "path": "/nowhere"}' '"a": 1, "b": 1'
+plan_prints remote \
+	"            drive a: 1 VM(s) x 35.0 GiB = 35.0 GiB once filled; free there: 100.0 GiB" \
+	"            drive b: 1 VM(s) x 35.0 GiB = 35.0 GiB once filled; free there: not known (no pool on /nowhere on that host)"
+# Drive a names the pool, drive b its path (the same pool's): 2 x 35 GiB fit its 100 GiB, so
+# what refuses them is the shared pool.
+config pooled "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\", \"prebuilt_size\": \"20G\",
+  \"under_test_size\": \"5G\"" '{"name": "a", "pool": "lab"}, {"name": "b", "path": "/lab"}' '"a": 1, "b": 1'
+expect pooled 2 "dbrig: pooled.json: drives a and b are both in storage pool lab on host h (expected a pool of its own for every drive, or \"allow_shared_device\": true in .target)"
+config pooledok "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\", \"prebuilt_size\": \"20G\",
+  \"under_test_size\": \"5G\", \"allow_shared_device\": true" '{"name": "a", "pool": "lab"}, {"name": "b", "path": "/lab"}' '"a": 1, "b": 1'
+"$DBRIG_BIN" provision pooledok.json >pooledok.out 2>pooledok.err || true
+[ "$(head -1 pooledok.err)" = "dbrig: warning: pooledok.json: drives a and b are both in storage pool lab on host h: they share its storage (allowed by \"allow_shared_device\": true)" ] ||
+	fail "allow_shared_device: no warning for the shared pool: $(cat pooledok.err)"
+rm -rf "$T/out"
 
 # --- refusals before anything is made ---
 L="\"hosts\": {\"h\": \"qemu:///system\"}, \"domain_type\": \"qemu\""

@@ -228,6 +228,44 @@ ok &= len(rep["comparisons"]) == 2 and all(c["run_group"].endswith("01:05:00Z") 
 if not ok: print("groups %s, results %s, comparisons %s" % (got, tps, rep["comparisons"]), file=sys.stderr)
 sys.exit(0 if ok else 1)
 PY
+# The test bed names each campaign run (run id and start) in report.md and report.json alike.
+grep -qF '| campaign run | 20261201T235500Z-0b7e21, started 2026-12-01T23:55:00Z; 20261202T010500Z-3fa9c1, started 2026-12-02T01:05:00Z |' \
+	"$WORK/two/report.md" || check "two runs: the test bed does not name both campaign runs: $(grep -A4 '## Test bed' "$WORK/two/report.md")"
+python3 - "$WORK/two/report.json" <<'PY' || check "two runs: report.json test_bed.runs lacks the two run ids"
+import json, sys
+runs = json.load(open(sys.argv[1]))["test_bed"]["runs"]
+sys.exit(0 if [r["run_id"] for r in runs] == ["20261201T235500Z-0b7e21", "20261202T010500Z-3fa9c1"] else 1)
+PY
+# Issue 22 item 5: the volume each drive's runs measured (run.storage) in the test bed of md, html and json.
+"$DBRIG_BIN" report "$FIX/results" --out "$WORK/bed" --compare none --format md,html,json >/dev/null 2>&1 || check "report md,html,json failed"
+grep -qF '| drive slow | volume: raw volume, allocation full (preallocated); block devices:' "$WORK/bed/report.md" ||
+	check "report.md: no volume allocation for drive slow"
+grep -qF 'volume: qcow2 volume, allocation sparse (allocated as written)' "$WORK/bed/report.html" ||
+	check "report.html: no volume allocation for drive fast"
+python3 - "$WORK/bed/report.json" <<'PY' || check "report.json: test_bed.drives lacks the format and allocation of fast and slow"
+import json, sys
+d = {x["drive"]: (x["format"], x["allocation"]) for x in json.load(open(sys.argv[1]))["test_bed"]["drives"]}
+sys.exit(0 if d.get("fast") == ("qcow2", "sparse") and d.get("slow") == ("raw", "full") else 1)
+PY
+# The headline: TPS ratio and the p99 and average latency change, each with its 95% CI and
+# significance, the same sentence in report.md and report.html.
+want='fast 11.65× slow TPS (95% CI 11.09–12.24), significant (Welch p = 0.000221); p99 −91% (95% CI −92%…−91%), significant; average latency −91% (95% CI −92%…−91%), significant.'
+grep -qF -- "- **1 VM on 1 drive**: $want" "$WORK/bed/report.md" || check "report.md headline: $(grep -A6 '## Headline' "$WORK/bed/report.md")"
+grep -qF -- "<b>1 VM on 1 drive</b>: $want</li>" "$WORK/bed/report.html" || check "report.html headline differs from report.md's"
+
+# --run picks one campaign run of a folder of several: latest is the run started last (the hand
+# run without an id is left out), a full id or a prefix naming one run picks that one.
+for pick in latest:20261202T010500Z-3fa9c1 20261201T2355:20261201T235500Z-0b7e21; do
+	"$DBRIG_BIN" report "$FIX/two-runs" --out "$WORK/pick" --format json --run "${pick%%:*}" >/dev/null 2>&1 ||
+		check "report --run ${pick%%:*} failed"
+	python3 - "$WORK/pick/report.json" "${pick#*:}" <<'PY' || check "report --run ${pick%%:*}: not the groups of run ${pick#*:} alone"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+ids = {g["key"].get("run_id", "") for g in rep["groups"]}
+sys.exit(0 if ids == {sys.argv[2]} and len(rep["groups"]) == 2 else 1)
+PY
+done
+
 # The same result twice in one run (a copied file): "2 results for 1 VM", never "instances missing".
 mkdir -p "$WORK/dup" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/a" && cp -r "$FIX/two-runs/local-quick" "$WORK/dup/b"
 "$DBRIG_BIN" report "$WORK/dup" --out "$WORK/dup-out" --format json >/dev/null 2>"$WORK/dup.err" || check "report of a duplicated run failed"

@@ -129,8 +129,8 @@ check "isolation: snapshot (SQL Server's) with --db-driver=mysql is one line and
 # COM_STMT_EXECUTE (statements, CALLs) or a text COMMIT / ROLLBACK, so the
 # deltas of Com_stmt_execute + Com_commit + Com_rollback equal the run's
 # round_trips (both phases) plus reading tpcc_meta twice (the C-load, then the
-# C-run the database shares: one execute and one commit each) and the server settings (sql/mysql/settings.sql: on MariaDB 10.11 three
-# executes and two rollbacks, its transaction_isolation failing at prepare);
+# C-run the database shares: one execute and one commit each) and the server settings (sql/mysql/settings.sql: on MariaDB 10.11 four
+# executes, the database's size among them, and two rollbacks, its transaction_isolation failing at prepare);
 # a CALL's own COMMIT counts in Com_commit too, so procedures compare
 # Com_stmt_execute with the calls. A transaction dropped at the stop may add
 # a request the result does not count (at most one per connection).
@@ -143,7 +143,7 @@ for mode in statements procedures; do
 	a=$(com "$vars")
 	check "round trips, $mode: the server counted what the result says" python3 -c "
 import json, sys
-r = json.load(open(sys.argv[1])); mode = sys.argv[3]; server = int(sys.argv[2]) - (2 + 2 + 5 if mode == 'statements' else 1 + 1 + 3)
+r = json.load(open(sys.argv[1])); mode = sys.argv[3]; server = int(sys.argv[2]) - (2 + 2 + 6 if mode == 'statements' else 1 + 1 + 4)
 ph = [r['phases'][p] for p in ('precondition', 'sample')]
 rt = sum(p['round_trips']['total'] for p in ph)
 if mode == 'procedures':

@@ -4,15 +4,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/tpcc.sh"
-PG_DIR=$TEST_TMP/pg
-PG_PORT=$(free_port) || die "no free port"
-cleanup_pg() { postgres_stop "$PG_DIR"; cleanup_test; }
-trap cleanup_pg EXIT
-postgres_start "$PG_DIR" "$PG_PORT" || die "PostgreSQL did not start (is postgresql-15 installed?)"
-postgres_sql "$PG_PORT" "CREATE USER tpcc"
-postgres_sql "$PG_PORT" "CREATE DATABASE tpcc OWNER tpcc"
-odbc_register "$TEST_TMP/odbc"
-export ODBCSYSINI=$TEST_TMP/odbc
+start_postgres_tpcc
 CS="Driver={PostgreSQL};Server=127.0.0.1;Port=$PG_PORT;Database=tpcc;UID=tpcc;Protocol=7.4-1"
 check "dialect detected from SQL_DBMS_NAME" bash -c '"$0" tpcc --odbc-connect="$1" --warehouses=2 --threads=2 --rand-seed=7 prepare | grep -q "dialect postgresql"' "$DBRIG_BIN" "$CS"
 # One session per terminal through psqlODBC: 250 terminals, 250 backends (the

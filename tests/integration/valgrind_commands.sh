@@ -88,7 +88,7 @@ cat >"$TEST_TMP/c.json" <<JSON
 {
   "name": "vg", "workload": {"kind": "sysbench", "test": "oltp_read_only", "options": {"tables": 1, "table-size": 500}},
   "engine": {"kind": "mariadb", "buffer_pool": "32M", "server_options": {"innodb_log_file_size": "16M"}},
-  "target": {"kind": "local", "base_port": $base, "create_drive_dirs": true},
+  "target": {"kind": "local", "allow_shared_device": true, "base_port": $base, "create_drive_dirs": true},
   "drives": [{"name": "da", "path": "$TEST_TMP/drive"}],
   "run_groups": [{"name": "one", "placement": {"da": 1}}],
   "precondition": "1s", "sample": "2s", "threads": 2, "report_interval": "1s", "output": "$TEST_TMP/out"

@@ -19,6 +19,13 @@
 #                                 the upper device's requests are in flight all
 #                                 that time, and its await and utilisation do.
 #   loopdrive_limit bps|iops LIMIT  sets the last slow drive's throttle (0: lifts it)
+#   loopdrive_limit_top bps|iops LIMIT
+#                                 the same on the slow drive's upper device (the
+#                                 one its filesystem is on): an IOPS-capped volume.
+#                                 The bios wait in the throttle before the upper
+#                                 device's queue and the lower device sees only the
+#                                 few let through, so neither device looks busy
+#                                 while the database waits (the storage-path verdict)
 #   loopdrive_cleanup             unmounts, detaches and lifts the throttles (on exit)
 LOOPDRIVE_LOOPS=()
 LOOPDRIVE_MOUNTS=()
@@ -87,6 +94,9 @@ loopdrive_slow() {
 	mm=$(cat "/sys/block/$(basename "$lower")/dev") || fail "no sysfs entry for $lower"
 	LOOPDRIVE_THROTTLED+=("$mm")
 	LOOPDRIVE_LOWER=$lower LOOPDRIVE_LOWER_MM=$mm
+	LOOPDRIVE_TOP=$upper LOOPDRIVE_TOP_MM=$(cat "/sys/block/$(basename "$upper")/dev") ||
+		fail "no sysfs entry for $upper"
+	LOOPDRIVE_THROTTLED+=("$LOOPDRIVE_TOP_MM")
 	_loopdrive_throttle "$lower" "$mm" bps "$bps"
 	[ -z "$iops" ] || _loopdrive_throttle "$lower" "$mm" iops "$iops"
 }
@@ -94,6 +104,11 @@ loopdrive_slow() {
 loopdrive_limit() {
 	[ -n "${LOOPDRIVE_LOWER_MM:-}" ] || fail "loopdrive_limit: no slow drive made yet"
 	_loopdrive_throttle "$LOOPDRIVE_LOWER" "$LOOPDRIVE_LOWER_MM" "$1" "$2"
+}
+
+loopdrive_limit_top() {
+	[ -n "${LOOPDRIVE_TOP_MM:-}" ] || fail "loopdrive_limit_top: no slow drive made yet"
+	_loopdrive_throttle "$LOOPDRIVE_TOP" "$LOOPDRIVE_TOP_MM" "$1" "$2"
 }
 
 # _loopdrive_throttle DEV MAJ:MIN bps|iops LIMIT (0: none)

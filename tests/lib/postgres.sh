@@ -65,3 +65,17 @@ Driver=$lib/libtdsodbc.so
 INI
 	: >"$dir/odbc.ini"
 }
+
+# start_postgres_tpcc: a private PostgreSQL for a TPC-C test (PG_DIR, PG_PORT), stopped on
+# exit, with the user and database tpcc, and psqlODBC registered (ODBCSYSINI). Needs common.sh.
+start_postgres_tpcc() {
+	PG_DIR=$TEST_TMP/pg
+	PG_PORT=$(free_port) || die "no free port"
+	cleanup_pg() { postgres_stop "$PG_DIR"; cleanup_test; }
+	trap cleanup_pg EXIT
+	postgres_start "$PG_DIR" "$PG_PORT" || die "PostgreSQL did not start (is postgresql-15 installed?)"
+	postgres_sql "$PG_PORT" "CREATE USER tpcc"
+	postgres_sql "$PG_PORT" "CREATE DATABASE tpcc OWNER tpcc"
+	odbc_register "$TEST_TMP/odbc"
+	export ODBCSYSINI=$TEST_TMP/odbc
+}

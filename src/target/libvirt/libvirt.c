@@ -357,7 +357,9 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 			return ret;
 	for (size_t i = 0; i < n; i++)
 		lv_inst_priv(t, &insts[i]);
-	return lv_preflight_space(t);
+	if ((ret = lv_preflight_space(t)) < 0)
+		return ret;
+	return lv_preflight_pools(t);
 }
 
 /* ---- create ---- */

@@ -131,6 +131,8 @@ void lv_dry_print(const char *host, const char *action, const char *name, const 
 
 /* storage.c */
 virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name, int *err);
+/* The pool of the host whose target path is `path` (free with virStoragePoolFree), or NULL. */
+virStoragePoolPtr lv_pool_on_path(virConnectPtr conn, const char *path);
 int lv_resolve_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 int lv_ensure_pool(struct target *t, size_t d) __attribute__((warn_unused_result));
 uint64_t lv_vol_size(const struct target_env *env, int role);
@@ -144,6 +146,9 @@ void libvirt_storage(const struct target_env *env, struct strbuf *out);
  * pools are resolved: free space. 0, or -errno with one line printed. */
 int lv_preflight_paths(struct target *t) __attribute__((warn_unused_result));
 int lv_preflight_space(struct target *t) __attribute__((warn_unused_result));
+/* Two drives of one host in one storage pool (after lv_resolve_pool): one line, -EINVAL, or with
+ * "allow_shared_device": true a warning each. */
+int lv_preflight_pools(struct target *t) __attribute__((warn_unused_result));
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));

@@ -75,6 +75,49 @@ static int keep_in_place(const struct target_env *env, const char *pw)
 	return ret;
 }
 
+/*
+ * .target.guest_apt_key's text into *out (malloc'd): an ASCII-armored OpenPGP public key,
+ * printable ASCII and newlines, under 64 KiB. A dry run (`mask`) shows a placeholder for a
+ * key this machine does not have yet (a warning); provision refuses it (an error).
+ */
+/* A file the user wrote into *text (NUL-terminated, *len bytes): NULL, or why not (text NULL). */
+static const char *read_user_file(const char *path, char **text, size_t *len)
+{
+	int ret;
+
+	*text = NULL;
+	*len = 0;
+	ret = read_file(path, text, len);
+	return ret < 0 ? strerror(-ret) : NULL;
+}
+
+static int read_apt_key(const char *path, bool mask, char **out)
+{
+	static const char head[] = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
+	char *text;
+	size_t len;
+	const char *why = read_user_file(path, &text, &len);
+
+	if (!why && (len > 65536 || strncmp(text, head, sizeof(head) - 1)))
+		why = "not an ASCII-armored public key";
+	for (size_t i = 0; !why && i < len; i++)
+		if ((text[i] < ' ' || text[i] > '~') && text[i] != '\n' && text[i] != '\r')
+			why = "not an ASCII-armored public key";
+	if (!why) {
+		*out = text;
+		return 0;
+	}
+	free(text);
+	if (!mask) {
+		log_error(".target.guest_apt_key: %s: %s (expected the vendor's ASCII-armored apt signing key, \"%s\" "
+			  "at its start)", path, why, head);
+		return -EINVAL;
+	}
+	log_warn(".target.guest_apt_key: %s: %s; the dry run shows a placeholder, provision will refuse it", path, why);
+	*out = xstrdup("(the key in .target.guest_apt_key, unreadable on this machine)");
+	return 0;
+}
+
 const char *lv_any_domain(struct target *t)
 {
 	struct lv *lv = t->priv;
@@ -105,6 +148,35 @@ static int no_domain_yet(struct target *t, const char *path)
 	return -EEXIST;
 }
 
+/*
+ * .target.db_password_file: its one line (a trailing newline dropped) into *out
+ * (malloc'd), when the file is the user's own and nobody else's to read, and the
+ * line is a password of db_password's grammar. 0, or -EINVAL after one line.
+ */
+static int read_password_file(const char *path, char **out)
+{
+	struct stat st;
+	char *text;
+	size_t len;
+	const char *why = read_user_file(path, &text, &len);
+
+	if (!why && (stat(path, &st) < 0 || (st.st_mode & 077)))
+		why = "readable or writable by others than its owner (expected mode 0600 or stricter)";
+	else if (!why) {
+		if (len && text[len - 1] == '\n')
+			text[--len] = '\0';
+		if (strlen(text) != len || len < 12 || len > 128 || !lv_safe_word(text))
+			why = "not one line of 12 to 128 letters, digits and ._+-=@%:,~";
+	}
+	if (why) {
+		log_error(".target.db_password_file: %s: %s", path, why);
+		free(text);
+		return -EINVAL;
+	}
+	*out = text;
+	return 0;
+}
+
 int lv_db_password(struct target *t, bool create, const char **out)
 {
 	const struct target_env *env = t->env;
@@ -117,6 +189,12 @@ int lv_db_password(struct target *t, bool create, const char **out)
 	if (*out)
 		return 0;
 	if (lv->password) {
+		*out = lv->password;
+		return 0;
+	}
+	if ((*out = lv_setting_str(env, "db_password_file"))) {
+		if ((ret = read_password_file(*out, &lv->password)) < 0)
+			return ret;
 		*out = lv->password;
 		return 0;
 	}
@@ -179,6 +257,10 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 	struct lv_inst *li = lv_inst_priv(t, inst);
 	struct strbuf host, pk;
 	const char *pw = VM_MASKED_PASSWORD, *dc = lv_setting_str(env, "db_client");
+	const char *key_path = lv_setting_str(env, "guest_apt_key");
+	bool install = strcmp(lv_setting_str(env, "guest_packages"), "preinstalled");
+	char *key = NULL, recovery[16] = "";
+	const char *rec = lv_setting_str(env, "sqlserver_recovery") ? lv_setting_str(env, "sqlserver_recovery") : "simple";
 	char client[2 * INET_ADDRSTRLEN], mac[18];
 	int ret;
 
@@ -186,6 +268,10 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		return ret;
 	if (dc && lv_client_host(dc, client, sizeof(client)) < 0)
 		return -EINVAL;
+	if (install && key_path && env->engine->guest_apt_sources && (ret = read_apt_key(key_path, mask, &key)) < 0)
+		return ret;
+	for (size_t i = 0; i < sizeof(recovery) - 1 && rec[i]; i++)
+		recovery[i] = (char)(rec[i] == '_' ? '_' : rec[i] - 'a' + 'A');
 	vm_mac(env->name, inst->index, mac);
 	strbuf_init(&host, 0);
 	strbuf_init(&pk, 0);
@@ -197,7 +283,10 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 	struct vm_seed s = {
 		.name = li->dom,
 		.hostname = host.buf,
-		.packages = strcmp(lv_setting_str(env, "guest_packages"), "preinstalled") ? pk.buf : NULL,
+		.packages = install ? pk.buf : NULL,
+		.apt_sources = key ? env->engine->guest_apt_sources : NULL,
+		.apt_key = key,
+		.debconf = key ? env->engine->guest_debconf : NULL,
 		.ssh_key = lv_setting_str(env, "ssh_key"),
 		.db_user = lv_setting_str(env, "db_user"),
 		.db_name = env->database,
@@ -208,8 +297,12 @@ int lv_render_seed(struct target *t, struct target_instance *inst, bool mask, st
 		.buffer_pool = env->buffer_pool,
 		.options = env->server_options,
 		.noptions = env->nserver_options,
+		.data_size = lv_setting_num(env, "sqlserver_data_size"),
+		.log_size = lv_setting_num(env, "sqlserver_log_size"),
+		.recovery = env->engine->protocol == DB_PROTO_TDS ? recovery : NULL,
 	};
 	ret = vm_render_seed(lv->tmpl_dir, lv->template, &s, ud, md);
+	free(key);
 	strbuf_release(&host);
 	strbuf_release(&pk);
 	return ret;

@@ -4,18 +4,20 @@
  *   libvirt_plan      --plan's sizing: per drive the volumes' capacity once filled
  *                     against the free space there, per host the guests' RAM and
  *                     vCPUs against the host's (virNodeGetInfo), the restore copy
- *   lv_preflight_paths, lv_preflight_space  refusals, one line each: a missing base_image, kernel or
+ *   lv_preflight_paths, lv_preflight_space, lv_preflight_pools
+ *                     refusals, one line each: a missing base_image, kernel or
  *                     initrd, no /dev/kvm for a kvm domain, volumes that will not fit
  *                     their drive, two drives on one block device or a drive on the
- *                     OS's device ("allow_shared_device": true makes the last two
- *                     warnings)
+ *                     OS's device (target/devices.c), two drives in one pool of a host
+ *                     ("allow_shared_device": true makes the last three warnings)
  * Paths (base_image, drive paths, /dev/kvm) are checked where dbrig can see them:
  * on a local host (a URI without a server part, qemu:///system); a remote host's
- * free space comes from its pool (virStoragePoolGetInfo) when the pool exists.
+ * free space comes from its pool (virStoragePoolGetInfo: the pool named, or the one whose
+ * target is the drive's path) when the pool exists, and two drives of one host in one pool
+ * (the host's drives as libvirt sees them) are refused like two drives on one device.
  */
 #include "target/libvirt/libvirt.h"
 
-#include "core/blockdev.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 
@@ -24,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define GIB (UINT64_C(1) << 30)
@@ -54,40 +55,38 @@ static void gib(uint64_t b, char *buf, size_t n)
 }
 
 /* Free bytes where the drive's volumes go: statvfs of its path (or the nearest existing
- * parent: a pool dbrig creates makes the folder) on a local host, else the pool's
- * available bytes. false: not known (why says so). */
-static bool drive_free(const struct target_env *env, size_t d, const char *uri, virConnectPtr conn, uint64_t *out,
-		       struct strbuf *why)
+ * parent: a pool dbrig creates makes the folder) on a local host, else the available bytes of
+ * its pool on the host (virStoragePoolGetInfo): `pool` when it is resolved, else the pool the
+ * config names, else the pool whose target is the drive's path. false: not known (why says so). */
+static bool drive_free(const struct target_env *env, size_t d, const char *uri, virConnectPtr conn, const char *pool,
+		       uint64_t *out, struct strbuf *why)
 {
 	const struct target_drive *dr = &env->drives[d];
 
 	if (dr->path && lv_uri_local(uri) && !uri_test(uri)) {
-		char p[4096];
-		struct statvfs sv;
-		snprintf(p, sizeof(p), "%s", dr->path);
-		while (statvfs(p, &sv) < 0) {
-			char *s = strrchr(p, '/');
-			if (errno != ENOENT || !s || s == p) {
-				strbuf_addf(why, "statvfs %s: %s", dr->path, strerror(errno));
-				return false;
-			}
-			*s = '\0';
-		}
-		*out = (uint64_t)sv.f_bavail * sv.f_frsize;
-		return true;
+		int err = target_path_free(dr->path, out);
+		if (err < 0)
+			strbuf_addf(why, "statvfs %s: %s", dr->path, strerror(-err));
+		return err == 0;
 	}
-	if (conn && dr->pool) {
-		virStoragePoolPtr pool = virStoragePoolLookupByName(conn, dr->pool);
+	if (!pool)
+		pool = dr->pool;
+	if (conn) {
+		virStoragePoolPtr p = pool ? virStoragePoolLookupByName(conn, pool)
+					   : lv_pool_on_path(conn, dr->path);
 		virStoragePoolInfo info;
-		bool ok = pool && virStoragePoolGetInfo(pool, &info) == 0;
-		if (pool)
-			virStoragePoolFree(pool);
+		bool ok = p && virStoragePoolGetInfo(p, &info) == 0;
+		if (p)
+			virStoragePoolFree(p);
 		if (ok) {
 			*out = info.available;
 			return true;
 		}
 	}
-	strbuf_addf(why, "not known (%s)", dr->path ? "the path is on a remote host" : "pool not reachable");
+	if (pool)
+		strbuf_addf(why, "not known (pool %s not reachable)", pool);
+	else
+		strbuf_addf(why, "not known (no pool on %s%s)", dr->path, conn ? " on that host" : ": host not reachable");
 	return false;
 }
 
@@ -140,7 +139,7 @@ void libvirt_plan(const struct target_env *env, FILE *out)
 		if (!env->instances[d])
 			continue;
 		strbuf_init(&why, 0);
-		known = drive_free(env, d, hosts->map[h].value, conns[h], &fr, &why);
+		known = drive_free(env, d, hosts->map[h].value, conns[h], NULL, &fr, &why);
 		gib(vm * env->instances[d], a, sizeof(a));
 		gib(fr, b, sizeof(b));
 		fprintf(out, "            drive %s: %u VM(s) x %s = %s once filled; free there: %s%s\n",
@@ -192,96 +191,12 @@ static int check_file(const struct target_env *env, const char *field, const cha
 	return -ENOENT;
 }
 
-/* The whole-disk devices (leaves) under a path: 0, or -errno (the path has no block device). */
-static int leaves(const char *path, struct blockdev *out, size_t max, size_t *n)
+/* A drive dbrig can look at: on a local host (not the test driver's pretend one). */
+static bool drive_here(const struct target_env *env, size_t d)
 {
-	struct blockdev_chain ch = {0};
-	int ret = blockdev_resolve(path, &ch, NULL);
+	const char *uri = target_setting(env, "hosts")->map[host_of(env, d)].value;
 
-	*n = 0;
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < ch.n && *n < max; i++)
-		if (ch.v[i].leaf)
-			out[(*n)++] = ch.v[i].dev;
-	blockdev_chain_release(&ch);
-	return 0;
-}
-
-static const struct blockdev *shared(const struct blockdev *a, size_t na, const struct blockdev *b, size_t nb)
-{
-	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
-			if (a[i].major == b[j].major && a[i].minor == b[j].minor)
-				return &a[i];
-	return NULL;
-}
-
-/* The existing parent of a path that may not exist yet (a pool dbrig creates). */
-static void existing(const char *path, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", path);
-	while (access(buf, F_OK) < 0) {
-		char *s = strrchr(buf, '/');
-		if (!s || s == buf) {
-			snprintf(buf, n, "/");
-			return;
-		}
-		*s = '\0';
-	}
-}
-
-/* Two drives on one block device, or a drive on the OS's (the root file system's). */
-static int check_devices(const struct target_env *env)
-{
-	const struct target_setting *hosts = target_setting(env, "hosts");
-	bool allow = lv_setting_num(env, "allow_shared_device");
-	struct blockdev root[BLOCKDEV_MAX_NODES], (*dev)[BLOCKDEV_MAX_NODES] = xcalloc(env->ndrives + 1, sizeof(*dev));
-	size_t nroot = 0, *nd = xcalloc(env->ndrives + 1, sizeof(*nd));
-	int ret = 0;
-
-	if (leaves("/", root, BLOCKDEV_MAX_NODES, &nroot) < 0)
-		nroot = 0;
-	for (size_t d = 0; d < env->ndrives && ret == 0; d++) {
-		const char *uri = hosts->map[host_of(env, d)].value;
-		const struct blockdev *s;
-		char p[4096];
-		if (!env->drives[d].path || !env->instances[d] || !lv_uri_local(uri) || uri_test(uri))
-			continue;
-		existing(env->drives[d].path, p, sizeof(p));
-		if (leaves(p, dev[d], BLOCKDEV_MAX_NODES, &nd[d]) < 0)
-			continue;
-		for (size_t o = 0; o < d && ret == 0; o++) {
-			if (!(s = shared(dev[d], nd[d], dev[o], nd[o])))
-				continue;
-			if (allow) {
-				log_warn("%s: drives %s and %s are both on block device %s: they share its bandwidth "
-					 "(allowed by \"allow_shared_device\": true)", env->file, env->drives[o].name,
-					 env->drives[d].name, s->name);
-			} else {
-				log_error("%s: drives %s (%s) and %s (%s) are both on block device %s (expected one "
-					  "drive each, or \"allow_shared_device\": true in .target)", env->file,
-					  env->drives[o].name, env->drives[o].path, env->drives[d].name,
-					  env->drives[d].path, s->name);
-				ret = -EINVAL;
-			}
-		}
-		if (ret == 0 && (s = shared(dev[d], nd[d], root, nroot))) {
-			if (allow) {
-				log_warn("%s: drive %s (%s) is on block device %s, which holds the root file system "
-					 "(allowed by \"allow_shared_device\": true)", env->file, env->drives[d].name,
-					 env->drives[d].path, s->name);
-			} else {
-				log_error("%s: drive %s (%s) is on block device %s, which holds the root file system "
-					  "(expected a drive of its own, or \"allow_shared_device\": true in .target)",
-					  env->file, env->drives[d].name, env->drives[d].path, s->name);
-				ret = -EINVAL;
-			}
-		}
-	}
-	free(dev);
-	free(nd);
-	return ret;
+	return lv_uri_local(uri) && !uri_test(uri);
 }
 
 /* The volumes of the drive's VMs that do not exist yet, in bytes once filled. */
@@ -338,7 +253,7 @@ int lv_preflight_paths(struct target *t)
 			ret = -ENODEV;
 		}
 	}
-	return ret ? ret : check_devices(env);
+	return ret ? ret : target_check_devices(env, lv_setting_num(env, "allow_shared_device"), drive_here);
 }
 
 int lv_preflight_space(struct target *t)
@@ -357,7 +272,8 @@ int lv_preflight_space(struct target *t)
 			continue;
 		strbuf_init(&why, 0);
 		need = drive_needs(t, d);
-		if (need && drive_free(env, d, lv->drives[d].host->uri, lv->drives[d].host->conn, &fr, &why) &&
+		if (need && drive_free(env, d, lv->drives[d].host->uri, lv->drives[d].host->conn,
+				       lv->drives[d].pool_exists ? lv->drives[d].pool : NULL, &fr, &why) &&
 		    fr < need) {
 			gib(need, a, sizeof(a));
 			gib(fr, b, sizeof(b));
@@ -370,4 +286,32 @@ int lv_preflight_space(struct target *t)
 		strbuf_release(&why);
 	}
 	return ret;
+}
+
+int lv_preflight_pools(struct target *t)
+{
+	const struct target_env *env = t->env;
+	struct lv *lv = t->priv;
+	bool allow = lv_setting_num(env, "allow_shared_device");
+
+	if (lv->dry_run || !t->will_boot)
+		return 0;
+	for (size_t d = 0; d < env->ndrives; d++) {
+		const struct lv_drive *ld = &lv->drives[d];
+		for (size_t o = 0; o < d && env->instances[d] && ld->pool; o++) {
+			const struct lv_drive *lo = &lv->drives[o];
+			if (!env->instances[o] || !lo->pool || lo->host != ld->host || strcmp(lo->pool, ld->pool))
+				continue;
+			if (!allow) {
+				log_error("%s: drives %s and %s are both in storage pool %s on host %s (expected a pool of "
+					  "its own for every drive, or \"allow_shared_device\": true in .target)", env->file,
+					  env->drives[o].name, env->drives[d].name, ld->pool, ld->host->name);
+				return -EINVAL;
+			}
+			log_warn("%s: drives %s and %s are both in storage pool %s on host %s: they share its storage "
+				 "(allowed by \"allow_shared_device\": true)", env->file, env->drives[o].name,
+				 env->drives[d].name, ld->pool, ld->host->name);
+		}
+	}
+	return 0;
 }

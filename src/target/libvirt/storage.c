@@ -77,6 +77,23 @@ static char *pool_path(virStoragePoolPtr pool)
 	return path;
 }
 
+virStoragePoolPtr lv_pool_on_path(virConnectPtr conn, const char *path)
+{
+	virStoragePoolPtr *pools = NULL, found = NULL;
+	int n = virConnectListAllStoragePools(conn, &pools, 0);
+
+	for (int i = 0; i < n; i++) {
+		char *p = found ? NULL : pool_path(pools[i]);
+		if (p && !strcmp(p, path))
+			found = pools[i];
+		else
+			virStoragePoolFree(pools[i]);
+		free(p);
+	}
+	free(pools);
+	return found;
+}
+
 int lv_resolve_pool(struct target *t, size_t d)
 {
 	const struct target_env *env = t->env;

@@ -7,6 +7,7 @@
 #include "core/units.h"
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,18 @@ const struct target_option libvirt_options[] = {
 	{"guest_packages", TOPT_STRING, "install", 0, 0,
 	 "what cloud-init does about the engine and guest agent packages: install (apt update and install them) "
 	 "or preinstalled (the base image has them: no package step, no mirror needed)"},
+	{"guest_apt_key", TOPT_STRING, NULL, 0, 0,
+	 "with guest_packages install and an engine from a vendor repository (sqlserver): the absolute path, on the "
+	 "driver host, of the vendor's ASCII-armored apt signing key; the user-data then adds the vendor's apt sources "
+	 "with it and the packages' EULA answers (unset: the base image must carry the vendor's repository)"},
 	{"db_user", TOPT_STRING, "dbrig", 0, 0, "database user the guest setup creates for the driver"},
 	{"db_password", TOPT_STRING, NULL, 0, 0,
 	 "its password (12 to 128 letters, digits and ._+-=@%:,~); unset: generated for the campaign and kept 0600 in "
 	 "<output>/.<campaign>.libvirt/" LV_CREDENTIALS},
+	{"db_password_file", TOPT_STRING, NULL, 0, 0,
+	 "instead of db_password: the absolute path of a file on the driver host, written by you (mode 0600 or "
+	 "stricter), whose one line is the password (db_password's grammar); with \"cloud_init\": false the password "
+	 "of the login the image holds"},
 	{"db_client", TOPT_STRING, NULL, 0, 0,
 	 "the address (a.b.c.d) or network (a.b.c.d/n) the drivers connect from, as the guests see them: the only "
 	 "host the driver's user may log in from; unset: each guest's default gateway (where QEMU user networking's "
@@ -80,6 +89,14 @@ const struct target_option libvirt_options[] = {
 	 "FreeTDS (e.g. \"FreeTDS\", Debian's tdsodbc) gets FreeTDS's connection string (Server=host;Port=port;"
 	 "TDS_Version=7.4, Encryption= from sqlserver_encrypt), any other msodbcsql's (Server=tcp:host,port); unset: "
 	 "\"ODBC Driver 18 for SQL Server\""},
+	{"sqlserver_data_size", TOPT_SIZE, NULL, 0, 0,
+	 "SQL Server: the size the guest setup creates the workload's data file with (pre-sized, then growing by "
+	 "1 GB); unset: SQL Server's default (8 MB, growing)"},
+	{"sqlserver_log_size", TOPT_SIZE, NULL, 0, 0,
+	 "SQL Server: the size the guest setup creates the workload's log file with; unset: SQL Server's default"},
+	{"sqlserver_recovery", TOPT_STRING, NULL, 0, 0,
+	 "SQL Server: the recovery model the guest setup sets on the workload's database at every boot: simple, "
+	 "full or bulk_logged; unset: simple"},
 	{"wait_database", TOPT_BOOL, "true", 0, 0,
 	 "readiness includes the database accepting a TCP connection (false: the VM's address only)"},
 	{"ready_timeout", TOPT_DURATION, "10m", 0, 0, "how long a VM may take to boot and accept database connections"},
@@ -392,10 +409,11 @@ int libvirt_validate(const struct target_env *env)
 	static const char *const caches[] = {"none", "directsync", "writeback", "writethrough", NULL};
 	static const char *const types[] = {"kvm", "qemu", NULL};
 	static const char *const package_modes[] = {"install", "preinstalled", NULL};
+	static const char *const recovery_models[] = {"simple", "full", "bulk_logged", NULL};
 	static const char *const encrypt_modes[] = {"yes", "mandatory", "no", "optional", "strict", NULL};
 	const struct target_setting *hosts = target_setting(env, "hosts");
 	const struct target_setting *iot = target_setting(env, "iotune");
-	const char *s, *why;
+	const char *s, *f, *why;
 	char jp[160];
 
 	if (check_choice(env, "endpoint", "an endpoint style", endpoints) < 0 ||
@@ -408,6 +426,8 @@ int libvirt_validate(const struct target_env *env)
 	    check_choice(env, "disk_cache", "a disk cache mode", caches) < 0 ||
 	    check_choice(env, "domain_type", "a domain type", types) < 0 ||
 	    check_choice(env, "guest_packages", "a guest package mode", package_modes) < 0 ||
+	    (lv_setting_str(env, "sqlserver_recovery") &&
+	     check_choice(env, "sqlserver_recovery", "a recovery model", recovery_models) < 0) ||
 	    (lv_setting_str(env, "sqlserver_encrypt") &&
 	     check_choice(env, "sqlserver_encrypt", "an ODBC Encrypt mode", encrypt_modes) < 0))
 		return -EINVAL;
@@ -439,9 +459,18 @@ int libvirt_validate(const struct target_env *env)
 				      "._+-=@%%:,~; or leave it unset and dbrig generates one for the campaign)");
 		return -EINVAL;
 	}
-	if (!s && !lv_setting_num(env, "cloud_init")) {
+	if ((f = lv_setting_str(env, "db_password_file"))) {
+		if (s)
+			return bad_value(env, ".target.db_password_file", f, "is set beside .target.db_password (expected "
+					 "one of the two)");
+		if (f[0] != '/')
+			return bad_value(env, ".target.db_password_file", f, "is not an absolute path (expected the path "
+					 "of the file holding the password on the driver host)");
+	}
+	if (!s && !f && !lv_setting_num(env, "cloud_init")) {
 		target_env_error(env, ".target.db_password", "missing (expected the password of the login the "
-				      "image holds: with \"cloud_init\": false no generated one reaches the guest)");
+				      "image holds, here or in .target.db_password_file: with \"cloud_init\": false no "
+				      "generated one reaches the guest)");
 		return -EINVAL;
 	}
 	if ((s = lv_setting_str(env, "odbc_driver")) && check_odbc_driver(env, s) < 0)
@@ -539,7 +568,58 @@ int libvirt_validate(const struct target_env *env)
 	}
 	/* cloud-init installs the engine from the apt sources the image has: Debian's archive
 	 * carries MariaDB only. Not an error: the user's image may have the vendor's repository. */
-	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install"))
+	/* SQL Server's files and recovery model: set by its guest setup only; both files on the under-test disk. */
+	{
+		static const char *const mssql[] = {"sqlserver_data_size", "sqlserver_log_size", "sqlserver_recovery", NULL};
+		uint64_t files = lv_setting_num(env, "sqlserver_data_size") + lv_setting_num(env, "sqlserver_log_size");
+		for (size_t i = 0; mssql[i]; i++)
+			if (env->engine->protocol != DB_PROTO_TDS && target_setting(env, mssql[i])->set) {
+				snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
+				target_env_error(env, jp, "is set for .engine.kind \"%s\" (expected it with sqlserver only: "
+						 "its guest setup sizes the files and sets the recovery model)", env->engine->name);
+				return -EINVAL;
+			} else if (target_setting(env, mssql[i])->set && !lv_setting_num(env, "cloud_init")) {
+				snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
+				target_env_error(env, jp, "is set with \"cloud_init\": false, so no seed carries it to the guest "
+						 "(expected it unset, and the value in the image's own setup.conf: "
+						 "vm-templates/windows-sqlserver.md)");
+				return -EINVAL;
+			}
+		for (size_t i = 0; i < 2; i++) {
+			const struct target_setting *z = target_setting(env, mssql[i]);
+			if (z->set && z->num < (UINT64_C(8) << 20)) {
+				snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
+				target_env_error(env, jp, "%" PRIu64 " bytes is below SQL Server's smallest file (expected 8M "
+						 "or more)", z->num);
+				return -EINVAL;
+			}
+		}
+		if (files >= lv_setting_num(env, "under_test_size")) {
+			target_env_error(env, ".target.sqlserver_data_size", "with .target.sqlserver_log_size, %" PRIu64
+					 " bytes do not fit on the under-test volume of %" PRIu64 " bytes (expected their sum "
+					 "below under_test_size)", files, lv_setting_num(env, "under_test_size"));
+			return -EINVAL;
+		}
+	}
+	if ((s = lv_setting_str(env, "guest_apt_key"))) {
+		if (!env->engine->guest_apt_sources)
+			return bad_value(env, ".target.guest_apt_key", s, "is set, but dbrig adds no vendor apt source for "
+					 "this engine (expected it unset; .engine.kind sqlserver has one)");
+		if (strcmp(lv_setting_str(env, "guest_packages"), "install") || !lv_setting_num(env, "cloud_init"))
+			return bad_value(env, ".target.guest_apt_key", s, "is set, but cloud-init installs nothing "
+					 "(expected it unset with \"guest_packages\": \"preinstalled\" or \"cloud_init\": false)");
+		if (s[0] != '/')
+			return bad_value(env, ".target.guest_apt_key", s, "is not an absolute path (expected the path of the "
+					 "vendor's ASCII-armored key on the driver host)");
+	}
+	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install") &&
+	    (s = lv_setting_str(env, "guest_apt_key")))
+		log_warn("%s: .engine.kind \"%s\": the guests install %s from %s, which Debian's archive does not "
+			 "carry: the user-data adds its apt sources and EULA answers (an Ubuntu 22.04 base image), signed by "
+			 "the key provision reads from %s, which must hold %s first (docs/libvirt.md)",
+			 env->file, env->engine->name, env->engine->guest_packages, env->engine->guest_repo, s,
+			 env->engine->guest_apt_key_url);
+	else if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install"))
 		log_warn("%s: .engine.kind \"%s\" with .target.guest_packages \"install\": the guests install %s, "
 			 "which Debian's archive does not carry; the base image needs %s, or the engine installed "
 			 "and \"guest_packages\": \"preinstalled\" (docs/quickstart-libvirt.md)",

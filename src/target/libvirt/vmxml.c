@@ -557,6 +557,20 @@ static int setup_conf(const struct vm_seed *s, bool sqlserver, struct strbuf *ou
 			}
 			strbuf_addf(out, "max_server_memory_mb=%s\n", v);
 		}
+	/* The files pre-sized in whole MB (rounded up), the recovery model by its T-SQL name. */
+	if (sqlserver) {
+		if (s->recovery && strcmp(s->recovery, "SIMPLE") && strcmp(s->recovery, "FULL") &&
+		    strcmp(s->recovery, "BULK_LOGGED")) {
+			log_error("%s: recovery model outside its grammar; not written into the seed", s->name);
+			return -EINVAL;
+		}
+		if (s->data_size)
+			strbuf_addf(out, "data_size_mb=%" PRIu64 "\n", (s->data_size + 1048575) / 1048576);
+		if (s->log_size)
+			strbuf_addf(out, "log_size_mb=%" PRIu64 "\n", (s->log_size + 1048575) / 1048576);
+		if (s->recovery)
+			strbuf_addf(out, "recovery=%s\n", s->recovery);
+	}
 	return 0;
 }
 
@@ -620,6 +634,20 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 			if (n)
 				push(pk, json_stringn(p, n), &bad);
 			p += n + (p[n] == ' ');
+		}
+		/* The vendor's sources, each with the key (cloud-init writes it and puts its path for
+		 * $KEY_FILE), and the EULA answers, before the package step (apt_configure runs first). */
+		if (s->apt_sources && s->apt_key) {
+			json_t *apt = json_object(), *src = json_object();
+			char name[32];
+			for (size_t i = 0; s->apt_sources[i]; i++) {
+				snprintf(name, sizeof(name), "dbrig-vendor-%zu.list", i + 1);
+				put(src, name, json_pack("{ssss}", "source", s->apt_sources[i], "key", s->apt_key), &bad);
+			}
+			put(apt, "sources", src, &bad);
+			if (s->debconf)
+				put(apt, "debconf_selections", json_pack("{ss}", "dbrig", s->debconf), &bad);
+			put(ud, "apt", apt, &bad);
 		}
 		put(ud, "package_update", json_true(), &bad);
 		put(ud, "packages", pk, &bad);

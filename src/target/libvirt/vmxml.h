@@ -135,6 +135,11 @@ struct vm_seed {
 	const char *name;       /* domain name: the instance-id */
 	const char *hostname;
 	const char *packages;   /* space-separated Debian packages for user-data; NULL: none (preinstalled) */
+	/* With packages: the vendor apt sources (deb lines with $KEY_FILE, NULL-terminated) and the
+	 * ASCII-armored key that signs them, and debconf answers; NULL: the image's sources only. */
+	const char *const *apt_sources;
+	const char *apt_key;
+	const char *debconf;
 	const char *ssh_key;    /* or NULL */
 	const char *db_user, *db_password;
 	const char *db_name;   /* the workload's database: the setup creates it and grants it to db_user */
@@ -144,6 +149,10 @@ struct vm_seed {
 	uint64_t buffer_pool;
 	const struct target_kv *options; /* engine.server_options */
 	size_t noptions;
+	/* SQL Server: the database's data and log files' sizes (bytes, 0: the server's default) and
+	 * its recovery model (SIMPLE, FULL, BULK_LOGGED; NULL: left as the server makes it). */
+	uint64_t data_size, log_size;
+	const char *recovery;
 };
 
 /* db_password in what --dry-run prints (the guest's setup refuses it). */

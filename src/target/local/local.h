@@ -3,7 +3,7 @@
  *
  *   local.c      the ops: paths, create, golden copy, restore, start/stop,
  *                endpoint, verify, destroy
- *   preflight.c  validate (the config) and preflight (the machine)
+ *   preflight.c  validate (the config), --plan's sizing and preflight (the machine)
  *   server.c     what both engines share: start/stop, stale servers, setup
  *                SQL, credentials, data directory init, ownership
  *   mariadb.c    mariadbd: start and readiness (its handshake)
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct target_env;
@@ -65,6 +66,8 @@ void local_inst_paths(struct target *t, struct target_instance *inst);
 
 /* preflight.c */
 int local_validate(const struct target_env *env) __attribute__((warn_unused_result));
+/* --plan: per drive, the data directories once loaded (env->data_bytes) against the free space. */
+void local_plan(const struct target_env *env, FILE *out);
 int local_preflight(struct target *t, struct target_instance *insts, size_t n) __attribute__((warn_unused_result));
 
 /* server.c */

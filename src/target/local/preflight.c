@@ -1,10 +1,12 @@
-/* The local target's checks: validate (the config, statically) and preflight (this machine; changes nothing). */
+/* The local target's checks: validate (the config, statically), --plan's sizing and preflight (this
+ * machine; changes nothing). */
 #include "target/local/local.h"
 
 #include "db/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/sysstat.h"
 #include "core/tree.h"
 
 #include <arpa/inet.h>
@@ -410,6 +412,67 @@ static bool port_free(unsigned port)
 	return ok;
 }
 
+/* "132.6 MiB", "1.5 GiB": MiB below a GiB, one decimal. */
+static void size_text(uint64_t b, char *buf, size_t n)
+{
+	bool g = b >= UINT64_C(1) << 30;
+
+	snprintf(buf, n, "%.1f %s", (double)b / (double)(UINT64_C(1) << (g ? 30 : 20)), g ? "GiB" : "MiB");
+}
+
+/* Drive d's data directories: its golden copy and one per instance. */
+static uint64_t drive_needs(const struct target_env *env, size_t d)
+{
+	return env->instances[d] ? (env->instances[d] + UINT64_C(1)) * env->data_bytes : 0;
+}
+
+/* --plan: the sizing of every drive, and whether the telemetry can see the servers wait on
+ * block I/O (the storage-path verdict, docs/reading-reports.md; dbrig never sets the sysctl). */
+void local_plan(const struct target_env *env, FILE *out)
+{
+	char a[32], b[32];
+
+	fprintf(out, "  waiting   the servers' block-I/O wait: %s\n",
+		sysstat_delayacct_on(NULL) == 1
+			? "delay accounting"
+			: "delay accounting is off (kernel.task_delayacct): the storage-path verdict cannot see it; "
+			  "enable it with sysctl kernel.task_delayacct=1");
+
+	size_text(env->data_bytes, a, sizeof(a));
+	fprintf(out, "  sizing    per data directory: %s once loaded (estimated from the workload's rows)\n", a);
+	for (size_t d = 0; d < env->ndrives; d++) {
+		uint64_t fr = 0;
+		int err;
+		if (!env->instances[d])
+			continue;
+		err = target_path_free(env->drives[d].path, &fr);
+		size_text(drive_needs(env, d), a, sizeof(a));
+		size_text(fr, b, sizeof(b));
+		fprintf(out, "            drive %s: golden copy + %u instance(s) = %s once loaded; free there: %s%s%s\n",
+			env->drives[d].name, env->instances[d], a, err < 0 ? "not known (" : b,
+			err < 0 ? strerror(-err) : "", err < 0 ? ")" : drive_needs(env, d) > fr ? "  DOES NOT FIT" : "");
+	}
+}
+
+/* Drives whose data directories will not fit (a campaign folder already there, a resume, is not counted again). */
+static int check_space(const struct target_env *env, const struct local *l)
+{
+	for (size_t d = 0; d < env->ndrives; d++) {
+		uint64_t fr, need = drive_needs(env, d);
+		char a[32], b[32];
+		if (!need || access(l->drives[d].root, F_OK) == 0 || target_path_free(env->drives[d].path, &fr) < 0 ||
+		    fr >= need)
+			continue;
+		size_text(need, a, sizeof(a));
+		size_text(fr, b, sizeof(b));
+		log_error("%s: drive %s: its golden copy and %u instance(s) need %s once loaded and %s has %s free "
+			  "(expected a larger drive, fewer instances or fewer rows)", env->file, env->drives[d].name,
+			  env->instances[d], a, env->drives[d].path, b);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
 int local_preflight(struct target *t, struct target_instance *insts, size_t n)
 {
 	const struct target_env *env = t->env;
@@ -490,6 +553,11 @@ drives:
 		}
 	}
 	ret = 0;
+	/* What the campaign's servers need of the drives: status and teardown go on whatever they are. */
+	if (t->will_boot && !t->dry_run &&
+	    ((ret = target_check_devices(env, target_setting(env, "allow_shared_device")->num, NULL)) < 0 ||
+	     (ret = check_space(env, l)) < 0))
+		goto out;
 out:
 	strbuf_release(&sb);
 	return ret;

@@ -146,6 +146,7 @@ ANALYZE warehouse, district, customer, history, new_order, orders, order_line, i
 
 SELECT name, current_setting(name) FROM pg_settings WHERE name IN ('synchronous_commit', 'shared_buffers', 'fsync', 'full_page_writes', 'wal_sync_method', 'wal_level', 'checkpoint_timeout', 'max_wal_size', 'effective_io_concurrency', 'default_transaction_isolation') ORDER BY name;
 SELECT 'isolation', current_setting('transaction_isolation');
+SELECT 'database_bytes', CAST(pg_database_size(current_database()) AS TEXT);
 
 -- statements (sql/postgresql/statements.sql)
 

@@ -67,6 +67,22 @@ static void test_shipped_configs(void **state)
 	assert_true(target_setting(&cfg->env, "sqlserver_trust_server_certificate")->set);
 	assert_int_equal(cfg->nserver_options, 1);
 	assert_string_equal(cfg->server_options[0].key, "max_server_memory_mb");
+	/* Issue 23: Microsoft's apt source with the key you download, the files pre-sized (within
+	 * the under-test volume) and the recovery model explicit. */
+	assert_string_equal(target_setting(&cfg->env, "guest_apt_key")->str, "/etc/dbrig/microsoft.asc");
+	assert_true(target_setting(&cfg->env, "sqlserver_data_size")->num + target_setting(&cfg->env, "sqlserver_log_size")->num <
+		    target_setting(&cfg->env, "under_test_size")->num);
+	assert_string_equal(target_setting(&cfg->env, "sqlserver_recovery")->str, "simple");
+	campaign_config_free(cfg);
+
+	/* The published guests, Windows: no seed, the password from a file, port 1433 said. */
+	cfg = load("configs/storagereview-sqlserver-4vm-windows.json");
+	assert_ptr_equal(cfg->engine, &db_engine_sqlserver);
+	assert_int_equal(target_setting(&cfg->env, "cloud_init")->num, 0);
+	assert_string_equal(target_setting(&cfg->env, "db_password_file")->str, "/etc/dbrig/sqlserver-windows.password");
+	assert_false(target_setting(&cfg->env, "db_password")->set);
+	assert_int_equal(target_setting(&cfg->env, "db_port")->num, 1433);
+	assert_false(target_setting(&cfg->env, "guest_apt_key")->set);
 	campaign_config_free(cfg);
 }
 

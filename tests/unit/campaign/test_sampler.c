@@ -162,11 +162,47 @@ static void missing_sources(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/*
+ * The process's waiting: read in every reading when the kernel's switch (a
+ * file standing in for /proc/sys/kernel/task_delayacct) says 1, never when it
+ * says 0; its I/O pressure where the machine has one.
+ */
+static void waiting_sources(void **state)
+{
+	char sw[] = "/tmp/test_sampler_delayacct.XXXXXX";
+	pid_t pids[1] = {getpid()};
+	struct sampler_spec spec = {.interval_ns = INTERVAL_NS, .pids = pids, .npids = 1, .delayacct = sw};
+	struct sampler *sm = NULL;
+	struct tel_series s;
+	int fd = mkstemp(sw);
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (int on = 1; on >= 0; on--) {
+		assert_int_equal(pwrite(fd, on ? "1\n" : "0\n", 2, 0), 2);
+		assert_int_equal(sampler_start(&sm, &spec), 0);
+		sampler_stop(sm, &s);
+		assert_int_equal(s.pid_src[0].delayacct, on);
+		assert_true(s.n >= 2);
+		for (size_t k = 0; k < s.n; k++) {
+			assert_int_equal(s.v[k].pid_io[0].blkio_s >= 0, on);
+			if (s.pid_src[0].psi_scope >= 0)
+				assert_true(s.v[k].pid_io[0].psi_some_s >= 0);
+			else
+				assert_true(s.v[k].pid_io[0].psi_some_s < 0);
+		}
+		tel_series_release(&s);
+	}
+	close(fd);
+	unlink(sw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(run),
 		cmocka_unit_test(missing_sources),
+		cmocka_unit_test(waiting_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

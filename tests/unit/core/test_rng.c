@@ -71,6 +71,10 @@ static void test_determinism(void **state)
 			assert_int_equal(x, rand_dist_draw(&r2, &d, 1, 1000000));
 			differ += x != rand_dist_draw(&r3, &d, 1, 1000000);
 		}
+		/* Two seeds draw the same value with a chance of at most 0.03 (Pareto's
+		 * spike at a: sum of p_k^2 = 0.022; the others' are smaller), so differ
+		 * is binomial with a mean above 97,000 of 100,000: 1,000 is hundreds of
+		 * standard deviations below it (chance far below 1e-100). */
 		assert_true(differ > 1000);
 	}
 }
@@ -254,14 +258,27 @@ static void test_special(void **state)
 		below += v < 4950;
 		above += v > 5051;
 	}
+	/*
+	 * Intervals (seed fixed, so the outcome is; the chances are over seeds),
+	 * each share binomial over 10^6 draws, the gaussian branch's density at
+	 * the middle g = 1 / (833.25 sqrt(2 pi)) = 4.79e-4 per value: the window
+	 * holds 0.75 + 0.25 x 102 g = 0.7622 (standard error 0.00043: 0.75 and
+	 * 0.78 are 29 and 42 of them away); its lower quarter 0.25 x 25 g =
+	 * 0.0030 (0.01 is 128 standard errors above); 5000 is drawn with 1/100.99
+	 * + 0.25 g = 0.010022 (standard error 0.0000996: 0.0005 is 5.0 of them,
+	 * two-sided chance 5.2e-7); below and above the window 237,800 draws
+	 * split evenly (sd of the difference 488: 2% is 9.8 sd); with no special
+	 * draws the window gets 4,884 of 100,000 (sd 70: 6,000 is 16 sd above).
+	 * A correct build fails the test with a chance below 1e-6.
+	 */
 	double fw = (double)window / DRAWS;
 	print_message("special: %.2f%% in the middle 1%%, %.2f%% in its lower quarter\n",
 		      100 * fw, 100.0 * (double)low_quarter / DRAWS);
 	assert_true(fw >= 0.75 && fw <= 0.78);
 	assert_true((double)low_quarter / DRAWS < 0.01);
 	/* Inside the window each value covers 1/(d + 1) = 1/100.99 of the
-	 * selecting uniform's range, plus a sliver of gaussian. */
-	assert_true(fabs((double)at_5000 / DRAWS - 1 / 100.99) < 0.0005);
+	 * selecting uniform's range, plus a sliver of gaussian (0.25 g). */
+	assert_true(fabs((double)at_5000 / DRAWS - (1 / 100.99 + 0.25 / (833.25 * 2.5066282746310002))) < 0.0005);
 	/* The gaussian remainder is symmetric around the middle. */
 	assert_true(fabs((double)below - (double)above) < 0.02 * (double)(below + above));
 
@@ -307,6 +324,12 @@ static void test_gaussian(void **state)
 			sq += ((double)v - mid) * ((double)v - mid);
 			within += fabs((double)v - mid) <= sd;
 		}
+		/* Intervals over 10^6 draws: the mean's standard error is
+		 * sd / 1000 = n / 12,000, so 0.002 n is 24 of them; the sample sd's
+		 * relative standard error is sqrt((kurtosis - 1) / 4N) = 0.0007 (3% is
+		 * 43); the Irwin-Hall(12) share within one sd is 0.67855 (0.0042 below
+		 * the normal's 0.6827), standard error 0.00047, so the 0.01 margin
+		 * leaves 12.5 of them. A correct build fails with a chance below 1e-30. */
 		double mean = sum / DRAWS, got_sd = sqrt(sq / DRAWS);
 		assert_true(fabs(mean - mid) < 0.002 * n);
 		assert_true(fabs(got_sd - sd) < 0.03 * sd);
@@ -334,6 +357,12 @@ static void test_pareto(void **state)
 		at_a += v == 1;
 		decile[(v - 1) / 1000]++;
 	}
+	/* Intervals over 10^6 draws (binomial shares; chances over seeds): the
+	 * 80/20 share's standard error is 0.0004 (0.005 is 12.5 of them), P(v = a)
+	 * = 0.27888's is 0.00045 (11 of them), h = 0.5's half 0.0005 (10); the
+	 * smallest gap between neighbouring deciles (the last two: 1.450% vs
+	 * 1.595%) is 8.4 standard deviations of the difference. A correct build
+	 * fails with a chance below 1e-16. */
 	/* h = 0.2: the 80/20 rule, exactly in expectation. */
 	assert_true(fabs((double)low20 / DRAWS - 0.8) < 0.005);
 	/* P(v = a) = 10000^(-log 0.8 / log 0.2) = 0.2789. */
@@ -387,15 +416,21 @@ static void test_zipfian(void **state)
 			assert_true(v >= a && v <= cases[i].b);
 			count[v - a]++;
 		}
-		/* The first values follow k^-s / H within 3%, so a is the most
-		 * frequent and frequencies decrease. */
+		/* The first values follow k^-s / H within 5.5 binomial standard
+		 * errors (at most 0.00073 here, 4.1% of the smallest share, s = 0.8's
+		 * fifth value, 1.78%; 3% of it had been 4.0 of them, a chance of
+		 * 1.3e-4 over the test), so a is the most frequent and frequencies
+		 * decrease (the closest neighbours, s = 0.3's 4th and 5th, are 11.9
+		 * standard deviations apart; a vs the next of every case 42 or more).
+		 * A correct build fails with a chance below 30 x 3.8e-8 = 1.2e-6 (the
+		 * seed is fixed, so the outcome is too). */
 		for (uint32_t k = 1; k <= 5 && k <= n; k++) {
 			double expect = pow(k, -cases[i].s) / norm;
-			double got = (double)count[k - 1] / DRAWS;
-			if (fabs(got / expect - 1) >= 0.03)
-				print_error("s=%g k=%u: %.5f, expected %.5f\n", cases[i].s, k, got,
-					    expect);
-			assert_true(fabs(got / expect - 1) < 0.03);
+			double got = (double)count[k - 1] / DRAWS, se = sqrt(expect * (1 - expect) / DRAWS);
+			if (fabs(got - expect) >= 5.5 * se)
+				print_error("s=%g k=%u: %.5f, expected %.5f +- %.5f\n", cases[i].s, k, got,
+					    expect, 5.5 * se);
+			assert_true(fabs(got - expect) < 5.5 * se);
 			if (k > 1 && cases[i].s > 0)
 				assert_true(count[k - 1] < count[k - 2]);
 		}
@@ -403,7 +438,9 @@ static void test_zipfian(void **state)
 			assert_true(count[k] <= count[0]);
 	}
 
-	/* A range too large for a table: still in range, a still on top. */
+	/* A range too large for a table: still in range, a still on top (of
+	 * 200,000 draws about 509 at a and 292 at a + 1: 7.7 standard deviations
+	 * of the difference apart, chance below 1e-14). */
 	uint64_t at_a = 0, at_next = 0;
 	d.zipf_exp = 0.8;
 	for (int j = 0; j < 200000; j++) {
@@ -485,11 +522,13 @@ static void test_template(void **state)
 	for (int k = 0; k < 10; k++)
 		assert_true(fabs((double)digits[k] / (10000.0 * 110) - 0.1) < 0.002);
 	for (int k = 0; k < 26; k++)
-		assert_true(letters[k] > 250); /* 10000 / 26 = 385 expected */
+		assert_true(letters[k] > 250); /* 10000 / 26 = 385 expected, sd 19.2: 7 sd below */
 	/* Digits: each a tenth of 1.1 million, standard error 0.00029 (0.002 is
 	 * 7 of them); letters: 385 expected, sd 19.2 (250 is 7 sd below). 1,000,000
 	 * pairs: 10,000 expected each, standard deviation 99.5: 6 sd either
-	 * side, a chance of 2e-9 each, 2e-7 over the 100. */
+	 * side, a chance of 2e-9 each, 2e-7 over the 100; with the digits'
+	 * 10 x 1e-11 and the letters' 26 x 1e-12, a correct build fails the
+	 * test with a chance below 3e-7. */
 	for (int k = 0; k < 100; k++)
 		assert_true(pairs[k] > 9400 && pairs[k] < 10600);
 

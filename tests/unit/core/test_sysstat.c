@@ -7,6 +7,9 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/sysstat.h"
@@ -176,6 +179,114 @@ static void pid_cpu(void **state)
 	assert_true(s >= 0);
 }
 
+/* Field 42 (delayacct_blkio_ticks) counted from the last ')': 250 ticks at 100 Hz. */
+static void pid_blkio(void **state)
+{
+	char line[512];
+	double s = -1;
+	size_t n;
+
+	(void)state;
+	n = (size_t)snprintf(line, sizeof(line), "77 (a) b) S");
+	for (int f = 4; f < 42; f++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %d", f == 8 ? -1 : f);
+	snprintf(line + n, sizeof(line) - n, " 250 43 44 45\n");
+	assert_int_equal(sysstat_blkio_parse(line, 100, &s), 0);
+	NEAR(s, 2.5);
+	/* A line that stops before field 42 is refused. */
+	assert_int_equal(sysstat_blkio_parse("77 (a) S 1 2 3\n", 100, &s), -EINVAL);
+	assert_int_equal(sysstat_blkio_parse("no parens", 100, &s), -EINVAL);
+	assert_int_equal(sysstat_pid_blkio_read(getpid(), &s), 0);
+	assert_true(s >= 0);
+
+	/* Summed over the threads: 250 + 100 ticks; a thread without a stat is left out. */
+	char dir[] = "/tmp/test_sysstat_task.XXXXXX", p[300];
+	FILE *f;
+	long hz = sysconf(_SC_CLK_TCK);
+	assert_non_null(mkdtemp(dir));
+	for (int t = 0; t < 3; t++) {
+		snprintf(p, sizeof(p), "%s/%d", dir, 77 + t);
+		assert_int_equal(mkdir(p, 0700), 0);
+		if (t == 2)
+			continue;
+		snprintf(p, sizeof(p), "%s/%d/stat", dir, 77 + t);
+		assert_non_null(f = fopen(p, "w"));
+		n = (size_t)snprintf(line, sizeof(line), "%d (a) S", 77 + t);
+		for (int k = 4; k < 42; k++)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " 0");
+		fprintf(f, "%s %ld 0 0\n", line, t ? hz : 5 * hz / 2);
+		fclose(f);
+	}
+	assert_int_equal(sysstat_tasks_blkio_read(dir, &s), 0);
+	NEAR(s, 3.5);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+	assert_int_equal(sysstat_tasks_blkio_read(dir, &s), -ESRCH);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* I/O pressure totals (microseconds) and where a process's are: its own
+ * cgroup v2 (hybrid: under unified/), the system's for the root cgroup or
+ * when its cgroup has none; delay accounting's switch. */
+static void io_pressure(void **state)
+{
+	char dir[] = "/tmp/test_sysstat.XXXXXX", p[256], out[256];
+	double some = 0, full = 0;
+
+	(void)state;
+	assert_int_equal(sysstat_psi_parse("some avg10=0.14 avg60=0.39 avg300=0.65 total=4453426\n"
+					   "full avg10=0.08 avg60=0.31 avg300=0.57 total=3972155\n", &some, &full), 0);
+	NEAR(some, 4.453426);
+	NEAR(full, 3.972155);
+	assert_int_equal(sysstat_psi_parse("some avg10=0.00 avg60=0.00 avg300=0.00 total=12\n", &some, &full), 0);
+	NEAR(some, 12e-6);
+	NEAR(full, -1);
+	assert_int_equal(sysstat_psi_parse("full avg10=0 total=5\n", &some, &full), -EINVAL);
+	assert_int_equal(sysstat_psi_parse("some avg10=0.00\nfull total=5\n", &some, &full), -EINVAL);
+
+	assert_non_null(mkdtemp(dir));
+#define P(fmt) (snprintf(p, sizeof(p), fmt, dir), p)
+	assert_int_equal(mkdir(P("%s/proc"), 0700), 0);
+	assert_int_equal(mkdir(P("%s/proc/5"), 0700), 0);
+	assert_int_equal(mkdir(P("%s/proc/6"), 0700), 0);
+	assert_int_equal(mkdir(P("%s/cg"), 0700), 0);
+	assert_int_equal(mkdir(P("%s/cg/unified"), 0700), 0);
+	assert_int_equal(mkdir(P("%s/cg/unified/db.slice"), 0700), 0);
+	write_text(P("%s/proc/5/cgroup"), "4:memory:/x\n0::/db.slice\n");
+	write_text(P("%s/proc/6/cgroup"), "0::/\n");
+	write_text(P("%s/pressure"), "some avg10=0 total=1\n");
+	write_text(P("%s/cg/unified/db.slice/io.pressure"), "some avg10=0 total=2\n");
+	char proc[200], cg[200], sys[200];
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	snprintf(cg, sizeof(cg), "%s/cg", dir);
+	snprintf(sys, sizeof(sys), "%s/pressure", dir);
+	assert_int_equal(sysstat_psi_locate(proc, 5, cg, sys, out, sizeof(out)), 1);
+	assert_string_equal(out, P("%s/cg/unified/db.slice/io.pressure"));
+	assert_int_equal(sysstat_psi_locate(proc, 6, cg, sys, out, sizeof(out)), 0);
+	assert_string_equal(out, sys);
+	/* No such process, or its cgroup without io.pressure: the system's. */
+	assert_int_equal(sysstat_psi_locate(proc, 7, cg, sys, out, sizeof(out)), 0);
+	write_text(P("%s/proc/5/cgroup"), "0::/other\n");
+	assert_int_equal(sysstat_psi_locate(proc, 5, cg, sys, out, sizeof(out)), 0);
+	unlink(sys);
+	assert_int_equal(sysstat_psi_locate(proc, 5, cg, sys, out, sizeof(out)), -ENOENT);
+
+	write_text(P("%s/delayacct"), "1\n");
+	assert_int_equal(sysstat_delayacct_on(p), 1);
+	write_text(P("%s/delayacct"), "0\n");
+	assert_int_equal(sysstat_delayacct_on(p), 0);
+	assert_true(sysstat_delayacct_on(P("%s/none")) < 0);
+#undef P
+	assert_int_equal(system((snprintf(p, sizeof(p), "rm -rf '%s'", dir), p)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +295,8 @@ int main(void)
 		cmocka_unit_test(disk_read_proc),
 		cmocka_unit_test(cpu_rates),
 		cmocka_unit_test(pid_cpu),
+		cmocka_unit_test(pid_blkio),
+		cmocka_unit_test(io_pressure),
 		cmocka_unit_test(guest_rates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -330,6 +330,40 @@ static void test_group_conn_wait_any_order(void **state)
 		run_free(v[i]);
 }
 
+/*
+ * The waiting that decides: the server's own delay accounting before its own
+ * cgroup's I/O pressure, before the VM disk's; the system's I/O pressure (the
+ * whole machine's, not the server's) never; a result that says delay
+ * accounting was off with nothing else makes the verdict say so.
+ */
+static void test_verdict_io_wait_signal(void **state)
+{
+	struct tel_phase t = {.present = true, .seconds = 60, .has_host = true, .host_busy = 0.2, .has_psi = true,
+			      .psi_some = 0.9, .has_vm_wait = true, .vm_wait = 0.05};
+	struct verdict_in in;
+
+	(void)state;
+	assert_true(agg_verdict_in(&t, &in, NULL));
+	assert_true(in.has_io_wait);
+	assert_int_equal(in.io_wait_src, IO_WAIT_VM_DISK);
+	assert_true(in.io_wait == 0.05);
+	t.psi_cgroup = true;
+	assert_true(agg_verdict_in(&t, &in, NULL));
+	assert_int_equal(in.io_wait_src, IO_WAIT_PSI_CGROUP);
+	assert_true(in.io_wait == 0.9);
+	t.has_blkio = true;
+	t.blkio_wait = 0.62;
+	assert_true(agg_verdict_in(&t, &in, NULL));
+	assert_int_equal(in.io_wait_src, IO_WAIT_DELAYACCT);
+	assert_true(in.io_wait == 0.62);
+	assert_int_equal(verdict_decide(&in).bottleneck, BOTTLENECK_STORAGE_PATH);
+	t = (struct tel_phase){.present = true, .seconds = 60, .has_psi = true, .psi_some = 0.9, .delayacct_off = true};
+	assert_true(agg_verdict_in(&t, &in, NULL));
+	assert_false(in.has_io_wait);
+	assert_true(in.io_wait_off);
+	assert_int_equal(verdict_decide(&in).bottleneck, BOTTLENECK_UNKNOWN);
+}
+
 /* A run with intervals of `tps` (n rounds of 10 s, the last `cut` s long when cut > 0). */
 static void add_rounds(struct run *r, enum result_phase ph, const double *tps, size_t n, double cut)
 {
@@ -476,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_tpcc_tpmc_rollbacks),
 		cmocka_unit_test(test_report_repetitions_and_keys),
 		cmocka_unit_test(test_group_conn_wait_any_order),
+		cmocka_unit_test(test_verdict_io_wait_signal),
 		cmocka_unit_test(test_agg_steady),
 		cmocka_unit_test(test_report_rank_compare_published),
 	};

@@ -170,6 +170,11 @@ static void attach_and_read_back(void **state)
 	NEAR(r->tel_sample.devs[2].w_iops, 50, 1e-3);
 	NEAR(r->tel_sample.devs[2].await_ms, 2, 1e-3);
 	NEAR(r->tel_sample.devs[2].queue_depth, 0.1, 1e-3);
+	/* The VM disk's requests took 50 * 2 ms per second: 10% of the sample. */
+	assert_true(r->tel_sample.has_vm_wait);
+	NEAR(r->tel_sample.vm_wait, 0.1, 1e-3);
+	/* No source of the server's waiting was set up: none is claimed. */
+	assert_false(r->tel_sample.has_blkio || r->tel_sample.has_psi || r->tel_sample.delayacct_off);
 	assert_true(r->tel_sample.has_driver);
 	NEAR(r->tel_sample.driver_cores, 0.5, 1e-3);
 	assert_int_equal(r->tel_sample.driver_loops, 2);
@@ -189,6 +194,61 @@ static void attach_and_read_back(void **state)
 	run_free(r);
 	free(text);
 	tel_series_release(&s);
+	strbuf_release(&err);
+	strbuf_release(&path);
+}
+
+/*
+ * The server's waiting: its threads' delay accounting grows 0.62 s per second
+ * (62% of the sample), its cgroup's I/O pressure "some" 0.4 s and "full" 0.1 s
+ * per second. Then the same with the kernel's delay accounting off: no
+ * blkio_wait, "delayacct": false, the pressure still there.
+ */
+static void server_waiting(void **state)
+{
+	const size_t devs[1] = {0};
+	struct tel_instance in = {.devs = devs, .ndevs = 1, .driver_pid = 0, .driver_loops = 2, .server_pid = 1,
+				  .guest = -1, .start_ns = 100 * S};
+	struct tel_series s;
+	struct strbuf err, path;
+	struct run *r = NULL;
+	char *text = NULL;
+	size_t len;
+
+	(void)state;
+	strbuf_init(&err, 0);
+	strbuf_init(&path, 0);
+	strbuf_addf(&path, "%s/wait.json", dir);
+	for (int off = 0; off < 2; off++) {
+		series(&s, 7);
+		s.pid_src[1].delayacct = off ? 0 : 1;
+		s.pid_src[1].psi_scope = 1;
+		snprintf(s.pid_src[1].psi_path, sizeof(s.pid_src[1].psi_path), "/sys/fs/cgroup/db/io.pressure");
+		for (size_t k = 0; k < s.n; k++) {
+			double t = (double)s.v[k].mono_ns / 1e9;
+			s.v[k].pid_io[1] = (struct tel_pid_io){.blkio_s = off ? -1 : 0.62 * t, .psi_some_s = 0.4 * t,
+							       .psi_full_s = 0.1 * t};
+		}
+		assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
+		assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
+		assert_int_equal(read_file(path.buf, &text, &len), 0);
+		assert_non_null(strstr(text, "\"path\": \"/sys/fs/cgroup/db/io.pressure\""));
+		assert_int_equal(!!strstr(text, "\"source\": \"delay accounting\""), !off);
+		assert_int_equal(results_parse_result("wait.json", text, &r, &err), 0);
+		assert_int_equal(r->tel_sample.has_blkio, !off);
+		if (!off)
+			NEAR(r->tel_sample.blkio_wait, 0.62, 1e-3);
+		assert_int_equal(r->tel_sample.delayacct_off, off);
+		assert_true(r->tel_sample.has_psi && r->tel_sample.psi_cgroup);
+		NEAR(r->tel_sample.psi_some, 0.4, 1e-3);
+		NEAR(r->tel_sample.psi_full, 0.1, 1e-3);
+		assert_false(r->tel_sample.has_vm_wait);
+		run_free(r);
+		r = NULL;
+		free(text);
+		text = NULL;
+		tel_series_release(&s);
+	}
 	strbuf_release(&err);
 	strbuf_release(&path);
 }
@@ -381,6 +441,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interpolation),
 		cmocka_unit_test(attach_and_read_back),
+		cmocka_unit_test(server_waiting),
 		cmocka_unit_test(driver_own_account),
 		cmocka_unit_test(sample_own_span),
 		cmocka_unit_test(refusals),

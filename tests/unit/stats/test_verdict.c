@@ -16,6 +16,7 @@
 #define CONNWAIT(s) .has_conn_wait = true, .conn_wait_share = (s)
 #define DRIVE(u, ms, q) .has_drive = true, .drive_util = (u), .drive_await_ms = (ms), .drive_queue_depth = (q), \
 	.drive_device = "loop1"
+#define IOWAIT(w, src) .has_io_wait = true, .io_wait = (w), .io_wait_src = (src)
 
 struct row {
 	const char *what;
@@ -49,6 +50,29 @@ static const struct row rows[] = {
 	 "terminals waited 25% of their response time for a connection (>= 10%); drive loop1 also 90% utilised"},
 	{"connection wait 9%", {HOST(0.3), CONNWAIT(0.09)}, BOTTLENECK_UNKNOWN, "nothing saturated: host CPU 30% busy"},
 	{"driver cpu, loops unknown", {DRIVER(5, 0)}, BOTTLENECK_UNKNOWN, "nothing saturated"},
+	/* An IOPS-capped volume: the device looks idle (the throttle holds the
+	 * requests before its queue), the server's threads wait on block I/O. */
+	{"IOPS cap, device idle", {HOST(0.2), DRIVE(0.14, 0.3, 0.1), IOWAIT(0.62, IO_WAIT_DELAYACCT)},
+	 BOTTLENECK_STORAGE_PATH,
+	 "server waited 62% of the sample on block I/O (delay accounting) (>= 30%) while drive loop1 14% utilised"},
+	{"server waits exactly 30%", {HOST(0.2), IOWAIT(0.30, IO_WAIT_DELAYACCT)}, BOTTLENECK_STORAGE_PATH, "(>= 30%)"},
+	{"server waits 29%", {HOST(0.2), DRIVE(0.14, 0.3, 0.1), IOWAIT(0.29, IO_WAIT_DELAYACCT)}, BOTTLENECK_UNKNOWN,
+	 "nothing saturated: host CPU 20% busy; drive loop1 14% utilised, 0.30 ms per I/O, queue depth 0.1; server "
+	 "waited 29% of the sample on block I/O (delay accounting)"},
+	/* Several threads waiting at once sum above the wall time. */
+	{"threads wait together", {IOWAIT(2.5, IO_WAIT_PSI_CGROUP)}, BOTTLENECK_STORAGE_PATH,
+	 "server waited 250% of the sample on block I/O (cgroup I/O pressure)"},
+	{"VM disk throttled by <iotune>", {HOST(0.1), GUEST(0.2), IOWAIT(4.1, IO_WAIT_VM_DISK)}, BOTTLENECK_STORAGE_PATH,
+	 "VM disk requests waited 410% of the sample on block I/O (libvirt block stats)"},
+	/* A saturated resource decides first; the waiting is said beside it. */
+	{"busy drive before waiting", {DRIVE(0.95, 40, 8), IOWAIT(0.9, IO_WAIT_DELAYACCT)}, BOTTLENECK_DRIVE,
+	 "(>= 80%); server waited 90% of the sample on block I/O (delay accounting)"},
+	{"host CPU before waiting", {HOST(0.95), IOWAIT(0.5, IO_WAIT_DELAYACCT)}, BOTTLENECK_HOST_CPU,
+	 "host CPU 95% busy"},
+	{"wait only", {IOWAIT(0.05, IO_WAIT_DELAYACCT)}, BOTTLENECK_UNKNOWN,
+	 "nothing saturated: server waited 5% of the sample on block I/O (delay accounting)"},
+	{"delay accounting off", {HOST(0.2), .io_wait_off = true}, BOTTLENECK_UNKNOWN,
+	 "host CPU 20% busy; block-I/O wait not measured (delay accounting off: sysctl kernel.task_delayacct=1)"},
 };
 
 static void table(void **state)
@@ -104,6 +128,31 @@ static void merge(void **state)
 	assert_false(acc.has_conn_wait);
 	assert_int_equal(verdict_decide(&acc).bottleneck, BOTTLENECK_DRIVE);
 	assert_string_equal(bottleneck_name(BOTTLENECK_GUEST_CPU), "guest CPU");
+	assert_string_equal(bottleneck_name(BOTTLENECK_STORAGE_PATH), "storage path");
+}
+
+/* A group's waiting is its instance that waited most, with that instance's
+ * signal, in either order; an instance whose kernel did not count delays says
+ * so for the group. */
+static void merge_io_wait(void **state)
+{
+	const struct verdict_in a = {HOST(0.2), IOWAIT(0.1, IO_WAIT_VM_DISK)};
+	const struct verdict_in b = {HOST(0.3), IOWAIT(0.4, IO_WAIT_DELAYACCT)};
+	const struct verdict_in off = {HOST(0.3), .io_wait_off = true};
+
+	(void)state;
+	for (int o = 0; o < 2; o++) {
+		struct verdict_in acc = {0};
+		verdict_in_merge(&acc, o ? &b : &a);
+		verdict_in_merge(&acc, o ? &a : &b);
+		assert_true(acc.has_io_wait && acc.io_wait == 0.4);
+		assert_int_equal(acc.io_wait_src, IO_WAIT_DELAYACCT);
+		assert_false(acc.io_wait_off);
+		assert_int_equal(verdict_decide(&acc).bottleneck, BOTTLENECK_STORAGE_PATH);
+		verdict_in_merge(&acc, &off);
+		assert_true(acc.io_wait_off);
+	}
+	assert_string_equal(io_wait_source_name(IO_WAIT_VM_DISK), "libvirt block stats");
 }
 
 /* A group's connection wait is the largest of its runs': a TPC-C group where
@@ -161,6 +210,7 @@ int main(void)
 		cmocka_unit_test(saturation_flags),
 		cmocka_unit_test(merge),
 		cmocka_unit_test(merge_conn_wait),
+		cmocka_unit_test(merge_io_wait),
 		cmocka_unit_test(explain_short_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

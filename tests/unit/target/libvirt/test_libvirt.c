@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <jansson.h>
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 #include <stdio.h>
@@ -1004,6 +1005,280 @@ static void test_sqlserver_connection(void **state)
 }
 
 /*
+ * Issue 23 B7: SQL Server's packages are in Microsoft's repository only. With
+ * .target.guest_apt_key the user-data adds its apt sources, each with the key read
+ * from that file, and the EULA answers of msodbcsql18 and mssql-tools18; without it,
+ * no apt block (the image must carry the repository). The key must be an ASCII-armored
+ * public key: provision refuses anything else, a dry run shows a placeholder. The
+ * setting is refused where nothing would use it.
+ */
+static void ut_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_guest_apt_key(void **state)
+{
+	static const char key_text[] = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBFYxWIwBCADAKoZhZlJxGNGWzqV+1OG1\n"
+				       "-----END PGP PUBLIC KEY BLOCK-----\n";
+	static const struct {
+		const char *engine, *extra;
+		int load;
+	} refused[] = {
+		{"\"mariadb\"", ", \"guest_apt_key\": \"%s\"", -EINVAL}, /* no vendor source for it */
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"",
+		 ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"guest_packages\": "
+		 "\"preinstalled\", \"guest_apt_key\": \"%s\"", -EINVAL},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"",
+		 ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"guest_apt_key\": "
+		 "\"relative/microsoft.asc\"", -EINVAL},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"",
+		 ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"guest_apt_key\": \"%s\"", 0},
+	};
+	char key[96], bad[96], head[256], extra[512];
+	const char *const seed_base = "\"cloud_init\": true, \"db_password\": \"configured-pw-1\", ";
+
+	(void)state;
+	snprintf(key, sizeof(key), "/tmp/dbrig-ut-aptkey-%d.asc", (int)getpid());
+	snprintf(bad, sizeof(bad), "/tmp/dbrig-ut-aptkey-%d.gpg", (int)getpid());
+	ut_write(key, key_text);
+	ut_write(bad, "<!DOCTYPE html><title>404 Not Found</title>\n"); /* what curl keeps of an error page */
+	ut_target_base = seed_base;
+	ut_odbc_register(true);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		struct rig r = {0};
+		snprintf(head, sizeof(head),
+			 "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n \"engine\": {\"kind\": %s}",
+			 refused[i].engine);
+		ut_head = head;
+		snprintf(extra, sizeof(extra), refused[i].extra, key);
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-aptkey-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", extra, "forward");
+		if (rig_up(&r) != refused[i].load)
+			fail_msg("%s%s: load/preflight did not return %d", refused[i].engine, extra, refused[i].load);
+		rig_down(&r);
+	}
+	/* The user-data: with the key, without it, with a key file that is not one. */
+	for (int k = 0; k < 3; k++) {
+		struct rig r = {0};
+		struct strbuf ud, md;
+		const char *path = k == 0 ? key : bad;
+		ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+			  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+		snprintf(extra, sizeof(extra), ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true%s%s%s",
+			 k == 1 ? "" : ", \"guest_apt_key\": \"", k == 1 ? "" : path, k == 1 ? "" : "\"");
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-aptkey-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", extra, "forward");
+		assert_int_equal(rig_up(&r), 0);
+		strbuf_init(&ud, 0);
+		strbuf_init(&md, 0);
+		if (k == 2) {
+			assert_int_equal(lv_render_seed(&r.t, &r.plan->insts[0], false, &ud, &md), -EINVAL);
+			assert_int_equal(lv_render_seed(&r.t, &r.plan->insts[0], true, &ud, &md), 0);
+			assert_non_null(strstr(ud.buf, "(the key in .target.guest_apt_key, unreadable on this machine)"));
+		} else {
+			json_t *doc, *apt, *src;
+			assert_int_equal(lv_render_seed(&r.t, &r.plan->insts[0], false, &ud, &md), 0);
+			assert_non_null(doc = json_loads(strchr(ud.buf, '\n') + 1, 0, NULL));
+			apt = json_object_get(doc, "apt");
+			if (k == 1) {
+				assert_null(apt);
+			} else {
+				const char *name;
+				json_t *v;
+				size_t n = 0;
+				src = json_object_get(apt, "sources");
+				json_object_foreach(src, name, v) {
+					assert_string_equal(json_string_value(json_object_get(v, "key")), key_text);
+					assert_non_null(strstr(json_string_value(json_object_get(v, "source")),
+							       "[arch=amd64 signed-by=$KEY_FILE] https://packages.microsoft.com/ubuntu/22.04/"));
+					n++;
+				}
+				assert_int_equal(n, 2);
+				assert_non_null(strstr(json_string_value(json_object_get(json_object_get(apt, "debconf_selections"), "dbrig")),
+						       "msodbcsql18 msodbcsql/ACCEPT_EULA boolean true\n"
+						       "mssql-tools18 mssql-tools/accept_eula boolean true\n"));
+			}
+			assert_non_null(json_object_get(doc, "packages"));
+			json_decref(doc);
+		}
+		strbuf_release(&ud);
+		strbuf_release(&md);
+		rig_down(&r);
+	}
+	unlink(key);
+	unlink(bad);
+	ut_head = UT_HEAD;
+	ut_target_base = UT_TARGET_BASE;
+}
+
+/*
+ * Issue 23 item 5: SQL Server's data and log files pre-sized and its recovery model
+ * (default simple) reach the guest setup's parameters; refused for another engine,
+ * outside the three models, below 8 MB, and when both files would not fit on the
+ * under-test volume (1G here).
+ */
+static void test_sqlserver_files(void **state)
+{
+	static const struct {
+		const char *engine, *extra, *want; /* want NULL: refused at load */
+	} cases[] = {
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"", "", "\nrecovery=SIMPLE\n"},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"",
+		 ", \"sqlserver_data_size\": \"600M\", \"sqlserver_log_size\": \"100M\", \"sqlserver_recovery\": \"full\"",
+		 "\ndata_size_mb=600\nlog_size_mb=100\nrecovery=FULL\n"},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"", ", \"sqlserver_recovery\": \"bulk_logged\"", "\nrecovery=BULK_LOGGED\n"},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"", ", \"sqlserver_recovery\": \"eventual\"", NULL},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"", ", \"sqlserver_data_size\": \"1M\"", NULL},
+		{"\"sqlserver\", \"buffer_pool\": \"128M\"", ", \"sqlserver_data_size\": \"900M\", \"sqlserver_log_size\": \"124M\"", NULL},
+		{"\"mariadb\"", ", \"sqlserver_recovery\": \"simple\"", NULL},
+		{"\"mariadb\"", ", \"sqlserver_log_size\": \"64M\"", NULL},
+	};
+	char head[256], extra[512];
+
+	(void)state;
+	ut_target_base = "\"cloud_init\": true, \"db_password\": \"configured-pw-1\", ";
+	ut_odbc_register(true);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rig r = {0};
+		struct strbuf ud, md;
+		bool mssql = !strncmp(cases[i].engine, "\"sqlserver\"", 11);
+		int ret;
+		snprintf(head, sizeof(head),
+			 "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n \"engine\": {\"kind\": %s}",
+			 cases[i].engine);
+		ut_head = head;
+		snprintf(extra, sizeof(extra), "%s%s", mssql ? ", \"template\": \"sqlserver\", "
+			 "\"sqlserver_trust_server_certificate\": true" : "", cases[i].extra);
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-files-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", extra, "forward");
+		ret = rig_up(&r);
+		if (!cases[i].want) {
+			if (ret != -EINVAL)
+				fail_msg("%s%s: not refused (%d)", cases[i].engine, cases[i].extra, ret);
+			rig_down(&r);
+			continue;
+		}
+		assert_int_equal(ret, 0);
+		strbuf_init(&ud, 0);
+		strbuf_init(&md, 0);
+		assert_int_equal(lv_render_seed(&r.t, &r.plan->insts[0], true, &ud, &md), 0);
+		{
+			json_t *doc = json_loads(strchr(ud.buf, '\n') + 1, 0, NULL), *f;
+			const char *conf = NULL;
+			size_t k;
+			assert_non_null(doc);
+			json_array_foreach(json_object_get(doc, "write_files"), k, f)
+				if (!strcmp(json_string_value(json_object_get(f, "path")), "/etc/dbrig/setup.conf"))
+					conf = json_string_value(json_object_get(f, "content"));
+			assert_non_null(conf);
+			if (!strstr(conf, cases[i].want))
+				fail_msg("%s: the seed's setup.conf has no %s: %s", cases[i].extra, cases[i].want, conf);
+			if (!strstr(cases[i].want, "_size_mb") && strstr(conf, "_size_mb="))
+				fail_msg("%s: files sized though no size was set: %s", cases[i].extra, conf);
+			json_decref(doc);
+		}
+		strbuf_release(&ud);
+		strbuf_release(&md);
+		rig_down(&r);
+	}
+	/* No seed (a Windows image): nothing would carry them to the guest. */
+	ut_target_base = UT_TARGET_BASE;
+	ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+		  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+	for (size_t i = 0; i < 2; i++) {
+		struct rig r = {0};
+		snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-files-%d.json", (int)getpid());
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}",
+			     i ? ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, "
+				 "\"sqlserver_data_size\": \"64M\""
+			       : ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true", "forward");
+		if (rig_up(&r) != (i ? -EINVAL : 0))
+			fail_msg("cloud_init false%s: not %s", i ? " with sqlserver_data_size" : "", i ? "refused" : "loaded");
+		rig_down(&r);
+	}
+	ut_head = UT_HEAD;
+}
+
+/*
+ * Issue 23 B4: .target.db_password_file, the password of a Windows image (no seed) kept
+ * out of the campaign file: its one line, from a file only its owner can read; refused
+ * beside db_password, as a relative path, group-readable, or holding no password.
+ */
+/* rig_down, and the rig ready for the next config (its file name kept). */
+static void pwfile_down(struct rig *r)
+{
+	char file[sizeof(r->file)];
+
+	memcpy(file, r->file, sizeof(file));
+	rig_down(r);
+	memset(r, 0, sizeof(*r));
+	memcpy(r->file, file, sizeof(file));
+}
+
+static void test_db_password_file(void **state)
+{
+	char pwf[96], extra[256];
+	const char *pw;
+	struct rig r = {0};
+	static const struct {
+		const char *text;
+		mode_t mode;
+		int want;
+	} files[] = {
+		{"windows-pw-123\n", 0600, 0},
+		{"windows-pw-456", 0400, 0},
+		{"windows-pw-123\n", 0640, -EINVAL},
+		{"short\n", 0600, -EINVAL},
+		{"windows-pw-123\nsecond line\n", 0600, -EINVAL},
+	};
+
+	(void)state;
+	snprintf(pwf, sizeof(pwf), "/tmp/dbrig-ut-pwfile-%d", (int)getpid());
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-pwfile-%d.json", (int)getpid());
+	/* No seed: one of the two is needed; both, or a relative path, are refused. */
+	ut_target_base = "\"cloud_init\": false, ";
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}",
+		     "", "forward");
+	assert_int_equal(rig_up(&r), -EINVAL);
+	pwfile_down(&r);
+	snprintf(extra, sizeof(extra), ", \"db_password_file\": \"%s\", \"db_password\": \"configured-pw-1\"", pwf);
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}",
+		     extra, "forward");
+	assert_int_equal(rig_up(&r), -EINVAL);
+	pwfile_down(&r);
+	write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}",
+		     ", \"db_password_file\": \"etc/pw\"", "forward");
+	assert_int_equal(rig_up(&r), -EINVAL);
+	pwfile_down(&r);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		unlink(pwf);
+		ut_write(pwf, files[i].text);
+		assert_int_equal(chmod(pwf, files[i].mode), 0);
+		snprintf(extra, sizeof(extra), ", \"db_password_file\": \"%s\"", pwf);
+		write_config(r.file, "{\"h\": \"test:///default\"}", "{\"name\": \"da\", \"path\": \"/srv/da\"}",
+			     "{\"da\": 1}", extra, "forward");
+		assert_int_equal(rig_up(&r), 0);
+		pw = NULL;
+		if (lv_db_password(&r.t, false, &pw) != files[i].want)
+			fail_msg("%s (mode %o): lv_db_password did not return %d", files[i].text, (unsigned)files[i].mode,
+				 files[i].want);
+		if (!files[i].want)
+			assert_string_equal(pw, i == 0 ? "windows-pw-123" : "windows-pw-456");
+		pwfile_down(&r);
+	}
+	unlink(pwf);
+	ut_target_base = UT_TARGET_BASE;
+}
+
+/*
  * The campaign's loader as the libvirt target uses it (issue 11 item 3): the golden copy is
  * loaded on the drive's first VM and fingerprinted there, the fingerprint goes into the
  * domain's metadata (a second build_golden reuses it without loading), verify() asks the
@@ -1297,6 +1572,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_foreign_volumes_kept, reset_config),
 		cmocka_unit_test_teardown(test_same_name_other_identity, reset_config),
 		cmocka_unit_test_teardown(test_sqlserver_connection, reset_config),
+		cmocka_unit_test_teardown(test_guest_apt_key, reset_config),
+		cmocka_unit_test_teardown(test_sqlserver_files, reset_config),
+		cmocka_unit_test_teardown(test_db_password_file, reset_config),
 		cmocka_unit_test_teardown(test_db_port_default, reset_config),
 		cmocka_unit_test_teardown(test_sqlserver_driver_missing, reset_config),
 		cmocka_unit_test_teardown(test_golden_verify_ready, reset_config),

@@ -225,9 +225,32 @@ static void test_render_seed(void **state)
 	assert_int_equal(read_file(path, &tmpl, NULL), 0);
 	assert_string_equal(seed_content(doc, "/usr/local/sbin/dbrig-setup.sh"), tmpl);
 	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "\ndb_name=sbtest\ndb_password=s3cret\n"));
+	assert_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "_size_mb="));
+	assert_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "recovery="));
 	assert_int_equal(json_array_size(json_object_get(doc, "write_files")), 4);
 	json_decref(doc);
 	free(tmpl);
+	/* Issue 23 item 5: the files pre-sized in whole MB (rounded up) and the recovery model, for
+	 * SQL Server only; a recovery model outside the three never reaches the seed. */
+	s.data_size = UINT64_C(1) << 30;
+	s.log_size = UINT64_C(1572864); /* 1.5 MiB: 2 MB */
+	s.recovery = "SIMPLE";
+	strbuf_reset(&ud);
+	strbuf_reset(&md);
+	assert_int_equal(vm_render_seed(dir, "sqlserver", &s, &ud, &md), 0);
+	doc = user_data_json(ud.buf);
+	assert_non_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "\ndata_size_mb=1024\nlog_size_mb=2\nrecovery=SIMPLE\n"));
+	json_decref(doc);
+	strbuf_reset(&ud);
+	strbuf_reset(&md);
+	assert_int_equal(vm_render_seed(dir, "sysbench", &s, &ud, &md), 0);
+	doc = user_data_json(ud.buf);
+	assert_null(strstr(seed_content(doc, "/etc/dbrig/setup.conf"), "recovery="));
+	json_decref(doc);
+	s.recovery = "SIMPLE\nmac=00:00:00:00:00:00";
+	strbuf_reset(&ud);
+	strbuf_reset(&md);
+	assert_int_equal(vm_render_seed(dir, "sqlserver", &s, &ud, &md), -EINVAL);
 	strbuf_release(&ud);
 	strbuf_release(&md);
 }
