@@ -379,8 +379,33 @@ for e in err:
     print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if err else 0)
 PY
-check "the report judges each drive's bottleneck from the VMs' telemetry" \
-	python3 -c "import json,sys; g=json.load(open('out/$NAME/report/report.json'))['groups']; sys.exit(0 if g and all(x['verdict']['bottleneck'] in ('driver','host CPU','guest CPU','drive','unknown') and x['verdict']['host_cpu_busy'] is not None for x in g) else 1)"
+# The throttled VM's disk waits (libvirt's block stats: the time its requests spent, QEMU's
+# throttle included) while no host device looks busy: the storage-path rule names it, from
+# that signal, unless the host CPU (TCG guests) or the driver saturated first.
+check "the report judges each drive's bottleneck from the VMs' telemetry; the throttled drive's from its disk's waiting" \
+	python3 - "out/$NAME/report/report.json" <<'PY'
+import json, sys
+g, err = json.load(open(sys.argv[1]))["groups"], []
+for x in g:
+    v, k = x["verdict"], x["key"]
+    print("  verdict %s / %s: %s, host CPU %s, io_wait %s" % (k["run_group"], k["drive"], v["bottleneck"],
+          v["host_cpu_busy"], v.get("io_wait")))
+    if v["bottleneck"] not in ("driver", "host CPU", "guest CPU", "drive", "storage path", "unknown") or v["host_cpu_busy"] is None:
+        err.append("%s: verdict %s" % (k["drive"], v))
+slow = [x["verdict"] for x in g if x["key"]["drive"] == "slow"]
+if len(slow) != 1:
+    err.append("no group of the slow drive: %s" % [x["key"] for x in g])
+else:
+    v = slow[0]
+    io = v.get("io_wait") or {}
+    if io.get("source") != "libvirt block stats" or not (io.get("share") or 0) > 0:
+        err.append("slow: no waiting from the VM's disk: %s" % io)
+    elif v["host_cpu_busy"] < 0.9 and not v.get("driver_saturated") and v["bottleneck"] not in ("storage path", "drive"):
+        err.append("slow: the throttled drive is not named: %s" % v)
+for e in err:
+    print("FAIL:", e, file=sys.stderr)
+sys.exit(1 if err else 0)
+PY
 # The group ran on each drive in turn ("placement": {"each": ...}): one run at a time, the
 # slow drive's after the fast one's, and the report pairs the two drives in its Drive comparison.
 check "the each-drive group ran the drives one after the other, never both at once" python3 - "$res" <<'PY'
