@@ -37,6 +37,7 @@ struct tp_cli {
 	const char *delays, *weights, *percentile, *check, *mode, *delivery_log;
 	uint64_t precondition_ns, time_ns, report_interval_ns, rand_seed, retry_backoff_ns;
 	unsigned max_retries;
+	uint64_t pad_to; /* --pad-to */
 	bool print_sql;
 	bool tpmc_rollbacks; /* --tpmc-include-rollbacks */
 	struct cli_run_opts run;
@@ -60,6 +61,7 @@ static const struct opt_def tp_opts[] = {
 	CLI_MYSQL_TLS_ROWS(struct tp_cli, my, CON),
 	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", 1, 100000, LOAD, 0},
 	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
+	{"pad-to", NULL, OPT_U64, O(pad_to), "0", "prepare: widen customer, stock and order_line (a CHAR padding column each, each table by the same factor) so that a warehouse takes about this many bytes; 0 = no padding; from the unpadded size (mysql 86507520, postgresql 104333312, mssql 80740352) to 8 times it; stored in tpcc_meta and in run results (pad_to)", 0, INT32_MAX, LOAD, 0},
 	{"terminals", NULL, OPT_UINT, O(terminals), "0", "run: terminals; 0 = 10 per warehouse", 0, 1000000, LOAD, 0},
 	{"connections", NULL, OPT_STRING, O(connections_arg), "32", "run: database connections the terminals share (1..100000), or terminals: one session per terminal, as Benchmark Factory runs its virtual users", 0, 0, LOAD, 0},
 	{"connect-concurrency", NULL, OPT_UINT, O(connect_concurrency), "16", "run: connections opened at once before the clock starts (and on reconnects), so many sessions do not stampede the server", 1, 1024, LOAD, 0},
@@ -467,6 +469,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	}
 	result_set_run(rc.rec.res, &id);
 	result_param_int(rc.rec.res, "warehouses", x->warehouses);
+	result_param_int(rc.rec.res, "pad_to", (long long)x->pad_to);
 	result_param_int(rc.rec.res, "terminals", cfg.terminals);
 	result_param_int(rc.rec.res, "connections", c->connections);
 	result_param_str(rc.rec.res, "sessions", c->per_terminal ? "terminals" : "pool");
@@ -626,6 +629,19 @@ static int tp_load_options(struct tp_cli *c, struct tpcc_ctx *x, struct db_conn_
 	return 0;
 }
 
+/* --pad-to: refused (one line) below the dialect's unpadded size or far above it. */
+static int tp_pad_check(uint64_t pad_to, enum tpcc_dialect d)
+{
+	unsigned width[TPCC_PAD_TABLES];
+	char err[256];
+
+	if (tpcc_pad_widths(d, pad_to, width, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* run: the database's scale and C constants, the sessions it needs, then the run itself. */
 static int tp_run(struct tp_cli *c, struct tpcc_ctx *x, const struct tpcc_sql *sql, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const char *endpoint, const char *version, double factor,
@@ -634,7 +650,7 @@ static int tp_run(struct tp_cli *c, struct tpcc_ctx *x, const struct tpcc_sql *s
 	struct tpcc_c cl = {0, 0, 0};
 	struct rng r;
 	unsigned w = 0;
-	if (tpcc_read_meta(sql, drv, cp, &cl, &w) < 0)
+	if (tpcc_read_meta(sql, drv, cp, &cl, &w, &x->pad_to) < 0)
 		return EXIT_RUNTIME;
 	if (c->warehouses != w && c->warehouses != 1)
 		log_warn("--warehouses=%u: the database holds %u; running with %u", c->warehouses, w, w);
@@ -777,6 +793,9 @@ int cmd_tpcc(int argc, char **argv)
 	}
 	if (tp_load_options(&c, &x, &cp, auto_dialect, dialect, &factor, pct, &npct) < 0)
 		goto out;
+	/* --pad-to's range is the dialect's: checked here when it is known, after the probe otherwise. */
+	if (!auto_dialect && tp_pad_check(c.pad_to, dialect) < 0)
+		goto out;
 	if (db_parse_code_list(c.retry_errors, &codes, &ncodes, &all) < 0) {
 		log_error("--retry-errors: \"%s\" is not valid (expected error numbers like 1213,1205, or all)",
 			  c.retry_errors);
@@ -826,7 +845,12 @@ int cmd_tpcc(int argc, char **argv)
 		       "statements; --isolation=ostat:LEVEL to choose)\n");
 	if (!strcmp(pos[0], "prepare")) {
 		struct wl_load_stats st;
+		if (tp_pad_check(c.pad_to, dialect) < 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		x.warehouses = c.warehouses;
+		x.pad_to = c.pad_to;
 		x.seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
 		printf("dbrig %s tpcc prepare: %u warehouses into %s (%s)\n", DBRIG_VERSION, c.warehouses, endpoint, version);
 		fflush(stdout);

@@ -60,7 +60,7 @@ static int tpcc_prepare_entry(void *ctx, const struct db_driver_ops *drv, const 
 	int ret;
 
 	memset(&s, 0, sizeof(s));
-	ret = tpcc_prepare(x->sql, x->warehouses, drv, cp, threads, x->seed, &s);
+	ret = tpcc_prepare(x->sql, x->warehouses, drv, cp, threads, x->seed, x->pad_to, &s);
 	st->rows = s.rows;
 	st->seconds = s.seconds;
 	snprintf(st->note, sizeof(st->note), "C-load: C_LAST %u, C_ID %u, OL_I_ID %u", s.c_load.c_last, s.c_load.c_id,

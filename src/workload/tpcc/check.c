@@ -203,7 +203,7 @@ int tpcc_check(const struct tpcc_sql *sql, const struct db_driver_ops *drv, cons
 }
 
 int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
-		   struct tpcc_c *cl, unsigned *warehouses)
+		   struct tpcc_c *cl, unsigned *warehouses, uint64_t *pad_to)
 {
 	struct db_conn c = {.ops = drv};
 	struct db_stmt *st;
@@ -233,6 +233,8 @@ int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, 
 			cl->ol_i_id = (unsigned)v[1].i, seen |= 4;
 		else if (!strcmp(name, "warehouses"))
 			*warehouses = (unsigned)v[1].i, seen |= 8;
+		else if (!strcmp(name, "pad_to"))
+			*pad_to = (uint64_t)v[1].i;
 	}
 	drv->commit(&c);
 	if (seen != 15) {

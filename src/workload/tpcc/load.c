@@ -89,6 +89,7 @@ struct loader {
 	atomic_ullong rows[TPCC_TABLES]; /* rows sent per table */
 	atomic_int failed;
 	uint64_t seed;
+	uint64_t pad_to; /* --pad-to, stored in tpcc_meta */
 	char now[24];            /* O_ENTRY_D = OL_DELIVERY_D; BM_COPY: CURRENT_TIMESTAMP too */
 	atomic_int no_copy_said; /* "no bulk copy: parameter arrays" printed once */
 };
@@ -712,8 +713,8 @@ out:
  * LOCAL says so here, and the load switches to multi-row INSERTs. */
 static int store_meta(struct loader *l, struct db_conn *c)
 {
-	static const char *const names[] = {"c_load_c_last", "c_load_c_id", "c_load_ol_i_id", "warehouses"};
-	unsigned vals[] = {l->c_load.c_last, l->c_load.c_id, l->c_load.ol_i_id, l->warehouses};
+	static const char *const names[] = {"c_load_c_last", "c_load_c_id", "c_load_ol_i_id", "warehouses", "pad_to"};
+	uint64_t vals[] = {l->c_load.c_last, l->c_load.c_id, l->c_load.ol_i_id, l->warehouses, l->pad_to};
 	struct batch b;
 	int ret = -1, rc;
 
@@ -722,10 +723,11 @@ again:
 	b.probe = true;
 	if (batch_table(&b, TS_LD_META) < 0)
 		goto out;
-	for (unsigned i = 0; i < 4; i++) {
+	/* pad_to only with --pad-to: a database without padding keeps its four rows. */
+	for (unsigned i = 0; i < (l->pad_to ? 5u : 4u); i++) {
 		struct db_value *v = batch_row(&b);
 		vstr(&b, &v[0], names[i]);
-		vi(&v[1], vals[i]);
+		vi(&v[1], (int64_t)vals[i]);
 		if (batch_row_done(&b) < 0)
 			goto out;
 	}
@@ -761,7 +763,7 @@ static int verify_rows(struct loader *l, struct db_conn *c)
 		[TB_WAREHOUSE] = w,          [TB_DISTRICT] = 10 * w,   [TB_CUSTOMER] = 30000 * w,
 		[TB_ORDERS] = 30000 * w,     [TB_NEW_ORDER] = 9000 * w, [TB_ITEM] = 100000,
 		[TB_STOCK] = 100000 * w,     [TB_HISTORY] = 30000 * w, [TB_ORDER_LINE] = 0,
-		[TB_META] = 4,
+		[TB_META] = l->pad_to ? 5 : 4,
 	};
 	int64_t got[TPCC_TABLES], ol_cnt = 0;
 	struct strbuf lost, scale, sb;
@@ -804,6 +806,32 @@ static int verify_rows(struct loader *l, struct db_conn *c)
 	return ret;
 }
 
+/* --pad-to: the padding columns, after the tables and before the load (which does not name them). */
+static int pad_columns(struct db_conn *c, enum tpcc_dialect d, uint64_t pad_to)
+{
+	unsigned width[TPCC_PAD_TABLES];
+	char err[256], *stmts[TPCC_PAD_STMTS_MAX];
+	unsigned n;
+	int ret = 0;
+
+	if (!pad_to)
+		return 0;
+	if (tpcc_pad_widths(d, pad_to, width, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	printf("Padding to %llu bytes per warehouse: CHAR(%u) on customer, CHAR(%u) on stock, CHAR(%u) on "
+	       "order_line\n", (unsigned long long)pad_to, width[0], width[1], width[2]);
+	fflush(stdout);
+	n = tpcc_pad_sql(d, width, stmts);
+	for (unsigned i = 0; i < n; i++) {
+		if (!ret && tpcc_exec_text(c, stmts[i]) < 0)
+			ret = -1;
+		free(stmts[i]);
+	}
+	return ret;
+}
+
 unsigned tpcc_loaders(enum tpcc_dialect d, unsigned threads, unsigned units)
 {
 	if (d == TPCC_MSSQL && threads > TPCC_MSSQL_LOADERS_MAX)
@@ -812,7 +840,8 @@ unsigned tpcc_loaders(enum tpcc_dialect d, unsigned threads, unsigned units)
 }
 
 int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct db_driver_ops *drv,
-		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, struct tpcc_load_stats *st)
+		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, uint64_t pad_to,
+		 struct tpcc_load_stats *st)
 {
 	struct loader l;
 	struct db_conn c = {.ops = drv};
@@ -862,6 +891,7 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 	}
 	l.warehouses = warehouses;
 	l.seed = seed;
+	l.pad_to = pad_to;
 	rng_seed(&r, seed);
 	l.c_load.c_last = rng_uniform(&r, 0, 255);
 	l.c_load.c_id = rng_uniform(&r, 0, 1023);
@@ -877,7 +907,7 @@ int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct d
 			log_error("is the database already prepared? (dbrig tpcc cleanup removes the tables)");
 			goto out;
 		}
-	if (drv->commit(&c) < 0 || store_meta(&l, &c) < 0)
+	if (pad_columns(&c, sql->dialect, pad_to) < 0 || drv->commit(&c) < 0 || store_meta(&l, &c) < 0)
 		goto out;
 	{
 		unsigned asked = threads > units ? units : threads;

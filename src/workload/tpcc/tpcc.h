@@ -129,6 +129,7 @@ struct tpcc_ctx {
 	enum db_isolation isolation; /* applied by the driver's session_setup */
 	struct tpcc_isolation iso;   /* per type; iso.base == isolation */
 	uint64_t seed;               /* prepare: the load's random seed */
+	uint64_t pad_to;             /* prepare: --pad-to bytes per warehouse (0 none); run: from tpcc_meta */
 	atomic_ullong skipped_districts; /* Delivery: districts without a new order */
 	atomic_ullong remote_lines, by_name;
 	atomic_ullong ostat_lines;   /* Order-Status: the order lines read back, both modes */
@@ -169,6 +170,19 @@ typedef void (*tpcc_setting_fn)(void *arg, const char *name, size_t nlen, const 
 int tpcc_read_settings(const struct tpcc_ctx *x, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 		       tpcc_setting_fn fn, void *arg) __attribute__((warn_unused_result));
 
+/* --- padding (pad.c): --pad-to=BYTES per warehouse --- */
+#define TPCC_PAD_TABLES 3      /* customer, stock, order_line */
+#define TPCC_PAD_MAX_FACTOR 8u /* above 8 times the unpadded size: refused */
+#define TPCC_PAD_STMTS_MAX 6
+/* The dialect's bytes per warehouse without padding (docs/tpcc.md's table). */
+uint64_t tpcc_pad_base(enum tpcc_dialect d);
+/* The padding column's width per table for `to` bytes per warehouse (0: none,
+ * all widths 0); -1 with the one-line reason in err when `to` is below the
+ * unpadded size or above TPCC_PAD_MAX_FACTOR times it. */
+int tpcc_pad_widths(enum tpcc_dialect d, uint64_t to, unsigned width[TPCC_PAD_TABLES], char *err, size_t n);
+/* The ALTER TABLE statements adding those columns (malloc'd, into out); their count. */
+unsigned tpcc_pad_sql(enum tpcc_dialect d, const unsigned width[TPCC_PAD_TABLES], char *out[TPCC_PAD_STMTS_MAX]);
+
 /* --- load (load.c); read_meta, check, cleanup (check.c) --- */
 
 struct tpcc_load_stats {
@@ -185,10 +199,12 @@ struct tpcc_load_stats {
  * work, at most TPCC_MSSQL_LOADERS_MAX on SQL Server. */
 unsigned tpcc_loaders(enum tpcc_dialect d, unsigned threads, unsigned units);
 int tpcc_prepare(const struct tpcc_sql *sql, unsigned warehouses, const struct db_driver_ops *drv,
-		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, struct tpcc_load_stats *st);
-/* Read tpcc_meta: the C-load constants and the warehouse count. */
+		 const struct db_conn_params *cp, unsigned threads, uint64_t seed, uint64_t pad_to,
+		 struct tpcc_load_stats *st);
+/* Read tpcc_meta: the C-load constants, the warehouse count and the padding
+ * (pad_to: 0 when the database has no pad_to row: no padding). */
 int tpcc_read_meta(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp,
-		   struct tpcc_c *c_load, unsigned *warehouses);
+		   struct tpcc_c *c_load, unsigned *warehouses, uint64_t *pad_to);
 /* The run's C constants (clause 2.1.6.1: one C per field for every terminal): the
  * first run on a database stores `drawn` in tpcc_meta (c_run_c_last, c_run_c_id,
  * c_run_ol_i_id); every later run, and every other driver process on the same
