@@ -46,7 +46,7 @@ mariadb_sql "$MARIADB_PORT" "SET GLOBAL local_infile=1"
 odbc_register "$TEST_TMP/odbc"
 env ODBCSYSINI="$TEST_TMP/odbc" "$DBRIG_BIN" tpcc --db-driver=odbc \
 	--odbc-connect="Driver={MariaDB};Server=127.0.0.1;Port=$MARIADB_PORT;Database=tpcc_odbc;UID=sbtest" \
-	--warehouses=2 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/odbc.out" 2>&1 || fail "load: ODBC parameter arrays, 2 threads"
+	--warehouses=2 --threads=2 --rand-seed=11 prepare >"$TEST_TMP/odbc.out" 2>&1 || fail "load: ODBC parameter arrays, 2 threads: $(tail -n 30 "$TEST_TMP/odbc.out")"
 TPCC_PREPARE_T1=$(date '+%Y-%m-%d %H:%M:%S')
 check "load: the ODBC load is verified against the scale" grep -q "^Verified the row counts against the scale: warehouse 2, " "$TEST_TMP/odbc.out"
 # Rows that vanish without an error (every table BLACKHOLE: the server takes
