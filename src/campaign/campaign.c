@@ -203,7 +203,7 @@ int campaign_main(const struct campaign_opts *o)
 	c.plan = plan_make(c.cfg);
 	plan_campaign_dir(c.cfg, &c.dir);
 	strbuf_addf(&path, "%s/state.json", c.dir.buf);
-	/* Before the state is read: a campaign running here must not be disturbed (finding 4). */
+	/* Before the state is read: a campaign running here must not be disturbed (its servers, drivers and live results). */
 	if (!o->plan && campaign_lock_take(c.cfg, &lock) < 0)
 		goto out;
 	/* --fresh never reads the earlier state: it may be another config's. */

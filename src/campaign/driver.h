@@ -29,7 +29,7 @@
 
 struct driver_cmd {
 	struct strbuf args;                 /* the argv strings, NUL-separated */
-	struct strvec av;                   /* argv built from args, however many (security review finding 15) */
+	struct strvec av;                   /* argv built from args, however many: never cut at a fixed size */
 	char **argv;                        /* av.v: NULL-terminated */
 	struct strbuf vars[3];              /* NAME=value entries ("NAME": removed from the child's environment) */
 	const char *env[4];                 /* NULL-terminated, for proc_spec.env */

@@ -5,7 +5,7 @@
  * run. A second one is refused with one line naming the holder's pid and
  * command line (F_GETLK tells the pid) before it touches anything: a
  * concurrent --resume SIGTERMed the running campaign's servers and drivers
- * and renamed its live results (security review finding 4). The file sits
+ * and renamed its live results. The file sits
  * beside the campaign folder, not in it, so `--fresh` moving the folder aside
  * keeps the lock where the next process looks for it.
  *

@@ -31,8 +31,7 @@
  * identity (--run-campaign, --run-group, --run-repetition, and --run-drive
  * and --run-instance of one of its instances; independent of the working
  * directory). A pid in the state file alone proves nothing once its process
- * is gone: it may be reused by anything, another campaign's driver included
- * (security review finding 4).
+ * is gone: it may be reused by anything, another campaign's driver included.
  */
 static bool is_driver_of(struct campaign_ctx *c, const struct plan_run *r, pid_t pid)
 {

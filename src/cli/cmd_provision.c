@@ -98,7 +98,7 @@ static int run(enum step s, const char *file, bool dry_run)
 		goto out;
 	}
 	p = plan_make(cfg);
-	/* A step that changes instances never runs beside a campaign of the same folder (finding 4). */
+	/* A step that changes instances never runs beside a campaign of the same folder (it would disturb its live runs). */
 	if (s != STEP_STATUS && !dry_run && campaign_lock_take(cfg, &lock) < 0)
 		goto out;
 	if (s == STEP_STATUS && !cfg->target->status) {

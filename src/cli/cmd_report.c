@@ -393,8 +393,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	/* The files appear together or not at all: a report that fails half-way
-	 * (a full disk) left a new report.md beside the old html, csv and json
-	 * (security review finding 18). */
+	 * (a full disk) would leave a new report.md beside the old html, csv and json. */
 	for (size_t i = 0; i < files.n; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", cfg.out, files.v[i].name);

@@ -146,7 +146,7 @@ static const struct opt_def sb_opts_table[] = {
 	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "sbtest", "MySQL user", 0, 0, MY, 0},
 	{"mysql-password", NULL, OPT_STRING, O(mysql_password), "", "MySQL password", 0, 0, MY, OPT_SECRET},
 	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "sbtest", "MySQL database name", 0, 0, MY, 0},
-	/* sysbench's line in --help; it also takes MySQL's modes (dbrig's rows below, finding 8). */
+	/* sysbench's line in --help; it also takes MySQL's modes (dbrig's rows below: modes that authenticate the server). */
 	{"mysql-ssl", NULL, OPT_STRING, O(mysql_ssl), "off", "use SSL connections, if available in the client library", 0,
 	 0, MY, OPT_BARE_ON | M_ONOFF},
 	{"mysql-ssl-cipher", NULL, OPT_STRING, O(mysql_ssl_cipher), "", "use specific cipher for SSL connections", 0, 0, MY, 0},

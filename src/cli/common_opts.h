@@ -54,8 +54,8 @@ struct cli_run_opts {
 	{"mysql-db", NULL, OPT_STRING, offsetof(type, m.db), db_default, "MySQL database name", 0, 0, group, 0}
 
 /*
- * --mysql-ssl takes MySQL's modes (security review finding 8: "on" gave
- * encryption without authentication): see db.h enum db_ssl_mode and
+ * --mysql-ssl takes MySQL's modes ("on" alone gives encryption without
+ * authenticating the server): see db.h enum db_ssl_mode and
  * cli_mysql_tls. Alone, or "on", it is sysbench 1.0.20's --mysql-ssl=on.
  */
 #define CLI_MYSQL_TLS_ROWS(type, m, group)                                                                            \

@@ -33,8 +33,8 @@ static int fsync_dir_of(const char *path)
  * A new file beside `path`, "<path>.tmp.<12 random hex digits>", created
  * exclusively (O_EXCL: never an existing file, never through a symbolic
  * link) with `mode` (less the umask, as open() does; mkstemp would give
- * 0600 and lose it). A name planted in a shared folder is never followed:
- * security review finding 9. Returns the fd, or -errno.
+ * 0600 and lose it). A name planted in a shared folder is never followed.
+ * Returns the fd, or -errno.
  */
 /* "<path>.tmp.<12 random hex digits>" into tmp; -EIO if no randomness. */
 static int temp_name(const char *path, struct strbuf *tmp)
@@ -112,7 +112,7 @@ static int write_temp(const char *path, const void *data, size_t len, unsigned m
 /*
  * The new file is in place: a folder that cannot be synced only means the
  * rename may not survive a power loss yet. Reporting "cannot write" for a
- * file that was written would be wrong (security review finding 22).
+ * file that was written would be wrong.
  */
 static void sync_dir_after_rename(const char *path)
 {

@@ -32,7 +32,7 @@ static bool same_name(const char *entry, const char *key)
 
 /*
  * The child's environment, built before the fork (setenv between fork and
- * exec is not async-signal-safe: it allocates; security review finding 22):
+ * exec is not async-signal-safe: it allocates):
  * this process's environment with every spec->env entry replaced
  * ("NAME=value") or removed ("NAME"). The strings stay owned by environ and
  * spec.
@@ -61,7 +61,7 @@ static char **child_env(const struct proc_spec *s)
 	return env;
 }
 
-/* Every descriptor above stderr: the child gets 0-2 and nothing else of ours (finding 22). */
+/* Every descriptor above stderr: the child gets 0-2 and nothing else of ours (no open file or socket leaks into it). */
 static void close_from_3(void)
 {
 	struct rlimit rl;
@@ -169,7 +169,7 @@ int proc_wait(pid_t pid, uint64_t timeout_ns, int *status)
  * answers each statement as it reads them (`mariadb --batch` with one SELECT
  * per table) fills the stdout pipe long before it has read all its input, so
  * writing everything first and reading afterwards would block both sides
- * forever (security review finding 11).
+ * forever.
  */
 static int pump(int in_fd, const char *text, int out_fd, struct strbuf *out)
 {

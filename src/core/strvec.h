@@ -1,8 +1,7 @@
 /*
  * A growable, NULL-terminated argv (git's strvec): every string is copied in
- * and owned, so a command line is never cut at a fixed array size (security
- * review finding 15: server options beyond ~47 and extra driver arguments
- * were silently dropped by 64- to 128-slot arrays).
+ * and owned, so a command line is never cut at a fixed array size (fixed arrays
+ * silently dropped server options and driver arguments beyond their size).
  */
 #ifndef DBRIG_CORE_STRVEC_H
 #define DBRIG_CORE_STRVEC_H

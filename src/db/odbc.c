@@ -194,8 +194,8 @@ enum db_err_class odbc_classify(const char *sqlstate, int native, const struct d
  * "KEY={braced value}"): sets *eq to its '=' (NULL if none) and returns
  * where it ends (its ';' or the NUL). A braced value ends at a single '}':
  * "}}" inside braces is an escaped '}', as in ODBC's grammar and in
- * odbc_conn_string below (security review finding 16: the first '}' of
- * "PWD={se}};cret}" was taken as the end, and "cret}" was printed).
+ * odbc_conn_string below (taking the first '}' of "PWD={se}};cret}" as
+ * the end would print "cret}" unredacted).
  */
 static const char *attr_end(const char *p, const char **eq)
 {

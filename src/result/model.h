@@ -162,7 +162,7 @@ struct run_set {
 	struct run **runs;     /* sorted by path */
 	/* Cut-off attempts that `campaign --resume` kept as
 	 * <instance>.partial-<n>.json/.jsonl: history, shown apart, never
-	 * aggregated (security review finding 1: counted as a second run). */
+	 * aggregated (they are not a second run). */
 	size_t nsuperseded;
 	struct run **superseded; /* sorted by path */
 };

@@ -981,7 +981,7 @@ struct file_list {
 /*
  * Every *.json / *.jsonl under root/rel. Links to folders are never followed
  * (a warning names them): `again -> .` made the walk count every result 41
- * times, and two such links made it exponential (security review finding 13).
+ * times, and two such links made it exponential.
  * Links to files are read. The depth is bounded as well (bind mounts).
  */
 static int walk(const char *root, const char *rel, struct file_list *fl, unsigned depth)

@@ -388,7 +388,7 @@ static void start_phase(struct runner *r, struct run_clock *rc, enum phase_kind 
 /*
  * A connection still lost when the sample ended, for a tenth of the sample
  * or more, fails the run: the server was away for a good part of what the
- * result would call the drive's sample (security review finding 22: a server
+ * result would call the drive's sample (a server
  * gone from 0:04 of a 25 s sample gave a "complete" result at 1/7 of the TPS,
  * because the outage was still shorter than --reconnect-timeout when the
  * sample ended). A shorter cut-off outage stays a fault mark in the intervals.
@@ -721,8 +721,7 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 
 	/* Signals are taken by this thread only, with sigtimedwait. SIGHUP (the
 	 * terminal or ssh session closed) ends the run like SIGTERM: its default
-	 * action killed the driver with no result and no journal end line
-	 * (security review finding 17). */
+	 * action killed the driver with no result and no journal end line. */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);

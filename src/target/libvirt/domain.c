@@ -79,8 +79,7 @@ char *lv_dom_meta(virDomainPtr dom, const char *name)
  * A domain is this campaign's only when its <metadata><dbrig:vm> names this
  * campaign, drive and instance AND carries this campaign's identity: the
  * random id written to <output>/.<campaign>.libvirt/LV_IDENTITY at its first provision
- * (security-review finding 2: names alone are ambiguous, and two campaigns
- * may share a name). 1 ours, 0 not (*why says why), <0 error. golden: the
+ * (names alone are ambiguous: two campaigns may share a name). 1 ours, 0 not (*why says why), <0 error. golden: the
  * fingerprint of a domain that is ours, or NULL.
  */
 int lv_owned(virDomainPtr dom, const struct target *t, const struct target_instance *inst, char **golden,

@@ -389,8 +389,8 @@ static virStorageVolPtr vol_in(virStoragePoolPtr pool, const char *name, const c
  * Provision one VM: the domain first, carrying the campaign's identity, then
  * its volumes. A volume with one of the VM's names is only ever this
  * campaign's as a disk of that domain, so before the domain exists any such
- * volume is someone else's and provision stops (security-review finding 2:
- * such volumes were adopted as "made by dbrig for it").
+ * volume is someone else's and provision stops (adopting it as "made by
+ * dbrig for it" would hand another campaign's data to this one).
  */
 static int libvirt_create(struct target *t, struct target_instance *inst)
 {
@@ -556,8 +556,8 @@ static int libvirt_rollback(struct target *t, struct target_instance *insts, siz
 /*
  * Remove a VM: only a domain with this campaign's identity, and only the
  * volumes that are its disks. Anything else with the VM's names is left
- * alone, each named in a warning (security-review finding 2: volumes were
- * deleted by name alone, even with no domain).
+ * alone, each named in a warning (a name alone proves nothing: deleting by
+ * name would remove another campaign's volumes).
  */
 static int libvirt_destroy(struct target *t, struct target_instance *inst)
 {

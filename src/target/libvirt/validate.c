@@ -452,7 +452,7 @@ int libvirt_validate(const struct target_env *env)
 	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
 		return bad_value(env, ".target.db_user", s,
 				 "is not a database user name dbrig creates (expected 1 to 32 letters, digits or _)");
-	/* No default password (security-review finding 12: it was "dbrig", granted to '%'). */
+	/* No default password: a known one, granted to '%', would open every guest's database. */
 	if ((s = lv_setting_str(env, "db_password")) && (!lv_safe_word(s) || strlen(s) < 12 || strlen(s) > 128)) {
 		target_env_error(env, ".target.db_password",
 				      "is not a password dbrig hands to the guest (expected 12 to 128 letters, digits and "
@@ -478,8 +478,8 @@ int libvirt_validate(const struct target_env *env)
 	if ((s = lv_setting_str(env, "db_client")) && lv_client_host(s, NULL, 0) < 0)
 		return bad_value(env, ".target.db_client", s,
 				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");
-	/* The options go into the guest's my.cnf, quoted (security-review finding 3: they were
-	 * pasted into an unquoted heredoc of the root setup script). */
+	/* The options go into the guest's my.cnf, quoted: pasted into the root setup
+	 * script, a value could run commands as root. */
 	for (size_t i = 0; i < env->nserver_options; i++) {
 		const char *k = env->server_options[i].key, *v = env->server_options[i].value;
 		/* SQL Server has no my.cnf: the guest setup applies the options it

@@ -652,7 +652,7 @@ int vm_render_seed(const char *dir, const char *template_name, const struct vm_s
 		put(ud, "package_update", json_true(), &bad);
 		put(ud, "packages", pk, &bad);
 	}
-	/* The script and its parameters root's alone (security-review finding 20). */
+	/* The script and its parameters root's alone: they hold the database password. */
 	files = json_array();
 	add_file(files, "/usr/local/sbin/dbrig-setup.sh", "0600", &setup, &bad);
 	add_file(files, "/usr/local/lib/dbrig/setup-common.sh", "0644", &common, &bad);

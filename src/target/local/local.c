@@ -238,8 +238,8 @@ static void sql_literal(struct strbuf *sb, const char *text, bool pg)
 /*
  * The driver user, its password and its database. db_user is validated
  * ([A-Za-z_][A-Za-z0-9_]{0,31}, local_validate) and the password is dbrig's
- * own hex; even so nothing is pasted into a statement (security review
- * finding 6: a quote in db_user ran arbitrary SQL as root). CREATE USER and
+ * own hex; even so nothing is pasted into a statement (a quote in a pasted
+ * db_user would run arbitrary SQL as root). CREATE USER and
  * CREATE ROLE take no placeholders, so the values are set once as variables
  * (quoted literals) and every statement is built by the server from them
  * with its own quoting: MariaDB's QUOTE() under EXECUTE IMMEDIATE,

@@ -44,12 +44,12 @@ int mariadb_start(struct local *l, const struct target_env *env, const char *wha
 	/* Defaults a config may change (max_connections): before its options. */
 	strvec_pushf(&av, "--max-connections=%u", env->threads + 50 > 151 ? env->threads + 50 : 151);
 	strvec_push(&av, "--skip-name-resolve");
-	/* Every one of the config's options: a fixed array dropped those beyond ~47 without a word
-	 * (security review finding 15). */
+	/* Every one of the config's options: a fixed array would drop those beyond its size without
+	 * a word. */
 	for (size_t i = 0; i < env->nserver_options; i++)
 		strvec_pushf(&av, "--%s=%s", env->server_options[i].key, env->server_options[i].value);
 	/* What dbrig relies on comes last, so it wins over any spelling of it in the config
-	 * ("loose_bind_address", "bind-addr": security review finding 14). */
+	 * ("loose_bind_address", "bind-addr" would otherwise listen on every address). */
 	strvec_pushf(&av, "--datadir=%s", data);
 	strvec_pushf(&av, "--port=%u", port);
 	strvec_push(&av, "--bind-address=127.0.0.1");

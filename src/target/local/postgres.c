@@ -77,8 +77,8 @@ int pg_start(struct local *l, const struct target_env *env, const char *what, co
 	strvec_push(&av, "-D");
 	strvec_push(&av, data);
 	/* Every -c is NUL-separated in opts: "-c", "name=value". A default a config may change first
-	 * (max_connections), then every one of the config's options (security review finding 15: a
-	 * 96-slot array dropped the rest), then what dbrig relies on, which wins (finding 14). */
+	 * (max_connections), then every one of the config's options (none
+	 * dropped, however many), then what dbrig relies on, which wins (the loopback address above all). */
 	strbuf_addf(&opts, "max_connections=%u%c", maxconn, '\0');
 	for (size_t i = 0; i < env->nserver_options; i++)
 		strbuf_addf(&opts, "%s=%s%c", env->server_options[i].key, env->server_options[i].value, '\0');

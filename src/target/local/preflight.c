@@ -36,8 +36,8 @@ static const char *const pg_reserved[] = {
 /*
  * The reserved option a config key stands for, or NULL. mariadbd reads
  * "loose_bind_address", "Bind-Address" and the unique abbreviation
- * "bind-addr" as bind-address (security review finding 14: the instance then
- * listened on every address), so a key is compared in lower case with '-'
+ * "bind-addr" as bind-address (the instance would then listen on every
+ * address), so a key is compared in lower case with '-'
  * for '_', without the prefixes my_getopt strips (loose-, skip-, enable-,
  * disable-, maximum-, autoset-), and also refused when it abbreviates a
  * reserved name (an abbreviation that ends at a '-' of the name, such as
@@ -77,8 +77,8 @@ static const char *reserved_option(const char *key, bool pg)
 
 /*
  * db_user goes into setup SQL run as root and into ODBC connection strings:
- * only [A-Za-z_][A-Za-z0-9_]{0,31} (security review finding 6: a quote in it
- * ran arbitrary SQL as root, and broke the campaign with an unclear error).
+ * only [A-Za-z_][A-Za-z0-9_]{0,31} (a quote in it could run arbitrary SQL as
+ * root, or break the campaign with an unclear error).
  */
 static bool user_name_ok(const char *u)
 {
@@ -145,7 +145,7 @@ static char *canonical(const char *path)
 
 /*
  * Two drives on one folder would share their golden copy and instance folders
- * and stop each other's servers (security review finding 10: a 10-minute hang).
+ * and stop each other's servers (a 10-minute hang).
  */
 static int distinct_drives(const struct target_env *env)
 {

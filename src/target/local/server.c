@@ -64,8 +64,7 @@ static bool serves_datadir(const struct local *l, pid_t pid, const char *data)
  * SIGTERM from PR_SET_PDEATHSIG and is shutting down; wait for it. Only a
  * process whose command line names this instance's data directory is that
  * server: after a reboot the pid in a stale pid file can belong to anything,
- * the system's own mariadbd included, which was shut down (security review
- * finding 5). Anything else is left alone with a warning.
+ * the system's own mariadbd included, which would be shut down. Anything else is left alone with a warning.
  */
 int local_wait_stale(struct local *l, const char *pidfile, const char *data, const char *what)
 {
@@ -94,7 +93,7 @@ int local_wait_stale(struct local *l, const char *pidfile, const char *data, con
 	log_info("%s: a server of an earlier run (pid %ld) is still running; stopping it", what, (long)pid);
 	kill(pid, SIGTERM);
 	while (proc_alive_named(pid, comm) && serves_datadir(l, pid, data)) {
-		/* A signal to dbrig is not ignored for the stop timeout (finding 10: 10 minutes past SIGTERM). */
+		/* A signal to dbrig is not ignored for the stop timeout (it could be 10 minutes). */
 		if (l->env->stop && *l->env->stop) {
 			log_error("%s: stopped by signal %d while waiting for the earlier server (pid %ld) to stop", what,
 				  (int)*l->env->stop, (long)pid);
