@@ -112,8 +112,9 @@ bool driver_sets_option(const struct workload_desc *wd, const char *k)
 	 * and every run is checked for consistency afterwards. */
 	if (!strcmp(k, wd->connections_option) || (wd->check_option && !strcmp(k, wd->check_option)))
 		return true;
-	return !strncmp(k, "run-", 4) || !strncmp(k, "mysql-", 6) || !strncmp(k, "pgsql-", 6) ||
-	       !strncmp(k, "odbc-", 5);
+	/* The db drivers' own options come from their tables; pgsql- is sysbench's
+	 * PostgreSQL driver's, which dbrig has not. */
+	return !strncmp(k, "run-", 4) || db_driver_option(k) || !strncmp(k, "pgsql-", 6);
 }
 
 /*

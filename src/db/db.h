@@ -164,6 +164,10 @@ struct db_driver_ops {
 	const char *dialect;
 	/* Connects by params->dsn (ODBC) rather than host/port/socket/user/database. */
 	bool uses_dsn;
+	/* What every command-line option of this driver starts with ("mysql-"), or
+	 * NULL when it has none of its own: what a campaign's driver sets, so a
+	 * config may not (db_driver_option, campaign/driver.c). */
+	const char *option_prefix;
 	/* Where p connects, for messages and results, never with a password:
 	 * "host:port", the socket, or the connection string with PWD=*** . */
 	void (*describe)(const struct db_conn_params *p, char *buf, size_t n);

@@ -54,6 +54,9 @@ extern const struct db_engine db_engine_mariadb, db_engine_percona, db_engine_my
 	db_engine_sqlserver;
 
 const struct db_engine *db_engine_find(const char *name);
+/* Is `name` (a long option without its "--") one of a compiled-in db driver's
+ * own options (--mysql-*, --odbc-*: struct db_driver_ops.option_prefix)? */
+bool db_driver_option(const char *name);
 /* ODBC engines: is `driver` (NULL: the engine's default) registered with the ODBC
  * driver manager of this host? 1 yes (and always for libmysqlclient engines), 0 no,
  * -EIO when it cannot be asked. For a check before anything boots. */

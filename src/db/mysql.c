@@ -1018,6 +1018,7 @@ static void my_describe(const struct db_conn_params *p, char *buf, size_t n)
 
 const struct db_driver_ops db_mysql_ops = {
 	.name = "mysql",
+	.option_prefix = "mysql-",
 	.dialect = "mysql",
 	.describe = my_describe,
 	.global_init = my_global_init,

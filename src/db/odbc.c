@@ -1467,6 +1467,7 @@ static void od_describe(const struct db_conn_params *p, char *buf, size_t n)
 const struct db_driver_ops db_odbc_ops = {
 	.name = "odbc",
 	.uses_dsn = true,
+	.option_prefix = "odbc-",
 	.describe = od_describe,
 	.global_init = od_global_init,
 	.connect = od_connect,

@@ -1,5 +1,6 @@
 /* The db driver registry: one explicit list, so a static link never drops a driver. */
 #include "db/db.h"
+#include "db/engine.h"
 
 #include <string.h>
 
@@ -20,4 +21,12 @@ const struct db_driver_ops *db_driver_find(const char *name)
 		if (!strcmp((*d)->name, name))
 			return *d;
 	return NULL;
+}
+
+bool db_driver_option(const char *name)
+{
+	for (const struct db_driver_ops *const *d = db_drivers; *d; d++)
+		if ((*d)->option_prefix && !strncmp(name, (*d)->option_prefix, strlen((*d)->option_prefix)))
+			return true;
+	return false;
 }

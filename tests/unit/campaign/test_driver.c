@@ -280,6 +280,10 @@ static void test_options_reserved(void **state)
 	assert_true(driver_sets_option(&workload_tpcc, "check"));
 	assert_true(driver_sets_option(&workload_sysbench, "run-steady-window"));
 	assert_false(driver_sets_option(&workload_sysbench, "tables"));
+	/* the db drivers' own options, from their option_prefix */
+	assert_true(driver_sets_option(&workload_sysbench, "mysql-host"));
+	assert_true(driver_sets_option(&workload_tpcc, "odbc-connect"));
+	assert_false(driver_sets_option(&workload_tpcc, "odbcconnect"));
 }
 
 int main(void)
