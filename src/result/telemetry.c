@@ -2,6 +2,7 @@
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -462,9 +463,10 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 	}
 	schema = json_object_get(root, "schema");
 	phases = json_object_get(root, "phases");
-	if (!json_is_string(schema) || strncmp(json_string_value(schema), "dbrig.result/1", 14) ||
-	    (json_string_value(schema)[14] && json_string_value(schema)[14] != '.') || !json_is_object(phases)) {
-		strbuf_addf(err, "%s: not a dbrig.result/1 file with phases (expected a driver's result)", path);
+	if (!json_is_string(schema) || strncmp(json_string_value(schema), RESULT_MAJOR, strlen(RESULT_MAJOR)) ||
+	    (json_string_value(schema)[strlen(RESULT_MAJOR)] && json_string_value(schema)[strlen(RESULT_MAJOR)] != '.') ||
+	    !json_is_object(phases)) {
+		strbuf_addf(err, "%s: not a " RESULT_MAJOR " file with phases (expected a driver's result)", path);
 		goto out;
 	}
 	if (s->n < 2) {
@@ -520,7 +522,7 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 				   loops)))
 			json_object_set_new(v, "telemetry", t);
 	}
-	json_object_set_new(root, "schema", json_string(TEL_SCHEMA));
+	json_object_set_new(root, "schema", json_string(RESULT_SCHEMA));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text) {
 		ret = -ENOMEM;

@@ -31,8 +31,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define TEL_SCHEMA "dbrig.result/1.2"
-
 struct strbuf;
 
 /* A process's waiting on block I/O (core/sysstat.h), in seconds; < 0: not read. */
