@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/jsonr.h"
 #include "core/strbuf.h"
+#include "result/result.h"
 #include "stats/hist.h"
 
 #include <dirent.h>
@@ -19,9 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define RESULT_FAMILY "dbrig.result/"
-#define JOURNAL_FAMILY "dbrig.journal/"
 
 /* 0: major version 1 of `family`; -1: another major; 1: not this family. */
 static int schema_check(const char *schema, const char *family)
@@ -752,7 +750,7 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 		goto out;
 	case -1:
 		jsonr_fail(&jr, "", "schema", json_object_get(root, "schema"),
-			"\"dbrig.result/1\"; this dbrig reads major version 1 only, use a newer dbrig");
+			"\"" RESULT_MAJOR "\"; this dbrig reads major version 1 only, use a newer dbrig");
 		goto out;
 	}
 	r = xcalloc(1, sizeof(*r));
@@ -878,7 +876,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			}
 			if (!jr.failed && schema_check(schema, JOURNAL_FAMILY) != 0) {
 				jsonr_fail(&jr, path, "schema", json_object_get(line, "schema"),
-					"\"dbrig.journal/1\"; this dbrig reads major version 1 only");
+					"\"" JOURNAL_MAJOR "\"; this dbrig reads major version 1 only");
 				goto out;
 			}
 			read_identity(&jr, r, line);
@@ -926,7 +924,7 @@ int results_parse_journal(const char *name, const char *text, struct run **out, 
 			goto out;
 	}
 	if (lineno == 0 || !r->kind) {
-		strbuf_addf(err, "%s: line 1: missing header (expected {\"type\":\"header\",\"schema\":\"dbrig.journal/1\",...})", name);
+		strbuf_addf(err, "%s: line 1: missing header (expected {\"type\":\"header\",\"schema\":\"" JOURNAL_MAJOR "\",...})", name);
 		goto out;
 	}
 	if (ended) {

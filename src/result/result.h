@@ -14,8 +14,14 @@ struct phase_report;
 
 /* 1.1: the driver's own CPU (phases, intervals, "driver") and the campaign's telemetry.
  * 1.2: run.run_id and run.run_started, the campaign run (also in the journal header's "run"). */
-#define RESULT_SCHEMA "dbrig.result/1.2"
-#define JOURNAL_SCHEMA "dbrig.journal/1.2"
+#define RESULT_FAMILY "dbrig.result/"
+#define JOURNAL_FAMILY "dbrig.journal/"
+/* The major version this dbrig reads (any 1.x), as messages name it. */
+#define RESULT_MAJOR RESULT_FAMILY "1"
+#define JOURNAL_MAJOR JOURNAL_FAMILY "1"
+/* What every writer of results (write.c, telemetry.c) and journals (journal.c, write.c) stamps. */
+#define RESULT_SCHEMA RESULT_FAMILY "1.2"
+#define JOURNAL_SCHEMA JOURNAL_FAMILY "1.2"
 
 /* Percentiles a run records (--percentile, a campaign's .percentiles). */
 #define RESULT_MAX_PERCENTILES 8

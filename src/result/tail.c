@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "result/model.h"
 #include "result/read.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -114,7 +115,7 @@ int result_read_summary(const char *path, struct result_summary *out)
 	ret = results_parse_result(path, text, &r, &err);
 	if (ret != 0) {
 		if (ret > 0)
-			log_error("%s: not a dbrig result (expected \"schema\": \"dbrig.result/1\")", path);
+			log_error("%s: not a dbrig result (expected \"schema\": \"" RESULT_MAJOR "\")", path);
 		else
 			log_error("%s", err.buf);
 		ret = -EINVAL;

@@ -2,6 +2,7 @@
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -228,7 +229,8 @@ static json_t *num(double v)
 	return json_real(round(v * 1e4) / 1e4);
 }
 
-static json_t *disk_json(const char *name, const struct sysstat_disk_rates *r, bool full)
+/* A device's rates; a VM's disk (QEMU's account) has no utilisation (has_util false). */
+static json_t *disk_json(const char *name, const struct sysstat_disk_rates *r, bool full, bool has_util)
 {
 	json_t *o = json_pack("{s:s, s:o, s:o}", "name", name, "r_iops", num(r->r_iops), "w_iops", num(r->w_iops));
 
@@ -242,25 +244,21 @@ static json_t *disk_json(const char *name, const struct sysstat_disk_rates *r, b
 	}
 	json_object_set_new(o, "await_ms", num(r->await_ms));
 	json_object_set_new(o, "queue_depth", num(r->queue_depth));
-	json_object_set_new(o, "util", num(r->util));
+	if (has_util)
+		json_object_set_new(o, "util", num(r->util));
 	return o;
 }
 
-static json_t *guest_disk_json(const char *name, const struct sysstat_guest_rates *r, bool full)
+static json_t *guest_disk_json(const char *name, const struct sysstat_guest_rates *g, bool full)
 {
-	json_t *o = json_pack("{s:s, s:o, s:o}", "name", name, "r_iops", num(r->r_iops), "w_iops", num(r->w_iops));
+	struct sysstat_disk_rates r = {
+		.r_iops = g->r_iops, .w_iops = g->w_iops, .f_iops = g->f_iops,
+		.r_mbps = g->r_mbps, .w_mbps = g->w_mbps,
+		.r_await_ms = g->r_await_ms, .w_await_ms = g->w_await_ms, .f_await_ms = g->f_await_ms,
+		.await_ms = g->await_ms, .queue_depth = g->queue_depth,
+	};
 
-	if (full) {
-		json_object_set_new(o, "f_iops", num(r->f_iops));
-		json_object_set_new(o, "r_mbps", num(r->r_mbps));
-		json_object_set_new(o, "w_mbps", num(r->w_mbps));
-		json_object_set_new(o, "r_await_ms", num(r->r_await_ms));
-		json_object_set_new(o, "w_await_ms", num(r->w_await_ms));
-		json_object_set_new(o, "f_await_ms", num(r->f_await_ms));
-	}
-	json_object_set_new(o, "await_ms", num(r->await_ms));
-	json_object_set_new(o, "queue_depth", num(r->queue_depth));
-	return o;
+	return disk_json(name, &r, full, false);
 }
 
 /* A process counter's growth over [t0, t1] (SRC_PID: CPU seconds), or < 0 when not sampled. */
@@ -343,7 +341,7 @@ static json_t *span_json(const struct tel_series *s, const struct tel_instance *
 		if (in->devs[i] >= s->ndevs || !tel_disk_at(s, in->devs[i], t0, &da) || !tel_disk_at(s, in->devs[i], t1, &db))
 			continue;
 		sysstat_disk_rates(&da, &db, secs, &dr);
-		json_array_append_new(devs, disk_json(s->devs[in->devs[i]].name, &dr, full));
+		json_array_append_new(devs, disk_json(s->devs[in->devs[i]].name, &dr, full, true));
 		any = true;
 	}
 	if (in->guest >= 0 && guest_at(s, (size_t)in->guest, t0, in->guest_vcpus, &ga) &&
@@ -462,9 +460,10 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 	}
 	schema = json_object_get(root, "schema");
 	phases = json_object_get(root, "phases");
-	if (!json_is_string(schema) || strncmp(json_string_value(schema), "dbrig.result/1", 14) ||
-	    (json_string_value(schema)[14] && json_string_value(schema)[14] != '.') || !json_is_object(phases)) {
-		strbuf_addf(err, "%s: not a dbrig.result/1 file with phases (expected a driver's result)", path);
+	if (!json_is_string(schema) || strncmp(json_string_value(schema), RESULT_MAJOR, strlen(RESULT_MAJOR)) ||
+	    (json_string_value(schema)[strlen(RESULT_MAJOR)] && json_string_value(schema)[strlen(RESULT_MAJOR)] != '.') ||
+	    !json_is_object(phases)) {
+		strbuf_addf(err, "%s: not a " RESULT_MAJOR " file with phases (expected a driver's result)", path);
 		goto out;
 	}
 	if (s->n < 2) {
@@ -520,7 +519,7 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 				   loops)))
 			json_object_set_new(v, "telemetry", t);
 	}
-	json_object_set_new(root, "schema", json_string(TEL_SCHEMA));
+	json_object_set_new(root, "schema", json_string(RESULT_SCHEMA));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text) {
 		ret = -ENOMEM;

@@ -15,7 +15,7 @@
  * tel_attach rewrites one instance's result file (atomically) with the
  * telemetry of its spans: its phases (precondition, sample), as the result's
  * own phase lengths say, and each of its intervals; the schema becomes
- * "dbrig.result/1.1". The driver's CPU is its own account (rusage, in the
+ * RESULT_SCHEMA (result/result.h). The driver's CPU is its own account (rusage, in the
  * result) when the result has one, the sampler's reading of its process
  * otherwise. Not thread-safe: the sampler fills a series, the
  * campaign reads it after sampler_stop.
@@ -30,8 +30,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-#define TEL_SCHEMA "dbrig.result/1.2"
 
 struct strbuf;
 

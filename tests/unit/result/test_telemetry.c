@@ -18,6 +18,7 @@
 #include "core/fileio.h"
 #include "core/strbuf.h"
 #include "result/read.h"
+#include "result/result.h"
 #include "result/telemetry.h"
 
 #define NEAR(a, b, e) assert_true(fabs((a) - (b)) <= (e))
@@ -146,6 +147,8 @@ static void attach_and_read_back(void **state)
 	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
 	assert_int_equal(read_file(path.buf, &text, &len), 0);
 	assert_non_null(strstr(text, "\"schema\": \"dbrig.result/1.2\""));
+	/* The one schema constant: tel_attach stamps what every other writer does. */
+	assert_non_null(strstr(text, "\"schema\": \"" RESULT_SCHEMA "\""));
 	assert_int_equal(results_parse_result("i1.json", text, &r, &err), 0);
 	assert_true(r->has_tel);
 	assert_string_equal(r->drive_stack, "loop1 (file /x.img) on vda");

@@ -84,6 +84,7 @@ static void test_write_and_read_back(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "run"), "storage")),
 			    "format=raw allocation=full");
 	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.2");
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), RESULT_SCHEMA);
 	/* The driver's own CPU: 2.5 s over the 10 s sample is 0.25 core; its loops and clock. */
 	json_t *cpu = json_object_get(json_object_get(json_object_get(root, "phases"), "sample"), "cpu");
 	assert_true(json_real_value(json_object_get(cpu, "seconds")) == 2.5);
