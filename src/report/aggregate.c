@@ -19,7 +19,7 @@ const char *little_state_name(enum little_state s)
 	case LITTLE_OK:
 		return "ok";
 	case LITTLE_WARN:
-		return "WARNING";
+		return "warning";
 	case LITTLE_NA:
 		return "n/a";
 	}

@@ -202,6 +202,7 @@ struct report {
  * relative deviation from avg_ms. */
 enum little_state little_check(double threads, double tps, double avg_ms, bool open_loop,
 			       double *pred_ms, double *dev);
+/* The state as the json and csv reports write it: "ok", "warning" or "n/a". */
 const char *little_state_name(enum little_state s);
 
 /* Figures of one phase over `n` concurrent instances. */

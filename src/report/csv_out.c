@@ -40,19 +40,6 @@ static void fopt(struct strbuf *sb, bool has, double v)
 		strbuf_addc(sb, ',');
 }
 
-static const char *little_csv(enum little_state s)
-{
-	switch (s) {
-	case LITTLE_OK:
-		return "ok";
-	case LITTLE_WARN:
-		return "warning";
-	case LITTLE_NA:
-		return "n/a";
-	}
-	return "?";
-}
-
 /* sd and 95% CI over repetitions; empty with one repetition. */
 static void ci_fields(struct strbuf *sb, const struct spread *s)
 {
@@ -185,7 +172,7 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 		fint(sb, threads);
 		fnum(sb, g->nreps ? g->reps[0].sample.little_pred_ms : 0, 3);
 		fnum(sb, 100.0 * g->little_dev, 2);
-		field(sb, little_csv(g->little), false);
+		field(sb, little_state_name(g->little), false);
 		fopt(sb, has_tpmc, tpmc);
 		fopt(sb, npre > 0, npre ? pre_tps / (double)npre : 0);
 		fopt(sb, npre > 0, npre ? pre_avg / (double)npre : 0);
@@ -249,7 +236,7 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 			fint(sb, (long long)p->err_fatal);
 			fnum(sb, pred, 3);
 			fnum(sb, 100.0 * dev, 2);
-			field(sb, little_csv(st), false);
+			field(sb, little_state_name(st), false);
 		} else {
 			strbuf_adds(sb, ",,,,,,,,,,,,,");
 		}

@@ -35,19 +35,6 @@ static json_t *opt_num(bool has, double v)
 	return has ? num(v) : json_null();
 }
 
-static const char *little_json(enum little_state s)
-{
-	switch (s) {
-	case LITTLE_OK:
-		return "ok";
-	case LITTLE_WARN:
-		return "warning";
-	case LITTLE_NA:
-		return "n/a";
-	}
-	return "?";
-}
-
 static json_t *fig_json(const struct agg_fig *f, bool with_little)
 {
 	json_t *o = json_object();
@@ -70,7 +57,7 @@ static json_t *fig_json(const struct agg_fig *f, bool with_little)
 	json_object_set_new(o, "threads_sum", json_integer((json_int_t)f->threads_sum));
 	if (with_little)
 		json_object_set_new(o, "little", json_pack("{s:o, s:o, s:s}", "predicted_ms", num(f->little_pred_ms),
-							   "deviation", num(f->little_dev), "check", little_json(f->little)));
+							   "deviation", num(f->little_dev), "check", little_state_name(f->little)));
 	if (f->has_tpmc)
 		json_object_set_new(o, "tpmc", num(f->tpmc));
 	types = json_object();
@@ -205,7 +192,7 @@ static json_t *group_json(const struct agg_group *g)
 		"avg_latency_ms_pooled", spread_json(&g->avg_ms_pooled),
 		"p99_ms_mean_of_instance_p99s", g->has_p99_mean ? spread_json(&g->p99_mean) : json_null(),
 		"p99_ms_pooled", pooled ? spread_json(&g->p99_pooled) : json_null()));
-	json_object_set_new(o, "little", json_pack("{s:s, s:o}", "check", little_json(g->little),
+	json_object_set_new(o, "little", json_pack("{s:s, s:o}", "check", little_state_name(g->little),
 						   "largest_deviation", num(g->little_dev)));
 	for (size_t k = 0; k < g->nreps; k++) {
 		const struct agg_rep *r = &g->reps[k];
