@@ -18,6 +18,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -131,6 +132,19 @@ out:
 }
 
 /* Options the campaign sets itself for every driver. */
+/* Keeps a checked scale option (its range is the workload's: workload/registry.c). */
+static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
+{
+	if (!strcmp(name, "tables"))
+		cfg->tables = (unsigned)n;
+	else if (!strcmp(name, "table-size"))
+		cfg->table_size = (uint64_t)n;
+	else if (!strcmp(name, "warehouses"))
+		cfg->warehouses = (unsigned)n;
+	else if (!strcmp(name, "terminals"))
+		cfg->terminals = (unsigned)n;
+}
+
 static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "test", "options", NULL};
@@ -187,6 +201,7 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 	json_object_foreach(json_object_get(w, "options"), wkey, wval) {
 		const struct target_kv *o = &cfg->wl_options[i++];
 		struct strbuf p;
+		const struct workload_scale_opt *so;
 		int64_t n;
 		int r = 0;
 
@@ -198,26 +213,12 @@ static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 				 "report_interval%s and percentiles fields)",
 				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "",
 				 cfg->workload == &workload_tpcc ? ", delivery_log (one log per run)" : "");
-		} else if (cfg->workload == &workload_tpcc && !strcmp(o->key, "warehouses")) {
-			if (parse_int64(o->value, 1, 100000, &n) < 0)
-				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..100000", o->value);
+		} else if ((so = workload_scale_opt(cfg->workload, o->key))) {
+			if (parse_int64(o->value, so->min, so->max, &n) < 0)
+				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in %" PRId64 "..%" PRId64, o->value,
+						so->min, so->max);
 			else
-				cfg->warehouses = (unsigned)n;
-		} else if (cfg->workload == &workload_tpcc && !strcmp(o->key, "terminals")) {
-			if (parse_int64(o->value, 0, 1000000, &n) < 0)
-				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 0..1000000", o->value);
-			else
-				cfg->terminals = (unsigned)n;
-		} else if (cfg->workload == &workload_sysbench && !strcmp(o->key, "tables")) {
-			if (parse_int64(o->value, 1, 1000000, &n) < 0)
-				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..1000000", o->value);
-			else
-				cfg->tables = (unsigned)n;
-		} else if (cfg->workload == &workload_sysbench && !strcmp(o->key, "table-size")) {
-			if (parse_int64(o->value, 1, INT64_C(1000000000000), &n) < 0)
-				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in 1..1000000000000", o->value);
-			else
-				cfg->table_size = (uint64_t)n;
+				set_scale(cfg, so->name, n);
 		}
 		strbuf_release(&p);
 		if (r < 0)

@@ -26,6 +26,7 @@
 #include "result/record.h"
 #include "result/result.h"
 #include "runner/runner.h"
+#include "workload/registry.h"
 #include "workload/sysbench/sysbench.h"
 
 #include <errno.h>
@@ -158,8 +159,10 @@ static const struct opt_def sb_opts_table[] = {
 	{"mysql-dry-run", NULL, OPT_BOOL, O(mysql_dry_run), "off",
 	 "Dry run, pretend that all MySQL client API calls are successful without executing them", 0, 0, MY, 0},
 	/* oltp_common.lua's options (`TEST help` sorts them by name, as sysbench does). */
-	{"tables", NULL, OPT_UINT, O(tables), "1", "Number of tables", 1, 1000000, TEST, 0},
-	{"table-size", NULL, OPT_UINT, O(table_size), "10000", "Number of rows per table", 0, 2000000000LL, TEST, 0},
+	{"tables", NULL, OPT_UINT, O(tables), "1", "Number of tables", WL_SB_TABLES_MIN, WL_SB_TABLES_MAX, TEST, 0},
+	/* 0 rows: an oltp_insert run into empty tables (a campaign needs WL_SB_TABLE_SIZE_MIN). */
+	{"table-size", NULL, OPT_UINT, O(table_size), "10000", "Number of rows per table", 0, WL_SB_TABLE_SIZE_MAX, TEST,
+	 0},
 	{"range-size", NULL, OPT_UINT, O(range_size), "100", "Range size for range SELECT queries", 1, UMAX, TEST, 0},
 	{"point-selects", NULL, OPT_UINT, O(point_selects), "10", "Number of point SELECT queries per transaction", 0,
 	 10000, TEST, 0},

@@ -13,6 +13,12 @@ static const char *const sysbench_tests[] = {
 	"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete", NULL,
 };
 
+static const struct workload_scale_opt sysbench_scale[] = {
+	{"tables", WL_SB_TABLES_MIN, WL_SB_TABLES_MAX},
+	{"table-size", WL_SB_TABLE_SIZE_MIN, WL_SB_TABLE_SIZE_MAX},
+	{NULL, 0, 0},
+};
+
 static int sysbench_prepare(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 			    unsigned threads, struct wl_load_stats *st)
 {
@@ -45,11 +51,18 @@ const struct workload_desc workload_sysbench = {
 	.connections_option = "threads",
 	.rate_option = "rate",
 	.scale_option = "tables",
+	.scale_opts = sysbench_scale,
 	.ops = &sysbench_workload_ops,
 	.mysql_only = true,
 	.prepare = sysbench_prepare,
 	.cleanup = sysbench_cleanup,
 	.check = sysbench_check,
+};
+
+static const struct workload_scale_opt tpcc_scale[] = {
+	{"warehouses", WL_TPCC_WAREHOUSES_MIN, WL_TPCC_WAREHOUSES_MAX},
+	{"terminals", WL_TPCC_TERMINALS_MIN, WL_TPCC_TERMINALS_MAX},
+	{NULL, 0, 0},
 };
 
 static int tpcc_prepare_entry(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
@@ -89,6 +102,7 @@ const struct workload_desc workload_tpcc = {
 	.check_option = "check",
 	.pacing = "tpcc paces its terminals with workload.options.delays",
 	.scale_option = "warehouses",
+	.scale_opts = tpcc_scale,
 	.ops = &tpcc_workload_ops,
 	.prepare = tpcc_prepare_entry,
 	.cleanup = tpcc_cleanup_entry,
@@ -109,6 +123,14 @@ void workload_names(struct strbuf *sb)
 {
 	for (const struct workload_desc *const *w = workloads; *w; w++)
 		strbuf_addf(sb, "%s%s", w == workloads ? "" : w[1] ? ", " : " or ", (*w)->name);
+}
+
+const struct workload_scale_opt *workload_scale_opt(const struct workload_desc *wd, const char *name)
+{
+	for (const struct workload_scale_opt *o = wd->scale_opts; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
 }
 
 int workload_has_test(const struct workload_desc *wd, const char *test)

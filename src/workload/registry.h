@@ -29,6 +29,25 @@ struct wl_load_stats {
 	char note[160]; /* what else the load drew, e.g. TPC-C's C-load constants ("" if nothing) */
 };
 
+/* The ranges of the workloads' scale options, defined once: the commands'
+ * option rows and a campaign's check of .workload.options both use them, so a
+ * campaign refuses what its child `dbrig <workload>` would refuse. */
+#define WL_SB_TABLES_MIN 1
+#define WL_SB_TABLES_MAX 1000000
+#define WL_SB_TABLE_SIZE_MIN 1 /* a campaign's runs read rows (the command takes 0 for an insert-only run) */
+#define WL_SB_TABLE_SIZE_MAX INT64_C(2000000000)
+#define WL_TPCC_WAREHOUSES_MIN 1
+#define WL_TPCC_WAREHOUSES_MAX 100000
+#define WL_TPCC_TERMINALS_MIN 0 /* 0: ten per warehouse */
+#define WL_TPCC_TERMINALS_MAX 1000000
+
+/* A scale option a campaign reads from .workload.options: it shapes the
+ * golden copy, so the campaign checks it before any child runs. */
+struct workload_scale_opt {
+	const char *name; /* the option, as the command spells it ("table-size") */
+	int64_t min, max; /* what a campaign accepts */
+};
+
 struct workload_desc {
 	const char *name;               /* the command (`dbrig sysbench`) and a campaign's .workload.kind */
 	const char *display;            /* its name in prose ("TPC-C") */
@@ -37,6 +56,7 @@ struct workload_desc {
 	const char *const *tests;       /* its tests (NULL-terminated); NULL: one test, named like the workload */
 	const char *connections_option; /* the run option that sets an instance's connections ("threads") */
 	const char *scale_option;       /* what prepare spreads over its --threads ("tables", "warehouses") */
+	const struct workload_scale_opt *scale_opts; /* its scale options, ended by a NULL name */
 	const char *rate_option;        /* its open-loop rate option ("rate"); NULL: it paces itself */
 	const char *pacing;             /* how it paces itself instead, for messages (when rate_option is NULL) */
 	/* Its run's consistency-check option ("check"): a campaign passes
@@ -62,6 +82,8 @@ extern const struct workload_desc *const workloads[];
 const struct workload_desc *workload_find(const char *name);
 /* "sysbench or tpcc" for messages. */
 void workload_names(struct strbuf *sb);
+/* wd's scale option called `name`, or NULL. */
+const struct workload_scale_opt *workload_scale_opt(const struct workload_desc *wd, const char *name);
 /* Is `test` one of wd's tests (or, for a one-test workload, its name)? */
 int workload_has_test(const struct workload_desc *wd, const char *test);
 
