@@ -2,6 +2,7 @@
  * those of one protocol (report/leaderboard.h). */
 #include "cli/cli.h"
 
+#include "core/datadir.h"
 #include "core/log.h"
 #include "core/opt.h"
 #include "core/strbuf.h"
@@ -23,8 +24,8 @@ struct published_cfg {
 
 static const struct opt_def published_opts[] = {
 	{.name = "dir", .kind = OPT_STRING, .offset = offsetof(struct published_cfg, dir),
-	 .def = DBRIG_SOURCE_DIR "/reports/published",
-	 .help = "folder of published reference files (schema: reports/published/README.md)",
+	 .help = "folder of published reference files (schema: reports/published/README.md; default: "
+		 "reports/published/ in dbrig's data folder, <prefix>/share/dbrig or $DBRIG_DATA_DIR)",
 	 .group = "Options"},
 	{.name = "protocol", .kind = OPT_STRING, .offset = offsetof(struct published_cfg, protocol),
 	 .help = "rank the rows of one protocol instead of listing: workload=sysbench|tpcc,vms=N and optionally "
@@ -76,6 +77,7 @@ static bool put_col(const char *s, size_t width)
 int cmd_published(int argc, char **argv)
 {
 	struct published_cfg cfg = {0};
+	char *dir_owned = NULL;
 	struct pub_set *pub = NULL;
 	struct strbuf err, text;
 	struct lb_proto want;
@@ -113,6 +115,8 @@ int cmd_published(int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_RUNTIME;
+	if (!cfg.dir)
+		cfg.dir = dir_owned = datadir_path("reports/published");
 	if (published_load_dir(cfg.dir, &pub, &err) < 0) {
 		log_error("%s", err.buf);
 		goto out;
@@ -197,6 +201,7 @@ out:
 	for (int a = 0; a < ac; a++)
 		free(av[a]);
 	free(av);
+	free(dir_owned);
 	pub_set_free(pub);
 	strbuf_release(&err);
 	strbuf_release(&text);

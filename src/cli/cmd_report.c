@@ -9,6 +9,7 @@
  */
 #include "cli/cli.h"
 
+#include "core/datadir.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -26,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define DEFAULT_PUBLISHED DBRIG_SOURCE_DIR "/reports/published"
 
 struct report_cfg {
 	const char *out;
@@ -44,8 +44,8 @@ static const struct opt_def report_opts[] = {
 	{.name = "out", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, out),
 	 .help = "folder for the report files (created if missing; required)", .group = "Report options"},
 	{.name = "compare", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, compare),
-	 .def = DEFAULT_PUBLISHED,
-	 .help = "folder of published reference files to show beside the results, or \"none\"",
+	 .help = "folder of published reference files to show beside the results, or \"none\" (default: "
+		 "reports/published/ in dbrig's data folder, <prefix>/share/dbrig or $DBRIG_DATA_DIR)",
 	 .group = "Report options"},
 	{.name = "format", .kind = OPT_STRING, .offset = offsetof(struct report_cfg, format), .def = "md,html,csv,json",
 	 .help = "comma-separated formats: md, html, csv, json", .group = "Report options"},
@@ -273,6 +273,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	struct report_cfg cfg = {0};
+	char *compare_owned = NULL;
 	const struct report_writer_ops *writers[8];
 	const char *pos[2] = {NULL, NULL};
 	struct run_set *runs = NULL, picked_runs = {0};
@@ -324,6 +325,8 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ret = EXIT_RUNTIME;
+	if (!cfg.compare)
+		cfg.compare = compare_owned = datadir_path("reports/published");
 	if (strcmp(cfg.compare, "none")) {
 		if (published_load_dir(cfg.compare, &pub, &err) < 0) {
 			log_error("%s", err.buf);
@@ -415,6 +418,7 @@ int cmd_report(int argc, char **argv)
 		log_info("wrote %s", set.v[i].path);
 	ret = 0;
 out:
+	free(compare_owned);
 	atomic_set_release(&set);
 	report_files_release(&files);
 	report_free(rep);

@@ -25,6 +25,7 @@
 
 #include "db/engine.h"
 #include "core/clock.h"
+#include "core/datadir.h"
 #include "core/escape.h"
 #include "core/fileio.h"
 #include "core/log.h"
@@ -281,6 +282,8 @@ static int libvirt_init(struct target *t)
 				ld->has_iotune = vm_iotune_parse(iot->map[i].value, &ld->iotune, &why) == 0;
 	}
 	lv->tmpl_dir = lv_setting_str(env, "templates");
+	if (!lv->tmpl_dir)
+		lv->tmpl_dir = lv->tmpl_owned = datadir_path("vm-templates");
 	lv->template = lv_setting_str(env, "template");
 	if (vm_controller_parse(lv_setting_str(env, "controller"), &lv->controller) < 0)
 		lv->controller = VMC_VIRTIO_SCSI;
@@ -1041,6 +1044,7 @@ static void libvirt_cleanup(struct target *t)
 		free(lv->drives[d].pool);
 	free(lv->password);
 	free(lv->id);
+	free(lv->tmpl_owned);
 	free(lv->drives);
 	free(lv->hosts);
 	free(lv);

@@ -78,6 +78,7 @@ struct lv {
 	struct lv_drive *drives;
 	bool dry_run, connected;
 	const char *tmpl_dir, *template;
+	char *tmpl_owned; /* tmpl_dir when it is the data folder's vm-templates/ (no "templates" setting) */
 	enum vm_controller controller;
 	enum vm_nic nic;
 	struct target_instance *insts; /* from preflight */

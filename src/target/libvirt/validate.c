@@ -28,8 +28,9 @@ const struct target_option libvirt_options[] = {
 	{"forward_backend", TOPT_STRING, "slirp", 0, 0,
 	 "user networking with endpoint \"forward\": slirp (QEMU hostfwd via <qemu:commandline>) or passt (<portForward>, libvirt 9.2 or later)"},
 	{"template", TOPT_STRING, "sysbench", 0, 0, "domain template in vm-templates/: sysbench or sqlserver"},
-	{"templates", TOPT_STRING, DBRIG_SOURCE_DIR "/vm-templates", 0, 0,
-	 "folder of the domain, pool, volume and cloud-init templates"},
+	{"templates", TOPT_STRING, NULL, 0, 0,
+	 "folder of the domain, pool, volume and cloud-init templates (default: vm-templates/ in dbrig's data "
+	 "folder, <prefix>/share/dbrig or $DBRIG_DATA_DIR)"},
 	{"base_image", TOPT_STRING, NULL, 0, 0, "boot disk base image (qcow2) the boot volumes are made from"},
 	{"boot_mode", TOPT_STRING, "overlay", 0, 0,
 	 "boot volume from base_image: overlay (qcow2 backed by it) or copy (a full clone; base_image must be a volume)"},
