@@ -10,6 +10,9 @@
 #   - an ASan+UBSan build (-DENABLE_SANITIZERS=ON, same optimisation) runs the units
 #     again and every other integration test, the QEMU end-to-end test last (minutes
 #     of TCG guests, whose speed does not depend on how dbrig is built);
+#   - a build without the optional backends (-DDBRIG_WITH_LIBVIRT=OFF -DDBRIG_WITH_ODBC=OFF)
+#     must compile and link (docs/architecture.md, rule 7); its units, a local campaign,
+#     the sysbench command line and the installed tree run there (a minute);
 #   - every libFuzzer target runs briefly (tests/fuzz/run.sh).
 # Running the integration tests in both builds doubled CI's time (about 18 minutes)
 # for one more pass of the same checks without the sanitizers.
@@ -62,6 +65,21 @@ if [ $sanitize = 1 ]; then
 		ctest --test-dir "$build" --output-on-failure --timeout 1800 -R "$plain_only"
 else
 	stage "tests" ctest --test-dir "$build" --output-on-failure --timeout 1800 "$@"
+fi
+if [ $# -eq 0 ]; then
+	minimal=${build}-minimal
+	minimal_tests='^(unit/|lint/layering$|integration/(install|campaign_golden|sysbench_cli)$)'
+	t0=$SECONDS
+	if cmake -S . -B "$minimal" -DDBRIG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDBRIG_WITH_LIBVIRT=OFF \
+		-DDBRIG_WITH_ODBC=OFF >/dev/null && cmake --build "$minimal" -j"$(nproc)" >"$minimal.log" 2>&1; then
+		echo "=== build without libvirt and ODBC: ok ($((SECONDS - t0)) s)"
+		stage "tests (build without libvirt and ODBC: units, install, a local campaign)" \
+			ctest --test-dir "$minimal" --output-on-failure --timeout 1800 -R "$minimal_tests"
+	else
+		tail -30 "$minimal.log"
+		echo "=== build without libvirt and ODBC: FAILED ($((SECONDS - t0)) s)"
+		failed+=("build without libvirt and ODBC")
+	fi
 fi
 if [ $sanitize = 1 ]; then
 	asan=${build}-asan

@@ -1,5 +1,7 @@
 #include "cli/cli.h"
+#include "core/features.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 #include "core/version.h"
 
 #include <stdio.h>
@@ -27,7 +29,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("dbrig %s\n", DBRIG_VERSION);
+		struct strbuf b;
+
+		strbuf_init(&b, 0);
+		features_list(&b);
+		printf("dbrig %s\noptional backends: %s\n", DBRIG_VERSION, b.len ? b.buf : "none");
+		strbuf_release(&b);
 		return 0;
 	}
 	for (const struct command *c = dbrig_commands; c->name; c++)

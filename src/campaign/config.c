@@ -8,6 +8,7 @@
 #include "campaign/plan.h"
 #include "campaign/driver.h"
 
+#include "core/features.h"
 #include "core/fileio.h"
 #include "core/jsonr.h"
 #include "core/log.h"
@@ -259,6 +260,10 @@ static int load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 		db_engine_names(&sb, speaks_mysql);
 		strbuf_addc(&sb, ')');
 		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+	} else if (cfg->engine->odbc_connect && features_left_out("odbc")) {
+		strbuf_addf(&sb, "is driven through ODBC, which this dbrig is built without (cmake -D%s=ON)",
+			    features_left_out("odbc"));
+		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
 	}
 	strbuf_release(&sb);
 	if (ret < 0)
@@ -286,9 +291,13 @@ static int load_target(struct jsonr *c, json_t *root, struct campaign_config *cf
 		return ret;
 	cfg->target = target_find(kind);
 	if (!cfg->target) {
+		const char *left_out = features_left_out(kind);
 		struct strbuf sb;
 		strbuf_init(&sb, 0);
-		strbuf_adds(&sb, "is not a target (expected one of: ");
+		if (left_out)
+			strbuf_addf(&sb, "is a target this dbrig is built without (cmake -D%s=ON; this build has: ", left_out);
+		else
+			strbuf_adds(&sb, "is not a target (expected one of: ");
 		target_names(&sb);
 		strbuf_addc(&sb, ')');
 		ret = jsonr_fail_value(c, ".target.kind", json_object_get(t, "kind"), sb.buf);

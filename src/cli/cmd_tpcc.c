@@ -7,6 +7,7 @@
 #include "cli/common_opts.h"
 #include "cli/tpcc_conn.h"
 #include "result/record.h"
+#include "core/features.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/opt.h"
@@ -50,7 +51,11 @@ struct tp_cli {
 #define DB "dbrig run identity"
 
 static const struct opt_def tp_opts[] = {
-	{"db-driver", NULL, OPT_STRING, O(db_driver), "odbc", "database driver: odbc or mysql (libmysqlclient)", 0, 0, CON, 0},
+	/* odbc unless this build leaves it out (-DDBRIG_WITH_ODBC=OFF) */
+	{"db-driver", NULL, OPT_STRING, O(db_driver), DBRIG_HAVE_ODBC ? "odbc" : "mysql",
+	 DBRIG_HAVE_ODBC ? "database driver: odbc or mysql (libmysqlclient)"
+			 : "database driver: mysql (libmysqlclient; this build has no ODBC)",
+	 0, 0, CON, 0},
 	{"odbc-connect", NULL, OPT_STRING, O(odbc_connect), NULL, "ODBC connection string (Driver={…};Server=…;UID=…) or DSN=name; the password comes from ODBC_PWD or --odbc-password-file", 0, 0, CON, 0},
 	{"odbc-password-file", NULL, OPT_STRING, O(odbc_password_file), NULL, "read the ODBC password from this file (first line)", 0, 0, CON, 0},
 	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
@@ -746,15 +751,34 @@ int cmd_tpcc(int argc, char **argv)
 	if (opt_parse(tp_opts, NOPTS, &c, argc, argv, pos, 2, &npos, NULL) < 0)
 		goto out;
 	log_set_verbosity((int)c.verbosity);
-	/* The in-memory null driver is sysbench's --mysql-dry-run, for tests; TPC-C has no use for it. */
-	drv = strcmp(c.db_driver, "odbc") && strcmp(c.db_driver, "mysql") ? NULL : db_driver_find(c.db_driver);
-	if (!drv) {
-		log_error("--db-driver: \"%s\" is not available (expected odbc or mysql)", c.db_driver);
-		goto out;
-	}
 	auto_dialect = !strcmp(c.dialect, "auto");
 	if (!auto_dialect && tpcc_dialect_parse(c.dialect, &dialect) < 0) {
 		log_error("--dialect: \"%s\" is not valid (expected auto, mssql, mysql or postgresql)", c.dialect);
+		goto out;
+	}
+	/* A dialect's text, whatever the driver (and in a build without ODBC). */
+	if (c.print_sql) {
+		if (auto_dialect) {
+			log_error("--print-sql: needs --dialect (mssql, mysql or postgresql)");
+			goto out;
+		}
+		if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		tpcc_sql_print(stdout, sql);
+		ret = 0;
+		goto out;
+	}
+	/* The in-memory null driver is sysbench's --mysql-dry-run, for tests; TPC-C has no use for it. */
+	drv = strcmp(c.db_driver, "odbc") && strcmp(c.db_driver, "mysql") ? NULL : db_driver_find(c.db_driver);
+	if (!drv) {
+		if (features_left_out(c.db_driver))
+			log_error("--db-driver: \"%s\" is left out of this dbrig (cmake -D%s=ON; expected mysql)",
+				  c.db_driver, features_left_out(c.db_driver));
+		else
+			log_error("--db-driver: \"%s\" is not available (expected odbc or mysql)", c.db_driver);
 		goto out;
 	}
 	if (drv->dialect) {
@@ -773,20 +797,6 @@ int cmd_tpcc(int argc, char **argv)
 		}
 		dialect = fixed;
 		auto_dialect = false;
-	}
-	if (c.print_sql) {
-		if (auto_dialect) {
-			log_error("--print-sql: needs --dialect (mssql, mysql or postgresql)");
-			goto out;
-		}
-		if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
-			log_error("%s", err);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		tpcc_sql_print(stdout, sql);
-		ret = 0;
-		goto out;
 	}
 	if (npos != 1 || (strcmp(pos[0], "prepare") && strcmp(pos[0], "run") && strcmp(pos[0], "check") &&
 			  strcmp(pos[0], "cleanup") && strcmp(pos[0], "ping"))) {

@@ -1,6 +1,7 @@
 /* The target registry: one explicit list, so a static link never drops a backend. */
 #include "target/target.h"
 
+#include "core/features.h"
 #include "core/strbuf.h"
 
 #include <stdio.h>
@@ -8,11 +9,15 @@
 #include <string.h>
 
 extern const struct target_ops target_local_ops;
+#if DBRIG_HAVE_LIBVIRT
 extern const struct target_ops target_libvirt_ops;
+#endif
 
 const struct target_ops *const target_backends[] = {
 	&target_local_ops,
+#if DBRIG_HAVE_LIBVIRT
 	&target_libvirt_ops,
+#endif
 	NULL,
 };
 

@@ -17,6 +17,7 @@
 # its description): counts come from the corpus, never typed by hand.
 # An expected line starting with "~" is an extended regular expression, used
 # only where the system supplies part of the text (a resolver's error code).
+# needs: libvirt odbc
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 CORPUS=$DBRIG_SOURCE_DIR/tests/bad-input

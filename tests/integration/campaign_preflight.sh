@@ -3,6 +3,7 @@
 # busy, when the server binary is missing, or when a folder in the way was not
 # created by dbrig; --resume without a state file is a usage error. The shipped
 # configs plan cleanly.
+# needs: odbc
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 LPID=

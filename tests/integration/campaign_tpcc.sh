@@ -12,6 +12,7 @@
 # of any process either campaign started (every execve traced with strace,
 # the password read from the environment the drivers got), a result, a
 # journal or a log, and that no server is left running.
+# needs: odbc
 set -uo pipefail
 . "$(dirname "$0")/../lib/campaign.sh"
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}

@@ -38,7 +38,10 @@ check "the list is not empty" test "$(wc -l <"$T/pub.got")" -gt 10
 	fail "the installed dbrig report failed: $(cat "$T/rep.err")"
 check "the installed report compares with the shipped references" diff "$T/rep.want/report.md" "$T/rep.got/report.md"
 
-# provision --dry-run renders the domain and seed from the data folder's vm-templates/.
+# provision --dry-run renders the domain and seed from the data folder's vm-templates/
+# (a build with the libvirt target: `dbrig --version` lists its optional backends).
+with_libvirt=0
+"$P/bin/dbrig" --version | grep -q '^optional backends:.* libvirt\|^optional backends: libvirt' && with_libvirt=1
 cat >"$T/c.json" <<JSON
 {"name": "inst", "workload": {"kind": "sysbench", "test": "oltp_read_write", "options": {"tables": 1}},
  "engine": {"kind": "mariadb", "buffer_pool": "64M"},
@@ -46,16 +49,20 @@ cat >"$T/c.json" <<JSON
  "drives": [{"name": "d1", "pool": "default-pool", "host": "t"}],
  "run_groups": [{"name": "g", "placement": {"d1": 1}}], "precondition": 0, "sample": "1s", "output": "$T/out"}
 JSON
-(cd / && "$P/bin/dbrig" provision "$T/c.json" --dry-run) >"$T/dry.out" 2>"$T/dry.err" ||
-	fail "the installed dbrig provision --dry-run failed: $(cat "$T/dry.err")"
-check "the dry run renders the domain from the installed templates" grep -q "<domain" "$T/dry.out"
+if [ $with_libvirt = 1 ]; then
+	(cd / && "$P/bin/dbrig" provision "$T/c.json" --dry-run) >"$T/dry.out" 2>"$T/dry.err" ||
+		fail "the installed dbrig provision --dry-run failed: $(cat "$T/dry.err")"
+	check "the dry run renders the domain from the installed templates" grep -q "<domain" "$T/dry.out"
+fi
 
 # An empty data folder: each command fails and names the path it looked in.
 mkdir "$T/empty"
 if DBRIG_DATA_DIR=$T/empty "$P/bin/dbrig" published >/dev/null 2>"$T/e1"; then fail "published ran with no data"; fi
 check "published names the data folder it looked in" grep -q "$T/empty/reports/published" "$T/e1"
-if DBRIG_DATA_DIR=$T/empty "$P/bin/dbrig" provision "$T/c.json" --dry-run >/dev/null 2>"$T/e2"; then
-	fail "provision --dry-run ran with no templates"
+if [ $with_libvirt = 1 ]; then
+	if DBRIG_DATA_DIR=$T/empty "$P/bin/dbrig" provision "$T/c.json" --dry-run >/dev/null 2>"$T/e2"; then
+		fail "provision --dry-run ran with no templates"
+	fi
+	check "provision names the templates folder it looked in" grep -q "$T/empty/vm-templates" "$T/e2"
 fi
-check "provision names the templates folder it looked in" grep -q "$T/empty/vm-templates" "$T/e2"
 finish

@@ -9,6 +9,7 @@
 # (DBRIG_E2E_ATTEMPT_TIMEOUT seconds, default 2100: 1,380 s measured for the sysbench part
 # plus about 300 s for the TPC-C part under load, with margin) so that a hung attempt still leaves
 # time for a second one within ctest's timeout.
+# needs: libvirt
 set -u
 e2e="$(dirname "${BASH_SOURCE[0]}")/../e2e/libvirt_qemu.sh"
 limit=${DBRIG_E2E_ATTEMPT_TIMEOUT:-2100}

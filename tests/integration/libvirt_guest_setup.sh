@@ -14,6 +14,7 @@
 #     gateway (or .target.db_client) only, not from '%';
 #   finding 20: the script and its parameter file are 0600;
 # and the server reads back (my_print_defaults) what the campaign file said.
+# needs: libvirt
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 trap cleanup_test EXIT

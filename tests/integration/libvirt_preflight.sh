@@ -12,6 +12,7 @@
 # The host is qemu:///system, the local host: the checks run before dbrig connects, so no
 # libvirtd is needed (a refusal-free config goes on to the connection, or to the pools
 # when a libvirtd runs). Needs root (loop devices, mounts). About 3 s.
+# needs: libvirt
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/plan.sh"

@@ -9,6 +9,7 @@
 # their engine fails here, not hours into a campaign at ready_timeout.
 # Cheap: no server, no VM; the hosts are replaced by libvirt's test driver so the dry
 # run never reaches a real libvirtd. Takes about a second.
+# needs: libvirt odbc
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 trap cleanup_test EXIT

@@ -5,6 +5,7 @@
 # clear line and exit 1; a libvirt campaign's --dry-run and --plan output
 # never show the guest's database password. TLS: --mysql-ssl=required,
 # verify_ca and verify_identity check what their names say.
+# needs: libvirt
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 PW='S3cr3t-pw-7f1e9'

@@ -3,6 +3,7 @@
 # loaded three ways (LOAD DATA LOCAL INFILE streams, the multi-row INSERT
 # fallback when the server refuses local loads, ODBC parameter arrays), with
 # different --threads, must give the same rows.
+# needs: odbc
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # TPC-C through ODBC (MariaDB Connector/ODBC, project-local registration)
 # against a private MariaDB, with the password from ODBC_PWD.
+# needs: odbc
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # TPC-C through ODBC (psqlODBC with Protocol=7.4-1) against a private PostgreSQL 15.
+# needs: odbc
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"

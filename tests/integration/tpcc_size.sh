@@ -19,6 +19,7 @@
 # alignment bytes a row and rounds rows per 8 KiB page down (measured 2026-12-02: +6.6% on
 # MariaDB, +5.5% on PostgreSQL). A padding that were not there, or twice as wide, misses by
 # 50% or more.
+# needs: odbc
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$DBRIG_SOURCE_DIR/tests/lib/postgres.sh"

@@ -10,6 +10,7 @@
 # every traced process, whose command lines show that the campaign's children
 # (golden prepare, driver, report) were traced too. Skipped when DBRIG_BIN is
 # an ASan build (valgrind and ASan cannot run together).
+# needs: libvirt odbc
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 command -v valgrind >/dev/null || die "valgrind is not installed (scripts/deps-reliability.txt)"

@@ -9,7 +9,11 @@
 #      registry.c;
 #   4. EXIT_USAGE / EXIT_RUNTIME only in cli/ and main.c;
 #   5. no comment cites a review's finding number ("finding 4"): a reader has
-#      no such document, so a comment says the reason itself.
+#      no such document, so a comment says the reason itself;
+#   6. an optional backend (the libvirt target, the ODBC driver: CMake's
+#      DBRIG_WITH_LIBVIRT / DBRIG_WITH_ODBC) is reached from outside only under
+#      #if DBRIG_HAVE_LIBVIRT / DBRIG_HAVE_ODBC (its registry entry, a guarded
+#      include), so a build without it still compiles and links.
 # One line per violation: file:line: what, and what is allowed.
 #   layering.sh [SRC_DIR]      check a tree (default: this checkout's src/)
 #   layering.sh --self-test    also plant a back-edge in a copy and expect it caught
@@ -29,8 +33,21 @@ check_tree() { # check_tree SRC: prints violations, returns 1 if any
 		folder=${rel%%/*}
 		[ "$folder" = "$rel" ] && folder="" # src/main.c
 		n=0
+		guard=""
 		while IFS= read -r line; do
 			n=$((n + 1))
+			case $line in
+			'#if DBRIG_HAVE_'*) guard=${line#\#if DBRIG_HAVE_} ;;
+			'#endif'*) guard="" ;;
+			*'"db/odbc.h"'* | *'"db/odbc/'* | *db_odbc_ops*)
+				case $rel in db/odbc.c | db/odbc/* | db/odbc.h) ;; *)
+					[ "$guard" = ODBC ] || { echo "$rel:$n: reaches the ODBC driver outside #if DBRIG_HAVE_ODBC (an optional backend)"; bad=1; } ;;
+				esac ;;
+			*'"target/libvirt/'* | *target_libvirt_ops*)
+				case $rel in target/libvirt/*) ;; *)
+					[ "$guard" = LIBVIRT ] || { echo "$rel:$n: reaches the libvirt target outside #if DBRIG_HAVE_LIBVIRT (an optional backend)"; bad=1; } ;;
+				esac ;;
+			esac
 			case $line in
 			'#include "'*'/'*'"'*)
 				inc=${line#\#include \"}
@@ -82,7 +99,7 @@ check_tree "$src" || { echo "layering: FAILED (see docs/architecture.md, Depende
 if [ $self = 1 ]; then
 	# The check must be able to fail: a copy with a back-edge db -> campaign,
 	# a vendor header out of place, an exit code in a library and a comment
-	# citing a finding number.
+	# citing a finding number, and an unguarded include of an optional backend.
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	cp -a "$src" "$tmp/src"
@@ -90,11 +107,13 @@ if [ $self = 1 ]; then
 	printf '#include <mysql.h>\n' >>"$tmp/src/runner/span.c"
 	printf 'static int x = EXIT_RUNTIME;\n' >>"$tmp/src/result/tail.c"
 	printf '/* checked here (security review finding 7) */\n' >>"$tmp/src/stats/ci.c"
+	printf '#include "db/odbc.h"\n' >>"$tmp/src/db/bulk.c"
 	out=$(check_tree "$tmp/src") && { echo "layering: the planted violations were not found" >&2; exit 1; }
 	for want in 'db/error.c:[0-9]*: includes "campaign/config.h" (src/db/ may include: db core stats)' \
 		'runner/span.c:[0-9]*: <mysql.h> (only db/mysql.c)' \
 		'result/tail.c:[0-9]*: an exit code outside cli/' \
-		'stats/ci.c:[0-9]*: a comment cites a review finding by number'; do
+		'stats/ci.c:[0-9]*: a comment cites a review finding by number' \
+		'db/bulk.c:[0-9]*: reaches the ODBC driver outside #if DBRIG_HAVE_ODBC'; do
 		echo "$out" | grep -q "^$want" || { echo "layering: planted violation not reported: $want" >&2; echo "$out" >&2; exit 1; }
 	done
 fi
