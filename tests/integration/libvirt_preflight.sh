@@ -151,5 +151,20 @@ rc=0
 ! grep -q "block device" apart.err || fail "apart: two drives of their own refused: $(cat apart.err)"
 [ -z "$(ls -A "$T/out" 2>/dev/null)" ] || fail "a refused campaign left files in its output: $(ls -A "$T/out")"
 
+# --- guests on other hosts: --plan says in one line when the drivers here cannot reach them ---
+# (docs/libvirt.md, "Reaching guests on other hosts"). kvm3 is another machine (never
+# connected: it holds no VM), kvm2 is this one by address; only kvm3 with "forward" is named.
+reach() { # reach NAME ENDPOINT
+	config "$1" "\"hosts\": {\"here\": \"test:///default\", \"kvm2\": \"qemu+tcp://127.0.0.1:1/system\", \"kvm3\": \"qemu+ssh://root@kvm3.invalid/system\"}, \"endpoint\": \"$2\", \"db_password\": \"pw-1234.abcd\"" \
+		'{"name": "a", "pool": "default-pool", "host": "here"}, {"name": "b", "pool": "p2", "host": "kvm3"}, {"name": "c", "pool": "p3", "host": "kvm2"}' '"a": 1'
+	"$DBRIG_BIN" campaign "$1.json" --plan >"$1.out" 2>"$1.err" || true
+}
+reach fwd forward
+grep -qxF "dbrig: warning: fwd.json: .target.hosts.kvm3: \"qemu+ssh://root@kvm3.invalid/system\" is another machine, and endpoint \"forward\" puts its VMs' database ports on that machine's 127.0.0.1, which the drivers here cannot reach (expected endpoint \"guest\" on a network routed to this machine, or tunnels of those ports: docs/libvirt.md, \"Reaching guests on other hosts\")" fwd.err ||
+	fail "endpoint forward on another machine: no warning: $(cat fwd.err)"
+[ "$(grep -c 'is another machine' fwd.err)" = 1 ] || fail "endpoint forward: hosts of this machine named too: $(cat fwd.err)"
+reach guest guest
+! grep -q "is another machine" guest.err || fail "endpoint guest: warned at --plan: $(cat guest.err)"
+
 [ "$FAILURES" = 0 ] || die "$FAILURES check(s) failed"
 echo "libvirt_preflight: ok"

@@ -109,6 +109,8 @@ int libvirt_validate(const struct target_env *env) __attribute__((warn_unused_re
 bool lv_safe_word(const char *s);
 /* db_client as the guest's SQL wants it ("a.b.c.d" or "a.b.c.d/m.m.m.m" into out, which may be NULL): 0 or -EINVAL. */
 int lv_client_host(const char *s, char *out, size_t n) __attribute__((warn_unused_result));
+/* Does a libvirt URI name this machine (no host, localhost, 127.x, [::1])? */
+bool lv_uri_is_this_machine(const char *uri);
 
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);

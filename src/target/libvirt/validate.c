@@ -398,6 +398,66 @@ static int check_odbc_driver(const struct target_env *env, const char *s)
 	return 0;
 }
 
+/* The host of a libvirt URI, without user@ and :port, into out ("" for qemu:///system). */
+static void uri_host(const char *uri, char *out, size_t n)
+{
+	const char *auth = strstr(uri, "://"), *end, *at;
+	size_t len;
+
+	out[0] = '\0';
+	if (!auth)
+		return;
+	auth += 3;
+	end = auth + strcspn(auth, "/?#");
+	at = memchr(auth, '@', (size_t)(end - auth));
+	if (at)
+		auth = at + 1;
+	if (*auth == '[') { /* [v6]:port */
+		const char *close = memchr(auth, ']', (size_t)(end - auth));
+		len = close ? (size_t)(close - auth) + 1 : (size_t)(end - auth);
+	} else {
+		const char *colon = memchr(auth, ':', (size_t)(end - auth));
+		len = (size_t)((colon ? colon : end) - auth);
+	}
+	snprintf(out, n, "%.*s", (int)len, auth);
+}
+
+bool lv_uri_is_this_machine(const char *uri)
+{
+	char h[256];
+
+	uri_host(uri, h, sizeof(h));
+	return !h[0] || !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "[::1]");
+}
+
+/*
+ * The drivers run here and reach each VM at its endpoint. A host that is another
+ * machine: with endpoint "forward" its VMs' ports are forwarded on that machine's
+ * 127.0.0.1, which nothing here reaches (short of tunnels); with "guest" they are
+ * reached on its libvirt network, which must be routed or bridged to this machine
+ * (preflight checks the network's mode). One line per such host, for --plan too.
+ */
+static void warn_unreachable(const struct target_env *env)
+{
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	bool forward = !strcmp(lv_setting_str(env, "endpoint"), "forward");
+
+	for (size_t h = 0; h < hosts->nmap; h++) {
+		bool used = false;
+
+		for (size_t d = 0; d < env->ndrives && !used; d++)
+			used = env->drives[d].host ? !strcmp(env->drives[d].host, hosts->map[h].key) : h == 0;
+		if (!used || lv_uri_is_this_machine(hosts->map[h].value))
+			continue;
+		if (forward)
+			log_warn("%s: .target.hosts.%s: \"%s\" is another machine, and endpoint \"forward\" puts its VMs' "
+				 "database ports on that machine's 127.0.0.1, which the drivers here cannot reach (expected "
+				 "endpoint \"guest\" on a network routed to this machine, or tunnels of those ports: "
+				 "docs/libvirt.md, \"Reaching guests on other hosts\")",
+				 env->file, hosts->map[h].key, hosts->map[h].value);
+	}
+}
+
 int libvirt_validate(const struct target_env *env)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
@@ -630,5 +690,6 @@ int libvirt_validate(const struct target_env *env)
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "
 			 "not see disks behind QEMU's mptsas1068, so the VMs will not boot or find their database disk; "
 			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", env->file);
+	warn_unreachable(env);
 	return 0;
 }
