@@ -3,14 +3,17 @@
  * this).
  *
  *   libvirt.c   the ops: hosts, create, destroy and rollback, restore,
- *               golden copy, status; the campaign's identity file
+ *               status
+ *   golden.c    the golden copy: build_golden, clone_golden, verify
  *   storage.c   pools and volumes (creation, seed upload, clones, removal)
  *   domain.c    domains (ownership: metadata with the campaign's identity;
  *               volumes as their disks; definition, stop/start, readiness,
  *               endpoint)
  *   sizing.c    --plan's sizing and preflight's refusals (paths, /dev/kvm, free
  *               space, shared block devices)
- * vir* calls happen in these four files only.
+ * vir* calls happen in these five files only.
+ *   identity.c  the campaign's own files beside its results folder; its
+ *               identity file
  *   validate.c  the options table and libvirt_validate (no libvirt calls):
  *               the grammars of everything that reaches a guest or a URI
  *   seed.c      the cloud-init seed's variables (engine packages, server
@@ -115,7 +118,7 @@ bool lv_uri_is_this_machine(const char *uri);
 /* libvirt.c: the instance's names (domain, volumes) and forward port, made on first use. */
 struct lv_inst *lv_inst_priv(struct target *t, struct target_instance *inst);
 
-/* libvirt.c: <output>/.<campaign>.libvirt/<name>, the campaign's own files beside its results folder; writing one
+/* identity.c: <output>/.<campaign>.libvirt/<name>, the campaign's own files beside its results folder; writing one
  * (mode `mode`, its folder made first); the campaign's identity (lv->id; create: generate and store
  * it at the first provision; absent and not created: NULL). 0 or -errno (printed by lv_campaign_id). */
 void lv_campaign_file(const struct target_env *env, const char *name, struct strbuf *sb);
@@ -131,6 +134,12 @@ void lv_vir_fail(const char *what, const char *call); /* "<what>: <call>: <libvi
 void lv_what(const struct target *t, const struct target_instance *inst, char *buf, size_t n); /* "drive/vmN" */
 virConnectPtr lv_conn(struct target *t, size_t drive);
 void lv_dry_print(const char *host, const char *action, const char *name, const char *xml);
+
+/* golden.c: the ops build_golden, clone_golden and verify (libvirt.c's ops table names them). */
+int libvirt_golden(struct target *t, size_t drive, struct strbuf *fp);
+int libvirt_verify(struct target *t, struct target_instance *inst, struct strbuf *fp);
+int libvirt_clone_golden(struct target *t, size_t from, size_t to, const char *expect, struct strbuf *fp,
+			 const char **how);
 
 /* storage.c */
 virStorageVolPtr lv_lookup_vol(struct target *t, size_t drive, const char *name, int *err);
