@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,25 @@
 #include "runner/runner.h"
 
 static char dir[64];
+
+/* rename(2), made to fail once when fail_rename is set: the rename that comes after the
+ * temporary file is written and fsynced (this executable links with -Wl,--wrap=rename:
+ * tests/CMakeLists.txt). A name that is a folder cannot stand in for it: the write
+ * refuses such a name before it writes anything. */
+int __real_rename(const char *from, const char *to);
+int __wrap_rename(const char *from, const char *to);
+static int fail_rename, renames_failed;
+
+int __wrap_rename(const char *from, const char *to)
+{
+	if (fail_rename) {
+		fail_rename = 0;
+		renames_failed++;
+		errno = EXDEV;
+		return -1;
+	}
+	return __real_rename(from, to);
+}
 
 static int setup(void **state)
 {
@@ -204,35 +224,57 @@ static void test_unwritable_leaves_nothing(void **state)
 	result_free(r);
 }
 
-/* The temporary file was written and fsynced, then the rename fails (the
- * result's name is a folder): the write fails, the temporary file is gone and
- * what held the name is untouched. */
+/* No file of the name `base`, nor a temporary file of it (core/fileio.c:
+ * <name>.tmp.<random>), in the test folder. */
+static void nothing_named(const char *base)
+{
+	char tmp[160];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.", base);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (!strncmp(e->d_name, tmp, strlen(tmp)))
+			fail_msg("the temporary file %s/%s was left behind", dir, e->d_name);
+		if (!strcmp(e->d_name, base))
+			fail_msg("%s/%s exists", dir, base);
+	}
+	closedir(d);
+}
+
+/* The temporary file was written and fsynced, then the rename fails: the write
+ * fails, the temporary file is gone and the name was never created. (Mutant a4
+ * survived twice: once when this checked <name>.tmp.<pid> after the suffix
+ * changed, and once when the name was a folder, which the write now refuses
+ * before writing, so no rename was ever reached.) */
 static void test_failed_rename_leaves_nothing(void **state)
 {
 	(void)state;
 	struct result *r;
-	char path[128], tmp[160];
+	char path[128];
 	struct stat st;
 
 	assert_int_equal(result_new(&r, "sysbench", "oltp_read_only"), 0);
+	snprintf(path, sizeof(path), "%s/renamed.json", dir);
+	fail_rename = 1;
+	renames_failed = 0;
+	assert_true(result_write(r, path, "complete", NULL) < 0);
+	assert_int_equal(renames_failed, 1); /* the rename was reached, and failed */
+	nothing_named("renamed.json");
+	/* and the next write of the same result goes through */
+	assert_int_equal(result_write(r, path, "complete", NULL), 0);
+	assert_int_equal(renames_failed, 1);
+	assert_int_equal(unlink(path), 0);
+
+	/* A name that is a folder: refused before anything is written; the folder stays. */
 	snprintf(path, sizeof(path), "%s/taken.json", dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	assert_true(result_write(r, path, "complete", NULL) < 0);
-	/* No temporary file of it, whatever its suffix (core/fileio.c: <name>.tmp.<random>;
-	 * this checked <name>.tmp.<pid> after that changed, and mutant a4 survived). */
-	snprintf(tmp, sizeof(tmp), "taken.json.tmp.");
-	{
-		DIR *d = opendir(dir);
-		struct dirent *e;
-		assert_non_null(d);
-		while ((e = readdir(d)))
-			if (!strncmp(e->d_name, tmp, strlen(tmp)))
-				fail_msg("the temporary file %s/%s was left behind", dir, e->d_name);
-		closedir(d);
-	}
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(rmdir(path), 0);
+	nothing_named("taken.json");
 	result_free(r);
 }
 
