@@ -1,4 +1,4 @@
-/* Unit tests of db/odbc.c that need no driver: error classes, connection-string redaction. */
+/* Unit tests of db/odbc/ that need no driver: error classes, connection-string redaction. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,215 +1,17 @@
-/*
- * libmysqlclient (MariaDB Connector/C) backend: the only file that calls mysql_*.
- *
- * Statements are server-side prepared with parameters bound once to storage
- * owned by the statement, so an execute only copies values and never re-sends
- * parameter types (what sysbench's drv_mysql does). Result sets whose columns
- * the caller bound are buffered with mysql_stmt_store_result; the others (all
- * of sysbench's) are drained with mysql_stmt_free_result, which reads the same
- * rows off the connection without copying them (-13.5% client instructions
- * per oltp_read_write transaction). Results are classified the way sysbench
- * counts queries: a result set is a read, otherwise affected rows > 0 is a
- * write, anything else is "other".
- *
- * The non-blocking forms use Connector/C's mysql_*_start/_cont API; a
- * connection is always opened with MYSQL_OPT_NONBLOCK so either form works.
- */
-#include "db/db.h"
+/* MySQL statements: text queries, prepared statements, results, transactions, and their non-blocking forms. */
+#include "db/mysql/mysql_int.h"
 
 #include "core/strbuf.h"
 #include "db/rows.h"
 
-#include <mysql.h>
-#include <errmsg.h>
-#include <mysqld_error.h>
-
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define STR_BUF_INITIAL 256
 #define COL_STR_BUF 1024
 
-struct my_stmt {
-	MYSQL_STMT *st;
-	unsigned nparams, ncols;
-	enum db_type *ptypes;
-	MYSQL_BIND *pbind;
-	int64_t *pint;          /* int storage per param (INT32 uses the low half via int32 view) */
-	int32_t *pint32;
-	double *pdbl;
-	char **pstr;            /* string storage per param */
-	size_t *pstr_cap;
-	unsigned long *plen;
-	MYSQL_BIND *cbind;      /* result columns, NULL when ncols == 0 */
-	enum db_type *ctypes;
-	int64_t *cint;
-	double *cdbl;
-	char **cstr;
-	unsigned long *clen;
-	my_bool *cnull;
-	my_bool *cerr;
-	bool has_result;        /* a stored result is pending for fetch */
-	/* A result followed by more results (a CALL: its SELECT, then the
-	 * CALL's own status) is copied here, so that the rest can be read off
-	 * the connection before the next statement. */
-	struct db_rows cache;
-	bool cached;
-	bool bind_late;         /* bind the result columns after each execute */
-	struct my_stmt *next;   /* every statement of the connection, freed at disconnect */
-};
-
-
-enum my_op {
-	OP_NONE,
-	OP_STMT_EXEC,
-	OP_STMT_STORE,
-	OP_STMT_DRAIN,
-	OP_QUERY,
-	OP_QUERY_STORE,
-	OP_STMT_NEXT,  /* reading the results after a CALL's result set */
-};
-
-struct my_conn {
-	MYSQL *mysql;
-	struct my_stmt *stmts;
-	enum my_op op;
-	struct my_stmt *cur;
-	struct db_exec_result *res;
-};
-
-static int is_reconnect_code(unsigned code)
-{
-	switch (code) {
-	case CR_CONNECTION_ERROR:
-	case CR_CONN_HOST_ERROR:
-	case CR_SERVER_GONE_ERROR:
-	case CR_SERVER_LOST:
-	case CR_SERVER_LOST_EXTENDED:
-	case CR_TCP_CONNECTION:
-	case 1927: /* ER_CONNECTION_KILLED (MariaDB) */
-	case ER_SERVER_SHUTDOWN:
-	case 4031: /* ER_CLIENT_INTERACTION_TIMEOUT */
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static int infile_refuse(void **ptr, const char *name, void *userdata);
-static int infile_read(void *ptr, char *buf, unsigned int len);
-static void infile_end(void *ptr);
-static int infile_error(void *ptr, char *msg, unsigned int len);
-
-static void set_error(struct db_conn *c, unsigned code, const char *state, const char *msg)
-{
-	const struct db_conn_params *p = c->params;
-
-	c->err.native = (int)code;
-	snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "%s", state ? state : "");
-	snprintf(c->err.msg, sizeof(c->err.msg), "%s", msg ? msg : "unknown error");
-	c->err.retry = code == ER_LOCK_DEADLOCK ? DB_RETRY_DEADLOCK
-		       : code == ER_LOCK_WAIT_TIMEOUT ? DB_RETRY_LOCK_TIMEOUT
-		       : !strcmp(c->err.sqlstate, "40001") ? DB_RETRY_SERIALIZATION
-							 : DB_RETRY_LISTED;
-	if (is_reconnect_code(code))
-		c->err.cls = DB_ERR_RECONNECT;
-	else if (p && p->retry_deadlocks && (code == ER_LOCK_DEADLOCK || !strcmp(c->err.sqlstate, "40001")))
-		c->err.cls = DB_ERR_RETRY;
-	else if (p && (p->retry_all || db_code_in_list((int)code, p->retry_codes, p->n_retry_codes)))
-		c->err.cls = DB_ERR_RETRY;
-	else
-		c->err.cls = DB_ERR_FATAL;
-}
-
-static int conn_error(struct db_conn *c)
-{
-	struct my_conn *m = c->priv;
-
-	set_error(c, mysql_errno(m->mysql), mysql_sqlstate(m->mysql), mysql_error(m->mysql));
-	return -1;
-}
-
-static int stmt_error(struct db_conn *c, struct my_stmt *s)
-{
-	unsigned code = mysql_stmt_errno(s->st);
-
-	if (code == 0) /* some failures are only recorded on the connection */
-		return conn_error(c);
-	set_error(c, code, mysql_stmt_sqlstate(s->st), mysql_stmt_error(s->st));
-	return -1;
-}
-
-static int my_global_init(void)
-{
-	return mysql_library_init(0, NULL, NULL) ? -1 : 0;
-}
-
-/* TLS by mode (db.h): --mysql-ssl=on alone encrypts without authenticating the server. */
-static void ssl_setup(MYSQL *my, const struct db_conn_params *p)
-{
-	my_bool enforce = 1, verify = 0;
-	const char *key = p->ssl_key, *cert = p->ssl_cert, *ca = p->ssl_ca;
-	const char *cipher = p->ssl_cipher && *p->ssl_cipher ? p->ssl_cipher : NULL;
-
-	switch (p->ssl) {
-	case DB_SSL_OFF:
-		return;
-	case DB_SSL_COMPAT:
-		/* sysbench 1.0 reads client-key.pem, client-cert.pem and cacert.pem
-		 * from the current directory when --mysql-ssl=on; do the same when
-		 * they exist (a CA there verifies the chain, as libmariadb does). */
-		key = access("client-key.pem", R_OK) == 0 ? "client-key.pem" : NULL;
-		cert = access("client-cert.pem", R_OK) == 0 ? "client-cert.pem" : NULL;
-		ca = access("cacert.pem", R_OK) == 0 ? "cacert.pem" : NULL;
-		break;
-	case DB_SSL_REQUIRED:
-	case DB_SSL_VERIFY_CA:
-		break;
-	case DB_SSL_VERIFY_IDENTITY:
-		verify = 1;
-		break;
-	}
-	/* libmariadb verifies the chain whenever a CA is set; the host name only with VERIFY_SERVER_CERT. */
-	mysql_ssl_set(my, key, cert, ca, NULL, cipher);
-	mysql_options(my, MYSQL_OPT_SSL_ENFORCE, &enforce);
-	mysql_options(my, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
-}
-
-static int my_connect(struct db_conn *c, const struct db_conn_params *p)
-{
-	struct my_conn *m = xcalloc(1, sizeof(*m));
-	unsigned timeout = p->connect_timeout_s ? p->connect_timeout_s : 10;
-
-	c->priv = m;
-	c->params = p;
-	memset(&c->err, 0, sizeof(c->err));
-	m->mysql = mysql_init(NULL);
-	if (!m->mysql) {
-		set_error(c, CR_OUT_OF_MEMORY, "HY000", "mysql_init failed: out of memory");
-		return -1;
-	}
-	mysql_options(m->mysql, MYSQL_OPT_NONBLOCK, 0);
-	if (p->allow_load_stream) {
-		unsigned int on = 1;
-		mysql_options(m->mysql, MYSQL_OPT_LOCAL_INFILE, &on);
-	}
-	/* Local infile requests are only ever answered from our own generator
-	 * (load_stream); otherwise a server could make the client read files. */
-	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
-	mysql_options(m->mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-	ssl_setup(m->mysql, p);
-	if (p->compress)
-		mysql_options(m->mysql, MYSQL_OPT_COMPRESS, NULL);
-	if (!mysql_real_connect(m->mysql, p->host, p->user, p->password ? p->password : "", p->database,
-				p->port, p->socket, 0))
-		return conn_error(c);
-	return 0;
-}
-
-static void stmt_free(struct my_stmt *s)
+void my_stmt_free(struct my_stmt *s)
 {
 	if (s->st)
 		mysql_stmt_close(s->st);
@@ -237,30 +39,6 @@ static void stmt_free(struct my_stmt *s)
 	free(s);
 }
 
-static void my_disconnect(struct db_conn *c)
-{
-	struct my_conn *m = c->priv;
-
-	if (!m)
-		return;
-	while (m->stmts) {
-		struct my_stmt *n = m->stmts->next;
-		stmt_free(m->stmts);
-		m->stmts = n;
-	}
-	if (m->mysql)
-		mysql_close(m->mysql);
-	free(m);
-	c->priv = NULL;
-}
-
-static const char *my_server_version(struct db_conn *c)
-{
-	struct my_conn *m = c->priv;
-
-	return mysql_get_server_info(m->mysql);
-}
-
 static void classify_noresult(struct db_exec_result *r, uint64_t affected)
 {
 	r->rows = affected;
@@ -284,7 +62,7 @@ static int query_stored(struct db_conn *c, MYSQL_RES *res, struct db_exec_result
 	return 0;
 }
 
-static int my_query(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r)
+int my_query(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r)
 {
 	struct my_conn *m = c->priv;
 	MYSQL_RES *res;
@@ -339,8 +117,8 @@ static void bind_params(struct my_stmt *s)
 	}
 }
 
-static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *params, unsigned nparams,
-		      const enum db_type *cols, unsigned ncols, struct db_stmt **out)
+int my_prepare(struct db_conn *c, const char *sql, const enum db_type *params, unsigned nparams,
+	       const enum db_type *cols, unsigned ncols, struct db_stmt **out)
 {
 	struct my_conn *m = c->priv;
 	struct my_stmt *s = xcalloc(1, sizeof(*s));
@@ -431,7 +209,7 @@ static int my_prepare(struct db_conn *c, const char *sql, const enum db_type *pa
 	*out = (struct db_stmt *)s;
 	return 0;
 fail:
-	stmt_free(s);
+	my_stmt_free(s);
 	return ret;
 }
 
@@ -562,7 +340,7 @@ static int drained(struct db_exec_result *r)
 	return 0;
 }
 
-static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_value *params, struct db_exec_result *r)
+int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_value *params, struct db_exec_result *r)
 {
 	struct my_stmt *s = (struct my_stmt *)st;
 
@@ -586,7 +364,7 @@ static int my_execute(struct db_conn *c, struct db_stmt *st, const struct db_val
 	return drain_more(c, s);
 }
 
-static int my_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
+int my_fetch(struct db_conn *c, struct db_stmt *st, struct db_value *cols)
 {
 	struct my_stmt *s = (struct my_stmt *)st;
 
@@ -630,31 +408,31 @@ static int fetch_bound(struct db_conn *c, struct my_stmt *s, struct db_value *co
 	return 1;
 }
 
-static int my_begin(struct db_conn *c)
+int my_begin(struct db_conn *c)
 {
 	return my_query(c, "BEGIN", 5, NULL);
 }
 
-static int my_commit(struct db_conn *c)
+int my_commit(struct db_conn *c)
 {
 	return my_query(c, "COMMIT", 6, NULL);
 }
 
-static int my_rollback(struct db_conn *c)
+int my_rollback(struct db_conn *c)
 {
 	return my_query(c, "ROLLBACK", 8, NULL);
 }
 
 /* --- non-blocking forms --- */
 
-static int my_fd(struct db_conn *c)
+int my_fd(struct db_conn *c)
 {
 	struct my_conn *m = c->priv;
 
 	return (int)mysql_get_socket(m->mysql);
 }
 
-static unsigned my_timeout_ms(struct db_conn *c)
+unsigned my_timeout_ms(struct db_conn *c)
 {
 	struct my_conn *m = c->priv;
 
@@ -792,8 +570,8 @@ static int step_done(struct db_conn *c, int *wait)
 	return 0;
 }
 
-static int my_execute_start(struct db_conn *c, struct db_stmt *st, const struct db_value *params,
-			    struct db_exec_result *r, int *wait)
+int my_execute_start(struct db_conn *c, struct db_stmt *st, const struct db_value *params,
+		     struct db_exec_result *r, int *wait)
 {
 	struct my_conn *m = c->priv;
 	struct my_stmt *s = (struct my_stmt *)st;
@@ -819,7 +597,7 @@ static int my_execute_start(struct db_conn *c, struct db_stmt *st, const struct 
 	return step_done(c, wait);
 }
 
-static int my_query_start(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait)
+int my_query_start(struct db_conn *c, const char *sql, size_t len, struct db_exec_result *r, int *wait)
 {
 	struct my_conn *m = c->priv;
 	int iret = 0;
@@ -840,7 +618,7 @@ static int my_query_start(struct db_conn *c, const char *sql, size_t len, struct
 	return step_done(c, wait);
 }
 
-static int my_cont(struct db_conn *c, int ready, int *wait)
+int my_cont(struct db_conn *c, int ready, int *wait)
 {
 	struct my_conn *m = c->priv;
 	int iret = 0;
@@ -897,147 +675,3 @@ static int my_cont(struct db_conn *c, int ready, int *wait)
 	}
 	return step_done(c, wait);
 }
-
-/* --- LOAD DATA LOCAL INFILE from a generator --- */
-
-struct stream {
-	long (*fill)(void *arg, char *buf, size_t cap);
-	void *arg;
-	int failed;
-};
-
-static int infile_init(void **ptr, const char *name, void *userdata)
-{
-	(void)name;
-	*ptr = userdata;
-	return 0;
-}
-
-static int infile_refuse(void **ptr, const char *name, void *userdata)
-{
-	(void)name;
-	(void)userdata;
-	*ptr = NULL;
-	return 1;
-}
-
-static int infile_read(void *ptr, char *buf, unsigned int len)
-{
-	struct stream *st = ptr;
-	long n;
-
-	if (!st)
-		return -1;
-	n = st->fill(st->arg, buf, len);
-
-	if (n < 0)
-		st->failed = 1;
-	return (int)n;
-}
-
-static void infile_end(void *ptr)
-{
-	(void)ptr;
-}
-
-static int infile_error(void *ptr, char *msg, unsigned int len)
-{
-	snprintf(msg, len, ptr ? "row generator failed" : "LOCAL INFILE request refused by dbrig");
-	return CR_UNKNOWN_ERROR;
-}
-
-static int my_load_stream(struct db_conn *c, const char *sql, long (*fill)(void *arg, char *buf, size_t cap),
-			  void *arg, struct db_exec_result *r)
-{
-	struct my_conn *m = c->priv;
-	struct stream st = {fill, arg, 0};
-	int ret;
-
-	mysql_set_local_infile_handler(m->mysql, infile_init, infile_read, infile_end, infile_error, &st);
-	ret = my_query(c, sql, strlen(sql), r);
-	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
-	return ret;
-}
-
-static const char *iso_sql(enum db_isolation i)
-{
-	switch (i) {
-	case DB_ISO_DEFAULT:
-		return NULL;
-	case DB_ISO_READ_COMMITTED:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
-	case DB_ISO_REPEATABLE_READ:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ";
-	case DB_ISO_SERIALIZABLE:
-		return "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE";
-	case DB_ISO_SNAPSHOT: /* SQL Server's, through ODBC only: the caller refuses it here */
-		return NULL;
-	}
-	return NULL;
-}
-
-/* Transactions start implicitly, like ODBC's manual-commit mode, so no BEGIN
- * round trip; with db_conn_params.autocommit every statement (a CALL) is its
- * own transaction instead. */
-static int my_session_setup(struct db_conn *c, enum db_isolation isolation)
-{
-	const char *iso = iso_sql(isolation);
-	const char *ac = c->params && c->params->autocommit ? "SET autocommit=1" : "SET autocommit=0";
-
-	if (my_query(c, ac, strlen(ac), NULL) < 0 || (iso && my_query(c, iso, strlen(iso), NULL) < 0))
-		return -1;
-	return 0;
-}
-
-/*
- * unique_checks=0 / foreign_key_checks=0 skip work a loader does not need
- * (MariaDB 10.11 then takes its bulk-insert path for a transaction into an
- * empty table); autocommit=0 lets the loader commit in batches.
- */
-static void my_bulk_session(struct db_conn *c)
-{
-	static const char *const sets[] = {
-		"SET SESSION unique_checks=0",
-		"SET SESSION foreign_key_checks=0",
-		"SET SESSION autocommit=0",
-	};
-
-	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
-		if (my_query(c, sets[i], strlen(sets[i]), NULL) < 0) {
-			/* ignored: a slower load still loads */
-		}
-}
-
-static void my_describe(const struct db_conn_params *p, char *buf, size_t n)
-{
-	if (p->socket && *p->socket)
-		snprintf(buf, n, "%s", p->socket);
-	else
-		snprintf(buf, n, "%s:%u", p->host ? p->host : "localhost", p->port);
-}
-
-const struct db_driver_ops db_mysql_ops = {
-	.name = "mysql",
-	.option_prefix = "mysql-",
-	.dialect = "mysql",
-	.describe = my_describe,
-	.global_init = my_global_init,
-	.connect = my_connect,
-	.disconnect = my_disconnect,
-	.server_version = my_server_version,
-	.query = my_query,
-	.prepare = my_prepare,
-	.execute = my_execute,
-	.fetch = my_fetch,
-	.begin = my_begin,
-	.commit = my_commit,
-	.rollback = my_rollback,
-	.fd = my_fd,
-	.timeout_ms = my_timeout_ms,
-	.execute_start = my_execute_start,
-	.query_start = my_query_start,
-	.cont = my_cont,
-	.load_stream = my_load_stream,
-	.session_setup = my_session_setup,
-	.bulk_session = my_bulk_session,
-};
