@@ -84,4 +84,14 @@ for f in "$DBRIG_SOURCE_DIR"/configs/*.json; do
 	done
 done
 [ "$checked" -gt 0 ] || die "no package checked: no shipped libvirt config found under $DBRIG_SOURCE_DIR/configs"
+# The shipped SQL Server configs name the vendor's key; without it the user-data adds no
+# vendor source and the guests cannot install the engine from Debian's archive: --plan must
+# say so on one line, naming the repository the base image needs instead.
+jq --arg out "$T/out" '.target.hosts |= with_entries(.value = "test:///default") | .output = $out
+	| del(.target.guest_apt_key)' "$DBRIG_SOURCE_DIR/configs/storagereview-sqlserver-4vm.json" >"$T/nokey.json"
+"$DBRIG_BIN" campaign "$T/nokey.json" --plan >"$T/plan.out" 2>"$T/plan.err" ||
+	die "the SQL Server config without guest_apt_key: campaign --plan failed: $(cat "$T/plan.err")"
+[ "$(grep -c "warning: .*the guests install .*which Debian's archive does not carry; the base image needs" "$T/plan.err")" = 1 ] ||
+	die "the SQL Server config without guest_apt_key: --plan does not say on one line that the guests cannot install the engine: $(cat "$T/plan.err")"
+echo "shipped_config_packages: without guest_apt_key, --plan names what the base image needs"
 echo "shipped_config_packages: $checked package(s) checked"
