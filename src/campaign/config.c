@@ -132,7 +132,6 @@ out:
 	return ret;
 }
 
-/* Options the campaign sets itself for every driver. */
 /* Keeps a checked scale option (its range is the workload's: workload/registry.c). */
 static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
 {
@@ -146,6 +145,7 @@ static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
 		cfg->terminals = (unsigned)n;
 }
 
+/* Options the campaign sets itself for every driver. */
 static int load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "test", "options", NULL};

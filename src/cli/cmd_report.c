@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 struct report_cfg {
 	const char *out;
 	const char *compare;
