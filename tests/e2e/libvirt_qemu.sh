@@ -297,6 +297,8 @@ tpcc_wait() {
 	TPID=""
 	cat "$T/tpcc.log"
 	if read -r c f <"$T/tpcc.counts"; then CHECKS=$((CHECKS + c)); FAILURES=$((FAILURES + f)); fi 2>/dev/null
+	# its failed checks, listed again by finish with this part's
+	while IFS= read -r c; do FAILED_CHECKS+=("${c#FAIL: }"); done < <(grep '^FAIL: ' "$T/tpcc.log")
 	[ "$rc" = 75 ] && [ "$FAILURES" = 0 ] && infra "in the TPC-C part (above)"
 	[ "$rc" = 0 ] || fail "tpcc: the TPC-C part exited $rc"
 }

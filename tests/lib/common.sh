@@ -16,7 +16,10 @@ TEST_TMP=$(mktemp -d "/tmp/dbrig-$TEST_NAME.XXXXXX")
 FAILURES=0
 CHECKS=0
 
-fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
+# Each failed check is also listed again by finish, last: CI shows a failing test's
+# output with its middle cut, so the line that names the failure must be at the end.
+FAILED_CHECKS=()
+fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); FAILED_CHECKS+=("$*"); }
 pass() { CHECKS=$((CHECKS + 1)); }
 check() { # check DESCRIPTION COMMAND...
 	local desc=$1; shift
@@ -74,6 +77,8 @@ json_get() { # json_get FILE PYTHON-EXPR-ON-r
 }
 
 finish() {
+	local f
+	for f in "${FAILED_CHECKS[@]}"; do printf 'FAILED CHECK: %s\n' "${f:0:300}"; done
 	echo "$TEST_NAME: $CHECKS passed, $FAILURES failed"
 	[ "$FAILURES" -eq 0 ]
 }
