@@ -1,7 +1,8 @@
 /*
  * The libvirt target: N identical VMs per drive on KVM hosts, one storage
- * pool per drive. vir* is called here, in golden.c, storage.c and domain.c
- * (libvirt.h lists the files).
+ * pool per drive. vir* is called here and in golden.c, storage.c, domain.c,
+ * sizing.c (read-only, for --plan and preflight) and seed.c (libvirt.h lists
+ * the files); validate.c makes no libvirt call.
  *
  * Names, all derived from the campaign, so every object is found again by a
  * later process (provision, then campaign, status, restore, teardown):
