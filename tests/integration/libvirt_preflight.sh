@@ -27,8 +27,6 @@ cleanup() {
 trap cleanup EXIT
 [ "$(id -u)" = 0 ] || skip_test "needs root (loop devices)"
 command -v losetup >/dev/null || skip_test "losetup missing"
-FAILURES=0
-fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
 cd "$T"
 
 # config NAME TARGET-MEMBERS DRIVES PLACEMENT: $T/NAME.json
@@ -166,5 +164,5 @@ grep -qxF "dbrig: warning: fwd.json: .target.hosts.kvm3: \"qemu+ssh://root@kvm3.
 reach guest guest
 ! grep -q "is another machine" guest.err || fail "endpoint guest: warned at --plan: $(cat guest.err)"
 
-[ "$FAILURES" = 0 ] || die "$FAILURES check(s) failed"
+[ "$FAILURES" = 0 ] || { list_failed; die "$FAILURES check(s) failed"; }
 echo "libvirt_preflight: ok"

@@ -1,7 +1,7 @@
 # Shared preamble of the campaign tests. Unlike the check/finish tests on
 # common.sh, these stop at the first failure. Source after `set -uo pipefail`:
 #   fail MESSAGE        prints "FAIL: MESSAGE" (and whatever an on_fail function
-#                       of the test adds), exits 1
+#                       of the test adds, then "FAILED CHECK: MESSAGE" again), exits 1
 #   need_mariadb        fails unless the MariaDB programs and python3 are installed
 #   free_port_block N   prints the first of N consecutive free ports (tests/lib/ports.sh)
 # On exit: an on_exit function of the test runs (to stop what it started in the
@@ -27,8 +27,10 @@ campaign_test_cleanup() {
 trap campaign_test_cleanup EXIT
 
 fail() {
-	echo "FAIL: $*" >&2
-	if declare -F on_fail >/dev/null; then on_fail; fi
+	local m="$*"
+	echo "FAIL: $m" >&2
+	# what on_fail prints can be long, and CI cuts a failing test's middle: the line again, last
+	if declare -F on_fail >/dev/null; then on_fail; printf 'FAILED CHECK: %s\n' "${m:0:300}" >&2; fi
 	exit 1
 }
 

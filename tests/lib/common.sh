@@ -76,9 +76,13 @@ json_get() { # json_get FILE PYTHON-EXPR-ON-r
 	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
-finish() {
+# The failed checks again, one line each (finish calls it; so may a test that ends otherwise).
+list_failed() {
 	local f
 	for f in "${FAILED_CHECKS[@]}"; do printf 'FAILED CHECK: %s\n' "${f:0:300}"; done
+}
+finish() {
+	list_failed
 	echo "$TEST_NAME: $CHECKS passed, $FAILURES failed"
 	[ "$FAILURES" -eq 0 ]
 }
