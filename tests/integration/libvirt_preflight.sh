@@ -5,7 +5,7 @@
 #     node has 4 CPUs and 8 GiB, a pool with 100 GiB available);
 #   volumes that do not fit their drive's pool; a missing base_image, kernel or initrd; no /dev/kvm for a kvm domain;
 #   a remote host's drive path found as one of its pools (libvirt calls, never a local stat),
-#   two drives in one of its pools;
+#   two drives in one of its pools; one golden load for drives on two hosts streamed;
 #   two drives on one block device, a drive on the root file system's device (loop
 #     devices over files on a tmpfs stand for drives: two file systems, two devices, none
 #     of them the root's), and "allow_shared_device": true turning both into warnings.
@@ -88,6 +88,14 @@ config remote "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\
 plan_prints remote \
 	"            drive a: 1 VM(s) x 35.0 GiB = 35.0 GiB once filled; free there: 100.0 GiB" \
 	"            drive b: 1 VM(s) x 35.0 GiB = 35.0 GiB once filled; free there: not known (no pool on /nowhere on that host)"
+# One golden load for drives on two hosts (issue 25): drive b receives it by stream from
+# a's host, as --plan says (until then such a config was refused).
+config twohosts "\"hosts\": {\"h1\": \"test://$T/host.xml\", \"h2\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\",
+  \"prebuilt_size\": \"20G\", \"under_test_size\": \"5G\"" \
+	'{"name": "a", "pool": "lab", "host": "h1"}, {"name": "b", "pool": "lab", "host": "h2"}' '"a": 1, "b": 1'
+plan_prints twohosts \
+	"            golden copy to drive b (host h2): streamed from drive a (host h1), one pre-built volume (up to 20.0 GiB) over the hosts' link, then cloned on host h2 (stream time not estimated)" \
+	"  golden    3000 rows (3 table(s) x 1000), loaded 1 time(s), cloned to the other drives; load time not estimated"
 # Drive a names the pool, drive b its path (the same pool's): 2 x 35 GiB fit its 100 GiB, so
 # what refuses them is the shared pool.
 config pooled "\"hosts\": {\"h\": \"test://$T/host.xml\"}, \"boot_size\": \"10G\", \"prebuilt_size\": \"20G\",

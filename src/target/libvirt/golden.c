@@ -169,11 +169,15 @@ int libvirt_verify(struct target *t, struct target_instance *inst, struct strbuf
 }
 
 /*
- * Drive `to`'s golden copy from drive `from`'s (same host, validate.c): from's
- * first VM's pre-built volume is cloned (virStorageVolCreateXMLFrom) into the
- * pre-built volume of every VM of `to` and into to's first VM's under-test
- * disk, which boots for the loader's fingerprint; to's first VM's metadata
- * records it when it is `expect`.
+ * Drive `to`'s golden copy from drive `from`'s: from's first VM's pre-built
+ * volume is cloned (virStorageVolCreateXMLFrom) into the pre-built volume of
+ * every VM of `to` and into to's first VM's under-test disk, which boots for
+ * the loader's fingerprint; to's first VM's metadata records it when it is
+ * `expect`. A drive on another host receives it by stream instead (from's
+ * host downloads, to's uploads, into to's first VM's pre-built volume), and
+ * the rest is cloned from that on to's host; until the fingerprint on arrival
+ * is `expect` nothing is marked complete, so a campaign stopped or failed
+ * half-way streams again when resumed.
  */
 int libvirt_clone_golden(struct target *t, size_t from, size_t to, const char *expect, struct strbuf *fp,
 			 const char **how)
@@ -186,7 +190,10 @@ int libvirt_clone_golden(struct target *t, size_t from, size_t to, const char *e
 	struct strbuf id;
 	int ret = 0;
 
-	*how = "volume clone";
+	bool remote = lv->drives[from].host != lv->drives[to].host;
+	size_t vdrive = from; /* where `vol` is */
+
+	*how = remote ? "stream from another host" : "volume clone";
 	strbuf_init(&id, 0);
 	t->env->loader->identity(t->env->loader->arg, &id);
 	if (lv->dry_run || !first) {
@@ -194,9 +201,8 @@ int libvirt_clone_golden(struct target *t, size_t from, size_t to, const char *e
 		goto out;
 	}
 	lv_what(t, first, what, sizeof(what));
-	if (!src || lv->drives[from].host != lv->drives[to].host) {
-		log_error("%s: cannot clone drive %s's golden copy: %s", what, t->env->drives[from].name,
-			  src ? "it is on another host (expected \"golden\": \"per-drive\")" : "it has no VM");
+	if (!src) {
+		log_error("%s: cannot clone drive %s's golden copy: it has no VM", what, t->env->drives[from].name);
 		ret = -ENOTSUP;
 		goto out;
 	}
@@ -211,11 +217,19 @@ int libvirt_clone_golden(struct target *t, size_t from, size_t to, const char *e
 	if ((ret = lv_own_vol(t, src, VMD_PREBUILT)) < 0)
 		goto out;
 	vol = lv_inst_priv(t, src)->vol[VMD_PREBUILT];
+	if (remote) {
+		log_info("drive %s: streaming the golden copy from drive %s (host %s) to host %s", t->env->drives[to].name,
+			 t->env->drives[from].name, lv->drives[from].host->name, lv->drives[to].host->name);
+		if ((ret = libvirt_stop(t, first)) < 0 || (ret = lv_stream_into(t, first, VMD_PREBUILT, from, vol)) < 0)
+			goto out;
+		vol = lv_inst_priv(t, first)->vol[VMD_PREBUILT];
+		vdrive = to;
+	}
 	for (size_t i = 0; i < lv->ninsts && ret == 0; i++)
-		if (lv->insts[i].drive == to)
-			ret = lv_clone_vol(t, &lv->insts[i], VMD_PREBUILT, from, vol);
+		if (lv->insts[i].drive == to && (!remote || &lv->insts[i] != first))
+			ret = lv_clone_vol(t, &lv->insts[i], VMD_PREBUILT, vdrive, vol);
 	if (ret < 0 || (ret = libvirt_stop(t, first)) < 0 ||
-	    (ret = lv_clone_vol(t, first, VMD_UNDERTEST, from, vol)) < 0)
+	    (ret = lv_clone_vol(t, first, VMD_UNDERTEST, vdrive, vol)) < 0)
 		goto out;
 	if ((ret = libvirt_start(t, first)) == 0)
 		ret = libvirt_verify(t, first, fp);

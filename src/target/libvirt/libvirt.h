@@ -11,7 +11,8 @@
  *               endpoint)
  *   sizing.c    --plan's sizing and preflight's refusals (paths, /dev/kvm, free
  *               space, shared block devices)
- * vir* calls happen in these five files only.
+ *   stream.c    a volume copied between hosts (download and upload streams)
+ * vir* calls happen in these six files only.
  *   identity.c  the campaign's own files beside its results folder; its
  *               identity file
  *   validate.c  the options table and libvirt_validate (no libvirt calls):
@@ -168,6 +169,25 @@ int lv_remove_pool(struct target *t, size_t d) __attribute__((warn_unused_result
 /* dst <- clone of src (in drive src_drive's pool, on the same host); dst, a disk of this campaign's domain, is removed first. */
 int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
 	__attribute__((warn_unused_result));
+/* The same from a drive on another host, through lv_stream_vol; a broken stream leaves no dst. */
+int lv_stream_into(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
+	__attribute__((warn_unused_result));
+
+/* stream.c */
+/* How often a stream between hosts logs its progress. */
+#define LV_STREAM_PROGRESS_NS (5 * 1000000000ull)
+/*
+ * dst's bytes <- src's, volumes of two connections (hosts): a download stream
+ * of src relayed a chunk at a time into an upload stream of dst, with a
+ * progress line ("<what>: streamed X of Y MiB (P%), R MB/s, S s left") every
+ * progress_ns (0: none) and one at the end; total (bytes) is for the progress
+ * only. 0, or -EIO with one line naming `what`: both streams are then
+ * aborted and dst holds part of the data. *copied: the bytes relayed.
+ */
+int lv_stream_vol(virStorageVolPtr src, virStorageVolPtr dst, uint64_t total, uint64_t progress_ns, const char *what,
+		  uint64_t *copied) __attribute__((warn_unused_result));
+/* One progress line of lv_stream_vol into out. */
+void lv_stream_progress(const char *what, uint64_t done, uint64_t total, double seconds, struct strbuf *out);
 
 /* domain.c */
 /* 1 ours (campaign, drive, instance and the campaign's identity match; *golden its fingerprint when

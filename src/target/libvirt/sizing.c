@@ -173,6 +173,16 @@ void libvirt_plan(const struct target_env *env, FILE *out)
 	gib(lv_vol_size(env, VMD_PREBUILT), b, sizeof(b));
 	fprintf(out, "            restore before every run: each of its VMs' pre-built volume (up to %s) copied onto "
 		"its under-test volume (%u VM(s) in all; copy time not estimated)\n", b, total);
+	/* One golden load: a drive on another host than the loaded one receives it by stream (golden.c). */
+	for (size_t d = 0; env->golden_source >= 0 && d < env->ndrives; d++) {
+		size_t sh = host_of(env, (size_t)env->golden_source);
+		if (!env->instances[d] || host_of(env, d) == sh)
+			continue;
+		fprintf(out, "            golden copy to drive %s (host %s): streamed from drive %s (host %s), one "
+			"pre-built volume (up to %s) over the hosts' link, then cloned on host %s (stream time not "
+			"estimated)\n", env->drives[d].name, hosts->map[host_of(env, d)].key,
+			env->drives[env->golden_source].name, hosts->map[sh].key, b, hosts->map[host_of(env, d)].key);
+	}
 	for (size_t h = 0; h < hosts->nmap; h++)
 		if (conns[h])
 			virConnectClose(conns[h]);

@@ -499,12 +499,20 @@ out:
 }
 
 /* dst <- clone of src (both in the drive's pool); dst is removed first. */
-int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
+/*
+ * dst <- src_name of drive src_drive's pool: cloned by the destination's host
+ * (virStorageVolCreateXMLFrom, both pools on one host), or, with `stream`,
+ * made anew in inst's drive's pool and filled through lv_stream_vol from the
+ * source's host; a stream that breaks removes what it made, so nothing
+ * partial is left. dst, a disk of this campaign's domain, is removed first.
+ */
+static int copy_vol(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive,
+		    const char *src_name, bool stream)
 {
 	const struct target_env *env = t->env;
 	struct lv *lv = t->priv;
 	struct lv_inst *li = lv_inst_priv(t, inst);
-	virStoragePoolPtr pool = NULL, spool = NULL;
+	virStoragePoolPtr pool = NULL;
 	virStorageVolPtr src = NULL, vol = NULL;
 	struct strbuf xml;
 	char what[200];
@@ -520,27 +528,48 @@ int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, s
 		lv_vir_fail(what, "virStoragePoolLookupByName");
 		goto out;
 	}
-	/* Another drive's pool on the same host: one connection serves both (validate.c). */
-	if (src_drive != inst->drive &&
-	    !(spool = virStoragePoolLookupByName(lv_conn(t, src_drive), lv->drives[src_drive].pool))) {
-		lv_vir_fail(what, "virStoragePoolLookupByName");
-		goto out;
-	}
-	src = virStorageVolLookupByName(spool ? spool : pool, src_name);
+	/* In the source drive's pool, through its host's connection (the destination's, within one host). */
+	src = lv_lookup_vol(t, src_drive, src_name, &ret);
 	if (!src) {
-		lv_vir_fail(what, "virStorageVolLookupByName");
+		if (!ret)
+			log_error("%s: drive %s has no volume %s to copy", what, env->drives[src_drive].name, src_name);
+		ret = -EIO;
 		goto out;
 	}
 	if ((ret = vm_render_volume(lv->tmpl_dir, li->vol[dst_role], lv_vol_size(env, dst_role),
 				    lv_vol_allocation(env, dst_role), lv_setting_str(env, "disk_format"), NULL, NULL, &xml)) < 0)
 		goto out;
 	ret = -EIO;
-	vol = virStorageVolCreateXMLFrom(pool, xml.buf, src, 0);
-	if (!vol) {
-		lv_vir_fail(what, "virStorageVolCreateXMLFrom");
+	if (!stream) {
+		if (!(vol = virStorageVolCreateXMLFrom(pool, xml.buf, src, 0)))
+			lv_vir_fail(what, "virStorageVolCreateXMLFrom");
+		else
+			ret = 0;
 		goto out;
 	}
-	ret = 0;
+	virStorageVolInfo info;
+	uint64_t copied;
+	char label[300];
+	/* The bytes the download sends (the file's size), else the capacity: for the progress only. */
+	if (virStorageVolGetInfoFlags(src, &info, VIR_STORAGE_VOL_GET_PHYSICAL) < 0 && virStorageVolGetInfo(src, &info) < 0) {
+		lv_vir_fail(what, "virStorageVolGetInfo");
+		goto out;
+	}
+	if (!info.allocation)
+		info.allocation = info.capacity;
+	if (!(vol = virStorageVolCreateXML(pool, xml.buf, 0))) {
+		lv_vir_fail(what, "virStorageVolCreateXML");
+		goto out;
+	}
+	snprintf(label, sizeof(label), "%s: %s from host %s", what, li->vol[dst_role],
+		 lv->drives[src_drive].host->name);
+	if ((ret = lv_stream_vol(src, vol, info.allocation, LV_STREAM_PROGRESS_NS, label, &copied)) < 0) {
+		log_error("%s: the stream from drive %s (host %s) broke after %" PRIu64 " of %llu bytes; the partial "
+			  "volume is removed (a resumed campaign streams it again)", what, env->drives[src_drive].name,
+			  lv->drives[src_drive].host->name, copied, info.allocation);
+		if (virStorageVolDelete(vol, 0) < 0)
+			lv_vir_fail(what, "virStorageVolDelete");
+	}
 out:
 	if (vol)
 		virStorageVolFree(vol);
@@ -548,8 +577,16 @@ out:
 		virStorageVolFree(src);
 	if (pool)
 		virStoragePoolFree(pool);
-	if (spool)
-		virStoragePoolFree(spool);
 	strbuf_release(&xml);
 	return ret;
+}
+
+int lv_clone_vol(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
+{
+	return copy_vol(t, inst, dst_role, src_drive, src_name, false);
+}
+
+int lv_stream_into(struct target *t, struct target_instance *inst, int dst_role, size_t src_drive, const char *src_name)
+{
+	return copy_vol(t, inst, dst_role, src_drive, src_name, true);
 }

@@ -594,22 +594,6 @@ int libvirt_validate(const struct target_env *env)
 			return -EINVAL;
 		}
 	}
-	/* One golden load cloned to every drive: virStorageVolCreateXMLFrom works within a host (a drive
-	 * without a host is on the first one). */
-	if (env->golden_source >= 0 && hosts->nmap) {
-		const struct target_drive *src = &env->drives[env->golden_source];
-		const char *sh = src->host ? src->host : hosts->map[0].key;
-		for (size_t d = 0; d < env->ndrives; d++) {
-			const char *h = env->drives[d].host ? env->drives[d].host : hosts->map[0].key;
-			if (!env->instances[d] || !strcmp(h, sh))
-				continue;
-			snprintf(jp, sizeof(jp), ".drives[%zu].host", d);
-			target_env_error(env, jp, "\"%s\" is not the host of golden drive %s (%s): the golden copy is "
-					 "cloned within one host only (expected \"golden\": \"per-drive\" for drives on "
-					 "several hosts)", h, src->name, sh);
-			return -EINVAL;
-		}
-	}
 	for (size_t i = 0; i < iot->nmap; i++) {
 		bool found = false;
 		struct vm_iotune t;

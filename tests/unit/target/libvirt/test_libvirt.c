@@ -484,8 +484,11 @@ static void test_two_hosts(void **state)
 		     "{\"name\": \"da\", \"path\": \"/srv/da\", \"host\": \"h1\"}, "
 		     "{\"name\": \"db\", \"path\": \"/srv/db\", \"host\": \"h2\"}",
 		     "{\"da\": 2, \"db\": 2}", "", "forward");
-	/* One golden load cloned to every drive: within one host only (a clear refusal, not a failed clone). */
-	assert_int_equal(campaign_config_load(r.file, &r.cfg), -EINVAL);
+	/* One golden load for drives on two hosts loads (db receives it by stream: test_stream_golden). */
+	assert_int_equal(campaign_config_load(r.file, &r.cfg), 0);
+	assert_int_equal(r.cfg->env.golden_source, 0);
+	campaign_config_free(r.cfg);
+	r.cfg = NULL;
 	static char per_drive[240];
 	snprintf(per_drive, sizeof(per_drive), ", \"golden\": \"per-drive\"%s", ut_output_default);
 	ut_output = per_drive;
@@ -1480,6 +1483,71 @@ static void test_clone_golden(void **state)
 }
 
 /*
+ * Issue 25 item 1: one golden load for drives on two hosts. db (host h2) receives da's (h1)
+ * golden copy by stream (virStorageVolDownload on h1, virStorageVolUpload on h2) into its
+ * first VM's pre-built volume. libvirt's test driver has no virStorageVolDownload, so this
+ * stream breaks at its start, as a broken link would break it later: the clone fails, the
+ * volume made to receive it is removed again (nothing partial is left), nothing is marked
+ * complete (a second try streams again, never "already complete"), and no VM was booted
+ * for a fingerprint. The stream itself is test_stream.c's (a break half-way included); the
+ * QEMU end-to-end test streams for real over qemu+tcp.
+ */
+static void test_stream_golden(void **state)
+{
+	struct stub s = {.l = {.identity = stub_identity, .load = stub_load, .fingerprint = stub_fingerprint,
+			       .ready = stub_ready}};
+	struct rig r = {0};
+	struct strbuf fp, cl, hosts;
+	const char *how = NULL;
+
+	(void)state;
+	s.l.arg = &s;
+	ut_head = "\"workload\": {\"kind\": \"tpcc\", \"options\": {\"warehouses\": 1}},\n"
+		  " \"engine\": {\"kind\": \"sqlserver\", \"buffer_pool\": \"128M\"}";
+	ut_wait_database = "true";
+	strbuf_init(&hosts, 0);
+	strbuf_addf(&hosts, "{\"h1\": \"test://%s/tests/fixtures/libvirt/host1.xml\", "
+			    "\"h2\": \"test://%s/tests/fixtures/libvirt/host2.xml\"}", src_dir(), src_dir());
+	snprintf(r.file, sizeof(r.file), "/tmp/dbrig-ut-libvirt-stream-%d.json", (int)getpid());
+	write_config(r.file, hosts.buf,
+		     "{\"name\": \"da\", \"path\": \"/srv/da\", \"host\": \"h1\"}, "
+		     "{\"name\": \"db\", \"path\": \"/srv/db\", \"host\": \"h2\"}",
+		     "{\"da\": 1, \"db\": 2}",
+		     ", \"template\": \"sqlserver\", \"sqlserver_trust_server_certificate\": true, \"ready_timeout\": \"2s\"",
+		     "forward");
+	assert_int_equal(campaign_config_load(r.file, &r.cfg), 0);
+	assert_int_equal(r.cfg->env.golden_source, 0);
+	r.cfg->env.loader = &s.l;
+	r.plan = plan_make(r.cfg);
+	r.t.ops = r.cfg->target;
+	r.t.env = &r.cfg->env;
+	assert_int_equal(r.t.ops->init(&r.t), 0);
+	assert_int_equal(r.t.ops->preflight(&r.t, r.plan->insts, r.plan->ninsts), 0);
+	assert_int_equal(provision(&r), 0);
+	strbuf_init(&fp, 0);
+	strbuf_init(&cl, 0);
+	assert_int_equal(r.t.ops->build_golden(&r.t, 0, &fp), 0);
+	assert_int_equal(s.loads, 1);
+	vol_exists(lv_conn(&r.t, 1), "dbrig-ut-db", "dbrig-ut-db-vm1-prebuilt.img", true);
+	s.fingerprints = 0;
+	for (int k = 0; k < 2; k++) {
+		strbuf_reset(&cl);
+		assert_int_equal(r.t.ops->clone_golden(&r.t, 0, 1, fp.buf, &cl, &how), -EIO);
+		assert_string_equal(how, "stream from another host");
+		vol_exists(lv_conn(&r.t, 1), "dbrig-ut-db", "dbrig-ut-db-vm1-prebuilt.img", false);
+		/* db's vm2 got nothing: the clones on h2 come from the streamed volume, after it */
+		vol_exists(lv_conn(&r.t, 1), "dbrig-ut-db", "dbrig-ut-db-vm2-prebuilt.img", true);
+		assert_int_equal(s.fingerprints, 0);
+		assert_int_equal(s.loads, 1);
+	}
+	teardown_all(&r);
+	strbuf_release(&fp);
+	strbuf_release(&cl);
+	strbuf_release(&hosts);
+	rig_down(&r);
+}
+
+/*
  * security-review finding 21: host URIs are limited to transports that run no
  * program the URI names; the ext transport and command= / netcat= need
  * "allow_ext_transport": true. (The refusals' messages are checked one by one
@@ -1579,6 +1647,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_sqlserver_driver_missing, reset_config),
 		cmocka_unit_test_teardown(test_golden_verify_ready, reset_config),
 		cmocka_unit_test_teardown(test_clone_golden, reset_config),
+		cmocka_unit_test_teardown(test_stream_golden, reset_config),
 	};
 
 	char out_dir[96], rm[256];
