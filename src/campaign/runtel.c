@@ -27,6 +27,9 @@ struct rt_inst {
 	size_t ndevs;
 	int server;               /* index into pids, -1 */
 	int guest;                /* index into guests, -1 */
+	int node;                 /* index into hosts, -1 */
+	const char *node_name;
+	bool node_here;
 	char guest_disk[96];      /* "vm1:sdc" */
 	/* The drive's leaf devices (the ones that do the I/O): identity and health before the run. */
 	size_t nids;
@@ -44,6 +47,9 @@ struct runtel {
 	size_t npids;
 	struct target_instance **guests;
 	size_t nguests;
+	size_t *hosts; /* the target's hosts the run's instances are on (host_read's index) */
+	const char **host_names;
+	size_t nhosts;
 	FILE *journal;
 	struct sampler *sm;
 };
@@ -53,6 +59,24 @@ static int read_guests(void *arg, struct sysstat_guest *out, size_t n)
 	struct runtel *rt = arg;
 
 	return rt->c->steps.tgt.ops->guest_read(&rt->c->steps.tgt, rt->guests, n, out);
+}
+
+static int read_node(void *arg, size_t i, struct sysstat_node *out)
+{
+	struct runtel *rt = arg;
+
+	return rt->c->steps.tgt.ops->host_read(&rt->c->steps.tgt, rt->hosts[i], out);
+}
+
+/* The host's index among the run's hosts, added when new. */
+static int host_index(struct runtel *rt, size_t host, const char *name)
+{
+	for (size_t i = 0; i < rt->nhosts; i++)
+		if (rt->hosts[i] == host)
+			return (int)i;
+	rt->hosts[rt->nhosts] = host;
+	rt->host_names[rt->nhosts] = name ? name : "?";
+	return (int)rt->nhosts++;
 }
 
 /* The device's index in the run's list, added when new; -1 when the list is full. */
@@ -131,6 +155,18 @@ static void journal_reading(void *arg, const struct tel_series *s, size_t k)
 		}
 		json_object_set_new(o, "guests", g);
 	}
+	/* The hypervisor hosts' node counters: CPU [user, system, idle, iowait] ns and its CPUs, memory [total, available] KiB. */
+	if (s->nnodes) {
+		json_t *g = json_object();
+		for (size_t i = 0; i < s->nnodes; i++) {
+			const struct sysstat_node *x = &r->nodes[i];
+			const uint64_t c[] = {x->cpu.user, x->cpu.system, x->cpu.idle, x->cpu.iowait, x->cpu.ncpu};
+			const uint64_t m[] = {x->mem_total_kib, x->mem_avail_kib};
+			json_object_set_new(g, rt->host_names[i], json_pack("{s:o, s:o}", "cpu", x->has_cpu ? u64s(c, 5) : json_null(),
+									    "mem_kib", x->has_mem ? u64s(m, 2) : json_null()));
+		}
+		json_object_set_new(o, "nodes", g);
+	}
 	if ((line = json_dumps(o, JSON_COMPACT))) {
 		fprintf(rt->journal, "%s\n", line);
 		fflush(rt->journal);
@@ -149,6 +185,8 @@ static void rt_free(struct runtel *rt)
 	free(rt->in);
 	free(rt->pids);
 	free(rt->guests);
+	free(rt->hosts);
+	free(rt->host_names);
 	if (rt->journal)
 		fclose(rt->journal);
 	free(rt);
@@ -223,13 +261,15 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 	rt->in = xcalloc(r->ninsts, sizeof(*rt->in));
 	rt->pids = xcalloc(r->ninsts, sizeof(pid_t));
 	rt->guests = xcalloc(r->ninsts, sizeof(*rt->guests));
+	rt->hosts = xcalloc(r->ninsts, sizeof(*rt->hosts));
+	rt->host_names = xcalloc(r->ninsts, sizeof(*rt->host_names));
 	for (size_t i = 0; i < r->ninsts; i++) {
 		struct rt_inst *ri = &rt->in[i];
 		struct target_telemetry tt;
 		char what[160];
 
 		ri->inst = &c->plan->insts[r->insts[i]];
-		ri->server = ri->guest = -1;
+		ri->server = ri->guest = ri->node = -1;
 		snprintf(what, sizeof(what), "%s/%s", c->cfg->drives[ri->inst->drive].name, ri->inst->name);
 		if ((ret = ops->telemetry(&c->steps.tgt, ri->inst, &tt)) < 0) {
 			log_warn("%s: no telemetry for this run (%s)", what, strerror(-ret));
@@ -248,6 +288,11 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 			snprintf(ri->guest_disk, sizeof(ri->guest_disk), "%s:%s", ri->inst->name,
 				 tt.guest_disk ? tt.guest_disk : "disk");
 		}
+		if (tt.node && ops->host_read) {
+			ri->node = host_index(rt, tt.host, tt.host_name);
+			ri->node_name = tt.host_name;
+			ri->node_here = tt.host_here;
+		}
 	}
 	open_journal(rt, r);
 	struct sampler_spec spec = {
@@ -257,6 +302,7 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 		.pids = rt->pids,
 		.npids = rt->npids,
 		.guests = {.n = rt->nguests, .arg = rt, .read = read_guests},
+		.nodes = {.n = rt->nhosts, .arg = rt, .read = read_node},
 		.on_reading = journal_reading,
 		.arg = rt,
 	};
@@ -326,6 +372,10 @@ int runtel_finish(struct runtel *rt, struct run_driver *dv, struct strbuf *msg)
 			.guest = ri->guest,
 			.guest_vcpus = vcpus,
 			.guest_disk = ri->guest >= 0 ? ri->guest_disk : NULL,
+			.has_node = ri->node >= 0,
+			.node = ri->node >= 0 ? (size_t)ri->node : 0,
+			.node_name = ri->node_name,
+			.node_here = ri->node_here,
 		};
 		ti.test_bed = bed = test_bed_json(ri);
 		strbuf_reset(&err);

@@ -47,6 +47,9 @@ static void take_reading(struct sampler *sm)
 	}
 	if (sp->guests.n && sp->guests.read(sp->guests.arg, r->guests, sp->guests.n) < 0)
 		memset(r->guests, 0, sp->guests.n * sizeof(*r->guests));
+	for (size_t i = 0; i < sp->nodes.n; i++)
+		if (sp->nodes.read(sp->nodes.arg, i, &r->nodes[i]) < 0)
+			memset(&r->nodes[i], 0, sizeof(r->nodes[i]));
 	if (sp->on_reading)
 		sp->on_reading(sp->arg, &sm->series, sm->series.n - 1);
 }
@@ -88,11 +91,12 @@ int sampler_start(struct sampler **out, const struct sampler_spec *spec)
 	int rc;
 
 	*out = NULL;
-	if (!spec->interval_ns || (spec->guests.n && !spec->guests.read))
+	if (!spec->interval_ns || (spec->guests.n && !spec->guests.read) || (spec->nodes.n && !spec->nodes.read))
 		return -EINVAL;
 	sm = xcalloc(1, sizeof(*sm));
 	sm->spec = *spec;
 	tel_series_init(&sm->series, spec->devs, spec->ndevs, spec->pids, spec->npids, spec->guests.n);
+	tel_series_nodes(&sm->series, spec->nodes.n);
 	/* Where each process's waiting is read, once: the kernel's setting and its cgroup. */
 	for (size_t i = 0; i < spec->npids; i++) {
 		struct tel_pid_src *src = &sm->series.pid_src[i];

@@ -40,6 +40,13 @@ struct sampler_guests {
 	int (*read)(void *arg, struct sysstat_guest *out, size_t n);
 };
 
+struct sampler_nodes {
+	size_t n;
+	void *arg;
+	/* Fill *out for host i, in the sampler thread; 0 or -errno (then nothing of it this time). */
+	int (*read)(void *arg, size_t i, struct sysstat_node *out);
+};
+
 struct sampler_spec {
 	uint64_t interval_ns;             /* > 0 */
 	const struct blockdev *devs;
@@ -47,6 +54,7 @@ struct sampler_spec {
 	const pid_t *pids;
 	size_t npids;
 	struct sampler_guests guests;     /* n == 0: none */
+	struct sampler_nodes nodes;       /* n == 0: none */
 	const char *diskstats, *stat;     /* NULL: /proc/diskstats, /proc/stat */
 	const char *delayacct;            /* NULL: /proc/sys/kernel/task_delayacct */
 	/* After each reading, in the sampler thread (the telemetry journal); may be NULL. */

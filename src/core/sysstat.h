@@ -103,6 +103,19 @@ struct sysstat_guest {
 	unsigned vcpus;
 };
 
+/*
+ * A hypervisor host's CPU and memory as libvirt's node calls give them
+ * (virNodeGetCPUStats over all CPUs: user, kernel, idle, iowait in ns, put in
+ * user, system, idle, iowait; virNodeGetMemoryStats: KiB), for a host that
+ * may be another machine.
+ */
+struct sysstat_node {
+	bool has_cpu;
+	struct sysstat_cpu cpu;
+	bool has_mem;
+	uint64_t mem_total_kib, mem_avail_kib; /* available: free + buffers + cached */
+};
+
 struct sysstat_guest_rates {
 	double r_iops, w_iops, f_iops;
 	double r_mbps, w_mbps;

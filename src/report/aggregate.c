@@ -268,6 +268,7 @@ bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const stru
 		return false;
 	in->has_host_cpu = t->has_host;
 	in->host_cpu_busy = t->host_busy;
+	in->host_cpu_src = t->host_source[0] ? t->host_source : NULL;
 	in->has_guest_cpu = t->has_guest;
 	in->guest_cpu_busy = t->guest_busy;
 	in->has_driver_cpu = t->has_driver;

@@ -720,7 +720,14 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
 		td_dev(sb, g->dev);
-		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
+		if (g->vin.has_host_cpu && g->vin.host_cpu_src && strcmp(g->vin.host_cpu_src, "/proc/stat")) {
+			strbuf_addf(sb, "<td class=\"n\">%.0f%% <small>(", 100 * g->vin.host_cpu_busy);
+			escape_html(sb, g->vin.host_cpu_src);
+			strbuf_adds(sb, ")</small></td>");
+		} else {
+			td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		}
 		td_pct(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
 		td_driver(sb, &g->vin, &g->verdict);
 		strbuf_adds(sb, "</tr>\n");

@@ -119,6 +119,9 @@ static json_t *verdict_json(bool has, const struct verdict_in *in, const struct 
 			 "driver_cores_per_loop", in->has_driver_cpu ? num(v->driver.per_loop) : json_null(),
 			 "conn_wait", in->has_conn_wait ? num(in->conn_wait_share) : json_null(),
 			 "device", d ? dev_json(d) : json_null());
+	/* Where the host CPU was read, where the result says (older results: absent). */
+	if (in->has_host_cpu && in->host_cpu_src)
+		json_object_set_new(o, "host_cpu_source", json_string(in->host_cpu_src));
 	/* The waiting on block I/O, where a result measured it (older results: absent). */
 	if (in->has_io_wait)
 		json_object_set_new(o, "io_wait", json_pack("{s:o, s:s}", "share", num(in->io_wait), "source",

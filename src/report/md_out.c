@@ -376,7 +376,11 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 		steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
 		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
 		dev_cell(sb, g->dev);
-		pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
+		if (g->vin.has_host_cpu && g->vin.host_cpu_src && strcmp(g->vin.host_cpu_src, "/proc/stat"))
+			cellf(sb, "%.0f%% (%s)", 100 * g->vin.host_cpu_busy, g->vin.host_cpu_src);
+		else
+			pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
 		pct_cell(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
 		if (g->vin.has_driver_cpu)
 			cellf(sb, "%.2f (%u loop%s)%s", g->verdict.driver.per_loop, g->vin.driver_loops,

@@ -83,6 +83,9 @@ struct tel_phase {
 	double seconds;
 	bool has_host;
 	double host_busy, host_iowait;   /* 0..1 of all host CPUs */
+	char host_source[64];            /* where they came from ("/proc/stat", "libvirt node stats (host h)"), or "" */
+	bool has_host_mem;
+	double host_mem_used;            /* 0..1 of the hypervisor host's memory */
 	size_t ndevs;
 	struct tel_dev *devs;
 	bool has_driver;

@@ -554,6 +554,13 @@ static void read_tel_phase(struct jsonr *jr, json_t *phases, const char *name, c
 		t->has_host = true;
 		t->host_busy = read_frac(jr, o, sp, "busy", JSONR_REQUIRED);
 		t->host_iowait = read_frac(jr, o, sp, "iowait", JSONR_OPTIONAL);
+		const char *src = jsonr_str(jr, o, sp, "source", JSONR_OPTIONAL, NULL);
+		snprintf(t->host_source, sizeof(t->host_source), "%s", src ? src : "");
+	}
+	snprintf(sp, sizeof(sp), "%s.host_memory", path);
+	if ((o = jsonr_obj(jr, ph, path, "host_memory", JSONR_OPTIONAL | JSONR_NULLABLE))) {
+		t->has_host_mem = true;
+		t->host_mem_used = read_frac(jr, o, sp, "used", JSONR_REQUIRED);
 	}
 	read_tel_devs(jr, ph, path, top, &t->devs, &t->ndevs);
 	snprintf(sp, sizeof(sp), "%s.driver", path);

@@ -35,6 +35,11 @@ void tel_series_init(struct tel_series *s, const struct blockdev *devs, size_t n
 	s->nguests = nguests;
 }
 
+void tel_series_nodes(struct tel_series *s, size_t nnodes)
+{
+	s->nnodes = nnodes;
+}
+
 struct tel_reading *tel_series_add(struct tel_series *s, uint64_t mono_ns)
 {
 	struct tel_reading *r;
@@ -54,6 +59,7 @@ struct tel_reading *tel_series_add(struct tel_series *s, uint64_t mono_ns)
 		r->pid_io[i].blkio_s = r->pid_io[i].psi_some_s = r->pid_io[i].psi_full_s = -1;
 	}
 	r->guests = xcalloc(s->nguests + 1, sizeof(*r->guests));
+	r->nodes = xcalloc(s->nnodes + 1, sizeof(*r->nodes));
 	return r;
 }
 
@@ -64,6 +70,7 @@ void tel_series_release(struct tel_series *s)
 		free(s->v[i].pid_cpu_s);
 		free(s->v[i].pid_io);
 		free(s->v[i].guests);
+		free(s->v[i].nodes);
 	}
 	free(s->v);
 	free(s->devs);
@@ -82,6 +89,8 @@ enum source {
 	SRC_PID_PSI_FULL,
 	SRC_GUEST_BLOCK,
 	SRC_GUEST_CPU,
+	SRC_NODE_CPU,
+	SRC_NODE_MEM,
 };
 
 static bool get(const struct tel_reading *r, enum source src, size_t idx, double *v)
@@ -126,6 +135,17 @@ static bool get(const struct tel_reading *r, enum source src, size_t idx, double
 	case SRC_GUEST_CPU:
 		v[0] = (double)r->guests[idx].cpu_ns;
 		return r->guests[idx].has_cpu;
+	case SRC_NODE_CPU:
+		if (!r->nodes[idx].has_cpu)
+			return false;
+		memcpy(u, &r->nodes[idx].cpu, CPU_FIELDS * sizeof(uint64_t));
+		for (size_t i = 0; i < CPU_FIELDS; i++)
+			v[i] = (double)u[i];
+		return true;
+	case SRC_NODE_MEM:
+		v[0] = (double)r->nodes[idx].mem_total_kib;
+		v[1] = (double)r->nodes[idx].mem_avail_kib;
+		return r->nodes[idx].has_mem;
 	}
 	return false;
 }
@@ -194,6 +214,23 @@ bool tel_cpu_at(const struct tel_series *s, uint64_t t, struct sysstat_cpu *out)
 		u[i] = u64(v[i]);
 	memcpy(out, u, CPU_FIELDS * sizeof(uint64_t));
 	out->ncpu = s->host_cpus ? s->host_cpus : 1;
+	return true;
+}
+
+bool tel_node_cpu_at(const struct tel_series *s, size_t node, uint64_t t, struct sysstat_cpu *out)
+{
+	double v[CPU_FIELDS];
+	uint64_t u[CPU_FIELDS];
+	unsigned ncpu = 0;
+
+	if (node >= s->nnodes || !value_at(s, SRC_NODE_CPU, node, t, v, CPU_FIELDS))
+		return false;
+	for (size_t i = 0; i < CPU_FIELDS; i++)
+		u[i] = u64(v[i]);
+	memcpy(out, u, CPU_FIELDS * sizeof(uint64_t));
+	for (size_t k = s->n; k-- > 0 && !ncpu;)
+		ncpu = s->v[k].nodes[node].has_cpu ? s->v[k].nodes[node].cpu.ncpu : 0;
+	out->ncpu = ncpu ? ncpu : 1;
 	return true;
 }
 
@@ -305,6 +342,52 @@ static void server_wait(json_t *srv, const struct tel_series *s, int pid, uint64
 }
 
 /*
+ * The host CPU of the instance over [t0, t1], and where it came from: its
+ * hypervisor host's node statistics (libvirt), or this machine's /proc/stat
+ * when the instance has no such host (local target) or its host is this
+ * machine and gives none. A host on another machine without them has no host
+ * CPU (this machine's would be the wrong one).
+ */
+static bool host_cpu_span(const struct tel_series *s, const struct tel_instance *in, uint64_t t0, uint64_t t1,
+			  struct sysstat_cpu *a, struct sysstat_cpu *b, char *src, size_t n)
+{
+	if (in->has_node && tel_node_cpu_at(s, in->node, t0, a) &&
+	    tel_node_cpu_at(s, in->node, t1, b)) {
+		snprintf(src, n, "libvirt node stats (host %s)", in->node_name ? in->node_name : "?");
+		return true;
+	}
+	if (in->has_node && !in->node_here)
+		return false;
+	snprintf(src, n, "/proc/stat");
+	return tel_cpu_at(s, t0, a) && tel_cpu_at(s, t1, b);
+}
+
+/* "host_memory" of [t0, t1] from the node's readings in it (the mean of its used share), when it has any. */
+static bool host_memory(const struct tel_series *s, const struct tel_instance *in, uint64_t t0, uint64_t t1, json_t *o)
+{
+	double used = 0, total = 0;
+	size_t k, m = 0;
+	char src[160];
+
+	if (in->node >= s->nnodes)
+		return false;
+	for (k = 0; k < s->n; k++) {
+		const struct sysstat_node *nd = &s->v[k].nodes[in->node];
+		if (s->v[k].mono_ns < t0 || s->v[k].mono_ns > t1 || !nd->has_mem || !nd->mem_total_kib)
+			continue;
+		total = (double)nd->mem_total_kib;
+		used += 1.0 - (double)(nd->mem_avail_kib < nd->mem_total_kib ? nd->mem_avail_kib : nd->mem_total_kib) / total;
+		m++;
+	}
+	if (!m)
+		return false;
+	snprintf(src, sizeof(src), "libvirt node stats (host %s)", in->node_name ? in->node_name : "?");
+	json_object_set_new(o, "host_memory", json_pack("{s:o, s:o, s:s}", "used", num(used / (double)m), "total_mib",
+							 num(total / 1024), "source", src));
+	return true;
+}
+
+/*
  * The telemetry of [t0, t1]: the whole of it for a phase (`full`), the
  * figures the charts need for an interval. NULL when nothing was sampled.
  */
@@ -324,16 +407,19 @@ static json_t *span_json(const struct tel_series *s, const struct tel_instance *
 	}
 	if (full)
 		json_object_set_new(o, "seconds", num(secs));
-	if (tel_cpu_at(s, t0, &ca) && tel_cpu_at(s, t1, &cb)) {
+	char src[160];
+	if (host_cpu_span(s, in, t0, t1, &ca, &cb, src, sizeof(src))) {
 		struct sysstat_cpu_rates cr;
 		sysstat_cpu_rates(&ca, &cb, &cr);
 		if (full)
-			json_object_set_new(o, "host_cpu", json_pack("{s:o, s:o}", "busy", num(cr.busy), "iowait",
-								     num(cr.iowait)));
+			json_object_set_new(o, "host_cpu", json_pack("{s:o, s:o, s:s}", "busy", num(cr.busy), "iowait",
+								     num(cr.iowait), "source", src));
 		else
 			json_object_set_new(o, "host_cpu_busy", num(cr.busy));
 		any = true;
 	}
+	if (full && in->has_node)
+		any = host_memory(s, in, t0, t1, o) || any;
 	for (size_t i = 0; i < in->ndevs; i++) {
 		struct sysstat_disk da, db;
 		struct sysstat_disk_rates dr;
@@ -498,7 +584,12 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 		json_object_set_new(drive, "top", json_string(s->devs[in->devs[0]].name));
 	if (in->drive_stack)
 		json_object_set_new(drive, "stack", json_string(in->drive_stack));
-	json_object_set_new(root, "telemetry", json_pack("{s:I, s:o, s:o}", "host_cpus", (json_int_t)s->host_cpus,
+	/* The CPUs of the instance's hypervisor host when it gave them, else this machine's. */
+	unsigned host_cpus = s->host_cpus;
+	struct sysstat_cpu nc;
+	if (in->has_node && tel_node_cpu_at(s, in->node, 0, &nc))
+		host_cpus = nc.ncpu;
+	json_object_set_new(root, "telemetry", json_pack("{s:I, s:o, s:o}", "host_cpus", (json_int_t)host_cpus,
 							 "drive", drive, "phases", tphases));
 	if (in->test_bed) {
 		json_t *bed = json_loads(in->test_bed, 0, NULL);

@@ -55,6 +55,7 @@ struct tel_reading {
 	double *pid_cpu_s;                /* [series.npids]; < 0: the process was gone or unreadable */
 	struct tel_pid_io *pid_io;        /* [series.npids] */
 	struct sysstat_guest *guests;     /* [series.nguests] */
+	struct sysstat_node *nodes;       /* [series.nnodes]: the hypervisor hosts (libvirt node calls) */
 };
 
 struct tel_series {
@@ -64,6 +65,7 @@ struct tel_series {
 	pid_t *pids;
 	struct tel_pid_src *pid_src;      /* [npids]; delayacct and psi_scope -1 until set */
 	size_t nguests;
+	size_t nnodes;
 	unsigned host_cpus;
 	size_t n, cap;
 	struct tel_reading *v;
@@ -72,6 +74,8 @@ struct tel_series {
 /* An empty series for these sources (copied). */
 void tel_series_init(struct tel_series *s, const struct blockdev *devs, size_t ndevs, const pid_t *pids,
 		     size_t npids, size_t nguests);
+/* The series reads nnodes hosts too (before its first reading). */
+void tel_series_nodes(struct tel_series *s, size_t nnodes);
 /* A new reading at the end, zeroed but for its arrays; valid until the next call. */
 struct tel_reading *tel_series_add(struct tel_series *s, uint64_t mono_ns);
 void tel_series_release(struct tel_series *s);
@@ -88,6 +92,10 @@ struct tel_instance {
 	int guest;                        /* its VM (libvirt) */
 	unsigned guest_vcpus;
 	const char *guest_disk;           /* how its under-test disk is named among the devices ("i1:sdc") */
+	bool has_node;                    /* it has a hypervisor host among the series' nodes: */
+	size_t node;                      /* that one */
+	const char *node_name;            /* that host's name in the config */
+	bool node_here;                   /* that host is this machine: /proc/stat stands in when it gives no CPU */
 	uint64_t start_ns;                /* CLOCK_MONOTONIC at the driver's t = 0; 0: as the result says */
 	const char *test_bed;             /* the result's "test_bed" as JSON text: {"host": ..., "drives": [...]}
 					   * (core/driveid.h); may be NULL */
@@ -102,5 +110,7 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
  * the first and last). False when the series has no reading. Exposed for tests. */
 bool tel_disk_at(const struct tel_series *s, size_t dev, uint64_t t, struct sysstat_disk *out);
 bool tel_cpu_at(const struct tel_series *s, uint64_t t, struct sysstat_cpu *out);
+/* The same of node `node`'s CPU. */
+bool tel_node_cpu_at(const struct tel_series *s, size_t node, uint64_t t, struct sysstat_cpu *out);
 
 #endif

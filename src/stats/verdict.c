@@ -84,6 +84,8 @@ static double max2(double a, double b)
 void verdict_in_merge(struct verdict_in *acc, const struct verdict_in *in)
 {
 	if (in->has_host_cpu) {
+		if (!acc->has_host_cpu || in->host_cpu_busy > acc->host_cpu_busy)
+			acc->host_cpu_src = in->host_cpu_src;
 		acc->host_cpu_busy = acc->has_host_cpu ? max2(acc->host_cpu_busy, in->host_cpu_busy) : in->host_cpu_busy;
 		acc->has_host_cpu = true;
 	}
@@ -173,8 +175,13 @@ void verdict_explain(const struct verdict_in *in, const struct verdict *v, char 
 			    v->driver.cpu ? "; " : "", 100 * in->conn_wait_share, 100 * VERDICT_CONN_WAIT);
 		break;
 	case BOTTLENECK_HOST_CPU:
-		add(&l, "host CPU %.0f%% busy (>= %.0f%%): drive differences are understated", 100 * in->host_cpu_busy,
-		    100 * VERDICT_CPU_BUSY);
+		/* A hypervisor host's node statistics are named (the host of a drive on another machine). */
+		if (in->host_cpu_src && strcmp(in->host_cpu_src, "/proc/stat"))
+			add(&l, "host CPU %.0f%% busy (>= %.0f%%, %s): drive differences are understated",
+			    100 * in->host_cpu_busy, 100 * VERDICT_CPU_BUSY, in->host_cpu_src);
+		else
+			add(&l, "host CPU %.0f%% busy (>= %.0f%%): drive differences are understated",
+			    100 * in->host_cpu_busy, 100 * VERDICT_CPU_BUSY);
 		break;
 	case BOTTLENECK_GUEST_CPU:
 		add(&l, "guest vCPUs %.0f%% busy (>= %.0f%%)", 100 * in->guest_cpu_busy, 100 * VERDICT_CPU_BUSY);

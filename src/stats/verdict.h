@@ -59,6 +59,7 @@ enum io_wait_source {
 struct verdict_in {
 	bool has_host_cpu;
 	double host_cpu_busy;     /* 0..1 of all host CPUs */
+	const char *host_cpu_src; /* where it was read ("/proc/stat", "libvirt node stats (host h)"), or NULL */
 	bool has_guest_cpu;
 	double guest_cpu_busy;    /* 0..1 of the busiest instance's vCPUs */
 	bool has_driver_cpu;

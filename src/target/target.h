@@ -54,6 +54,7 @@ struct jsonr;
 struct json_t;
 struct strbuf;
 struct sysstat_guest;
+struct sysstat_node;
 
 enum target_opt_type {
 	TOPT_STRING,   /* JSON string */
@@ -118,6 +119,10 @@ struct target_telemetry {
 	pid_t server_pid;        /* the database server's process on this machine; 0: none */
 	bool guest;              /* guest_read gives the instance's VM counters */
 	const char *guest_disk;  /* the VM's under-test disk ("sdc"), with guest */
+	bool node;               /* host_read gives the instance's hypervisor host: */
+	size_t host;             /* that host's index for host_read */
+	const char *host_name;   /* its name in the config */
+	bool host_here;          /* it is this machine */
 };
 
 /* A drive of the campaign. */
@@ -273,6 +278,9 @@ struct target_ops {
 		__attribute__((warn_unused_result));
 	int (*guest_read)(struct target *t, struct target_instance *const *insts, size_t n, struct sysstat_guest *out)
 		__attribute__((warn_unused_result));
+	/* Optional, with `node`: host `host`'s CPU and memory (what it does not give stays zeroed; 0 or -errno),
+	 * in the sampler's thread as guest_read. */
+	int (*host_read)(struct target *t, size_t host, struct sysstat_node *out) __attribute__((warn_unused_result));
 	/* Free inst->priv; changes nothing outside this process. */
 	void (*release)(struct target *t, struct target_instance *inst);
 	/*

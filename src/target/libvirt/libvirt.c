@@ -569,7 +569,8 @@ out:
 /*
  * The sampler reads the VM's under-test disk and vCPUs (guest_read), and the
  * drive's block devices through the pool's folder when the host is this
- * machine (a URI without a host: qemu:///system, test:///default).
+ * machine (a URI without a host, localhost or 127.x, whatever the transport:
+ * qemu:///system, test:///default, qemu+tcp://127.0.0.1/system).
  */
 static int libvirt_telemetry(struct target *t, struct target_instance *inst, struct target_telemetry *out)
 {
@@ -580,8 +581,14 @@ static int libvirt_telemetry(struct target *t, struct target_instance *inst, str
 	int ret;
 
 	*out = (struct target_telemetry){.guest = true, .guest_disk = LV_UNDERTEST_DEV};
-	if (h && h->uri && strstr(h->uri, ":///"))
+	if (h && h->uri && lv_uri_is_this_machine(h->uri))
 		out->drive_path = t->env->drives[inst->drive].path;
+	if (h) {
+		out->node = true;
+		out->host = (size_t)(h - lv->hosts);
+		out->host_name = h->name;
+		out->host_here = h->uri && lv_uri_is_this_machine(h->uri);
+	}
 	if ((ret = lv_get_dom(t, inst, &dom)) < 0)
 		return ret;
 	if (li->tel_dom)
@@ -642,6 +649,74 @@ static void read_guest(virDomainPtr dom, struct sysstat_guest *g)
 		g->vcpus = info.nrVirtCpu;
 	}
 	virResetLastError();
+}
+
+/* One counter of a node call's answer (virNodeCPUStats / virNodeMemoryStats), or 0. */
+static unsigned long long node_field(const char *const *names, const unsigned long long *vals, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return vals[i];
+	return 0;
+}
+
+/*
+ * The host's CPU time over all its CPUs (virNodeGetCPUStats: user, kernel,
+ * idle, iowait) and memory (virNodeGetMemoryStats: total, free, buffers,
+ * cached), through its connection, for a host on any machine; what the host's
+ * driver does not give stays zeroed (the test driver has no memory stats).
+ */
+static int libvirt_host_read(struct target *t, size_t host, struct sysstat_node *out)
+{
+	struct lv *lv = t->priv;
+	struct lv_host *h;
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (host >= lv->nhosts || !(h = &lv->hosts[host])->conn)
+		return -ENOENT;
+	if (virNodeGetCPUStats(h->conn, VIR_NODE_CPU_STATS_ALL_CPUS, NULL, &n, 0) == 0 && n > 0 && n <= 16) {
+		virNodeCPUStats st[16];
+		const char *names[16];
+		unsigned long long vals[16];
+		if (virNodeGetCPUStats(h->conn, VIR_NODE_CPU_STATS_ALL_CPUS, st, &n, 0) == 0) {
+			for (int i = 0; i < n; i++) {
+				names[i] = st[i].field;
+				vals[i] = st[i].value;
+			}
+			out->cpu.user = node_field(names, vals, n, VIR_NODE_CPU_STATS_USER);
+			out->cpu.system = node_field(names, vals, n, VIR_NODE_CPU_STATS_KERNEL);
+			out->cpu.idle = node_field(names, vals, n, VIR_NODE_CPU_STATS_IDLE);
+			out->cpu.iowait = node_field(names, vals, n, VIR_NODE_CPU_STATS_IOWAIT);
+			out->has_cpu = out->cpu.user + out->cpu.system + out->cpu.idle > 0;
+		}
+	}
+	if (out->has_cpu) {
+		if (!h->ncpus) {
+			virNodeInfo ni;
+			h->ncpus = virNodeGetInfo(h->conn, &ni) == 0 ? ni.cpus : 0;
+		}
+		out->cpu.ncpu = h->ncpus;
+	}
+	n = 0;
+	if (virNodeGetMemoryStats(h->conn, VIR_NODE_MEMORY_STATS_ALL_CELLS, NULL, &n, 0) == 0 && n > 0 && n <= 16) {
+		virNodeMemoryStats st[16];
+		const char *names[16];
+		unsigned long long vals[16];
+		if (virNodeGetMemoryStats(h->conn, VIR_NODE_MEMORY_STATS_ALL_CELLS, st, &n, 0) == 0) {
+			for (int i = 0; i < n; i++) {
+				names[i] = st[i].field;
+				vals[i] = st[i].value;
+			}
+			out->mem_total_kib = node_field(names, vals, n, VIR_NODE_MEMORY_STATS_TOTAL);
+			out->mem_avail_kib = node_field(names, vals, n, VIR_NODE_MEMORY_STATS_FREE) +
+					     node_field(names, vals, n, VIR_NODE_MEMORY_STATS_BUFFERS) +
+					     node_field(names, vals, n, VIR_NODE_MEMORY_STATS_CACHED);
+			out->has_mem = out->mem_total_kib > 0;
+		}
+	}
+	virResetLastError();
+	return 0;
 }
 
 static int libvirt_guest_read(struct target *t, struct target_instance *const *insts, size_t n,
@@ -738,6 +813,7 @@ const struct target_ops target_libvirt_ops = {
 	.status = libvirt_status,
 	.rollback = libvirt_rollback,
 	.telemetry = libvirt_telemetry,
+	.host_read = libvirt_host_read,
 	.guest_read = libvirt_guest_read,
 	.release = libvirt_release,
 	.lock_key = libvirt_lock_key,

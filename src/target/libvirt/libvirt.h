@@ -43,6 +43,7 @@ struct strbuf;
 struct lv_host {
 	const char *name, *uri;
 	virConnectPtr conn;
+	unsigned ncpus; /* virNodeGetInfo's, once the sampler asked (0: not yet or not known) */
 };
 
 struct lv_drive {

@@ -121,6 +121,98 @@ static const char *const result_text =
 	"{\"phase\":\"sample\",\"t\":20,\"seconds\":5,\"tps\":10},{\"phase\":\"sample\",\"t\":25,\"seconds\":5,\"tps\":10}]}";
 
 /*
+ * Node 0 (a hypervisor host, libvirt's node calls) per second: 4 CPUs, 200
+ * user + 20 kernel ns-ticks busy of 400 (55%), 40 iowait; memory 1,000,000
+ * KiB of which 250,000 available (75% used). /proc/stat's host (fill) is
+ * 73.3% busy.
+ */
+static void node_series(struct tel_series *s, bool node_cpu)
+{
+	const struct blockdev devs[1] = {{7, 1, "loop1"}};
+	const pid_t pids[1] = {4242};
+
+	tel_series_init(s, devs, 1, pids, 1, 1);
+	tel_series_nodes(s, 1);
+	s->host_cpus = 2;
+	for (size_t k = 0; k < 7; k++) {
+		double t = 99 + 5.0 * (double)k;
+		struct tel_reading *r = tel_series_add(s, (uint64_t)(t * 1e9));
+		fill(r, t);
+		r->nodes[0] = (struct sysstat_node){
+			.has_cpu = node_cpu,
+			.cpu = {.user = (uint64_t)(200 * t), .system = (uint64_t)(20 * t), .idle = (uint64_t)(140 * t),
+				.iowait = (uint64_t)(40 * t), .ncpu = 4},
+			.has_mem = true, .mem_total_kib = 1000000, .mem_avail_kib = 250000};
+	}
+}
+
+/* tel_attach of node_series(node_cpu) for an instance on node 0 (here or not), read back. */
+static struct run *node_attach(bool node_cpu, bool here, char **text)
+{
+	const size_t devs[1] = {0};
+	struct tel_instance in = {.devs = devs, .ndevs = 1, .driver_pid = -1, .server_pid = -1, .guest = -1,
+				  .has_node = true, .node = 0, .node_name = "h2", .node_here = here,
+				  .start_ns = 100 * S};
+	struct tel_series s;
+	struct strbuf err, path;
+	struct run *r = NULL;
+	size_t len;
+
+	strbuf_init(&err, 0);
+	strbuf_init(&path, 0);
+	strbuf_addf(&path, "%s/node.json", dir);
+	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
+	node_series(&s, node_cpu);
+	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
+	assert_int_equal(read_file(path.buf, text, &len), 0);
+	assert_int_equal(results_parse_result("node.json", *text, &r, &err), 0);
+	tel_series_release(&s);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	return r;
+}
+
+/* Issue 25 item 2: an instance's host CPU and memory come from its hypervisor host's node calls, and say so. */
+static void node_host_figures(void **state)
+{
+	struct run *r;
+	char *text = NULL;
+
+	(void)state;
+	/* The node gives CPU: its figures, not this machine's, and its CPU count. */
+	r = node_attach(true, false, &text);
+	assert_true(r->tel_sample.has_host);
+	NEAR(r->tel_sample.host_busy, 220.0 / 400, 1e-3);
+	NEAR(r->tel_sample.host_iowait, 40.0 / 400, 1e-3);
+	assert_string_equal(r->tel_sample.host_source, "libvirt node stats (host h2)");
+	assert_int_equal(r->host_cpus, 4);
+	assert_true(r->tel_sample.has_host_mem);
+	NEAR(r->tel_sample.host_mem_used, 0.75, 1e-9);
+	assert_non_null(strstr(text, "\"total_mib\": 976.5625"));
+	for (size_t i = 0; i < r->nintervals; i++)
+		NEAR(r->intervals[i].host_busy, 220.0 / 400, 1e-3);
+	run_free(r);
+	free(text);
+	/* A host on another machine without CPU figures: no host CPU (this machine's is not that host's). */
+	r = node_attach(false, false, &text);
+	assert_false(r->tel_sample.has_host);
+	assert_true(r->tel_sample.has_host_mem);
+	for (size_t i = 0; i < r->nintervals; i++)
+		assert_false(r->intervals[i].has_host);
+	run_free(r);
+	free(text);
+	/* The same host on this machine: /proc/stat stands in. */
+	r = node_attach(false, true, &text);
+	assert_true(r->tel_sample.has_host);
+	NEAR(r->tel_sample.host_busy, 110.0 / 150, 1e-3);
+	assert_string_equal(r->tel_sample.host_source, "/proc/stat");
+	assert_int_equal(r->host_cpus, 2);
+	run_free(r);
+	free(text);
+}
+
+
+/*
  * The sample (100 + 10 .. 100 + 25 s): loop1 100 r + 400 w IOPS, 0.4096 +
  * 4.096 MB/s, await (100 + 2,000) / 500 = 4.2 ms, queue depth 2.1, 75% busy;
  * host 110 / 150 = 73.3% busy; driver 0.5 core over its 2 loops; server 1.2
@@ -444,6 +536,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interpolation),
 		cmocka_unit_test(attach_and_read_back),
+		cmocka_unit_test(node_host_figures),
 		cmocka_unit_test(server_waiting),
 		cmocka_unit_test(driver_own_account),
 		cmocka_unit_test(sample_own_span),

@@ -36,6 +36,9 @@ static const struct row rows[] = {
 	 * 95% utilised too, but the CPU rule comes first. */
 	{"CPU-bound fast drive", {HOST(0.97), DRIVER(0.6, 2), DRIVE(0.95, 0.2, 1.1)}, BOTTLENECK_HOST_CPU,
 	 "host CPU 97% busy (>= 90%): drive differences are understated; drive loop1 also 95% utilised"},
+	/* A drive on another host: that host's node statistics decide, and are named (issue 25 item 2). */
+	{"another host's CPU", {HOST(0.93), .host_cpu_src = "libvirt node stats (host kvm2)"}, BOTTLENECK_HOST_CPU,
+	 "host CPU 93% busy (>= 90%, libvirt node stats (host kvm2)): drive differences are understated"},
 	{"host CPU exactly 90%", {HOST(0.90)}, BOTTLENECK_HOST_CPU, "90% busy"},
 	{"host CPU 89%", {HOST(0.89)}, BOTTLENECK_UNKNOWN, "host CPU 89% busy"},
 	{"guest vCPUs busy", {HOST(0.6), GUEST(0.93), DRIVE(0.5, 1, 1)}, BOTTLENECK_GUEST_CPU, "guest vCPUs 93% busy"},
@@ -113,7 +116,8 @@ static void merge(void **state)
 	const struct verdict_in a = {HOST(0.4), DRIVER(0.5, 1), .has_drive = true, .drive_util = 0.3,
 				     .drive_await_ms = 9, .drive_device = "vda"};
 	const struct verdict_in b = {HOST(0.7), DRIVER(1.2, 4), .has_drive = true, .drive_util = 0.9,
-				     .drive_await_ms = 2, .drive_device = "loop3"};
+				     .drive_await_ms = 2, .drive_device = "loop3",
+				     .host_cpu_src = "libvirt node stats (host h2)"};
 	const struct verdict_in c = {GUEST(0.2)};
 
 	(void)state;
@@ -121,6 +125,7 @@ static void merge(void **state)
 	verdict_in_merge(&acc, &b);
 	verdict_in_merge(&acc, &c);
 	assert_true(acc.has_host_cpu && acc.host_cpu_busy == 0.7);
+	assert_string_equal(acc.host_cpu_src, "libvirt node stats (host h2)"); /* the busiest host's source */
 	assert_true(acc.has_guest_cpu && acc.guest_cpu_busy == 0.2);
 	assert_true(acc.driver_cores == 0.5 && acc.driver_loops == 1); /* 0.5 per loop beats 0.3 */
 	assert_true(acc.drive_util == 0.9 && acc.drive_await_ms == 2);

@@ -226,6 +226,19 @@ static void check_telemetry(struct rig *r, struct target_instance *in)
 	assert_string_equal(tt.guest_disk, "sdc");
 	assert_string_equal(tt.drive_path, r->cfg->drives[in->drive].path);
 	assert_int_equal(tt.server_pid, 0);
+	/* Its host through libvirt's node calls (issue 25 item 2): the test driver's CPUs (16; host2.xml's
+	 * 8) and fixed counters, no memory statistics (it has no virNodeGetMemoryStats); no host beyond
+	 * the config's. */
+	struct sysstat_node nd;
+	assert_true(tt.node);
+	assert_true(tt.host_here);
+	assert_non_null(tt.host_name);
+	assert_int_equal(r->t.ops->host_read(&r->t, tt.host, &nd), 0);
+	assert_true(nd.has_cpu);
+	assert_int_equal(nd.cpu.ncpu, strcmp(tt.host_name, "h2") ? 16 : 8);
+	assert_true(nd.cpu.user > 0 && nd.cpu.idle > 0);
+	assert_false(nd.has_mem);
+	assert_int_equal(r->t.ops->host_read(&r->t, 99, &nd), -ENOENT);
 	assert_int_equal(r->t.ops->guest_read(&r->t, one, 1, &g[0]), 0);
 	usleep(2000);
 	assert_int_equal(r->t.ops->guest_read(&r->t, one, 1, &g[1]), 0);
