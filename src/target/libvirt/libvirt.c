@@ -219,6 +219,8 @@ static int libvirt_preflight(struct target *t, struct target_instance *insts, si
 	}
 	if ((ret = lv_preflight_paths(t)) < 0 || (ret = lv_campaign_id(t, false)) < 0 || (ret = connect_hosts(t)) < 0)
 		return ret;
+	for (size_t h = 0; h < lv->nhosts; h++)
+		lv_warn_guest_reach(t->env, h, lv->hosts[h].conn);
 	for (size_t d = 0; d < t->env->ndrives; d++)
 		if ((ret = lv_resolve_pool(t, d)) < 0)
 			return ret;

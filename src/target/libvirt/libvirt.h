@@ -163,6 +163,10 @@ int lv_preflight_space(struct target *t) __attribute__((warn_unused_result));
 /* Two drives of one host in one storage pool (after lv_resolve_pool): one line, -EINVAL, or with
  * "allow_shared_device": true a warning each. */
 int lv_preflight_pools(struct target *t) __attribute__((warn_unused_result));
+/* Endpoint "guest" on another machine: whether its network's guests are out of this machine's
+ * reach (true, with one clause in why); the warning line for host h (--plan and preflight). */
+bool lv_net_unreachable(const char *xml, const char *routes, struct strbuf *why);
+void lv_warn_guest_reach(const struct target_env *env, size_t h, virConnectPtr conn);
 int lv_create_volume(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, int role)
 	__attribute__((warn_unused_result));
 int lv_delete_vol(struct target *t, size_t drive, const char *name, const char *what) __attribute__((warn_unused_result));

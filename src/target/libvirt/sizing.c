@@ -10,6 +10,11 @@
  *                     their drive, two drives on one block device or a drive on the
  *                     OS's device (target/devices.c), two drives in one pool of a host
  *                     ("allow_shared_device": true makes the last three warnings)
+ *   lv_net_unreachable, lv_warn_guest_reach
+ *                     endpoint "guest" on a host that is another machine: whether
+ *                     this machine reaches that host's network (its forward mode,
+ *                     and for a routed one a route here to its subnet); one warning
+ *                     line when it does not, for --plan and preflight
  * Paths (base_image, drive paths, /dev/kvm) are checked where dbrig can see them:
  * on a local host (a URI without a server part, qemu:///system); a remote host's
  * free space comes from its pool (virStoragePoolGetInfo: the pool named, or the one whose
@@ -18,9 +23,11 @@
  */
 #include "target/libvirt/libvirt.h"
 
+#include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <libvirt/virterror.h>
 #include <stdio.h>
@@ -105,6 +112,132 @@ void libvirt_storage(const struct target_env *env, struct strbuf *out)
 	strbuf_addf(out, "format=%s allocation=%s", lv_setting_str(env, "disk_format"), lv_setting_str(env, "allocation"));
 }
 
+/* The value of attribute `name` in the tag at `tag` (up to its '>'), in buf; false when absent. */
+static bool xml_attr(const char *tag, const char *name, char *buf, size_t n)
+{
+	const char *end = strchr(tag, '>'), *p = tag;
+	size_t len = strlen(name);
+
+	while (end && (p = strstr(p, name)) && p < end) {
+		if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && p[len] == '=' && (p[len + 1] == '\'' || p[len + 1] == '"')) {
+			const char *v = p + len + 2, *q = strchr(v, p[len + 1]);
+			if (!q || q > end || (size_t)(q - v) >= n)
+				return false;
+			memcpy(buf, v, (size_t)(q - v));
+			buf[q - v] = '\0';
+			return true;
+		}
+		p += len;
+	}
+	return false;
+}
+
+/* Whether /proc/net/route's text has a route other than the default one that covers addr/mask
+ * (both as that file prints them: the network-order bytes read as a native word). */
+static bool route_covers(const char *routes, uint32_t addr, uint32_t mask)
+{
+	const char *line = routes ? strchr(routes, '\n') : NULL; /* after the header */
+
+	while (line && *++line) {
+		char ifname[64];
+		unsigned dest, gw, flags, refcnt, use, metric, rmask;
+		if (sscanf(line, "%63s %x %x %x %u %u %u %x", ifname, &dest, &gw, &flags, &refcnt, &use, &metric,
+			   &rmask) == 8 && rmask && (flags & 1) && (addr & rmask) == dest && (mask & rmask) == rmask)
+			return true;
+		line = strchr(line, '\n');
+	}
+	return false;
+}
+
+/*
+ * Whether the guests of a libvirt network whose XML is `xml` (virNetworkGetXMLDesc) on another
+ * machine can be reached from here, whose routing table is `routes` (/proc/net/route's text):
+ * false when they may be (bridged onto a LAN, a macvtap or hostdev network, routed or open with
+ * a route here to its IPv4 subnet, or an address libvirt does not give); true with one clause in
+ * why when they cannot (NAT, isolated, routed with no route here).
+ */
+bool lv_net_unreachable(const char *xml, const char *routes, struct strbuf *why)
+{
+	const char *fw = strstr(xml, "<forward"), *ip = xml;
+	char mode[32] = "nat", a[64], m[64];
+	struct in_addr addr, mask = {0};
+
+	if (!fw) {
+		strbuf_adds(why, "is isolated (no <forward>): nothing outside its host reaches its guests");
+		return true;
+	}
+	(void)xml_attr(fw, "mode", mode, sizeof(mode));
+	if (!strcmp(mode, "nat")) {
+		strbuf_adds(why, "is NAT (<forward mode='nat'>): its guests reach out, nothing reaches in");
+		return true;
+	}
+	if (strcmp(mode, "route") && strcmp(mode, "open"))
+		return false; /* bridge, private, vepa, passthrough, hostdev: on the host's LAN */
+	while ((ip = strstr(ip, "<ip "))) {
+		char fam[16] = "ipv4";
+		(void)xml_attr(ip, "family", fam, sizeof(fam));
+		if (!strcmp(fam, "ipv4") && xml_attr(ip, "address", a, sizeof(a)) && inet_pton(AF_INET, a, &addr) == 1)
+			break;
+		ip += 4;
+	}
+	if (!ip)
+		return false; /* no IPv4 subnet given: nothing to look for */
+	if (xml_attr(ip, "netmask", m, sizeof(m))) {
+		if (inet_pton(AF_INET, m, &mask) != 1)
+			return false;
+	} else {
+		long bits = xml_attr(ip, "prefix", m, sizeof(m)) ? strtol(m, NULL, 10) : 24;
+		if (bits < 0 || bits > 32)
+			return false;
+		mask.s_addr = htonl(bits ? ~UINT32_C(0) << (32 - bits) : 0);
+	}
+	addr.s_addr &= mask.s_addr;
+	if (route_covers(routes, addr.s_addr, mask.s_addr))
+		return false;
+	inet_ntop(AF_INET, &addr, a, sizeof(a));
+	int bits = 0;
+	for (uint32_t v = ntohl(mask.s_addr); v & UINT32_C(0x80000000); v <<= 1)
+		bits++;
+	strbuf_addf(why, "is %s (<forward mode='%s'>) to %s/%d, and this machine has no route to it but its default one "
+		    "(expected ip route add %s/%d via that host, or a router that routes it)",
+		    strcmp(mode, "route") ? "open" : "routed", mode, a, bits, a, bits);
+	return true;
+}
+
+/*
+ * Endpoint "guest" on a host that is another machine: one warning line when this machine
+ * cannot reach the guests of the VMs' network there (lv_net_unreachable), or when that
+ * network cannot be read. Nothing for a host on this machine, another endpoint, or no
+ * connection (--plan says the host is not reachable).
+ */
+void lv_warn_guest_reach(const struct target_env *env, size_t h, virConnectPtr conn)
+{
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const char *net = lv_setting_str(env, "network");
+	struct strbuf why;
+	virNetworkPtr n;
+	char *xml = NULL, *routes = NULL;
+	size_t len;
+
+	if (!conn || h >= hosts->nmap || strcmp(lv_setting_str(env, "endpoint"), "guest") ||
+	    lv_uri_is_this_machine(hosts->map[h].value))
+		return;
+	strbuf_init(&why, 0);
+	if (!(n = virNetworkLookupByName(conn, net)) || !(xml = virNetworkGetXMLDesc(n, 0)))
+		strbuf_addf(&why, "cannot be read there (%s)", virGetLastErrorMessage());
+	else if (read_file("/proc/net/route", &routes, &len) < 0 || !lv_net_unreachable(xml, routes, &why))
+		strbuf_reset(&why);
+	if (why.len)
+		log_warn("%s: .target.network: \"%s\" on host %s (%s, another machine) %s: the drivers here cannot reach "
+			 "its guests with endpoint \"guest\" (docs/libvirt.md, \"Reaching guests on other hosts\")",
+			 env->file, net, hosts->map[h].key, hosts->map[h].value, why.buf);
+	if (n)
+		virNetworkFree(n);
+	free(xml);
+	free(routes);
+	strbuf_release(&why);
+}
+
 /* libvirt prints every error on stderr by default; the lines here say what they could not learn. */
 static void quiet(void *opaque, virErrorPtr err)
 {
@@ -169,6 +302,7 @@ void libvirt_plan(const struct target_env *env, FILE *out)
 			fprintf(out, "the host's CPUs and RAM not known (%s: %s)\n", hosts->map[h].value,
 				virGetLastErrorMessage());
 		}
+		lv_warn_guest_reach(env, h, conns[h]);
 	}
 	gib(lv_vol_size(env, VMD_PREBUILT), b, sizeof(b));
 	fprintf(out, "            restore before every run: each of its VMs' pre-built volume (up to %s) copied onto "

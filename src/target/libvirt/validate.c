@@ -435,7 +435,8 @@ bool lv_uri_is_this_machine(const char *uri)
  * machine: with endpoint "forward" its VMs' ports are forwarded on that machine's
  * 127.0.0.1, which nothing here reaches (short of tunnels); with "guest" they are
  * reached on its libvirt network, which must be routed or bridged to this machine
- * (preflight checks the network's mode). One line per such host, for --plan too.
+ * (--plan and preflight read that network: sizing.c's lv_warn_guest_reach). One line
+ * per such host, for --plan too.
  */
 static void warn_unreachable(const struct target_env *env)
 {

@@ -1594,6 +1594,72 @@ static void test_block_stats_types(void **state)
 	virResetLastError();
 }
 
+/* What lv_warn_guest_reach(env, 0, c) writes on stderr. */
+static char *guest_reach_warning(const struct campaign_config *cfg, virConnectPtr c)
+{
+	char tmp[] = "/tmp/dbrig-ut-reach-XXXXXX", *text = NULL;
+	int fd = mkstemp(tmp), saved = dup(2);
+	size_t len;
+
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	assert_int_equal(dup2(fd, 2), 2);
+	lv_warn_guest_reach(&cfg->env, 0, c);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	assert_int_equal(read_file(tmp, &text, &len), 0);
+	unlink(tmp);
+	return text;
+}
+
+/*
+ * Endpoint "guest" on a host that is another machine (issue 25 item 4): the
+ * VMs' network is read through that host's connection (here test:///default's
+ * NAT network "default" stands for it) and one line says this machine cannot
+ * reach its guests; nothing with endpoint "forward" (validate's line says
+ * that) or for a host on this machine; a network that is not there is said.
+ */
+static void test_guest_reach(void **state)
+{
+	static const struct {
+		const char *uri, *endpoint, *extra, *want;
+	} cases[] = {
+		{"qemu+ssh://root@kvm2/system", "guest", "",
+		 ": .target.network: \"default\" on host h (qemu+ssh://root@kvm2/system, another machine) is NAT "
+		 "(<forward mode='nat'>): its guests reach out, nothing reaches in: the drivers here cannot reach its guests "
+		 "with endpoint \"guest\" (docs/libvirt.md, \"Reaching guests on other hosts\")\n"},
+		{"qemu+ssh://root@kvm2/system", "guest", ", \"network\": \"lab\"",
+		 ": .target.network: \"lab\" on host h (qemu+ssh://root@kvm2/system, another machine) cannot be read there ("},
+		{"qemu+ssh://root@kvm2/system", "forward", "", NULL},
+		{"qemu+tcp://127.0.0.1:16509/system", "guest", "", NULL},
+		{"qemu:///system", "guest", "", NULL},
+	};
+	virConnectPtr c = virConnectOpen("test:///default");
+	char file[256], hosts[256];
+
+	(void)state;
+	assert_non_null(c);
+	snprintf(file, sizeof(file), "/tmp/dbrig-ut-libvirt-reach-%d.json", (int)getpid());
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct campaign_config *cfg = NULL;
+		char *text;
+		snprintf(hosts, sizeof(hosts), "{\"h\": \"%s\"}", cases[i].uri);
+		write_config(file, hosts, "{\"name\": \"da\", \"path\": \"/srv/da\"}", "{\"da\": 1}", cases[i].extra,
+			     cases[i].endpoint);
+		assert_int_equal(campaign_config_load(file, &cfg), 0);
+		text = guest_reach_warning(cfg, c);
+		if (cases[i].want ? !strstr(text, cases[i].want) || strchr(text, '\n') != strrchr(text, '\n') : text[0])
+			fail_msg("%s %s: got \"%s\", expected \"%s\"", cases[i].uri, cases[i].endpoint, text,
+				 cases[i].want ? cases[i].want : "");
+		free(text);
+		campaign_config_free(cfg);
+	}
+	unlink(file);
+	assert_int_equal(virConnectClose(c), 0);
+}
+
 static void test_host_uris(void **state)
 {
 	static const struct {
@@ -1647,6 +1713,7 @@ int main(void)
 		cmocka_unit_test(test_collision_rolls_back),
 		cmocka_unit_test_teardown(test_two_hosts, reset_config),
 		cmocka_unit_test(test_host_uris),
+		cmocka_unit_test(test_guest_reach),
 		cmocka_unit_test(test_block_stats_types),
 		cmocka_unit_test_teardown(test_generated_password, reset_config),
 		cmocka_unit_test_teardown(test_fresh_keeps_state, reset_config),
