@@ -1110,6 +1110,14 @@ static void drive_section(struct strbuf *sb, int *chart_id, const struct report 
 		strbuf_adds(sb, "</p>\n");
 		break;
 	}
+	struct strbuf src;
+	strbuf_init(&src, 0);
+	if (report_tel_sources_text(rep, drive, &src)) {
+		strbuf_adds(sb, "<p>Telemetry sources: ");
+		esc(sb, src.buf);
+		strbuf_adds(sb, "</p>\n");
+	}
+	strbuf_release(&src);
 	strbuf_adds(sb, "<div class=\"grid\">\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		if (!rep->groups[i].all_drives && !strcmp(rep->groups[i].drive, drive) && rep->groups[i].has_verdict)

@@ -503,6 +503,11 @@ static void per_drive(struct strbuf *sb, const struct report *rep)
 				break;
 			}
 		}
+		struct strbuf src;
+		strbuf_init(&src, 0);
+		if (report_tel_sources_text(rep, d->drive, &src))
+			strbuf_addf(sb, "Telemetry sources: %s\n\n", src.buf);
+		strbuf_release(&src);
 	}
 }
 

@@ -49,6 +49,11 @@ void report_fmt_num(char *buf, size_t n, double v, int decimals); /* "7,869.21" 
 void report_md_cell(struct strbuf *sb, const char *s);
 /* "loop4: 2 r + 120 w IOPS, 0.01 r + 1.00 w MB/s, 61.60 ms per I/O, queue depth 7.5, 100% utilised". */
 void report_dev_text(const struct tel_dev *d, char *buf, size_t n);
+/* Where drive's sample telemetry came from, one sentence ("host CPU: libvirt node stats (host
+ * kvm2), host memory 41% used (…); block devices: …; VM disks: libvirt block stats"), from the
+ * first of its results that says (host_cpu.source, written since 2026-12-03); false when none does
+ * (older results: nothing is claimed). */
+bool report_tel_sources_text(const struct report *rep, const char *drive, struct strbuf *out);
 /* "fast > slow by 11.6x (95% CI 10.9–12.3)" for a drive comparison. */
 void report_compare_sentence(const struct agg_cmp *c, const struct agg_group *a, const struct agg_group *b,
 			     char *buf, size_t n);

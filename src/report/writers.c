@@ -428,3 +428,31 @@ void report_bed_rows(const struct report_bed *b, struct strbuf *sb, report_bed_r
 	row(sb, "host", b->host);
 	strbuf_release(&t);
 }
+
+bool report_tel_sources_text(const struct report *rep, const char *drive, struct strbuf *out)
+{
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		const struct tel_phase *t = &r->tel_sample;
+		bool node = !strncmp(t->host_source, "libvirt node", 12), dev = false, vm = false;
+
+		if (strcmp(r->drive, drive) || !t->present || !t->host_source[0])
+			continue;
+		for (size_t k = 0; k < t->ndevs; k++) {
+			dev = dev || t->devs[k].has_util;
+			vm = vm || !t->devs[k].has_util;
+		}
+		strbuf_addf(out, "host CPU: %s", t->host_source);
+		if (t->has_host_mem)
+			strbuf_addf(out, ", host memory %.0f%% used (%s)", 100 * t->host_mem_used, t->host_source);
+		if (dev)
+			strbuf_adds(out, "; block devices: /proc/diskstats on this machine");
+		else if (node)
+			strbuf_adds(out, "; block devices: none (the drive's host is another machine: dbrig reads "
+					 "/proc/diskstats only here)");
+		if (vm)
+			strbuf_adds(out, "; VM disks: libvirt block stats");
+		return true;
+	}
+	return false;
+}

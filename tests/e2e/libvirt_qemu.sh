@@ -579,6 +579,9 @@ c, m = t.get('host_cpu') or {}, t.get('host_memory') or {}
 ok = c.get('source') == m.get('source') == 'libvirt node stats (host $h)' and 0 < c.get('busy', 0) <= 1 and 0 < m.get('used', 0) < 1 and m.get('total_mib', 0) > 0
 sys.exit(0 if ok else 'host_cpu %s host_memory %s' % (c, m))"
 done
+check "the report names each drive's telemetry sources: slow's host CPU and memory from host remote" grep -qE \
+	"^Telemetry sources: host CPU: libvirt node stats \\(host remote\\), host memory [0-9]+% used \\(libvirt node stats \\(host remote\\)\\); block devices: /proc/diskstats on this machine; VM disks: libvirt block stats$" \
+	"out/$NAME/report/report.md"
 check "both drives' results carry the same golden fingerprint" python3 -c "import json, sys
 g = [json.load(open('$res/%s/vm1.json' % d))['run'].get('golden') for d in ('fast', 'slow')]
 sys.exit(0 if g[0] and g[0] == g[1] and 'rows=2000' in g[0] else 'run.golden: %s' % g)"

@@ -158,3 +158,17 @@ for e in err:
 sys.exit(1 if err else 0)
 PY
 echo "PASS: the stored precondition and sample telemetry are their own spans'"
+
+# issue 25 item 2: the result says where the host CPU came from (the local target: this machine's
+# /proc/stat; no hypervisor host, so no host_memory), and the report says it per drive.
+python3 -c "import json, sys
+t = json.load(open('$res'))['telemetry']['phases']['sample']
+sys.exit(0 if t['host_cpu'].get('source') == '/proc/stat' and 'host_memory' not in t else 'host_cpu %s, host_memory %s' % (t['host_cpu'], t.get('host_memory')))" ||
+	fail "the sample's host_cpu.source is not /proc/stat, or a local run has host_memory (above)"
+"$DBRIG_BIN" report "$T/out/smptel" --out "$T/rep" --compare none --format md,html > /dev/null 2> rep.err ||
+	fail "dbrig report of the campaign failed: $(tail -n 3 rep.err)"
+grep -qxF "Telemetry sources: host CPU: /proc/stat; block devices: /proc/diskstats on this machine" "$T/rep/report.md" ||
+	fail "report.md has no telemetry sources line for drive a: $(grep -n 'Telemetry sources' "$T/rep/report.md")"
+grep -qF "<p>Telemetry sources: host CPU: /proc/stat; block devices: /proc/diskstats on this machine</p>" "$T/rep/report.html" ||
+	fail "report.html has no telemetry sources line for drive a"
+echo "PASS: the host CPU's source in the result and the report"
