@@ -10,16 +10,18 @@
  *               volumes as their disks; definition, stop/start, readiness,
  *               endpoint)
  *   sizing.c    --plan's sizing and preflight's refusals (paths, /dev/kvm, free
- *               space, shared block devices)
+ *               space, shared block devices), and whether another machine's
+ *               guest network is reachable from here
  *   stream.c    a volume copied between hosts (download and upload streams)
- * vir* calls happen in these six files only.
+ *   telemetry.c what the sampler reads: VM disks and vCPUs, hosts' node stats
+ *   seed.c      the cloud-init seed's variables (engine packages, server
+ *               options, the driver's user, client address and password,
+ *               generated per campaign)
+ * vir* calls happen in these eight files only.
  *   identity.c  the campaign's own files beside its results folder; its
  *               identity file
  *   validate.c  the options table and libvirt_validate (no libvirt calls):
  *               the grammars of everything that reaches a guest or a URI
- *   seed.c      the cloud-init seed's variables (engine packages, server
- *               options, the driver's user, client address and password,
- *               generated per campaign)
  *   vmxml.c     domain, pool and volume rendering from vm-templates/, and
  *               the seed's user-data and meta-data as JSON
  */
@@ -76,6 +78,10 @@ struct lv_inst {
  * read; a missing or negative (unsupported) counter is 0.
  */
 uint64_t lv_block_stat(virTypedParameterPtr params, int n, const char *name);
+/* telemetry.c: the target's telemetry, guest_read and host_read ops */
+int libvirt_telemetry(struct target *t, struct target_instance *inst, struct target_telemetry *out);
+int libvirt_guest_read(struct target *t, struct target_instance *const *insts, size_t n, struct sysstat_guest *out);
+int libvirt_host_read(struct target *t, size_t host, struct sysstat_node *out);
 
 struct lv {
 	struct lv_host *hosts;
