@@ -32,13 +32,28 @@ build=${DBRIG_BUILD_DIR:-build-test}
 # Everything a test needs was just installed: a test that would skip fails instead.
 export DBRIG_NO_SKIP=1
 failed=()
-stage() { # stage NAME COMMAND...: run, time, remember a failure, go on
-	local name=$1 t0=$SECONDS
+why=""
+# failed_checks DIR: each failed test of ctest's last run in DIR with the lines that name its
+# failure (a check's FAIL:, a sanitizer's report, a timeout). CI shows the head and the tail
+# of this script's output, not its middle, where a failing test's own output lands: these
+# lines are printed again at the very end.
+failed_checks() {
+	awk '/^[0-9]+\/[0-9]+ Testing: / { t = $3; buf = ""; n = 0; out = 0; next }
+	     /^<end of output>/ { out = 1; next }
+	     out && /^Test [A-Z]/ { if ($0 != "Test Passed.") printf "%s  %s: %s\n", buf, t, $0; t = ""; next }
+	     t != "" && !out && /^(oracle: )?(FAILED CHECK|FAIL|ERROR): |Sanitizer|runtime error: / {
+	         if (n++ < 12) buf = buf "  " t ": " substr($0, 1, 300) "\n" }' \
+		"$1/Testing/Temporary/LastTest.log" 2>/dev/null || true
+}
+stage() { # stage NAME COMMAND...: run, time, remember a failure (and what failed), go on
+	local name=$1 t0=$SECONDS dir="" a prev=""
 	shift
+	for a in "$@"; do [ "$prev" = --test-dir ] && dir=$a; prev=$a; done
 	echo "=== $name"
 	if "$@"; then echo "=== $name: ok ($((SECONDS - t0)) s)"; else
 		echo "=== $name: FAILED ($((SECONDS - t0)) s)"
 		failed+=("$name")
+		[ -z "$dir" ] || why+="$name:"$'\n'"$(failed_checks "$dir")"$'\n'
 	fi
 }
 cmake -S . -B "$build" -DDBRIG_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -102,6 +117,7 @@ if [ $# -eq 0 ] && [ "${DBRIG_FUZZ_SECONDS:-20}" != 0 ]; then
 	stage "fuzz (${DBRIG_FUZZ_SECONDS:-20} s per target)" tests/fuzz/run.sh "${DBRIG_FUZZ_SECONDS:-20}"
 fi
 if [ ${#failed[@]} -gt 0 ]; then
+	[ -z "$why" ] || printf '=== what failed, again (from each stage'"'"'s Testing/Temporary/LastTest.log):\n%s' "$why" >&2
 	echo "test.sh: FAILED: ${failed[*]} ($SECONDS s)" >&2
 	exit 1
 fi
