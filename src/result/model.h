@@ -2,7 +2,7 @@
  * In-memory form of the results a report is built from: one `struct run` per
  * instance run, read from a `dbrig.result/1` file or, when the run never wrote
  * one, rebuilt from its journal. Nothing here knows about JSON; the readers
- * (read.c) fill these structs, the aggregator and writers only read them.
+ * (read.c, read_tel.c, read_journal.c, read_dir.c) fill these structs, the aggregator and writers only read them.
  *
  * Latencies are milliseconds (double) as in the result file; histograms are
  * kept as `struct hist` so pooled percentiles come from merged buckets.

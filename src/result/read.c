@@ -1,9 +1,11 @@
 /*
- * Reader for dbrig.result/1 files and dbrig.journal/1 journals (see
- * docs/result-format.md). Strict: a value of the wrong type or range is an
- * error naming the file and JSON path, never silently zero.
+ * Reader for dbrig.result/1 files (see docs/result-format.md). Strict: a value
+ * of the wrong type or range is an error naming the file and JSON path, never
+ * silently zero. Its telemetry is read by read_tel.c, journals by
+ * read_journal.c, folders of both by read_dir.c (result/read_int.h).
  */
 #include "result/read.h"
+#include "result/read_int.h"
 
 #include "core/fileio.h"
 #include "core/log.h"
@@ -21,8 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* 0: major version 1 of `family`; -1: another major; 1: not this family. */
-static int schema_check(const char *schema, const char *family)
+int rd_schema_check(const char *schema, const char *family)
 {
 	size_t n = strlen(family);
 	const char *v;
@@ -191,7 +192,7 @@ static void golden_check(struct run *r, const char *kind, const char *golden, js
 	r->golden_mismatch = take(&sb);
 }
 
-static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
+void rd_identity(struct jsonr *jr, struct run *r, json_t *root)
 {
 	json_t *run = jsonr_obj(jr, root, "", "run", JSONR_REQUIRED);
 	json_t *wl = jsonr_obj(jr, root, "", "workload", JSONR_REQUIRED);
@@ -237,7 +238,7 @@ static void read_identity(struct jsonr *jr, struct run *r, json_t *root)
 }
 
 /* Histogram buckets [[index, count], ...] added into *hp (allocated on first use). */
-static void read_counts(struct jsonr *jr, json_t *counts, const char *path, struct hist **hp)
+void rd_counts(struct jsonr *jr, json_t *counts, const char *path, struct hist **hp)
 {
 	char p[160];
 	size_t i;
@@ -271,7 +272,7 @@ static void read_counts(struct jsonr *jr, json_t *counts, const char *path, stru
 }
 
 /* min/max/sum from bucket bounds when the exact ones were not stored (journal). */
-static void hist_fill_approx(struct hist *h)
+void rd_hist_fill_approx(struct hist *h)
 {
 	size_t cur = 0, idx;
 	uint64_t cnt;
@@ -305,7 +306,7 @@ static void read_histogram(struct jsonr *jr, json_t *ph, const char *path, struc
 	}
 	char cp[160];
 	snprintf(cp, sizeof(cp), "%s.counts", hp);
-	read_counts(jr, jsonr_arr(jr, h, hp, "counts", JSONR_REQUIRED), cp, &p->hist);
+	rd_counts(jr, jsonr_arr(jr, h, hp, "counts", JSONR_REQUIRED), cp, &p->hist);
 	if (jr->failed)
 		return;
 	if (!p->hist && hist_init(&p->hist) < 0) {
@@ -442,7 +443,7 @@ static void read_phase(struct jsonr *jr, json_t *phases, const char *name, struc
 	read_types(jr, ph, path, p);
 }
 
-static int phase_parse(struct jsonr *jr, json_t *v, const char *path, enum result_phase *out)
+int rd_phase(struct jsonr *jr, json_t *v, const char *path, enum result_phase *out)
 {
 	const char *s = jsonr_str(jr, v, path, "phase", JSONR_REQUIRED, "");
 
@@ -459,209 +460,7 @@ static int phase_parse(struct jsonr *jr, json_t *v, const char *path, enum resul
 	return 0;
 }
 
-/* A fraction 0..1 (utilisation, busy share); absent reads as 0. */
-static double read_frac(struct jsonr *jr, json_t *o, const char *path, const char *key, int flags)
-{
-	double v = jsonr_num(jr, o, path, key, flags, 0, 0);
-
-	if (!jr->failed && v > 1.0 + 1e-9)
-		jsonr_fail(jr, path, key, json_object_get(o, key), "a fraction from 0 to 1");
-	return v;
-}
-
-static void read_tel_dev(struct jsonr *jr, json_t *d, const char *path, struct tel_dev *out)
-{
-	const char *name = jsonr_str(jr, d, path, "name", JSONR_REQUIRED, "");
-
-	out->name = xstrdup(name);
-	out->r_iops = jsonr_num(jr, d, path, "r_iops", JSONR_OPTIONAL, 0, 0);
-	out->w_iops = jsonr_num(jr, d, path, "w_iops", JSONR_OPTIONAL, 0, 0);
-	out->f_iops = jsonr_num(jr, d, path, "f_iops", JSONR_OPTIONAL, 0, 0);
-	out->r_mbps = jsonr_num(jr, d, path, "r_mbps", JSONR_OPTIONAL, 0, 0);
-	out->w_mbps = jsonr_num(jr, d, path, "w_mbps", JSONR_OPTIONAL, 0, 0);
-	out->r_await_ms = jsonr_num(jr, d, path, "r_await_ms", JSONR_OPTIONAL, 0, 0);
-	out->w_await_ms = jsonr_num(jr, d, path, "w_await_ms", JSONR_OPTIONAL, 0, 0);
-	out->f_await_ms = jsonr_num(jr, d, path, "f_await_ms", JSONR_OPTIONAL, 0, 0);
-	out->await_ms = jsonr_num(jr, d, path, "await_ms", JSONR_OPTIONAL, 0, 0);
-	out->queue_depth = jsonr_num(jr, d, path, "queue_depth", JSONR_OPTIONAL, 0, 0);
-	out->has_util = jsonr_has(d, "util");
-	out->util = read_frac(jr, d, path, "util", JSONR_OPTIONAL | JSONR_NULLABLE);
-}
-
-/* "devices": [{"name": ..., rates}], the drive's top device first. */
-static void read_tel_devs(struct jsonr *jr, json_t *o, const char *path, const char *top, struct tel_dev **out,
-			  size_t *n)
-{
-	json_t *arr = jsonr_arr(jr, o, path, "devices", JSONR_OPTIONAL | JSONR_NULLABLE), *d;
-	char dp[192];
-	size_t i;
-
-	if (!arr)
-		return;
-	*out = xcalloc(json_array_size(arr) + 1, sizeof(**out));
-	json_array_foreach(arr, i, d) {
-		snprintf(dp, sizeof(dp), "%s.devices[%zu]", path, i);
-		if (!json_is_object(d)) {
-			jsonr_fail(jr, dp, NULL, d, "an object");
-			return;
-		}
-		read_tel_dev(jr, d, dp, &(*out)[i]);
-		(*out)[i].top = top && !strcmp((*out)[i].name, top);
-		*n = i + 1;
-		if (jr->failed)
-			return;
-	}
-}
-
-/* The server's waiting on block I/O: delay accounting and I/O pressure. */
-static void read_server_wait(struct jsonr *jr, json_t *srv, const char *path, struct tel_phase *t)
-{
-	char sp[192];
-	json_t *o;
-
-	if (jsonr_has(srv, "delayacct"))
-		t->delayacct_off = !jsonr_bool(jr, srv, path, "delayacct", JSONR_REQUIRED, false);
-	snprintf(sp, sizeof(sp), "%s.blkio_wait", path);
-	if ((o = jsonr_obj(jr, srv, path, "blkio_wait", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_blkio = true;
-		t->blkio_wait = jsonr_num(jr, o, sp, "share", JSONR_REQUIRED, 0, 0);
-	}
-	snprintf(sp, sizeof(sp), "%s.io_pressure", path);
-	if ((o = jsonr_obj(jr, srv, path, "io_pressure", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		const char *scope = jsonr_str(jr, o, sp, "scope", JSONR_REQUIRED, "system");
-		t->has_psi = true;
-		t->psi_cgroup = !strcmp(scope, "cgroup");
-		if (!t->psi_cgroup && strcmp(scope, "system"))
-			jsonr_fail(jr, sp, "scope", json_object_get(o, "scope"), "\"cgroup\" or \"system\"");
-		t->psi_some = read_frac(jr, o, sp, "some", JSONR_REQUIRED);
-		t->psi_full = json_is_number(json_object_get(o, "full")) ? read_frac(jr, o, sp, "full", JSONR_REQUIRED) : -1;
-	}
-}
-
-static void read_tel_phase(struct jsonr *jr, json_t *phases, const char *name, const char *top,
-			   struct tel_phase *t)
-{
-	char path[96], sp[160];
-	json_t *ph = jsonr_obj(jr, phases, ".telemetry.phases", name, JSONR_OPTIONAL | JSONR_NULLABLE), *o;
-
-	if (!ph)
-		return;
-	snprintf(path, sizeof(path), ".telemetry.phases.%s", name);
-	t->present = true;
-	t->seconds = jsonr_num(jr, ph, path, "seconds", JSONR_REQUIRED, 0, 0);
-	snprintf(sp, sizeof(sp), "%s.host_cpu", path);
-	if ((o = jsonr_obj(jr, ph, path, "host_cpu", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_host = true;
-		t->host_busy = read_frac(jr, o, sp, "busy", JSONR_REQUIRED);
-		t->host_iowait = read_frac(jr, o, sp, "iowait", JSONR_OPTIONAL);
-		const char *src = jsonr_str(jr, o, sp, "source", JSONR_OPTIONAL, NULL);
-		snprintf(t->host_source, sizeof(t->host_source), "%s", src ? src : "");
-	}
-	snprintf(sp, sizeof(sp), "%s.host_memory", path);
-	if ((o = jsonr_obj(jr, ph, path, "host_memory", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_host_mem = true;
-		t->host_mem_used = read_frac(jr, o, sp, "used", JSONR_REQUIRED);
-	}
-	read_tel_devs(jr, ph, path, top, &t->devs, &t->ndevs);
-	snprintf(sp, sizeof(sp), "%s.driver", path);
-	if ((o = jsonr_obj(jr, ph, path, "driver", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_driver = true;
-		t->driver_cores = jsonr_num(jr, o, sp, "cores", JSONR_REQUIRED, 0, 0);
-		t->driver_loops = (unsigned)jsonr_int(jr, o, sp, "event_loops", JSONR_REQUIRED, 1, 1);
-		if (jsonr_has(o, "conn_wait")) {
-			t->has_conn_wait = true;
-			t->conn_wait = read_frac(jr, o, sp, "conn_wait", JSONR_REQUIRED);
-		}
-	}
-	snprintf(sp, sizeof(sp), "%s.guest", path);
-	if ((o = jsonr_obj(jr, ph, path, "guest", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_guest = true;
-		t->guest_busy = read_frac(jr, o, sp, "busy", JSONR_REQUIRED);
-		t->guest_vcpus = (unsigned)jsonr_int(jr, o, sp, "vcpus", JSONR_OPTIONAL, 1, 0);
-	}
-	snprintf(sp, sizeof(sp), "%s.server", path);
-	if ((o = jsonr_obj(jr, ph, path, "server", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_server = true;
-		t->server_cores = jsonr_num(jr, o, sp, "cores", JSONR_REQUIRED, 0, 0);
-		read_server_wait(jr, o, sp, t);
-	}
-	snprintf(sp, sizeof(sp), "%s.vm_disk_wait", path);
-	if ((o = jsonr_obj(jr, ph, path, "vm_disk_wait", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		t->has_vm_wait = true;
-		t->vm_wait = jsonr_num(jr, o, sp, "share", JSONR_REQUIRED, 0, 0);
-	}
-}
-
-/* The driver's own CPU (format 1.1) stands in for a sampler's reading of it. */
-static void driver_from_result(const struct run *r, const struct phase_stat *p, struct tel_phase *t)
-{
-	if (t->has_driver || !p->present || !p->has_cpu || !r->driver_loops || !(p->seconds > 0))
-		return;
-	if (!t->present) {
-		t->present = true;
-		t->seconds = p->seconds;
-	}
-	t->has_driver = true;
-	t->driver_cores = p->cpu_s / p->seconds;
-	t->driver_loops = r->driver_loops;
-}
-
-/* "telemetry" of result format 1.1: absent in 1.0 results and in runs without a sampler. */
-static void read_telemetry(struct jsonr *jr, struct run *r, json_t *root)
-{
-	json_t *t = jsonr_obj(jr, root, "", "telemetry", JSONR_OPTIONAL | JSONR_NULLABLE), *d, *ph;
-	const char *top = NULL;
-
-	if ((d = jsonr_obj(jr, root, "", "driver", JSONR_OPTIONAL | JSONR_NULLABLE)))
-		r->driver_loops = (unsigned)jsonr_int(jr, d, ".driver", "event_loops", JSONR_OPTIONAL, 1, 0);
-	if (!t) {
-		driver_from_result(r, &r->pre, &r->tel_pre);
-		driver_from_result(r, &r->sample, &r->tel_sample);
-		return;
-	}
-	r->has_tel = true;
-	r->host_cpus = (unsigned)jsonr_int(jr, t, ".telemetry", "host_cpus", JSONR_OPTIONAL, 1, 0);
-	if ((d = jsonr_obj(jr, t, ".telemetry", "drive", JSONR_OPTIONAL | JSONR_NULLABLE))) {
-		const char *stack = jsonr_str(jr, d, ".telemetry.drive", "stack", JSONR_OPTIONAL | JSONR_NULLABLE, NULL);
-		r->drive_stack = stack ? xstrdup(stack) : NULL;
-		top = jsonr_str(jr, d, ".telemetry.drive", "top", JSONR_OPTIONAL | JSONR_NULLABLE, NULL);
-	}
-	ph = jsonr_obj(jr, t, ".telemetry", "phases", JSONR_REQUIRED);
-	read_tel_phase(jr, ph, "precondition", top, &r->tel_pre);
-	read_tel_phase(jr, ph, "sample", top, &r->tel_sample);
-	driver_from_result(r, &r->pre, &r->tel_pre);
-	driver_from_result(r, &r->sample, &r->tel_sample);
-}
-
-/* An interval's "telemetry": host CPU and the busiest device. */
-static void read_interval_tel(struct jsonr *jr, json_t *v, const char *path, struct interval_pt *pt)
-{
-	json_t *t = jsonr_obj(jr, v, path, "telemetry", JSONR_OPTIONAL | JSONR_NULLABLE);
-	struct tel_dev *devs = NULL;
-	size_t ndevs = 0;
-	char tp[96];
-
-	if (!t)
-		return;
-	snprintf(tp, sizeof(tp), "%s.telemetry", path);
-	pt->has_tel = true;
-	if (jsonr_has(t, "host_cpu_busy")) {
-		pt->has_host = true;
-		pt->host_busy = read_frac(jr, t, tp, "host_cpu_busy", JSONR_REQUIRED);
-	}
-	read_tel_devs(jr, t, tp, NULL, &devs, &ndevs);
-	for (size_t i = 0; i < ndevs; i++) {
-		if (devs[i].has_util && (!pt->has_dev || devs[i].util > pt->dev_util)) {
-			pt->has_dev = true;
-			pt->dev_util = devs[i].util;
-			pt->dev_await_ms = devs[i].await_ms;
-		}
-		free(devs[i].name);
-	}
-	free(devs);
-}
-
-static void add_interval(struct run *r, size_t *cap, enum result_phase ph, double t, double secs, double tps)
+void rd_add_interval(struct run *r, size_t *cap, enum result_phase ph, double t, double secs, double tps)
 {
 	if (r->nintervals == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
@@ -685,19 +484,19 @@ static void read_intervals(struct jsonr *jr, struct run *r, json_t *arr)
 			jsonr_fail(jr, path, NULL, v, "an object");
 			return;
 		}
-		if (phase_parse(jr, v, path, &ph) < 0)
+		if (rd_phase(jr, v, path, &ph) < 0)
 			return;
 		t = jsonr_num(jr, v, path, "t", JSONR_REQUIRED, 0, 0);
 		tps = jsonr_num(jr, v, path, "tps", JSONR_REQUIRED, 0, 0);
 		secs = jsonr_num(jr, v, path, "seconds", JSONR_OPTIONAL, 0, 0);
 		if (jr->failed)
 			return;
-		add_interval(r, &cap, ph, t, secs, tps);
-		read_interval_tel(jr, v, path, &r->intervals[r->nintervals - 1]);
+		rd_add_interval(r, &cap, ph, t, secs, tps);
+		rd_interval_tel(jr, v, path, &r->intervals[r->nintervals - 1]);
 	}
 }
 
-static int status_parse(struct jsonr *jr, json_t *root, const char *path, enum result_run_status *out)
+int rd_status(struct jsonr *jr, json_t *root, const char *path, enum result_run_status *out)
 {
 	const char *s = jsonr_str(jr, root, path, "status", JSONR_REQUIRED, "");
 
@@ -751,7 +550,7 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	}
 	schema = json_is_string(json_object_get(root, "schema")) ?
 		 json_string_value(json_object_get(root, "schema")) : NULL;
-	switch (schema_check(schema, RESULT_FAMILY)) {
+	switch (rd_schema_check(schema, RESULT_FAMILY)) {
 	case 1:
 		ret = 1;
 		goto out;
@@ -762,7 +561,7 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	}
 	r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(name);
-	if (status_parse(&jr, root, "", &r->status) < 0)
+	if (rd_status(&jr, root, "", &r->status) < 0)
 		goto out;
 	{
 		const char *e = jsonr_str(&jr, root, "", "error", JSONR_OPTIONAL | JSONR_NULLABLE, NULL);
@@ -775,14 +574,14 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 			r->outage_share = jsonr_num(&jr, o, "outage", "share", JSONR_REQUIRED, 0, 0);
 		}
 	}
-	read_identity(&jr, r, root);
+	rd_identity(&jr, r, root);
 	phases = jsonr_obj(&jr, root, "", "phases", JSONR_REQUIRED);
 	read_phase(&jr, phases, "precondition", &r->pre);
 	read_phase(&jr, phases, "sample", &r->sample);
 	iv = jsonr_arr(&jr, root, "", "intervals", JSONR_OPTIONAL | JSONR_NULLABLE);
 	if (iv)
 		read_intervals(&jr, r, iv);
-	read_telemetry(&jr, r, root);
+	rd_telemetry(&jr, r, root);
 	if (jr.failed)
 		goto out;
 	*out = r;
@@ -791,390 +590,5 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 out:
 	run_free(r);
 	json_decref(root);
-	return ret;
-}
-
-/* Accumulates one phase from journal interval lines. */
-struct phase_acc {
-	double seconds;
-	uint64_t tx;
-	double errs, reconns;
-	int64_t threads;
-	struct hist *h;
-};
-
-static void phase_from_acc(struct phase_acc *a, struct phase_stat *p, bool complete)
-{
-	p->present = true;
-	p->complete = complete;
-	p->seconds = a->seconds;
-	p->threads = a->threads;
-	p->transactions = a->tx;
-	p->tps = a->seconds > 0 ? (double)a->tx / a->seconds : 0;
-	p->err_ignored = (uint64_t)llround(a->errs);
-	p->err_reconnects = (uint64_t)llround(a->reconns);
-	p->lat_approx = true;
-	p->hist = a->h;
-	a->h = NULL;
-	if (p->hist && p->hist->total) {
-		hist_fill_approx(p->hist);
-		p->lat_min_ms = (double)p->hist->min / 1e6;
-		p->lat_max_ms = (double)p->hist->max / 1e6;
-		p->lat_avg_ms = hist_mean(p->hist) / 1e6;
-		p->lat_sum_ms = (double)(p->hist->sum / 1e6L);
-		p->has_p99 = true;
-		p->p99_ms = (double)hist_value_at_percentile(p->hist, 99.0) / 1e6;
-	}
-}
-
-int results_parse_journal(const char *name, const char *text, struct run **out, struct strbuf *err)
-{
-	struct jsonr jr = {.file = name, .err = err};
-	struct phase_acc acc[2] = {{0}};
-	struct run *r = NULL;
-	json_t *line = NULL;
-	const char *p = text;
-	size_t lineno = 0, cap = 0;
-	bool ended = false;
-	int ret = -EINVAL;
-
-	*out = NULL;
-	r = xcalloc(1, sizeof(*r));
-	r->path = xstrdup(name);
-	r->journal = xstrdup(name);
-	r->from_journal = true;
-	r->status = RESULT_RUN_UNFINISHED;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char path[48];
-		json_error_t je;
-		const char *type;
-
-		lineno++;
-		snprintf(path, sizeof(path), "(line %zu)", lineno);
-		line = json_loadb(p, len, JSON_REJECT_DUPLICATES, &je);
-		p += len + (nl ? 1 : 0);
-		if (!line) {
-			if (!nl && lineno > 1) {
-				log_warn("%s: line %zu: truncated last line ignored (run ended mid-write)", name, lineno);
-				break;
-			}
-			if (len == 0)
-				continue;
-			strbuf_addf(err, "%s: line %zu: ", name, lineno);
-			strbuf_add_oneline(err, je.text);
-			strbuf_adds(err, " (expected one JSON object per line)");
-			goto out;
-		}
-		if (!json_is_object(line)) {
-			jsonr_fail(&jr, path, NULL, line, "a JSON object");
-			goto out;
-		}
-		type = jsonr_str(&jr, line, path, "type", JSONR_REQUIRED, "");
-		if (jr.failed)
-			goto out;
-		if (lineno == 1) {
-			const char *schema = jsonr_str(&jr, line, path, "schema", JSONR_REQUIRED, "");
-
-			if (strcmp(type, "header")) {
-				jsonr_fail(&jr, path, "type", json_object_get(line, "type"), "\"header\" on the first line");
-				goto out;
-			}
-			if (!jr.failed && schema_check(schema, JOURNAL_FAMILY) != 0) {
-				jsonr_fail(&jr, path, "schema", json_object_get(line, "schema"),
-					"\"" JOURNAL_MAJOR "\"; this dbrig reads major version 1 only");
-				goto out;
-			}
-			read_identity(&jr, r, line);
-		} else if (!strcmp(type, "interval")) {
-			enum result_phase ph;
-			struct phase_acc *a;
-			double secs, t, tps;
-			json_t *h;
-
-			if (phase_parse(&jr, line, path, &ph) < 0)
-				goto out;
-			a = &acc[ph];
-			t = jsonr_num(&jr, line, path, "t", JSONR_REQUIRED, 0, 0);
-			tps = jsonr_num(&jr, line, path, "tps", JSONR_REQUIRED, 0, 0);
-			secs = jsonr_num(&jr, line, path, "seconds", JSONR_REQUIRED, 0, 0);
-			a->seconds += secs;
-			a->tx += (uint64_t)jsonr_int(&jr, line, path, "transactions", JSONR_REQUIRED, 0, 0);
-			a->errs += secs * jsonr_num(&jr, line, path, "err_s", JSONR_OPTIONAL, 0, 0);
-			a->reconns += secs * jsonr_num(&jr, line, path, "reconn_s", JSONR_OPTIONAL, 0, 0);
-			{
-				int64_t th = jsonr_int(&jr, line, path, "threads", JSONR_OPTIONAL, 0, 0);
-				if (th > a->threads)
-					a->threads = th;
-			}
-			h = jsonr_obj(&jr, line, path, "histogram", JSONR_OPTIONAL | JSONR_NULLABLE);
-			if (h) {
-				char hp[80];
-				snprintf(hp, sizeof(hp), "%s.histogram.counts", path);
-				read_counts(&jr, jsonr_arr(&jr, h, hp, "counts", JSONR_REQUIRED), hp, &a->h);
-			}
-			if (jr.failed)
-				goto out;
-			add_interval(r, &cap, ph, t, secs, tps);
-		} else if (!strcmp(type, "end")) {
-			if (status_parse(&jr, line, path, &r->status) < 0)
-				goto out;
-			ended = true;
-		} else {
-			jsonr_fail(&jr, path, "type", json_object_get(line, "type"), "\"interval\" or \"end\"");
-			goto out;
-		}
-		json_decref(line);
-		line = NULL;
-		if (jr.failed)
-			goto out;
-	}
-	if (lineno == 0 || !r->kind) {
-		strbuf_addf(err, "%s: line 1: missing header (expected {\"type\":\"header\",\"schema\":\"" JOURNAL_MAJOR "\",...})", name);
-		goto out;
-	}
-	if (ended) {
-		/* The run ended but its result file is not here. */
-		r->error = xstrdup("journal ended but the result file is missing");
-		r->status = RESULT_RUN_NO_RESULT;
-	} else {
-		r->error = xstrdup("journal has no end line: the run did not finish");
-	}
-	if (acc[RESULT_PHASE_PRECONDITION].seconds > 0 || acc[RESULT_PHASE_PRECONDITION].h)
-		phase_from_acc(&acc[RESULT_PHASE_PRECONDITION], &r->pre, acc[RESULT_PHASE_SAMPLE].seconds > 0);
-	if (acc[RESULT_PHASE_SAMPLE].seconds > 0 || acc[RESULT_PHASE_SAMPLE].h)
-		phase_from_acc(&acc[RESULT_PHASE_SAMPLE], &r->sample, false);
-	*out = r;
-	r = NULL;
-	ret = 0;
-out:
-	json_decref(line);
-	hist_close(acc[0].h);
-	hist_close(acc[1].h);
-	run_free(r);
-	return ret;
-}
-
-/* Intervals of a journal for a result file that carried none. */
-static void journal_intervals_into(struct run *r, const char *name, const char *text)
-{
-	struct strbuf err;
-	struct run *j = NULL;
-
-	strbuf_init(&err, 0);
-	if (results_parse_journal(name, text, &j, &err) < 0) {
-		log_warn("%s", err.buf);
-	} else {
-		free(r->intervals);
-		r->intervals = j->intervals;
-		r->nintervals = j->nintervals;
-		j->intervals = NULL;
-		j->nintervals = 0;
-	}
-	run_free(j);
-	strbuf_release(&err);
-}
-
-struct file_list {
-	size_t n, cap;
-	char **v;
-};
-
-#define WALK_MAX_DEPTH 32
-
-/*
- * Every *.json / *.jsonl under root/rel. Links to folders are never followed
- * (a warning names them): `again -> .` made the walk count every result 41
- * times, and two such links made it exponential.
- * Links to files are read. The depth is bounded as well (bind mounts).
- */
-static int walk(const char *root, const char *rel, struct file_list *fl, unsigned depth)
-{
-	struct strbuf dirpath;
-	DIR *d = NULL;
-	struct dirent *de;
-	int ret = 0;
-
-	strbuf_init(&dirpath, 0);
-	strbuf_addf(&dirpath, "%s%s%s", root, *rel ? "/" : "", rel);
-	d = opendir(dirpath.buf);
-	if (!d) {
-		ret = -errno;
-		goto out;
-	}
-	while ((de = readdir(d))) {
-		struct strbuf child, full;
-		struct stat st;
-		size_t n = strlen(de->d_name);
-
-		if (de->d_name[0] == '.')
-			continue;
-		strbuf_init(&child, 0);
-		strbuf_init(&full, 0);
-		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
-		strbuf_addf(&full, "%s/%s", root, child.buf);
-		bool is_dir = false, dir_link = false;
-		if (lstat(full.buf, &st) == 0) {
-			if (S_ISLNK(st.st_mode))
-				dir_link = stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode);
-			else
-				is_dir = S_ISDIR(st.st_mode);
-		}
-		if (dir_link) {
-			log_warn("%s: a link to a folder; not followed (expected results in real folders)", child.buf);
-		} else if (is_dir) {
-			if (depth >= WALK_MAX_DEPTH)
-				ret = -ELOOP;
-			else
-				ret = walk(root, child.buf, fl, depth + 1);
-		} else if ((n > 5 && !strcmp(de->d_name + n - 5, ".json")) ||
-			   (n > 6 && !strcmp(de->d_name + n - 6, ".jsonl"))) {
-			if (fl->n == fl->cap) {
-				fl->cap = fl->cap ? fl->cap * 2 : 64;
-				fl->v = xrealloc(fl->v, fl->cap * sizeof(*fl->v));
-			}
-			fl->v[fl->n++] = strbuf_detach(&child);
-		}
-		strbuf_release(&child);
-		strbuf_release(&full);
-		if (ret < 0)
-			goto out;
-	}
-out:
-	if (d)
-		closedir(d);
-	strbuf_release(&dirpath);
-	return ret;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-/* "…/vm1.partial-2.json" or ".jsonl": an attempt that `campaign --resume` kept apart. */
-static bool is_partial(const char *path)
-{
-	const char *dot = strrchr(path, '.'), *p;
-
-	if (!dot)
-		return false;
-	for (p = dot; p > path && p[-1] >= '0' && p[-1] <= '9'; p--)
-		;
-	return p < dot && p - path >= 9 && !strncmp(p - 9, ".partial-", 9);
-}
-
-static void sort_by_path(struct run **v, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		for (size_t j = i; j > 0 && strcmp(v[j - 1]->path, v[j]->path) > 0; j--) {
-			struct run *t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	}
-}
-
-int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
-{
-	struct file_list fl = {0};
-	struct run_set *rs = xcalloc(1, sizeof(*rs));
-	struct strbuf full;
-	char *text = NULL;
-	int ret;
-
-	*out = NULL;
-	strbuf_init(&full, 0);
-	ret = walk(dir, "", &fl, 0);
-	if (ret < 0) {
-		strbuf_addf(err, "%s: %s (expected a readable folder of results)", dir, strerror(-ret));
-		goto out;
-	}
-	if (fl.n) /* qsort(NULL, 0, ...) is undefined */
-		qsort(fl.v, fl.n, sizeof(*fl.v), cmp_str);
-	rs->runs = xcalloc(fl.n + 1, sizeof(*rs->runs));
-	rs->superseded = xcalloc(fl.n + 1, sizeof(*rs->superseded));
-	/* Result files first, so journals can find their result. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < fl.n; i++) {
-			bool is_journal = ends_with(fl.v[i], ".jsonl");
-			bool partial = is_partial(fl.v[i]);
-			struct run **list = partial ? rs->superseded : rs->runs;
-			size_t *nlist = partial ? &rs->nsuperseded : &rs->n;
-			struct run *r = NULL;
-
-			if (is_journal != (pass == 1))
-				continue;
-			strbuf_reset(&full);
-			strbuf_addf(&full, "%s/%s", dir, fl.v[i]);
-			free(text);
-			text = NULL;
-			ret = read_file(full.buf, &text, NULL);
-			if (ret < 0)
-				strbuf_addf(err, "%s: %s (expected a readable file)", fl.v[i], read_file_strerror(ret));
-			else if (!is_journal)
-				ret = results_parse_result(fl.v[i], text, &r, err);
-			/* A superseded attempt is history: one that cannot be read (an empty
-			 * journal of a driver stopped by a full disk, seen in the fault soak)
-			 * is left out with a warning instead of failing the whole report. */
-			if (ret < 0 && partial) {
-				log_warn("%s; an attempt kept by campaign --resume, left out", err->buf);
-				strbuf_reset(err);
-				continue;
-			}
-			if (ret < 0)
-				goto out;
-			if (!is_journal) {
-				if (ret == 0)
-					list[(*nlist)++] = r;
-				continue;
-			}
-			/* A journal: does its result file sit beside it? */
-			struct run *owner = NULL;
-			size_t stem = strlen(fl.v[i]) - 1; /* "x.jsonl" -> "x.json" */
-			for (size_t k = 0; k < *nlist; k++) {
-				if (!strncmp(list[k]->path, fl.v[i], stem) && list[k]->path[stem] == '\0') {
-					owner = list[k];
-					break;
-				}
-			}
-			if (owner) {
-				owner->journal = xstrdup(fl.v[i]);
-				if (!owner->nintervals)
-					journal_intervals_into(owner, fl.v[i], text);
-				continue;
-			}
-			ret = results_parse_journal(fl.v[i], text, &r, err);
-			if (ret < 0 && partial) {
-				log_warn("%s; an attempt kept by campaign --resume, left out", err->buf);
-				strbuf_reset(err);
-				continue;
-			}
-			if (ret < 0)
-				goto out;
-			list[(*nlist)++] = r;
-		}
-	}
-	/* Keep the order by path, journals among their results. */
-	sort_by_path(rs->runs, rs->n);
-	sort_by_path(rs->superseded, rs->nsuperseded);
-	*out = rs;
-	rs = NULL;
-	ret = 0;
-out:
-	free(text);
-	for (size_t i = 0; i < fl.n; i++)
-		free(fl.v[i]);
-	free(fl.v);
-	strbuf_release(&full);
-	run_set_free(rs);
 	return ret;
 }

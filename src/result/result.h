@@ -1,7 +1,8 @@
 /*
  * The result file (dbrig.result/1) and the interval journal (dbrig.journal/1);
  * the formats are specified in docs/result-format.md. write.c builds the
- * result, journal.c the journal; read.c and tail.c read both back.
+ * result, journal.c the journal; read.c (with read_tel.c,
+ * read_journal.c, read_dir.c) and tail.c read both back.
  */
 #ifndef DBRIG_RESULT_RESULT_H
 #define DBRIG_RESULT_RESULT_H
