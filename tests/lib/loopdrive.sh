@@ -1,9 +1,12 @@
 # Drives made of loop devices for the telemetry tests (needs root; fails, never
 # skips, when it cannot make them). Source after tests/lib/campaign.sh ($T, fail).
 #
-#   loopdrive_fast NAME SIZE      ext4 on a loop device over a file in $T,
-#                                 mounted at $T/NAME (call it directly, not in
-#                                 $(...): it records what to clean up)
+#   loopdrive_fast NAME SIZE [DIR]
+#                                 ext4 on a loop device over a file in DIR (default
+#                                 $T; /dev/shm: a drive in RAM, whose speed the
+#                                 machine's disk does not move), mounted at $T/NAME
+#                                 (call it directly, not in $(...): it records what
+#                                 to clean up)
 #   loopdrive_slow NAME SIZE BPS [IOPS]
 #                                 $T/NAME: ext4 on a loop device (direct I/O) whose
 #                                 backing file sits on ext4 on a second loop
@@ -26,8 +29,10 @@
 #                                 device's queue and the lower device sees only the
 #                                 few let through, so neither device looks busy
 #                                 while the database waits (the storage-path verdict)
-#   loopdrive_cleanup             unmounts, detaches and lifts the throttles (on exit)
+#   loopdrive_cleanup             unmounts, detaches, lifts the throttles and removes
+#                                 backing files outside $T (on exit)
 LOOPDRIVE_LOOPS=()
+LOOPDRIVE_FILES=()
 LOOPDRIVE_MOUNTS=()
 LOOPDRIVE_THROTTLED=()
 LOOPDRIVE_BLKIO=${LOOPDRIVE_BLKIO:-/sys/fs/cgroup/blkio}
@@ -45,7 +50,9 @@ loopdrive_cleanup() {
 	for ((i = ${#LOOPDRIVE_LOOPS[@]} - 1; i >= 0; i--)); do
 		losetup -d "${LOOPDRIVE_LOOPS[i]}" 2>/dev/null
 	done
+	for f in "${LOOPDRIVE_FILES[@]}"; do rm -f "$f"; done
 	LOOPDRIVE_LOOPS=()
+	LOOPDRIVE_FILES=()
 	LOOPDRIVE_MOUNTS=()
 	LOOPDRIVE_THROTTLED=()
 }
@@ -70,10 +77,12 @@ _loopdrive_fs() {
 }
 
 loopdrive_fast() {
-	local name=$1 size=$2
+	local name=$1 size=$2 dir=${3:-$T} img
 	[ "$(id -u)" = 0 ] || fail "loop-device drives need root (CI runs as root)"
-	truncate -s "$size" "$T/$name.img" || fail "cannot make $T/$name.img"
-	_loopdrive_attach "$T/$name.img"
+	img=$dir/$name.img
+	[ "$dir" = "$T" ] || { img=$dir/$(basename "$T")-$name.img; LOOPDRIVE_FILES+=("$img"); }
+	truncate -s "$size" "$img" || fail "cannot make $img"
+	_loopdrive_attach "$img"
 	_loopdrive_fs "$LOOPDRIVE_DEV" "$T/$name"
 }
 
