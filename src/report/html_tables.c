@@ -1,0 +1,545 @@
+/*
+ * The tables of report.html (html_out.c writes the page): results and
+ * verdicts per drive x run group, the drive comparison, the published
+ * references, one section per drive, the instances and the superseded
+ * attempts, with the cells they share. Wide tables scroll inside their own
+ * box (table_open), so the page itself is never wider than the window.
+ */
+#include "report/writer.h"
+
+#include "core/escape.h"
+#include "report/html_int.h"
+#include "report/pub_little.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void td(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, "<td>");
+	html_esc(sb, s);
+	strbuf_adds(sb, "</td>");
+}
+
+/*
+ * A name or a path: it breaks at spaces only, never at a hyphen or a slash
+ * ("pm1735-a", "1-instance-1-drive/drive-a/vm1.json" stay whole).
+ */
+void html_name_text(struct strbuf *sb, const char *s)
+{
+	struct strbuf w;
+
+	strbuf_init(&w, 0);
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		strbuf_reset(&w);
+		for (size_t i = 0; i < n; i++)
+			strbuf_addc(&w, s[i]);
+		if (strpbrk(w.buf, "-/")) {
+			strbuf_adds(sb, "<span class=\"nw\">");
+			html_esc(sb, w.buf);
+			strbuf_adds(sb, "</span>");
+		} else {
+			html_esc(sb, w.buf);
+		}
+		s += n;
+		for (; *s == ' '; s++)
+			strbuf_addc(sb, ' ');
+	}
+	strbuf_release(&w);
+}
+
+static void td_name(struct strbuf *sb, const char *s)
+{
+	strbuf_adds(sb, "<td>");
+	html_name_text(sb, s);
+	strbuf_adds(sb, "</td>");
+}
+
+static void tdn(struct strbuf *sb, double v, int dec)
+{
+	char b[64];
+
+	report_fmt_num(b, sizeof(b), v, dec);
+	strbuf_addf(sb, "<td class=\"n\">%s</td>", b);
+}
+
+/* A figure over repetitions: the mean, and below it "± half-width (95% CI, n)". */
+static void td_spread(struct strbuf *sb, const struct spread *s, bool has)
+{
+	char b[64], h[64];
+
+	if (!has) {
+		strbuf_adds(sb, "<td class=\"n\">–</td>");
+		return;
+	}
+	report_fmt_num(b, sizeof(b), s->mean, 2);
+	if (!s->ci.has_ci) {
+		strbuf_addf(sb, "<td class=\"n\">%s</td>", b);
+		return;
+	}
+	report_fmt_num(h, sizeof(h), s->ci.half, 2);
+	strbuf_addf(sb, "<td class=\"n\">%s<small>± %s, sd ", b, h);
+	report_fmt_num(h, sizeof(h), s->ci.sd, 2);
+	strbuf_addf(sb, "%s, n %zu</small></td>", h, s->ci.n);
+}
+
+static void td_steady(struct strbuf *sb, enum steady_state st, const struct steady_result *r)
+{
+	switch (st) {
+	case STEADY_YES:
+		strbuf_adds(sb, "<td>steady");
+		break;
+	case STEADY_NO:
+		strbuf_adds(sb, "<td class=\"warn\">NOT steady");
+		break;
+	case STEADY_NA:
+		strbuf_addf(sb, "<td>n/a<small>%zu round%s, need %d</small></td>", r ? r->rounds : 0,
+			    r && r->rounds == 1 ? "" : "s", STEADY_MIN_WINDOW);
+		return;
+	}
+	if (r && r->state != STEADY_NA)
+		strbuf_addf(sb, "<small>%zu rounds: excursion %.1f%%%s, slope %.1f%%%s</small>", r->rounds,
+			    100 * r->excursion, r->excursion_ok ? "" : " &gt; 20%", 100 * r->slope_excursion,
+			    r->slope_ok ? "" : " &gt; 10%");
+	strbuf_adds(sb, "</td>");
+}
+
+/* The bottleneck, and the rule's figures below it; "–" without telemetry. */
+static void td_bottleneck(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v)
+{
+	char why[300];
+
+	if (!has) {
+		strbuf_adds(sb, "<td>–<small>no telemetry</small></td>");
+		return;
+	}
+	verdict_explain(in, v, why, sizeof(why));
+	strbuf_addf(sb, "<td%s><b>%s</b><small>", bottleneck_is_storage(v->bottleneck) ? "" : " class=\"warn\"",
+		    bottleneck_name(v->bottleneck));
+	html_esc(sb, why);
+	strbuf_adds(sb, "</small></td>");
+}
+
+static void td_dev(struct strbuf *sb, const struct tel_dev *d)
+{
+	char b[300];
+
+	if (!d) {
+		strbuf_adds(sb, "<td>–</td>");
+		return;
+	}
+	report_dev_text(d, b, sizeof(b));
+	td(sb, b);
+}
+
+static void td_pct(struct strbuf *sb, bool has, double frac)
+{
+	if (has)
+		strbuf_addf(sb, "<td class=\"n\">%.0f%%</td>", 100 * frac);
+	else
+		strbuf_adds(sb, "<td class=\"n\">–</td>");
+}
+
+static void td_driver(struct strbuf *sb, const struct verdict_in *in, const struct verdict *v)
+{
+	if (!in->has_driver_cpu) {
+		strbuf_adds(sb, "<td>–</td>");
+		return;
+	}
+	strbuf_addf(sb, "<td class=\"n%s\">%.2f<small>core per loop (%u loop%s)%s</small></td>",
+		    v->driver.saturated ? " warn" : "", v->driver.per_loop, in->driver_loops,
+		    in->driver_loops == 1 ? "" : "s", v->driver.saturated ? ": SATURATED" : "");
+}
+
+static void table_open(struct strbuf *sb, const char *header)
+{
+	strbuf_addf(sb, "<div class=\"scroll\"><table>\n<tr>%s</tr>\n", header);
+}
+
+static void table_close(struct strbuf *sb)
+{
+	strbuf_adds(sb, "</table></div>\n");
+}
+
+void html_summary(struct strbuf *sb, const struct report *rep)
+{
+	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>instances</th><th>TPS (sum)</th>"
+		       "<th>TPS per instance<br>min–max</th>"
+		       "<th>avg latency ms<br>(mean of instances)</th><th>avg latency ms<br>(pooled)</th>"
+		       "<th>p99 ms<br>(mean of instance p99s)</th><th>p99 ms<br>(pooled)</th><th>retried</th>"
+		       "<th>reconnects</th><th>fatal</th><th>Little's law</th><th>status</th><th>bottleneck</th>");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		unsigned long long retried = 0, reconn = 0, fatal = 0;
+		size_t ninst = 0;
+		double tmin = 0, tmax = 0;
+		char b[64], lo[32], hi[32];
+
+		for (size_t k = 0; k < g->nreps; k++) {
+			const struct agg_fig *f = &g->reps[k].sample;
+			if (k == 0 || f->tps_min < tmin)
+				tmin = f->tps_min;
+			if (k == 0 || f->tps_max > tmax)
+				tmax = f->tps_max;
+			ninst += g->reps[k].n;
+			retried += g->reps[k].sample.retried;
+			reconn += g->reps[k].sample.reconnects;
+			fatal += g->reps[k].sample.fatal;
+		}
+		strbuf_adds(sb, "<tr>");
+		td_name(sb, g->label);
+		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
+		td(sb, b);
+		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)g->vm_count);
+		/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
+		if (g->nreps > 1)
+			strbuf_addf(sb, "<td class=\"n\">%zu<small>%zu reps</small></td>", ninst, g->nreps);
+		else
+			strbuf_addf(sb, "<td class=\"n\">%zu</td>", ninst);
+		td_spread(sb, &g->tps, true);
+		report_fmt_num(lo, sizeof(lo), tmin, 2);
+		report_fmt_num(hi, sizeof(hi), tmax, 2);
+		strbuf_addf(sb, "<td class=\"n\"><span class=\"nw\">%s–%s</span></td>", lo, hi);
+		td_spread(sb, &g->avg_ms_mean, true);
+		td_spread(sb, &g->avg_ms_pooled, true);
+		td_spread(sb, &g->p99_mean, g->has_p99_mean);
+		td_spread(sb, &g->p99_pooled, g->merged != NULL);
+		strbuf_addf(sb, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
+			    retried, reconn, fatal);
+		switch (g->little) {
+		case LITTLE_OK:
+			strbuf_addf(sb, "<td>ok (%+.1f%%)</td>", 100.0 * g->little_dev);
+			break;
+		case LITTLE_WARN:
+			strbuf_addf(sb, "<td class=\"warn\">WARNING %+.1f%%</td>", 100.0 * g->little_dev);
+			break;
+		case LITTLE_NA:
+			strbuf_adds(sb, "<td>n/a</td>");
+			break;
+		}
+		if (g->incomplete)
+			strbuf_addf(sb, "<td class=\"warn\">INCOMPLETE (%zu of %zu runs complete)</td>", g->n_complete,
+				    g->n_runs);
+		else
+			strbuf_adds(sb, "<td>complete</td>");
+		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+}
+
+void html_verdicts(struct strbuf *sb, const struct report *rep)
+{
+	strbuf_addf(sb, "<p><b>Steady state</b> by the SNIA PTS rule on the TPS of each report interval (summed over "
+			"the instances that ran together): over a window of rounds, max − min within 20%% of the "
+			"window's mean and the least-squares line moving at most 10%% of it. Precondition: its last %zu "
+			"rounds; sample: all its rounds. A group shows its worst repetition. <b>Bottleneck</b> from the "
+			"sample's telemetry, first rule that holds: driver saturated (≥ 0.90 core per event loop, or "
+			"terminals waiting ≥ 10%% of their response time for a connection), host CPU ≥ 90%% busy, guest "
+			"vCPUs ≥ 90%% busy, the drive's busiest device ≥ 80%% utilised, else unknown. A group takes the "
+			"busiest of each resource over its runs.</p>\n", rep->steady_window);
+	table_open(sb, "<th>drive × run group</th><th>precondition (last window)</th><th>sample</th><th>bottleneck</th>"
+		       "<th>drive (busiest device, sample)</th><th>host CPU</th><th>guest vCPUs</th><th>driver CPU</th>");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+
+		strbuf_adds(sb, "<tr>");
+		td_name(sb, g->label);
+		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
+		td_dev(sb, g->dev);
+		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
+		if (g->vin.has_host_cpu && g->vin.host_cpu_src && strcmp(g->vin.host_cpu_src, "/proc/stat")) {
+			strbuf_addf(sb, "<td class=\"n\">%.0f%% <small>(", 100 * g->vin.host_cpu_busy);
+			escape_html(sb, g->vin.host_cpu_src);
+			strbuf_adds(sb, ")</small></td>");
+		} else {
+			td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		}
+		td_pct(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
+		td_driver(sb, &g->vin, &g->verdict);
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+}
+
+/* --drive: this drive against the drives the page leaves out, per run group. */
+static void drive_ranks_html(struct strbuf *sb, const struct report *rep)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < rep->ngroups; i++)
+		any |= rep->groups[i].rank_text != NULL;
+	strbuf_adds(sb, "<p>");
+	if (!any) {
+		strbuf_adds(sb, "No run group of drive ");
+		html_esc(sb, rep->drive);
+		strbuf_adds(sb, " ran on another drive.</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "Drive ");
+	html_esc(sb, rep->drive);
+	strbuf_adds(sb, " against the other drives of its run groups (they are left out of this page):</p>\n<ul>\n");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		if (!rep->groups[i].rank_text)
+			continue;
+		strbuf_adds(sb, "<li>");
+		html_esc(sb, rep->groups[i].run_group);
+		strbuf_adds(sb, ": ");
+		html_esc(sb, rep->groups[i].rank_text);
+		strbuf_adds(sb, "</li>\n");
+	}
+	strbuf_adds(sb, "</ul>\n");
+}
+
+void html_comparison(struct strbuf *sb, const struct report *rep)
+{
+	char line[512];
+
+	if (!rep->ncmps && rep->drive) {
+		drive_ranks_html(sb, rep);
+		return;
+	}
+	if (!rep->ncmps) {
+		strbuf_adds(sb, "<p>No run group ran on more than one drive.</p>\n");
+		return;
+	}
+	strbuf_adds(sb, "<p>The drives of each run group ranked by mean TPS. Each neighbouring pair: the ratio of "
+			"mean TPS with its 95% confidence interval (delta method on the log ratio) and Welch's "
+			"t-test over the repetitions' TPS; the difference is significant when p &lt; 0.05. With "
+			"one repetition there is no interval and no test.</p>\n");
+	table_open(sb, "<th>run group</th><th>faster</th><th>TPS</th><th>slower</th><th>TPS</th><th>comparison</th>"
+		       "<th>Welch's t-test</th>");
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *c = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
+
+		strbuf_adds(sb, "<tr>");
+		snprintf(line, sizeof(line), "%s (%s, %lld %s)", a->run_group, report_kind_title(a->kind),
+			 (long long)a->vm_count, html_vms_word(a->vm_count));
+		td(sb, line);
+		td_name(sb, a->drive);
+		td_spread(sb, &a->tps, true);
+		td_name(sb, b->drive);
+		td_spread(sb, &b->tps, true);
+		report_compare_sentence(c, a, b, line, sizeof(line));
+		td(sb, line);
+		if (c->welch.valid)
+			strbuf_addf(sb, "<td%s>t = %.2f, df = %.1f, p = %.3g: %s</td>", c->welch.significant ? "" :
+				    " class=\"warn\"", c->welch.t, c->welch.df, c->welch.p,
+				    c->welch.significant ? "significant" : "NOT significant");
+		else
+			strbuf_adds(sb, "<td>n/a (needs 2 repetitions on both drives)</td>");
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+}
+
+void html_instances(struct strbuf *sb, const struct report *rep)
+{
+	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
+		       "<th>avg ms</th><th>p99 ms</th><th>retried</th><th>reconnects</th><th>fatal</th>"
+		       "<th>precondition</th><th>sample</th><th>bottleneck</th>");
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		strbuf_adds(sb, "<tr>");
+		td_name(sb, r->path);
+		td_name(sb, r->drive);
+		td_name(sb, r->instance);
+		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
+		if (run_is_complete(r))
+			td(sb, "complete");
+		else
+			strbuf_addf(sb, "<td class=\"warn\">%s%s</td>",
+				    r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
+				    r->from_journal ? " (from journal)" : "");
+		if (r->sample.present) {
+			tdn(sb, r->sample.tps, 2);
+			tdn(sb, r->sample.lat_avg_ms, 2);
+			if (r->sample.has_p99)
+				tdn(sb, r->sample.p99_ms, 2);
+			else
+				td(sb, "–");
+			strbuf_addf(sb, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
+				    (unsigned long long)r->sample.err_ignored, (unsigned long long)r->sample.err_reconnects,
+				    (unsigned long long)r->sample.err_fatal);
+		} else {
+			strbuf_adds(sb, "<td colspan=\"6\">no sample phase</td>");
+		}
+		td_steady(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
+		td_steady(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
+		td_bottleneck(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+}
+
+void html_published_section(struct strbuf *sb, int *chart_id, const struct report *rep)
+{
+	struct strbuf t;
+
+	if (!rep->pub || !rep->pub->n) {
+		strbuf_adds(sb, "<p>None loaded (<code>--compare none</code>, or an empty folder).</p>\n");
+		return;
+	}
+	strbuf_init(&t, 0);
+	strbuf_adds(sb, "<p>Every reference loaded, with its Little's law check. Each appears in the charts above "
+			"only beside the run groups it matches: same workload and test, same number of VMs and of "
+			"drives, same load per instance, and the same scale where both state it.</p>\n");
+	table_open(sb, "<th>drive</th><th>configuration</th><th>workload</th><th>VMs</th><th>drives</th><th>TPS</th>"
+		       "<th>avg latency ms</th><th>p99 ms<br>(mean of VM p99s)</th><th>Little's law</th><th>arithmetic</th>"
+		       "<th>beside</th><th>platform</th><th>source</th>");
+	for (size_t i = 0; i < rep->pub->n; i++) {
+		const struct pub_review *rv = &rep->pub->reviews[i];
+		for (size_t k = 0; k < rv->nresults; k++) {
+			const struct pub_result *p = &rv->results[k];
+			struct pub_little l;
+			struct strbuf beside;
+			char b[200];
+
+			strbuf_init(&beside, 0);
+			for (size_t g = 0; g < rep->ngroups; g++)
+				for (size_t r = 0; r < rep->groups[g].nrefs; r++)
+					if (rep->groups[g].refs[r] == p)
+						strbuf_addf(&beside, "%s%s", beside.len ? "; " : "", rep->groups[g].label);
+			strbuf_adds(sb, "<tr>");
+			strbuf_reset(&t);
+			pub_row_name(p, &t);
+			td_name(sb, t.buf);
+			td(sb, p->label);
+			snprintf(b, sizeof(b), "%s %s", report_kind_title(p->kind), p->test);
+			td(sb, b);
+			strbuf_addf(sb, "<td class=\"n\">%lld</td><td class=\"n\">%lld</td>", (long long)p->vm_count,
+				    (long long)p->drives);
+			tdn(sb, p->tps, 2);
+			tdn(sb, p->avg_ms, 2);
+			if (p->has_p99)
+				tdn(sb, p->p99_ms, 2);
+			else
+				td(sb, "–");
+			pub_little(p, &l);
+			strbuf_reset(&t);
+			pub_little_cell(p, &l, &t);
+			if (l.check == PUB_LITTLE_OFF) {
+				strbuf_adds(sb, "<td class=\"warn\">");
+				html_esc(sb, t.buf);
+				strbuf_adds(sb, "</td>");
+			} else {
+				td(sb, t.buf);
+			}
+			strbuf_reset(&t);
+			pub_little_explain(p, &l, &t);
+			td(sb, t.buf);
+			td(sb, beside.len ? beside.buf : "no measured group");
+			td(sb, rv->platform);
+			snprintf(b, sizeof(b), "%s: %s", rv->publisher, rv->title);
+			td(sb, b);
+			strbuf_adds(sb, "</tr>\n");
+			strbuf_release(&beside);
+		}
+	}
+	table_close(sb);
+	strbuf_release(&t);
+	html_published_chart(sb, chart_id, rep);
+}
+
+/* One drive over every run group (VM count): its figures, verdicts and charts. */
+void html_drive_section(struct strbuf *sb, int *chart_id, const struct report *rep, const char *drive, size_t nth)
+{
+	struct strbuf id;
+
+	strbuf_init(&id, 0);
+	html_drive_anchor(&id, drive, nth);
+	strbuf_adds(sb, "<section class=\"drive\" id=\"");
+	html_esc(sb, id.buf);
+	strbuf_adds(sb, "\">\n<h3>Drive ");
+	html_esc(sb, drive);
+	strbuf_adds(sb, "</h3>\n");
+	table_open(sb, "<th>run group</th><th>workload</th><th>VMs</th><th>repetitions</th><th>TPS (sum)</th>"
+		       "<th>avg latency ms<br>(mean of instances)</th><th>p99 ms<br>(mean of instance p99s)</th>"
+		       "<th>rank in run group</th><th>precondition</th><th>sample</th><th>bottleneck</th>"
+		       "<th>drive (busiest device)</th><th>host CPU</th><th>status</th>");
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		char b[128];
+
+		if (g->all_drives || strcmp(g->drive, drive))
+			continue;
+		strbuf_addf(sb, "<tr><td><a href=\"#tps-%zu\">", i);
+		html_esc(sb, *g->run_group ? g->run_group : "(no run group)");
+		strbuf_adds(sb, "</a></td>");
+		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
+		td(sb, b);
+		strbuf_addf(sb, "<td class=\"n\">%lld</td><td class=\"n\">%zu</td>", (long long)g->vm_count, g->nreps);
+		td_spread(sb, &g->tps, true);
+		td_spread(sb, &g->avg_ms_mean, true);
+		td_spread(sb, &g->p99_mean, true);
+		if (g->rank)
+			strbuf_addf(sb, "<td class=\"n\">%zu</td>", g->rank);
+		else
+			td(sb, "–");
+		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
+		td_dev(sb, g->dev);
+		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		td(sb, g->incomplete ? "INCOMPLETE" : "complete");
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+	/* Where its I/O goes, as the sampler resolved it. */
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		if (strcmp(r->drive, drive) || !r->drive_stack)
+			continue;
+		strbuf_adds(sb, "<p>Block devices: ");
+		html_esc(sb, r->drive_stack);
+		strbuf_adds(sb, "</p>\n");
+		break;
+	}
+	struct strbuf src;
+	strbuf_init(&src, 0);
+	if (report_tel_sources_text(rep, drive, &src)) {
+		strbuf_adds(sb, "<p>Telemetry sources: ");
+		html_esc(sb, src.buf);
+		strbuf_adds(sb, "</p>\n");
+	}
+	strbuf_release(&src);
+	strbuf_adds(sb, "<div class=\"grid\">\n");
+	for (size_t i = 0; i < rep->ngroups; i++)
+		if (!rep->groups[i].all_drives && !strcmp(rep->groups[i].drive, drive) && rep->groups[i].has_verdict)
+			html_telemetry_over_time(sb, chart_id, &rep->groups[i]);
+	strbuf_adds(sb, "</div>\n</section>\n");
+	strbuf_release(&id);
+}
+
+/* Cut-off attempts kept by `campaign --resume`: listed, never counted. */
+void html_superseded(struct strbuf *sb, const struct report *rep)
+{
+	if (!rep->runs->nsuperseded)
+		return;
+	strbuf_adds(sb, "<h2 id=\"superseded\">Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
+			"kept as <code>&lt;instance&gt;.partial-&lt;n&gt;.*</code> before running them again: history, "
+			"not counted in any figure above.</p>\n");
+	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
+		       "<th>why it ended</th>");
+	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
+		const struct run *r = rep->runs->superseded[i];
+		strbuf_adds(sb, "<tr>");
+		td_name(sb, r->path);
+		td_name(sb, r->drive);
+		td_name(sb, r->instance);
+		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
+		td(sb, run_status_name(r->status));
+		if (r->sample.present)
+			tdn(sb, r->sample.tps, 2);
+		else
+			td(sb, "–");
+		td(sb, r->error ? r->error : "–");
+		strbuf_adds(sb, "</tr>\n");
+	}
+	table_close(sb);
+}
