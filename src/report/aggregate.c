@@ -1,304 +1,23 @@
+/*
+ * Which runs go together (report/aggregate.h): the runs sorted by their
+ * grouping keys, one group per drive x run group (and a total over a run
+ * group's drives), its repetitions, labels and warnings, and the published
+ * references beside it. The figures and the drive ranking (--drive's too)
+ * are agg_figures.c's (report/agg_int.h).
+ */
 #include "report/aggregate.h"
+#include "report/agg_int.h"
 #include "report/leaderboard.h"
 
 #include "core/strbuf.h"
-#include "report/writer.h"
 #include "stats/hist.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *little_state_name(enum little_state s)
-{
-	switch (s) {
-	case LITTLE_OK:
-		return "ok";
-	case LITTLE_WARN:
-		return "warning";
-	case LITTLE_NA:
-		return "n/a";
-	}
-	return "?";
-}
-
-enum little_state little_check(double threads, double tps, double avg_ms, bool open_loop,
-			       double *pred_ms, double *dev)
-{
-	*pred_ms = 0;
-	*dev = 0;
-	if (open_loop || tps <= 0 || threads <= 0 || avg_ms <= 0)
-		return LITTLE_NA;
-	*pred_ms = threads / tps * 1000.0;
-	*dev = (*pred_ms - avg_ms) / avg_ms;
-	return fabs(*dev) > LITTLE_TOLERANCE ? LITTLE_WARN : LITTLE_OK;
-}
-
-struct spread spread_of(const double *v, size_t n)
-{
-	struct spread s = {.ci = ci_summarize(v, n)};
-
-	for (size_t i = 0; i < n; i++) {
-		s.mean += v[i];
-		if (i == 0 || v[i] < s.min)
-			s.min = v[i];
-		if (i == 0 || v[i] > s.max)
-			s.max = v[i];
-	}
-	if (n)
-		s.mean /= (double)n;
-	return s;
-}
-
-/* TPC-C's New-Order, whatever the producer's spelling ("new_order", "NewOrder"). */
-/* Is `tok` one of the space-separated "key=value" words of params? */
-static bool params_token(const char *params, const char *tok)
-{
-	size_t n = strlen(tok);
-
-	for (const char *f = params ? strstr(params, tok) : NULL; f; f = strstr(f + 1, tok))
-		if ((f == params || f[-1] == ' ') && (f[n] == ' ' || f[n] == '\0'))
-			return true;
-	return false;
-}
-
-/* TPC-C's New-Orders ended by their intended rollback (the result's type name). */
-static bool is_new_order_rollback(const char *type)
-{
-	return !strcmp(type, "new_order_rollback");
-}
-
-static bool is_new_order(const char *name)
-{
-	const char *want = "neworder";
-
-	for (; *name; name++) {
-		if (*name == '_' || *name == '-' || *name == ' ')
-			continue;
-		if (tolower((unsigned char)*name) != *want)
-			return false;
-		want++;
-	}
-	return *want == '\0';
-}
-
-static const struct phase_stat *phase_of(const struct run *r, enum result_phase ph)
-{
-	switch (ph) {
-	case RESULT_PHASE_PRECONDITION:
-		return &r->pre;
-	case RESULT_PHASE_SAMPLE:
-		return &r->sample;
-	}
-	return NULL;
-}
-
-static struct agg_type *type_slot(struct agg_fig *f, const char *name)
-{
-	for (size_t i = 0; i < f->ntypes; i++)
-		if (!strcmp(f->types[i].name, name))
-			return &f->types[i];
-	f->types = xrealloc(f->types, (f->ntypes + 1) * sizeof(*f->types));
-	memset(&f->types[f->ntypes], 0, sizeof(*f->types));
-	f->types[f->ntypes].name = xstrdup(name);
-	return &f->types[f->ntypes++];
-}
-
-void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase, struct agg_fig *out)
-{
-	double lat_sum = 0, avg_sum = 0, p99_sum = 0;
-	uint64_t lat_n = 0;
-	bool all_hist = true, open_loop = false;
-
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < n; i++) {
-		const struct run *r = runs[i];
-		const struct phase_stat *p = phase_of(r, phase);
-		/* tpmC counts the intended rollbacks when the run said so (dbrig tpcc
-		 * --tpmc-include-rollbacks, recorded in its params). */
-		bool tpmc_rollbacks = params_token(r->params, "tpmc_include_rollbacks=true");
-
-		if (!p->present)
-			continue;
-		if (out->n == 0 || p->tps < out->tps_min)
-			out->tps_min = p->tps;
-		if (out->n == 0 || p->tps > out->tps_max)
-			out->tps_max = p->tps;
-		if (out->n == 0 || p->seconds < out->seconds_min)
-			out->seconds_min = p->seconds;
-		if (out->n == 0 || p->seconds > out->seconds_max)
-			out->seconds_max = p->seconds;
-		out->n++;
-		out->tps_sum += p->tps;
-		avg_sum += p->lat_avg_ms;
-		lat_sum += p->lat_sum_ms;
-		lat_n += p->hist ? p->hist->total : p->transactions;
-		if (p->has_p99) {
-			p99_sum += p->p99_ms;
-			out->n_p99++;
-		}
-		if (p->lat_max_ms > out->max_ms)
-			out->max_ms = p->lat_max_ms;
-		out->transactions += p->transactions;
-		out->retried += p->err_ignored;
-		out->reconnects += p->err_reconnects;
-		out->fatal += p->err_fatal;
-		out->threads_sum += p->threads;
-		open_loop |= r->open_loop;
-		if (p->hist && all_hist) {
-			if (!out->merged && hist_init(&out->merged) < 0)
-				all_hist = false;
-			else
-				hist_add(out->merged, p->hist);
-		} else {
-			all_hist = false;
-		}
-		for (size_t t = 0; t < p->ntypes; t++) {
-			const struct type_stat *ts = &p->types[t];
-			struct agg_type *at = type_slot(out, ts->name);
-
-			/* Weighted sum for now, divided below. */
-			at->avg_ms += ts->avg_ms * (double)ts->count;
-			at->count += ts->count;
-			at->p99_mean_of_instances_ms += ts->p99_ms;
-			at->n++;
-			if (ts->max_ms > at->max_ms)
-				at->max_ms = ts->max_ms;
-			if (!strcmp(r->kind, "tpcc") && p->seconds > 0 &&
-			    (is_new_order(ts->name) || (tpmc_rollbacks && is_new_order_rollback(ts->name)))) {
-				out->has_tpmc = true;
-				out->tpmc += (double)ts->count / (p->seconds / 60.0);
-			}
-		}
-	}
-	if (out->n) {
-		out->avg_ms_mean = avg_sum / (double)out->n;
-		out->avg_ms_pooled = lat_n ? lat_sum / (double)lat_n : 0;
-	}
-	if (out->n_p99)
-		out->p99_mean_of_instances_ms = p99_sum / (double)out->n_p99;
-	if (all_hist && out->merged && out->merged->total) {
-		out->has_pooled_p99 = true;
-		out->p99_pooled_ms = (double)hist_value_at_percentile(out->merged, 99.0) / 1e6;
-	} else {
-		hist_close(out->merged);
-		out->merged = NULL;
-	}
-	for (size_t t = 0; t < out->ntypes; t++) {
-		struct agg_type *at = &out->types[t];
-		at->avg_ms = at->count ? at->avg_ms / (double)at->count : 0;
-		at->p99_mean_of_instances_ms = at->n ? at->p99_mean_of_instances_ms / (double)at->n : 0;
-	}
-	out->little = little_check((double)out->threads_sum, out->tps_sum, out->avg_ms_pooled, open_loop,
-				   &out->little_pred_ms, &out->little_dev);
-}
-
-/*
- * The TPS of each full round of phase `ph`, summed over runs[0..n) round by
- * round (instances of one repetition start together, so round k of each
- * covers the same time). A round shorter than half the run's longest one is
- * the cut-off end of a phase and is left out.
- */
-void agg_steady(struct run *const *runs, size_t n, enum result_phase ph, size_t window, struct steady_result *out)
-{
-	double *sum = NULL;
-	size_t len = 0;
-	bool first = true;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct run *r = runs[i];
-		double longest = 0;
-		size_t k = 0;
-
-		for (size_t t = 0; t < r->nintervals; t++)
-			if (r->intervals[t].phase == ph && r->intervals[t].seconds > longest)
-				longest = r->intervals[t].seconds;
-		for (size_t t = 0; t < r->nintervals; t++) {
-			const struct interval_pt *pt = &r->intervals[t];
-			if (pt->phase != ph || (longest > 0 && pt->seconds < longest / 2))
-				continue;
-			if (first) {
-				sum = xrealloc(sum, (k + 1) * sizeof(*sum));
-				sum[k] = 0;
-				len = k + 1;
-			}
-			if (k < len)
-				sum[k] += pt->tps;
-			k++;
-		}
-		if (!first && k < len)
-			len = k; /* only rounds every instance has */
-		first = false;
-	}
-	switch (ph) {
-	case RESULT_PHASE_PRECONDITION:
-		*out = steady_last_window(sum, len, window);
-		break;
-	case RESULT_PHASE_SAMPLE:
-		*out = len >= window ? steady_check(sum, len) : steady_last_window(sum, len, window);
-		break;
-	}
-	free(sum);
-}
-
-const struct steady_result *agg_group_steady(const struct agg_group *g, enum result_phase ph)
-{
-	enum steady_state want = ph == RESULT_PHASE_SAMPLE ? g->sample_steady : g->pre_steady;
-
-	for (size_t k = 0; k < g->nreps; k++) {
-		const struct steady_result *r = ph == RESULT_PHASE_SAMPLE ? &g->reps[k].sample_steady : &g->reps[k].pre_steady;
-		if (r->state == want)
-			return r;
-	}
-	return NULL;
-}
-
-bool agg_verdict_in(const struct tel_phase *t, struct verdict_in *in, const struct tel_dev **dev)
-{
-	const struct tel_dev *best = NULL;
-
-	memset(in, 0, sizeof(*in));
-	if (dev)
-		*dev = NULL;
-	if (!t->present)
-		return false;
-	in->has_host_cpu = t->has_host;
-	in->host_cpu_busy = t->host_busy;
-	in->host_cpu_src = t->host_source[0] ? t->host_source : NULL;
-	in->has_guest_cpu = t->has_guest;
-	in->guest_cpu_busy = t->guest_busy;
-	in->has_driver_cpu = t->has_driver;
-	in->driver_cores = t->driver_cores;
-	in->driver_loops = t->driver_loops;
-	in->has_conn_wait = t->has_conn_wait;
-	in->conn_wait_share = t->conn_wait;
-	/* The busiest device with a utilisation; without any (a VM's disk), the first for display only. */
-	for (size_t i = 0; i < t->ndevs; i++)
-		if (t->devs[i].has_util && (!best || t->devs[i].util > best->util))
-			best = &t->devs[i];
-	if (best) {
-		in->has_drive = true;
-		in->drive_util = best->util;
-		in->drive_await_ms = best->await_ms;
-		in->drive_queue_depth = best->queue_depth;
-		in->drive_device = best->name;
-	}
-	/* The waiting on block I/O: the server's own threads first, then its own cgroup, then the VM's disk. */
-	if (t->has_blkio || (t->has_psi && t->psi_cgroup) || t->has_vm_wait) {
-		in->has_io_wait = true;
-		in->io_wait_src = t->has_blkio ? IO_WAIT_DELAYACCT : t->has_psi && t->psi_cgroup ? IO_WAIT_PSI_CGROUP
-											: IO_WAIT_VM_DISK;
-		in->io_wait = t->has_blkio ? t->blkio_wait : t->has_psi && t->psi_cgroup ? t->psi_some : t->vm_wait;
-	}
-	in->io_wait_off = !in->has_io_wait && t->delayacct_off;
-	if (dev)
-		*dev = best ? best : t->ndevs ? &t->devs[0] : NULL;
-	return true;
-}
 
 /* NOT steady beats steady beats n/a. */
 static enum steady_state steady_worse(enum steady_state a, enum steady_state b)
@@ -308,15 +27,6 @@ static enum steady_state steady_worse(enum steady_state a, enum steady_state b)
 	if (a == STEADY_YES || b == STEADY_YES)
 		return STEADY_YES;
 	return STEADY_NA;
-}
-
-void agg_fig_release(struct agg_fig *f)
-{
-	for (size_t i = 0; i < f->ntypes; i++)
-		free(f->types[i].name);
-	free(f->types);
-	hist_close(f->merged);
-	memset(f, 0, sizeof(*f));
 }
 
 /* A string of a run that a hand-built run may leave NULL (run_id, run_started). */
@@ -390,15 +100,12 @@ static const char *or_none(const char *s, const char *none)
 	return *s ? s : none;
 }
 
-/* Build one group from runs[0..n) (same key, sorted by repetition). */
-static void group_build(struct report *rep, struct agg_group *g, struct run **runs, size_t n, bool all_drives,
-			bool slice)
+/* The group's keys from its first run, its drive ("all N drives" for a total) and its label. */
+static void group_keys(struct agg_group *g, struct run **runs, size_t n, bool all_drives, bool slice)
 {
 	const struct run *r0 = runs[0];
-	double *v = xcalloc(n + 1, sizeof(*v));
 	struct strbuf sb;
 	size_t i, j, ndrives = 0;
-	bool all_hist = true;
 
 	memset(g, 0, sizeof(*g));
 	g->campaign = xstrdup(r0->campaign);
@@ -427,6 +134,13 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	strbuf_addf(&sb, "%s · %s", or_none(r0->run_group, "(no run group)"), g->drive);
 	g->label = strbuf_detach(&sb);
 	strbuf_release(&sb);
+}
+
+/* runs[0..n) into the group's repetitions; true when every run with a sample carries a histogram. */
+static bool group_add_runs(const struct report *rep, struct agg_group *g, struct run **runs, size_t n)
+{
+	size_t i, j;
+	bool all_hist = true;
 
 	/* Repetitions: runs are sorted by drive then repetition; collect distinct values. */
 	for (i = 0; i < n; i++) {
@@ -455,6 +169,14 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 		all_hist &= runs[i]->sample.present ? runs[i]->sample.hist != NULL : true;
 	}
 	g->incomplete = g->n_complete != g->n_runs;
+	return all_hist;
+}
+
+/* Each repetition's figures and steady state; the group's worst steady state and Little's law. */
+static void group_rep_figures(struct report *rep, struct agg_group *g)
+{
+	size_t i;
+
 	g->little = LITTLE_OK;
 	g->pre_steady = g->sample_steady = STEADY_NA;
 	for (i = 0; i < g->nreps; i++) {
@@ -482,6 +204,13 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 	}
 	if (g->nreps == 0)
 		g->little = LITTLE_NA;
+}
+
+/* The group's bottleneck, with a warning when it is not the drive. */
+static void group_bottleneck(struct report *rep, struct agg_group *g, struct run **runs, size_t n)
+{
+	size_t i;
+
 	/* Bottleneck over every run: the busiest of each resource. */
 	for (i = 0; i < n; i++) {
 		struct verdict_in vin;
@@ -502,6 +231,14 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 			add_warning(rep, "bottleneck %s in %s: %s", bottleneck_name(g->verdict.bottleneck), g->label, why);
 		}
 	}
+}
+
+/* The group's figures over its repetitions, and the merged histogram of their samples (all_hist). */
+static void group_spreads(struct agg_group *g, bool all_hist)
+{
+	double *v = xcalloc(g->nreps + 1, sizeof(*v));
+	size_t i;
+
 #define SPREAD(field, expr) do { \
 		for (i = 0; i < g->nreps; i++) \
 			v[i] = g->reps[i].sample.expr; \
@@ -531,6 +268,19 @@ static void group_build(struct report *rep, struct agg_group *g, struct run **ru
 		}
 	}
 	free(v);
+}
+
+/* Build one group from runs[0..n) (same key, sorted by repetition). */
+static void group_build(struct report *rep, struct agg_group *g, struct run **runs, size_t n, bool all_drives,
+			bool slice)
+{
+	bool all_hist;
+
+	group_keys(g, runs, n, all_drives, slice);
+	all_hist = group_add_runs(rep, g, runs, n);
+	group_rep_figures(rep, g);
+	group_bottleneck(rep, g, runs, n);
+	group_spreads(g, all_hist);
 }
 
 static void group_release(struct agg_group *g)
@@ -713,105 +463,13 @@ bool agg_same_run_group(const struct agg_group *a, const struct agg_group *b)
 	       a->vm_count == b->vm_count;
 }
 
-enum cmp_fig { CMP_TPS, CMP_AVG, CMP_P99 };
-
-/* One figure of each repetition's sample, summarised over the repetitions. */
-static struct ci_summary rep_summary(const struct agg_group *g, enum cmp_fig f)
+/* The report of rs's runs (opts->drive's, or all) and their superseded attempts, with its options. */
+static struct report *report_new(const struct run_set *rs, const struct pub_set *pub, const struct report_opts *opts,
+				 const char *only)
 {
-	double *v = xcalloc(g->nreps + 1, sizeof(*v));
-	struct ci_summary s;
-	size_t n = 0;
+	struct report *rep = xcalloc(1, sizeof(*rep));
+	size_t i;
 
-	for (size_t i = 0; i < g->nreps; i++) {
-		const struct agg_fig *x = &g->reps[i].sample;
-		if (f == CMP_P99 && !x->n_p99)
-			continue;
-		v[n++] = f == CMP_TPS ? x->tps_sum : f == CMP_AVG ? x->avg_ms_mean : x->p99_mean_of_instances_ms;
-	}
-	s = ci_summarize(v, n);
-	free(v);
-	return s;
-}
-
-/* Rank each run group's drives by mean TPS; compare neighbours. */
-static void rank_drives(struct report *rep)
-{
-	size_t *idx = xcalloc(rep->ngroups + 1, sizeof(*idx));
-	bool *done = xcalloc(rep->ngroups + 1, sizeof(*done));
-
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		size_t n = 0;
-
-		if (done[i] || rep->groups[i].all_drives)
-			continue;
-		for (size_t j = i; j < rep->ngroups; j++) {
-			if (rep->groups[j].all_drives || !agg_same_run_group(&rep->groups[i], &rep->groups[j]))
-				continue;
-			done[j] = true;
-			/* Insertion by TPS, highest first; ties keep report order. */
-			size_t k = n++;
-			while (k > 0 && rep->groups[idx[k - 1]].tps.mean < rep->groups[j].tps.mean) {
-				idx[k] = idx[k - 1];
-				k--;
-			}
-			idx[k] = j;
-		}
-		if (n < 2)
-			continue;
-		for (size_t k = 0; k < n; k++) {
-			rep->groups[idx[k]].rank = k + 1;
-			rep->groups[idx[k]].nranked = n;
-		}
-		for (size_t k = 0; k + 1 < n; k++) {
-			struct agg_group *a = &rep->groups[idx[k]], *b = &rep->groups[idx[k + 1]];
-			struct ci_summary sa = rep_summary(a, CMP_TPS), sb = rep_summary(b, CMP_TPS);
-			struct agg_cmp *c;
-
-			rep->cmps = xrealloc(rep->cmps, (rep->ncmps + 1) * sizeof(*rep->cmps));
-			c = &rep->cmps[rep->ncmps++];
-			memset(c, 0, sizeof(*c));
-			c->faster = idx[k];
-			c->slower = idx[k + 1];
-			c->ratio = ci_ratio_of_means(&sa, &sb);
-			c->welch = ci_welch_test(&sa, &sb);
-			sa = rep_summary(a, CMP_AVG);
-			sb = rep_summary(b, CMP_AVG);
-			c->avg_ratio = ci_ratio_of_means(&sa, &sb);
-			c->avg_welch = ci_welch_test(&sa, &sb);
-			sa = rep_summary(a, CMP_P99);
-			sb = rep_summary(b, CMP_P99);
-			c->has_p99 = sa.n && sb.n;
-			if (c->has_p99) {
-				c->p99_ratio = ci_ratio_of_means(&sa, &sb);
-				c->p99_welch = ci_welch_test(&sa, &sb);
-			}
-		}
-	}
-	free(idx);
-	free(done);
-}
-
-static void rank_against_all(struct report *rep, const struct run_set *rs, const struct pub_set *pub,
-			     const struct report_opts *opts);
-
-int report_build_with(const struct run_set *rs, const struct pub_set *pub, const struct report_opts *opts,
-		      struct report **out)
-{
-	const char *only = opts && opts->drive ? opts->drive : NULL;
-	struct report *rep;
-	struct run **sorted;
-	size_t i, j, nsorted = 0;
-
-	*out = NULL;
-	if (only) {
-		bool found = false;
-		for (i = 0; i < rs->n && !found; i++)
-			found = !strcmp(rs->runs[i]->drive, only);
-		if (!found)
-			return -ENOENT;
-	}
-	rep = xcalloc(1, sizeof(*rep));
-	sorted = xcalloc(rs->n + 1, sizeof(*sorted));
 	rep->pub = pub;
 	rep->drive = only;
 	rep->steady_window = opts && opts->steady_window ? opts->steady_window : STEADY_DEFAULT_WINDOW;
@@ -826,6 +484,15 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 		if (!only || !strcmp(rs->superseded[i]->drive, only))
 			rep->view.superseded[rep->view.nsuperseded++] = rs->superseded[i];
 	rep->runs = &rep->view;
+	rep->include_degraded = opts && opts->include_degraded;
+	return rep;
+}
+
+/* The runs the figures count, into sorted[] in run_cmp's order; returns how many. */
+static size_t runs_counted(const struct report *rep, const struct run_set *rs, struct run **sorted)
+{
+	size_t i, j, nsorted = 0;
+
 	/*
 	 * A degraded run (a connection lost for more than the stated share of
 	 * the sample) leaves its whole repetition out of the figures: the
@@ -833,7 +500,6 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	 * instances without one of them would be as wrong. --include-degraded
 	 * counts them.
 	 */
-	rep->include_degraded = opts && opts->include_degraded;
 	for (i = 0; i < rs->n; i++) {
 		bool left_out = false;
 		for (j = 0; j < rs->n && !rep->include_degraded && !left_out; j++)
@@ -843,6 +509,13 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 			sorted[nsorted++] = rs->runs[i];
 	}
 	qsort(sorted, nsorted, sizeof(*sorted), run_cmp);
+	return nsorted;
+}
+
+/* Each run's own verdicts (report.rv), and a warning for a run on other data, degraded or incomplete. */
+static void run_verdicts(struct report *rep)
+{
+	size_t i;
 
 	rep->rv = xcalloc(rep->view.n + 1, sizeof(*rep->rv));
 	for (i = 0; i < rep->view.n; i++) {
@@ -865,6 +538,12 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 			add_warning(rep, "incomplete run: %s: status %s%s%s%s", r->path, run_status_name(r->status),
 				    r->error ? " (" : "", r->error ? r->error : "", r->error ? ")" : "");
 	}
+}
+
+/* The groups of sorted[0..nsorted), a warning for each repetition with too few or too many instances. */
+static void run_groups_build(struct report *rep, struct run **sorted, size_t nsorted, const char *only)
+{
+	size_t i, j;
 
 	/* Per run group (key without drive): per-drive groups, then the total. */
 	for (i = 0; i < nsorted; i = j) {
@@ -922,6 +601,29 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 			}
 		}
 	}
+}
+
+int report_build_with(const struct run_set *rs, const struct pub_set *pub, const struct report_opts *opts,
+		      struct report **out)
+{
+	const char *only = opts && opts->drive ? opts->drive : NULL;
+	struct report *rep;
+	struct run **sorted;
+	size_t i, j, nsorted;
+
+	*out = NULL;
+	if (only) {
+		bool found = false;
+		for (i = 0; i < rs->n && !found; i++)
+			found = !strcmp(rs->runs[i]->drive, only);
+		if (!found)
+			return -ENOENT;
+	}
+	rep = report_new(rs, pub, opts, only);
+	sorted = xcalloc(rs->n + 1, sizeof(*sorted));
+	nsorted = runs_counted(rep, rs, sorted);
+	run_verdicts(rep);
+	run_groups_build(rep, sorted, nsorted, only);
 	/* Same campaign, run group and drive but a different load: never merged, say so. */
 	for (i = 0; i < rep->ngroups; i++) {
 		for (j = i + 1; j < rep->ngroups; j++) {
@@ -938,9 +640,9 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	label_runs(rep);
 	disambiguate_labels(rep);
 	match_published(rep);
-	rank_drives(rep);
+	agg_rank_drives(rep);
 	if (only) {
-		rank_against_all(rep, rs, pub, opts);
+		agg_rank_against_all(rep, rs, pub, opts);
 		/* One drive's part of a run group spread over drives is its share, not the run group. */
 		for (i = 0; i < rep->ngroups; i++) {
 			struct agg_group *g = &rep->groups[i];
@@ -958,46 +660,6 @@ int report_build_with(const struct run_set *rs, const struct pub_set *pub, const
 	free(sorted);
 	*out = rep;
 	return 0;
-}
-
-/*
- * --drive: the page shows one drive, but its ranks are against every drive of
- * its run groups. From the full report: each group's rank, and the comparison
- * with its neighbours in the ranking as one sentence.
- */
-static void rank_against_all(struct report *rep, const struct run_set *rs, const struct pub_set *pub,
-			     const struct report_opts *opts)
-{
-	struct report_opts all = {.steady_window = opts->steady_window, .drive = NULL};
-	struct report *full = NULL;
-	char line[512];
-
-	if (report_build_with(rs, pub, &all, &full) < 0)
-		return;
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		struct agg_group *g = &rep->groups[i];
-		struct strbuf sb;
-
-		for (size_t j = 0; j < full->ngroups; j++) {
-			const struct agg_group *h = &full->groups[j];
-			if (h->all_drives || !agg_same_run_group(g, h) || strcmp(g->drive, h->drive) || !h->rank)
-				continue;
-			g->rank = h->rank;
-			g->nranked = h->nranked;
-			strbuf_init(&sb, 0);
-			strbuf_addf(&sb, "rank %zu of %zu", h->rank, h->nranked);
-			for (size_t k = 0; k < full->ncmps; k++) {
-				const struct agg_cmp *c = &full->cmps[k];
-				if (c->faster != j && c->slower != j)
-					continue;
-				report_compare_sentence(c, &full->groups[c->faster], &full->groups[c->slower], line, sizeof(line));
-				strbuf_addf(&sb, "; %s", line);
-			}
-			g->rank_text = strbuf_detach(&sb);
-			strbuf_release(&sb);
-		}
-	}
-	report_free(full);
 }
 
 int report_build(const struct run_set *rs, const struct pub_set *pub, struct report **out)
