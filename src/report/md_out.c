@@ -1,5 +1,11 @@
-/* Markdown report: the tables a review would print, then everything behind them. */
+/*
+ * Markdown report: the tables a review would print, then everything behind
+ * them. Here the page, the cells every table uses and the tables up front
+ * (results, verdicts, drive comparison, beside published); md_detail.c the
+ * sections behind them (report/md_int.h).
+ */
 #include "report/writer.h"
+#include "report/md_int.h"
 
 #include "report/leaderboard.h"
 #include "report/pub_little.h"
@@ -11,7 +17,7 @@
 #include <string.h>
 
 
-static void celln(struct strbuf *sb, double v, int decimals)
+void md_celln(struct strbuf *sb, double v, int decimals)
 {
 	char b[64];
 
@@ -19,8 +25,7 @@ static void celln(struct strbuf *sb, double v, int decimals)
 	report_md_cell(sb, b);
 }
 
-static void cellf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cellf(struct strbuf *sb, const char *fmt, ...)
+void md_cellf(struct strbuf *sb, const char *fmt, ...)
 {
 	struct strbuf tmp;
 	va_list ap;
@@ -34,7 +39,7 @@ static void cellf(struct strbuf *sb, const char *fmt, ...)
 }
 
 /* The row's drive, machine-translated sources marked (report/published.c). */
-static void pub_name_cell(struct strbuf *sb, const struct pub_result *p)
+void md_pub_name_cell(struct strbuf *sb, const struct pub_result *p)
 {
 	struct strbuf t;
 
@@ -44,7 +49,7 @@ static void pub_name_cell(struct strbuf *sb, const struct pub_result *p)
 	strbuf_release(&t);
 }
 
-static void header(struct strbuf *sb, const char *const *cols)
+void md_header(struct strbuf *sb, const char *const *cols)
 {
 	size_t n = 0;
 
@@ -56,19 +61,19 @@ static void header(struct strbuf *sb, const char *const *cols)
 	strbuf_adds(sb, "|\n");
 }
 
-static void endrow(struct strbuf *sb)
+void md_endrow(struct strbuf *sb)
 {
 	strbuf_adds(sb, "|\n");
 }
 
-static void little_cell(struct strbuf *sb, enum little_state st, double dev)
+void md_little_cell(struct strbuf *sb, enum little_state st, double dev)
 {
 	switch (st) {
 	case LITTLE_OK:
-		cellf(sb, "ok (%+.1f%%)", 100.0 * dev);
+		md_cellf(sb, "ok (%+.1f%%)", 100.0 * dev);
 		break;
 	case LITTLE_WARN:
-		cellf(sb, "**WARNING %+.1f%%**", 100.0 * dev);
+		md_cellf(sb, "**WARNING %+.1f%%**", 100.0 * dev);
 		break;
 	case LITTLE_NA:
 		report_md_cell(sb, "n/a");
@@ -76,16 +81,16 @@ static void little_cell(struct strbuf *sb, enum little_state st, double dev)
 	}
 }
 
-static void opt_ms(struct strbuf *sb, bool has, double v)
+void md_opt_ms(struct strbuf *sb, bool has, double v)
 {
 	if (has)
-		celln(sb, v, 2);
+		md_celln(sb, v, 2);
 	else
 		report_md_cell(sb, "–");
 }
 
 /* "14,077.29", or "14,077.29 ± 830.99" (95% CI half-width) over repetitions. */
-static void spread_cell(struct strbuf *sb, const struct spread *s)
+void md_spread_cell(struct strbuf *sb, const struct spread *s)
 {
 	char a[32], b[32];
 
@@ -95,29 +100,29 @@ static void spread_cell(struct strbuf *sb, const struct spread *s)
 		return;
 	}
 	report_fmt_num(b, sizeof(b), s->ci.half, 2);
-	cellf(sb, "%s ± %s", a, b);
+	md_cellf(sb, "%s ± %s", a, b);
 }
 
-static void steady_cell(struct strbuf *sb, enum steady_state st, const struct steady_result *r)
+void md_steady_cell(struct strbuf *sb, enum steady_state st, const struct steady_result *r)
 {
 	switch (st) {
 	case STEADY_YES:
 	case STEADY_NO:
 		if (r && r->state != STEADY_NA)
-			cellf(sb, "%s%s%s (%zu rounds: excursion %.1f%%%s, slope %.1f%%%s)", st == STEADY_NO ? "**" : "",
+			md_cellf(sb, "%s%s%s (%zu rounds: excursion %.1f%%%s, slope %.1f%%%s)", st == STEADY_NO ? "**" : "",
 			      steady_state_name(st), st == STEADY_NO ? "**" : "", r->rounds, 100 * r->excursion,
 			      r->excursion_ok ? "" : " > 20%", 100 * r->slope_excursion, r->slope_ok ? "" : " > 10%");
 		else
 			report_md_cell(sb, steady_state_name(st));
 		break;
 	case STEADY_NA:
-		cellf(sb, "n/a (%zu round%s, need %d)", r ? r->rounds : 0, r && r->rounds == 1 ? "" : "s",
+		md_cellf(sb, "n/a (%zu round%s, need %d)", r ? r->rounds : 0, r && r->rounds == 1 ? "" : "s",
 		      STEADY_MIN_WINDOW);
 		break;
 	}
 }
 
-static void bottleneck_cell(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v)
+void md_bottleneck_cell(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v)
 {
 	char why[300];
 
@@ -126,10 +131,10 @@ static void bottleneck_cell(struct strbuf *sb, bool has, const struct verdict_in
 		return;
 	}
 	verdict_explain(in, v, why, sizeof(why));
-	cellf(sb, "**%s**: %s", bottleneck_name(v->bottleneck), why);
+	md_cellf(sb, "**%s**: %s", bottleneck_name(v->bottleneck), why);
 }
 
-static void dev_cell(struct strbuf *sb, const struct tel_dev *d)
+void md_dev_cell(struct strbuf *sb, const struct tel_dev *d)
 {
 	char b[300];
 
@@ -141,21 +146,21 @@ static void dev_cell(struct strbuf *sb, const struct tel_dev *d)
 	report_md_cell(sb, b);
 }
 
-static void pct_cell(struct strbuf *sb, bool has, double frac)
+void md_pct_cell(struct strbuf *sb, bool has, double frac)
 {
 	if (has)
-		cellf(sb, "%.0f%%", 100 * frac);
+		md_cellf(sb, "%.0f%%", 100 * frac);
 	else
 		report_md_cell(sb, "–");
 }
 
-static void range_cell(struct strbuf *sb, double lo, double hi)
+void md_range_cell(struct strbuf *sb, double lo, double hi)
 {
 	char a[32], b[32];
 
 	report_fmt_num(a, sizeof(a), lo, 2);
 	report_fmt_num(b, sizeof(b), hi, 2);
-	cellf(sb, "%s – %s", a, b);
+	md_cellf(sb, "%s – %s", a, b);
 }
 
 static void summary_table(struct strbuf *sb, const struct report *rep)
@@ -171,7 +176,7 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 			"(see *Repetitions*). \"mean of instance p99s\" is the published "
 			"\"average 99th percentile\" (an average of percentiles, not a percentile); \"pooled\" p99 comes "
 			"from the merged histograms of every transaction.\n\n");
-	header(sb, cols);
+	md_header(sb, cols);
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		size_t ninst = 0;
@@ -191,33 +196,33 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 			has_pooled &= f->has_pooled_p99;
 		}
 		report_md_cell(sb, g->label);
-		cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
-		cellf(sb, "%lld", (long long)g->vm_count);
+		md_cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
+		md_cellf(sb, "%lld", (long long)g->vm_count);
 		if (g->nreps > 1)
-			cellf(sb, "%zu (%zu reps)", ninst, g->nreps);
+			md_cellf(sb, "%zu (%zu reps)", ninst, g->nreps);
 		else
-			cellf(sb, "%zu", ninst);
-		spread_cell(sb, &g->tps);
-		range_cell(sb, tmin, tmax);
-		celln(sb, g->avg_ms_mean.mean, 2);
-		celln(sb, g->avg_ms_pooled.mean, 2);
-		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
-		opt_ms(sb, has_pooled, g->p99_pooled.mean);
-		celln(sb, retried, 0);
-		celln(sb, reconn, 0);
-		celln(sb, fatal, 0);
-		little_cell(sb, g->little, g->little_dev);
+			md_cellf(sb, "%zu", ninst);
+		md_spread_cell(sb, &g->tps);
+		md_range_cell(sb, tmin, tmax);
+		md_celln(sb, g->avg_ms_mean.mean, 2);
+		md_celln(sb, g->avg_ms_pooled.mean, 2);
+		md_opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
+		md_opt_ms(sb, has_pooled, g->p99_pooled.mean);
+		md_celln(sb, retried, 0);
+		md_celln(sb, reconn, 0);
+		md_celln(sb, fatal, 0);
+		md_little_cell(sb, g->little, g->little_dev);
 		if (g->incomplete)
-			cellf(sb, "**INCOMPLETE** (%zu of %zu runs complete)", g->n_complete, g->n_runs);
+			md_cellf(sb, "**INCOMPLETE** (%zu of %zu runs complete)", g->n_complete, g->n_runs);
 		else
 			report_md_cell(sb, "complete");
-		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
-		endrow(sb);
+		md_bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
+		md_endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
 }
 
-static void pub_little_md(struct strbuf *sb, const struct pub_result *p)
+void md_pub_little(struct strbuf *sb, const struct pub_result *p)
 {
 	struct pub_little l;
 	struct strbuf t;
@@ -253,105 +258,36 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 			continue;
 		strbuf_addf(sb, "### %s (%s, %lld VMs, %zu drive%s)\n\n", g->label, report_kind_title(g->kind),
 			    (long long)g->vm_count, g->ndrives, g->ndrives == 1 ? "" : "s");
-		header(sb, cols);
+		md_header(sb, cols);
 		report_md_cell(sb, "**measured**");
 		report_md_cell(sb, "this run");
 		report_md_cell(sb, g->drive);
 		report_md_cell(sb, "");
-		cellf(sb, "%lld", (long long)g->vm_count);
-		cellf(sb, "%zu", g->ndrives);
-		celln(sb, g->tps.mean, 2);
-		celln(sb, g->avg_ms_mean.mean, 2);
-		opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
+		md_cellf(sb, "%lld", (long long)g->vm_count);
+		md_cellf(sb, "%zu", g->ndrives);
+		md_celln(sb, g->tps.mean, 2);
+		md_celln(sb, g->avg_ms_mean.mean, 2);
+		md_opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
 		report_md_cell(sb, "");
-		little_cell(sb, g->little, g->little_dev);
-		endrow(sb);
+		md_little_cell(sb, g->little, g->little_dev);
+		md_endrow(sb);
 		for (size_t k = 0; k < g->nrefs; k++) {
 			const struct pub_result *p = g->refs[k];
 			report_md_cell(sb, "published");
-			cellf(sb, "%s: %s", p->review->publisher, p->review->title);
-			pub_name_cell(sb, p);
+			md_cellf(sb, "%s: %s", p->review->publisher, p->review->title);
+			md_pub_name_cell(sb, p);
 			report_md_cell(sb, p->review->platform);
-			cellf(sb, "%lld", (long long)p->vm_count);
-			cellf(sb, "%lld", (long long)p->drives);
-			celln(sb, p->tps, 2);
-			celln(sb, p->avg_ms, 2);
-			opt_ms(sb, p->has_p99, p->p99_ms);
-			cellf(sb, "%.2f×", g->tps.mean / p->tps);
-			pub_little_md(sb, p);
-			endrow(sb);
+			md_cellf(sb, "%lld", (long long)p->vm_count);
+			md_cellf(sb, "%lld", (long long)p->drives);
+			md_celln(sb, p->tps, 2);
+			md_celln(sb, p->avg_ms, 2);
+			md_opt_ms(sb, p->has_p99, p->p99_ms);
+			md_cellf(sb, "%.2f×", g->tps.mean / p->tps);
+			md_pub_little(sb, p);
+			md_endrow(sb);
 		}
 		strbuf_addc(sb, '\n');
 	}
-}
-
-static void little_table(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"drive × run group", "repetition", "Σ threads", "TPS (sum)",
-		"Σ threads / TPS ms", "pooled avg latency ms", "deviation", "check", NULL};
-
-	strbuf_adds(sb, "## Little's law check\n\n"
-			"In a closed loop every thread always has one transaction in flight, so "
-			"Σ threads / TPS must equal the average latency. More than 5% off is a measurement "
-			"warning. Not applicable (n/a) to rate-limited or think-time runs.\n\n");
-	header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		for (size_t k = 0; k < g->nreps; k++) {
-			const struct agg_fig *f = &g->reps[k].sample;
-			report_md_cell(sb, g->label);
-			cellf(sb, "%lld", (long long)g->reps[k].repetition);
-			cellf(sb, "%lld", (long long)f->threads_sum);
-			celln(sb, f->tps_sum, 2);
-			celln(sb, f->little_pred_ms, 2);
-			celln(sb, f->avg_ms_pooled, 2);
-			cellf(sb, "%+.1f%%", 100.0 * f->little_dev);
-			little_cell(sb, f->little, f->little_dev);
-			endrow(sb);
-		}
-	}
-	strbuf_addc(sb, '\n');
-}
-
-static void ci_cells(struct strbuf *sb, const struct spread *s)
-{
-	celln(sb, s->mean, 2);
-	celln(sb, s->ci.sd, 2);
-	range_cell(sb, s->ci.lo, s->ci.hi);
-	range_cell(sb, s->min, s->max);
-}
-
-static void repetitions(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"drive × run group", "repetitions", "TPS mean", "sd", "95% CI",
-		"min–max", "avg latency ms (mean of instances) mean", "sd", "95% CI", "min–max",
-		"p99 ms (mean of instance p99s) mean", "sd", "95% CI", "min–max", NULL};
-	bool any = false;
-
-	for (size_t i = 0; i < rep->ngroups; i++)
-		any |= rep->groups[i].nreps > 1;
-	if (!any)
-		return;
-	strbuf_adds(sb, "## Repetitions\n\nEach repetition is aggregated on its own; mean, sample standard deviation "
-			"(sd), the 95% confidence interval of the mean (Student's t with n − 1 degrees of freedom) and "
-			"the spread are taken over the repetitions' figures.\n\n");
-	header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		if (g->nreps < 2)
-			continue;
-		report_md_cell(sb, g->label);
-		cellf(sb, "%zu", g->nreps);
-		ci_cells(sb, &g->tps);
-		ci_cells(sb, &g->avg_ms_mean);
-		if (g->has_p99_mean)
-			ci_cells(sb, &g->p99_mean);
-		else
-			for (int k = 0; k < 4; k++)
-				report_md_cell(sb, "–");
-		endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
 }
 
 static void verdicts(struct strbuf *sb, const struct report *rep)
@@ -368,26 +304,26 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 		    "per event loop, or terminals waiting >= 10%% of their response time for a connection), host CPU "
 		    ">= 90%% busy, guest vCPUs >= 90%% busy, the drive's busiest device >= 80%% utilised, else unknown. "
 		    "A group takes the busiest of each resource over its runs.\n\n", rep->steady_window);
-	header(sb, cols);
+	md_header(sb, cols);
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
 		report_md_cell(sb, g->label);
-		steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-		steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-		bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
-		dev_cell(sb, g->dev);
+		md_steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		md_steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		md_bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
+		md_dev_cell(sb, g->dev);
 		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
 		if (g->vin.has_host_cpu && g->vin.host_cpu_src && strcmp(g->vin.host_cpu_src, "/proc/stat"))
-			cellf(sb, "%.0f%% (%s)", 100 * g->vin.host_cpu_busy, g->vin.host_cpu_src);
+			md_cellf(sb, "%.0f%% (%s)", 100 * g->vin.host_cpu_busy, g->vin.host_cpu_src);
 		else
-			pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-		pct_cell(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
+			md_pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
+		md_pct_cell(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
 		if (g->vin.has_driver_cpu)
-			cellf(sb, "%.2f (%u loop%s)%s", g->verdict.driver.per_loop, g->vin.driver_loops,
+			md_cellf(sb, "%.2f (%u loop%s)%s", g->verdict.driver.per_loop, g->vin.driver_loops,
 			      g->vin.driver_loops == 1 ? "" : "s", g->verdict.driver.saturated ? " **SATURATED**" : "");
 		else
 			report_md_cell(sb, "–");
-		endrow(sb);
+		md_endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
 }
@@ -430,321 +366,27 @@ static void comparison(struct strbuf *sb, const struct report *rep)
 			"mean TPS with its 95% confidence interval (delta method on the log ratio, Welch-Satterthwaite "
 			"degrees of freedom) and Welch's t-test over the repetitions' TPS; the difference is significant "
 			"when p < 0.05. With one repetition there is no interval and no test.\n\n");
-	header(sb, cols);
+	md_header(sb, cols);
 	for (size_t i = 0; i < rep->ncmps; i++) {
 		const struct agg_cmp *c = &rep->cmps[i];
 		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
 
-		cellf(sb, "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind), (long long)a->vm_count);
-		cellf(sb, "%zu–%zu", a->rank, b->rank);
+		md_cellf(sb, "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind), (long long)a->vm_count);
+		md_cellf(sb, "%zu–%zu", a->rank, b->rank);
 		report_md_cell(sb, a->drive);
-		spread_cell(sb, &a->tps);
+		md_spread_cell(sb, &a->tps);
 		report_md_cell(sb, b->drive);
-		spread_cell(sb, &b->tps);
+		md_spread_cell(sb, &b->tps);
 		report_compare_sentence(c, a, b, line, sizeof(line));
 		report_md_cell(sb, line);
 		if (c->welch.valid)
-			cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch.t, c->welch.df, c->welch.p,
+			md_cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch.t, c->welch.df, c->welch.p,
 			      c->welch.significant ? "significant" : "**NOT significant**");
 		else
 			report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
-		endrow(sb);
+		md_endrow(sb);
 	}
 	strbuf_addc(sb, '\n');
-}
-
-/* One drive over every run group (VM count). */
-static void per_drive(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"run group", "workload", "VMs", "repetitions", "TPS (sum)",
-		"avg latency ms (mean of instances)", "p99 ms (mean of instance p99s)", "rank in run group",
-		"precondition", "sample", "bottleneck", "drive (busiest device)", "host CPU", "status", NULL};
-
-	strbuf_adds(sb, "## Per drive\n\n");
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *d = &rep->groups[i];
-		bool first = true;
-
-		if (d->all_drives)
-			continue;
-		for (size_t j = 0; j < i; j++)
-			first &= rep->groups[j].all_drives || strcmp(rep->groups[j].drive, d->drive);
-		if (!first)
-			continue;
-		strbuf_addf(sb, "### Drive %s\n\n", d->drive);
-		header(sb, cols);
-		for (size_t j = i; j < rep->ngroups; j++) {
-			const struct agg_group *g = &rep->groups[j];
-			if (g->all_drives || strcmp(g->drive, d->drive))
-				continue;
-			report_md_cell(sb, *g->run_group ? g->run_group : "(no run group)");
-			cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
-			cellf(sb, "%lld", (long long)g->vm_count);
-			cellf(sb, "%zu", g->nreps);
-			spread_cell(sb, &g->tps);
-			spread_cell(sb, &g->avg_ms_mean);
-			spread_cell(sb, &g->p99_mean);
-			if (g->rank)
-				cellf(sb, "%zu", g->rank);
-			else
-				report_md_cell(sb, "–");
-			steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-			steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-			bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
-			dev_cell(sb, g->dev);
-			pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-			report_md_cell(sb, g->incomplete ? "**INCOMPLETE**" : "complete");
-			endrow(sb);
-		}
-		strbuf_addc(sb, '\n');
-		for (size_t r = 0; r < rep->runs->n; r++) {
-			if (!strcmp(rep->runs->runs[r]->drive, d->drive) && rep->runs->runs[r]->drive_stack) {
-				strbuf_addf(sb, "Block devices: %s\n\n", rep->runs->runs[r]->drive_stack);
-				break;
-			}
-		}
-		struct strbuf src;
-		strbuf_init(&src, 0);
-		if (report_tel_sources_text(rep, d->drive, &src))
-			strbuf_addf(sb, "Telemetry sources: %s\n\n", src.buf);
-		strbuf_release(&src);
-	}
-}
-
-static void tpcc(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"drive × run group", "repetition", "type", "count",
-		"avg latency ms (pooled)", "p99 ms (mean of instance p99s)", "max ms", NULL};
-	bool any = false;
-
-	for (size_t i = 0; i < rep->ngroups; i++)
-		any |= !strcmp(rep->groups[i].kind, "tpcc");
-	if (!any)
-		return;
-	strbuf_adds(sb, "## TPC-C\n\n");
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		if (strcmp(g->kind, "tpcc"))
-			continue;
-		for (size_t k = 0; k < g->nreps; k++) {
-			const struct agg_fig *f = &g->reps[k].sample;
-			char b[32];
-			report_fmt_num(b, sizeof(b), f->tpmc, 1);
-			strbuf_addf(sb, "- %s, repetition %lld: tpmC %s (New-Orders per minute, summed over instances)\n",
-				    g->label, (long long)g->reps[k].repetition, f->has_tpmc ? b : "n/a");
-		}
-	}
-	strbuf_addc(sb, '\n');
-	header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		if (strcmp(g->kind, "tpcc"))
-			continue;
-		for (size_t k = 0; k < g->nreps; k++) {
-			const struct agg_fig *f = &g->reps[k].sample;
-			for (size_t t = 0; t < f->ntypes; t++) {
-				report_md_cell(sb, g->label);
-				cellf(sb, "%lld", (long long)g->reps[k].repetition);
-				report_md_cell(sb, f->types[t].name);
-				cellf(sb, "%llu", (unsigned long long)f->types[t].count);
-				celln(sb, f->types[t].avg_ms, 2);
-				celln(sb, f->types[t].p99_mean_of_instances_ms, 2);
-				celln(sb, f->types[t].max_ms, 2);
-				endrow(sb);
-			}
-		}
-	}
-	strbuf_addc(sb, '\n');
-}
-
-static void precondition(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"drive × run group", "repetition", "instances", "seconds",
-		"TPS (sum)", "avg latency ms (mean of instances)", "p99 ms (mean of instance p99s)",
-		"p99 ms (pooled)", NULL};
-
-	strbuf_adds(sb, "## Precondition (not part of the result)\n\n"
-			"The precondition brings the drive to steady state; its figures are shown for "
-			"inspection only and never enter the tables above.\n\n");
-	header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		for (size_t k = 0; k < g->nreps; k++) {
-			const struct agg_fig *f = &g->reps[k].pre;
-			report_md_cell(sb, g->label);
-			cellf(sb, "%lld", (long long)g->reps[k].repetition);
-			cellf(sb, "%zu", f->n);
-			if (!f->n) {
-				for (int c = 0; c < 5; c++)
-					report_md_cell(sb, "–");
-				endrow(sb);
-				continue;
-			}
-			cellf(sb, "%.0f", f->seconds_max);
-			celln(sb, f->tps_sum, 2);
-			celln(sb, f->avg_ms_mean, 2);
-			opt_ms(sb, f->n_p99 > 0, f->p99_mean_of_instances_ms);
-			opt_ms(sb, f->has_pooled_p99, f->p99_pooled_ms);
-			endrow(sb);
-		}
-	}
-	strbuf_addc(sb, '\n');
-}
-
-static void instances(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status",
-		"sample s", "threads", "TPS", "avg ms", "p99 ms", "max ms", "retried", "reconnects", "fatal",
-		"Little's law", "precondition", "sample", "bottleneck", NULL};
-
-	strbuf_adds(sb, "## Instances (sample phase)\n\n");
-	header(sb, cols);
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const struct run *r = rep->runs->runs[i];
-		const struct phase_stat *p = &r->sample;
-		double pred, dev;
-		enum little_state st;
-
-		report_md_cell(sb, r->path);
-		report_md_cell(sb, r->run_group);
-		report_md_cell(sb, r->drive);
-		report_md_cell(sb, r->instance);
-		cellf(sb, "%lld", (long long)r->repetition);
-		if (run_is_complete(r))
-			report_md_cell(sb, "complete");
-		else
-			cellf(sb, "**%s**%s", r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
-			      r->from_journal ? " (from journal)" : "");
-		if (!p->present) {
-			for (int c = 0; c < 10; c++)
-				report_md_cell(sb, "–");
-			steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
-			steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
-			bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
-			endrow(sb);
-			continue;
-		}
-		cellf(sb, "%.1f", p->seconds);
-		cellf(sb, "%lld", (long long)p->threads);
-		celln(sb, p->tps, 2);
-		cellf(sb, "%.2f%s", p->lat_avg_ms, p->lat_approx ? " ≈" : "");
-		opt_ms(sb, p->has_p99, p->p99_ms);
-		celln(sb, p->lat_max_ms, 2);
-		cellf(sb, "%llu", (unsigned long long)p->err_ignored);
-		cellf(sb, "%llu", (unsigned long long)p->err_reconnects);
-		cellf(sb, "%llu", (unsigned long long)p->err_fatal);
-		st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
-		little_cell(sb, st, dev);
-		steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
-		steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
-		bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
-		endrow(sb);
-	}
-	strbuf_adds(sb, "\n≈: rebuilt from journal histogram buckets (no result file).\n\n");
-}
-
-/* Cut-off attempts kept by `campaign --resume`: listed, never counted above. */
-static void superseded(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status", "sample s",
-		"TPS", "why it ended", NULL};
-
-	if (!rep->runs->nsuperseded)
-		return;
-	strbuf_adds(sb, "## Superseded attempts\n\nCut-off attempts that `dbrig campaign --resume` kept as "
-			"`<instance>.partial-<n>.*` before running them again: history, not counted in any figure "
-			"above.\n\n");
-	header(sb, cols);
-	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
-		const struct run *r = rep->runs->superseded[i];
-		report_md_cell(sb, r->path);
-		report_md_cell(sb, r->run_group);
-		report_md_cell(sb, r->drive);
-		report_md_cell(sb, r->instance);
-		cellf(sb, "%lld", (long long)r->repetition);
-		cellf(sb, "%s%s", run_status_name(r->status), r->from_journal ? " (from journal)" : "");
-		if (r->sample.present) {
-			cellf(sb, "%.1f", r->sample.seconds);
-			celln(sb, r->sample.tps, 2);
-		} else {
-			report_md_cell(sb, "–");
-			report_md_cell(sb, "–");
-		}
-		report_md_cell(sb, r->error ? r->error : "–");
-		endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
-}
-
-static void keys(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"drive × run group", "campaign", "run group", "drive", "workload",
-		"test", "VMs", "params", NULL};
-
-	strbuf_adds(sb, "## Grouping keys\n\nResults are aggregated together only when every key below is equal.\n\n");
-	header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		report_md_cell(sb, g->label);
-		report_md_cell(sb, g->campaign);
-		report_md_cell(sb, g->run_group);
-		report_md_cell(sb, g->drive);
-		report_md_cell(sb, g->kind);
-		report_md_cell(sb, g->test);
-		cellf(sb, "%lld", (long long)g->vm_count);
-		cellf(sb, "`%s`", g->params);
-		endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
-}
-
-static void references(struct strbuf *sb, const struct report *rep)
-{
-	static const char *const cols[] = {"file", "drive", "configuration", "workload", "VMs", "drives",
-		"TPS", "avg latency ms", "p99 ms (mean of VM p99s)", "Little's law", "platform", "method", "source",
-		NULL};
-	struct strbuf why;
-
-	strbuf_adds(sb, "## Published references\n\n");
-	if (!rep->pub || !rep->pub->n) {
-		strbuf_adds(sb, "None loaded.\n");
-		return;
-	}
-	header(sb, cols);
-	for (size_t i = 0; i < rep->pub->n; i++) {
-		const struct pub_review *rv = &rep->pub->reviews[i];
-		for (size_t k = 0; k < rv->nresults; k++) {
-			const struct pub_result *p = &rv->results[k];
-			report_md_cell(sb, rv->file);
-			pub_name_cell(sb, p);
-			report_md_cell(sb, p->label);
-			cellf(sb, "%s %s", report_kind_title(p->kind), p->test);
-			cellf(sb, "%lld", (long long)p->vm_count);
-			cellf(sb, "%lld", (long long)p->drives);
-			celln(sb, p->tps, 2);
-			celln(sb, p->avg_ms, 2);
-			opt_ms(sb, p->has_p99, p->p99_ms);
-			pub_little_md(sb, p);
-			report_md_cell(sb, rv->platform);
-			report_md_cell(sb, p->method);
-			cellf(sb, "%s, %s%s%s", rv->publisher, rv->title, *rv->url ? ", " : "", rv->url);
-			endrow(sb);
-		}
-	}
-	strbuf_adds(sb, "\nLittle's law for the published rows (docs/reading-reports.md, \"Published figures and "
-			"Little's law\"):\n\n");
-	strbuf_init(&why, 0);
-	for (size_t i = 0; i < rep->pub->n; i++) {
-		const struct pub_review *rv = &rep->pub->reviews[i];
-		for (size_t k = 0; k < rv->nresults; k++) {
-			struct pub_little l;
-			strbuf_reset(&why);
-			pub_little(&rv->results[k], &l);
-			pub_little_explain(&rv->results[k], &l, &why);
-			strbuf_addf(sb, "- %s, %s (%s): %s.\n", rv->file, rv->results[k].label, rv->results[k].kind, why.buf);
-		}
-	}
-	strbuf_release(&why);
 }
 
 static void headline_item(void *ctx, const char *lead, const char *text, bool warn)
@@ -768,7 +410,7 @@ static void bed_row(struct strbuf *sb, const char *name, const char *text)
 {
 	report_md_cell(sb, name);
 	report_md_cell(sb, *text ? text : "not recorded in these results");
-	endrow(sb);
+	md_endrow(sb);
 }
 
 /* What was measured, with what, where: the fields of report.html's test bed (report_bed_build). */
@@ -846,15 +488,15 @@ static int md_render(const struct report *rep, struct report_files *out)
 	comparison(sb, rep);
 	published_beside(sb, rep);
 	lb_md_section(sb, rep); /* report/leaderboard.c */
-	little_table(sb, rep);
-	repetitions(sb, rep);
-	tpcc(sb, rep);
-	precondition(sb, rep);
-	per_drive(sb, rep);
-	instances(sb, rep);
-	superseded(sb, rep);
-	keys(sb, rep);
-	references(sb, rep);
+	md_little_table(sb, rep);
+	md_repetitions(sb, rep);
+	md_tpcc(sb, rep);
+	md_precondition(sb, rep);
+	md_per_drive(sb, rep);
+	md_instances(sb, rep);
+	md_superseded(sb, rep);
+	md_keys(sb, rep);
+	md_references(sb, rep);
 	return 0;
 }
 
