@@ -1,0 +1,276 @@
+/*
+ * The campaign file's sections on what is run (config.c reads the rest):
+ * .workload (its kind, test and options, and the scale those set), .engine
+ * (its kind, buffer pool and server options) and .target (its kind; the
+ * target reads its own settings), with the reader of an object of scalar
+ * options that .workload.options and .engine.server_options share.
+ */
+#include "campaign/config.h"
+#include "campaign/config_int.h"
+#include "campaign/driver.h"
+
+#include "core/features.h"
+#include "core/jsonr.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_option_key(const char *s)
+{
+	if (!*s || strlen(s) > 64 || !islower((unsigned char)s[0]))
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return false;
+	return true;
+}
+
+static int scalar_text(const json_t *v, bool onoff, struct strbuf *sb)
+{
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (strlen(s) != json_string_length(v) || strchr(s, '\n'))
+			return -EINVAL;
+		strbuf_adds(sb, s);
+	} else if (json_is_integer(v)) {
+		strbuf_addf(sb, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		strbuf_addf(sb, "%.17g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		strbuf_adds(sb, json_is_true(v) ? (onoff ? "on" : "ON") : (onoff ? "off" : "OFF"));
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An object of scalar options; keys normalised to dashes when `dashes`. */
+static int get_options(struct jsonr *c, json_t *obj, const char *jpath, const char *key, bool dashes,
+		       struct target_kv **out, size_t *nout)
+{
+	json_t *o = NULL, *v;
+	const char *k;
+	struct strbuf p, val;
+	size_t n = 0;
+	int ret;
+
+	ret = jsonr_get_obj(c, obj, jpath, key, false, &o);
+	if (ret < 0 || !o)
+		return ret;
+	strbuf_init(&p, 0);
+	strbuf_init(&val, 0);
+	*out = xcalloc(json_object_size(o), sizeof(**out));
+	json_object_foreach(o, k, v) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s.%s.%s", jpath, key, k);
+		if (!is_option_key(k)) {
+			ret = jsonr_failf(c, p.buf, "is not an option name (expected lower case letters, digits, '_', '-' or '.')");
+			goto out;
+		}
+		strbuf_reset(&val);
+		if (scalar_text(v, dashes, &val) < 0) {
+			ret = jsonr_fail_value(c, p.buf, v, "is not a scalar option value (expected a string, number or boolean)");
+			goto out;
+		}
+		char *nk = xstrdup(k);
+		for (char *q = nk; dashes && *q; q++)
+			if (*q == '_')
+				*q = '-';
+		for (size_t i = 0; i < n; i++) {
+			if (!strcmp((*out)[i].key, nk)) {
+				free(nk);
+				ret = jsonr_failf(c, p.buf, "repeats option \"%s\" (expected each option once)", (*out)[i].key);
+				goto out;
+			}
+		}
+		(*out)[n].key = nk;
+		(*out)[n].value = strbuf_detach(&val);
+		n++;
+		*nout = n;
+	}
+out:
+	strbuf_release(&p);
+	strbuf_release(&val);
+	return ret;
+}
+
+/* Keeps a checked scale option (its range is the workload's: workload/registry.c). */
+static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
+{
+	if (!strcmp(name, "tables"))
+		cfg->tables = (unsigned)n;
+	else if (!strcmp(name, "table-size"))
+		cfg->table_size = (uint64_t)n;
+	else if (!strcmp(name, "warehouses"))
+		cfg->warehouses = (unsigned)n;
+	else if (!strcmp(name, "terminals"))
+		cfg->terminals = (unsigned)n;
+}
+
+/* Options the campaign sets itself for every driver. */
+int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
+{
+	static const char *const keys[] = {"kind", "test", "options", NULL};
+	json_t *w = NULL;
+	const char *kind = NULL, *test = NULL;
+	int ret;
+
+	if ((ret = jsonr_get_obj(c, root, "", "workload", true, &w)) < 0)
+		return ret;
+	if ((ret = jsonr_get_keys(c, w, ".workload", keys)) < 0)
+		return ret;
+	if ((ret = jsonr_get_str(c, w, ".workload", "kind", true, &kind)) < 0)
+		return ret;
+	cfg->workload = workload_find(kind);
+	if (!cfg->workload) {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		strbuf_adds(&sb, "is not a workload (expected ");
+		workload_names(&sb);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".workload.kind", json_object_get(w, "kind"), sb.buf);
+		strbuf_release(&sb);
+		return ret;
+	}
+	/* A workload with tests needs one; a one-test workload takes its name or nothing. */
+	if ((ret = jsonr_get_str(c, w, ".workload", "test", cfg->workload->tests != NULL, &test)) < 0)
+		return ret;
+	if (test && !workload_has_test(cfg->workload, test)) {
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		if (cfg->workload->tests) {
+			strbuf_addf(&sb, "is not a %s test (expected ", cfg->workload->name);
+			for (const char *const *t = cfg->workload->tests; *t; t++)
+				strbuf_addf(&sb, "%s%s", t == cfg->workload->tests ? "" : t[1] ? ", " : " or ", *t);
+			strbuf_addc(&sb, ')');
+		} else {
+			strbuf_addf(&sb, "is not a %s test (expected %s or no test)", cfg->workload->display,
+				    cfg->workload->name);
+		}
+		ret = jsonr_fail_value(c, ".workload.test", json_object_get(w, "test"), sb.buf);
+		strbuf_release(&sb);
+		return ret;
+	}
+	cfg->test = xstrdup(test ? test : cfg->workload->name);
+	if ((ret = get_options(c, w, ".workload", "options", true, &cfg->wl_options, &cfg->nwl_options)) < 0)
+		return ret;
+
+	cfg->tables = 1;
+	cfg->table_size = 10000;
+	cfg->warehouses = 1;
+	const char *wkey;
+	json_t *wval;
+	size_t i = 0;
+	json_object_foreach(json_object_get(w, "options"), wkey, wval) {
+		const struct target_kv *o = &cfg->wl_options[i++];
+		struct strbuf p;
+		const struct workload_scale_opt *so;
+		int64_t n;
+		int r = 0;
+
+		(void)wval;
+		strbuf_init(&p, 0);
+		strbuf_addf(&p, ".workload.options.%s", wkey);
+		if (driver_sets_option(cfg->workload, o->key)) {
+			r = jsonr_failf(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
+				 "report_interval%s and percentiles fields)",
+				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "",
+				 cfg->workload == &workload_tpcc ? ", delivery_log (one log per run)" : "");
+		} else if ((so = workload_scale_opt(cfg->workload, o->key))) {
+			if (parse_int64(o->value, so->min, so->max, &n) < 0)
+				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in %" PRId64 "..%" PRId64, o->value,
+						so->min, so->max);
+			else
+				set_scale(cfg, so->name, n);
+		}
+		strbuf_release(&p);
+		if (r < 0)
+			return r;
+	}
+	cfg->scale = cfg->workload == &workload_sysbench ? cfg->tables : cfg->warehouses;
+	return 0;
+}
+
+static bool speaks_mysql(const struct db_engine *e)
+{
+	return e->protocol == DB_PROTO_MYSQL;
+}
+
+int config_load_engine(struct jsonr *c, json_t *root, struct campaign_config *cfg)
+{
+	static const char *const keys[] = {"kind", "buffer_pool", "server_options", NULL};
+	json_t *e = NULL, *bp;
+	const char *kind = NULL;
+	struct strbuf sb;
+	int ret;
+
+	if ((ret = jsonr_get_obj(c, root, "", "engine", true, &e)) < 0)
+		return ret;
+	if ((ret = jsonr_get_keys(c, e, ".engine", keys)) < 0)
+		return ret;
+	if ((ret = jsonr_get_str(c, e, ".engine", "kind", true, &kind)) < 0)
+		return ret;
+	strbuf_init(&sb, 0);
+	cfg->engine = db_engine_find(kind);
+	if (!cfg->engine) {
+		strbuf_adds(&sb, "is not a database engine (expected ");
+		db_engine_names(&sb, NULL);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+	} else if (cfg->workload->mysql_only && cfg->engine->protocol != DB_PROTO_MYSQL) {
+		strbuf_addf(&sb, "cannot run the %s workload (expected ", cfg->workload->name);
+		db_engine_names(&sb, speaks_mysql);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+	} else if (cfg->engine->odbc_connect && features_left_out("odbc")) {
+		strbuf_addf(&sb, "is driven through ODBC, which this dbrig is built without (cmake -D%s=ON)",
+			    features_left_out("odbc"));
+		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+	}
+	strbuf_release(&sb);
+	if (ret < 0)
+		return ret;
+	cfg->buffer_pool = UINT64_C(128) << 20;
+	bp = json_object_get(e, "buffer_pool");
+	if (bp) {
+		if ((ret = jsonr_size(c, ".engine.buffer_pool", bp, &cfg->buffer_pool)) < 0)
+			return ret;
+		if (cfg->buffer_pool < (UINT64_C(8) << 20))
+			return jsonr_fail_value(c, ".engine.buffer_pool", bp, "is too small (expected at least 8M)");
+	}
+	return get_options(c, e, ".engine", "server_options", false, &cfg->server_options, &cfg->nserver_options);
+}
+
+int config_load_target(struct jsonr *c, json_t *root, struct campaign_config *cfg)
+{
+	json_t *t = NULL;
+	const char *kind = NULL;
+	int ret;
+
+	if ((ret = jsonr_get_obj(c, root, "", "target", true, &t)) < 0)
+		return ret;
+	if ((ret = jsonr_get_str(c, t, ".target", "kind", true, &kind)) < 0)
+		return ret;
+	cfg->target = target_find(kind);
+	if (!cfg->target) {
+		const char *left_out = features_left_out(kind);
+		struct strbuf sb;
+		strbuf_init(&sb, 0);
+		if (left_out)
+			strbuf_addf(&sb, "is a target this dbrig is built without (cmake -D%s=ON; this build has: ", left_out);
+		else
+			strbuf_adds(&sb, "is not a target (expected one of: ");
+		target_names(&sb);
+		strbuf_addc(&sb, ')');
+		ret = jsonr_fail_value(c, ".target.kind", json_object_get(t, "kind"), sb.buf);
+		strbuf_release(&sb);
+		return ret;
+	}
+	return target_settings_read(c, cfg->target, t, &cfg->target_settings);
+}
