@@ -113,7 +113,7 @@ static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
 		cfg->terminals = (unsigned)n;
 }
 
-/* Options the campaign sets itself for every driver. */
+/* .workload: its kind, its test (one of the kind's) and its options, the scale among them checked against the workload's ranges. */
 int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "test", "options", NULL};
