@@ -271,8 +271,8 @@ int tpcc_select_ints(struct db_conn *c, const struct tpcc_sql *sql, enum tpcc_st
 	__attribute__((warn_unused_result));
 int tpcc_cleanup(const struct tpcc_sql *sql, const struct db_driver_ops *drv, const struct db_conn_params *cp);
 
-/* Shared by load.c and check.c: one error line "<what> failed: error N (SQLSTATE): msg";
- * a statement run as text, -1 after that line. */
+/* Shared by the load (load.c, load_batch.c, load_rows.c) and check.c: one error line
+ * "<what> failed: error N (SQLSTATE): msg"; a statement run as text, -1 after that line. */
 void tpcc_db_fail(struct db_conn *c, const char *what);
 int tpcc_exec_text(struct db_conn *c, const char *sql) __attribute__((warn_unused_result));
 
