@@ -1,12 +1,12 @@
 /*
- * Unit tests of workload/tpcc/txn.c against a scripted in-memory driver (no
- * server): a retried transaction sends the same inputs again, New-Order's
- * lines lock stock in item order and keep their entered OL_NUMBER, and the
- * procedure mode packs New-Order's lines into one call and checks the
- * procedure's rollback against the client's; a by-name lookup takes the
- * customer at ceil(n/2) however many share the name; a Delivery that fails at
- * any of its statements starts over and logs only what committed; remote
- * warehouses are uniform over the others.
+ * Unit tests of workload/tpcc/txn.c and txn_session.c against a scripted
+ * in-memory driver (no server): a retried transaction sends the same inputs
+ * again, New-Order's lines lock stock in item order and keep their entered
+ * OL_NUMBER, and the procedure mode packs New-Order's lines into one call and
+ * checks the procedure's rollback against the client's; a by-name lookup
+ * takes the customer at ceil(n/2) however many share the name; a Delivery
+ * that fails at any of its statements starts over and logs only what
+ * committed; remote warehouses are uniform over the others.
  */
 #include <setjmp.h>
 #include <stdarg.h>
