@@ -201,7 +201,7 @@ int tx_new_order(struct tpcc_sess *s, const struct db_exec_result *last, const s
 
 /* The hot rows (the warehouse, then the district) are read first without a
  * lock and updated last, so that their locks are held only from the last
- * statements to the commit, as HammerDB's procedure does (review #9). */
+ * statements to the commit, as HammerDB's procedure does. */
 int tx_payment(struct tpcc_sess *s, const struct wl_step **out)
 {
 	struct db_value *p = s->step.params;
