@@ -416,7 +416,7 @@ static int html_render(const struct report *rep, struct report_files *out)
 	html_comparison(sb, rep);
 	strbuf_adds(sb, "<h2 id=\"published\">Published references</h2>\n");
 	html_published_section(sb, &chart_id, rep);
-	lb_html_section(sb, rep); /* report/leaderboard.c */
+	lb_html_section(sb, rep); /* report/lb_render.c */
 	strbuf_adds(sb, "<h2 id=\"over-time\">TPS over time</h2>\n<p>One chart per drive × run group: a thin line per "
 			"instance and a thick one, in the drive's colour, for their sum (the figure reviews plot). The "
 			"charts of one run group's drives share one TPS scale, so they compare side by side. The dashed "

@@ -278,7 +278,7 @@ static json_t *pub_json(const struct pub_review *rv)
 						     "tps", num(p->tps), "avg_latency_ms", num(p->avg_ms),
 						     "p99_latency_ms", opt_num(p->has_p99, p->p99_ms), "method", p->method,
 						     "little", pub_little_json(p));
-		lb_row_json(p, o); /* report/leaderboard.c */
+		lb_row_json(p, o); /* report/lb_render.c */
 		json_array_append_new(res, o);
 	}
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "file", rv->file, "drive", rv->drive,
@@ -389,7 +389,7 @@ static int json_render(const struct report *rep, struct report_files *out)
 	for (size_t i = 0; rep->pub && i < rep->pub->n; i++)
 		json_array_append_new(a, pub_json(&rep->pub->reviews[i]));
 	json_object_set_new(root, "published", a);
-	json_object_set_new(root, "leaderboard", lb_json(rep)); /* report/leaderboard.c */
+	json_object_set_new(root, "leaderboard", lb_json(rep)); /* report/lb_render.c */
 	a = json_array();
 	for (size_t i = 0; i < rep->nwarnings; i++)
 		json_array_append_new(a, json_string(rep->warnings[i]));

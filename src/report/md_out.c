@@ -487,7 +487,7 @@ static int md_render(const struct report *rep, struct report_files *out)
 	verdicts(sb, rep);
 	comparison(sb, rep);
 	published_beside(sb, rep);
-	lb_md_section(sb, rep); /* report/leaderboard.c */
+	lb_md_section(sb, rep); /* report/lb_render.c */
 	md_little_table(sb, rep);
 	md_repetitions(sb, rep);
 	md_tpcc(sb, rep);

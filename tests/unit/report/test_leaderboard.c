@@ -1,4 +1,4 @@
-/* Unit tests of report/leaderboard.c on the shipped reports/published/ files:
+/* Unit tests of report/leaderboard.c and lb_render.c on the shipped reports/published/ files:
  * every file loads, Little's law for a handful of rows against values computed
  * by hand, the ranking and the placement of a measured drive against ranks
  * computed by hand, protocol mismatches named, and the machine-translated mark
