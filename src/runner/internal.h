@@ -3,8 +3,10 @@
  * loop threads, their sessions (one per connection) and the terminal
  * schedulers. Only src/runner/ includes this.
  *
- *   runner.c   runner_run: set up, start the loops, drive the clock through
- *              the phases and report intervals, tear down
+ *   runner.c   runner_run: set up, open the connections, start the loops,
+ *              the outcome, tear down
+ *   phases.c   the clock: drive the run through the phases, report intervals
+ *              and checkpoints, the connection outages of the sample
  *   loop.c     one event-loop thread: serve its sessions' fds, timers and
  *              parked sessions; the connectors that open every session first
  *   session.c  one connection's state machine: statements, commit/rollback,
@@ -26,6 +28,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -178,6 +181,27 @@ struct runner {
 	pthread_t main_thread;    /* woken (SIGUSR1) when the last loop finishes */
 };
 
+/* A phase's totals, as the clock (phases.c) accumulates them. */
+struct phase_acc {
+	struct span_stats total;
+	uint64_t start;
+	double cpu0;       /* self_cpu_s() at its start */
+	bool active;
+};
+
+/* The main thread's view of the run: phases, their totals, the interval being filled. */
+struct run_clock {
+	struct phase_acc pa[PHASE_COUNT];
+	struct span_stats iv;
+	enum phase_kind ph;
+	uint64_t run_start, phase_start, phase_len, iv_start, next_tick;
+	double iv_cpu;          /* self_cpu_s() at the interval's start */
+	/* --report-checkpoints, in the sample phase */
+	struct span_stats ck;   /* since the previous checkpoint */
+	uint64_t ck_start;      /* when that was */
+	unsigned ck_next;       /* index of the next checkpoint */
+};
+
 /* span.c */
 int span_init(struct span_stats *s, unsigned ntypes) __attribute__((warn_unused_result));
 void span_free(struct span_stats *s);
@@ -227,8 +251,15 @@ unsigned loop_default_count(void);
 /* A connector thread: opens sessions (r->next_connect) until none is left. */
 void *connector_main(void *arg);
 
-/* runner.c: a session lost its connection (not already reconnecting) / got it back. */
+/* phases.c: a session lost its connection (not already reconnecting) / got it back. */
 void runner_outage_begin(struct runner *r, uint64_t now);
 void runner_outage_end(struct runner *r, uint64_t now);
+
+/* phases.c, the clock */
+double runner_secs(uint64_t ns); /* nanoseconds as seconds */
+/* Phase ph starts at now: its length, its first tick, on_phase_start. */
+void runner_start_phase(struct runner *r, struct run_clock *rc, enum phase_kind ph, uint64_t now);
+/* From the first phase's start to the end of the sample, or until the run stops. */
+void runner_drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, struct runner_outcome *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the runner (runner.c, loop.c, session.c) on the null driver
+ * Unit tests of the runner (runner.c, phases.c, loop.c, session.c) on the null driver
  * (db/null.c): the dry run's blocking path, closed-loop transactions to an event limit, intervals and
  * phases, retried deadlocks, lost connections that come back, a fatal error,
  * a server that refuses connections, and terminals sharing connections.
