@@ -279,6 +279,77 @@ static void join_loops(struct runner *r)
 		pthread_join(r->loops[i].th, NULL);
 }
 
+/* Sleep until deadline (later than now) or a signal: SIGINT, SIGTERM or
+ * SIGHUP interrupts the run; SIGUSR1 (the last loop's "all done") only wakes. */
+static void wait_signal(struct runner *r, const sigset_t *sigs, uint64_t now, uint64_t deadline,
+			struct runner_outcome *out)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)((deadline - now) / NS_PER_SEC),
+		.tv_nsec = (long)((deadline - now) % NS_PER_SEC),
+	};
+	int sig = sigtimedwait(sigs, NULL, &ts);
+
+	if (sig > 0 && sig != SIGUSR1) {
+		out->status = RUNNER_INTERRUPTED;
+		out->signal = sig;
+		atomic_store(&r->stop, 1);
+	}
+}
+
+/* --rate: arrivals nobody takes still fill the queue; one that overflows fails the run. */
+static void check_rate_queues(struct runner *r, uint64_t now)
+{
+	for (unsigned i = 0; i < r->nrates; i++) {
+		bool overflow = false;
+		rate_queue_len(&r->rates[i], now, &overflow);
+		if (overflow)
+			runner_fail(r, "%s", RATE_OVERFLOW_MESSAGE);
+	}
+}
+
+/* The end of phase ph when the run stopped or every loop finished. */
+static void end_stopped(struct runner *r, struct run_clock *rc, enum phase_kind ph, uint64_t phase_end,
+			bool checkpoints, struct runner_outcome *out)
+{
+	const struct runner_config *cfg = r->cfg;
+	uint64_t now;
+
+	/* Let in-flight transactions finish, then account for
+	 * them; the phase ends with the last one, never before the
+	 * last interval emitted; a failed run when it failed (the
+	 * connections may have been reconnecting for seconds). */
+	join_loops(r);
+	now = atomic_load(&r->failed) ? clock_now_ns() : phase_end_time(r, rc->iv_start);
+	drain_all(r, rc);
+	emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true,
+		      &rc->iv_cpu);
+	bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
+			(rc->phase_len == 0 || now >= phase_end ||
+			 (ph == PHASE_SAMPLE && cfg->events && atomic_load(&r->events_left) <= 0));
+	if (checkpoints)
+		emit_checkpoint(r, rc, now, true);
+	end_phase(r, &rc->pa[ph], ph, now, complete);
+}
+
+/* The end of the sample at its deadline, phase_end. */
+static void end_sample(struct runner *r, struct run_clock *rc, uint64_t phase_end, bool checkpoints)
+{
+	uint64_t now;
+
+	join_loops(r);
+	/* Transactions in flight at the deadline finish and
+	 * count, as in sysbench; the phase ends with the
+	 * last of them (or at the deadline). */
+	now = phase_end_time(r, phase_end);
+	drain_all(r, rc);
+	if (checkpoints)
+		emit_checkpoint(r, rc, now, true);
+	lost_at_end(r, rc->phase_start, phase_end);
+	outage_close(r, rc->phase_start, phase_end);
+	end_phase(r, &rc->pa[PHASE_SAMPLE], PHASE_SAMPLE, now, !atomic_load(&r->failed));
+}
+
 /*
  * The clock, from the start gate to the end of the sample: interval ticks,
  * the phase boundary, signals (taken here with sigtimedwait), and the end when
@@ -305,42 +376,13 @@ void runner_drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 		if (deadline > poll_until)
 			deadline = poll_until;
 		if (!all_done && deadline > now && !atomic_load(&r->stop)) {
-			struct timespec ts = {
-				.tv_sec = (time_t)((deadline - now) / NS_PER_SEC),
-				.tv_nsec = (long)((deadline - now) % NS_PER_SEC),
-			};
-			int sig = sigtimedwait(sigs, NULL, &ts);
-			if (sig > 0 && sig != SIGUSR1) {
-				out->status = RUNNER_INTERRUPTED;
-				out->signal = sig;
-				atomic_store(&r->stop, 1);
-			}
+			wait_signal(r, sigs, now, deadline, out);
 			now = clock_now_ns();
 			all_done = atomic_load(&r->finished) == r->nloops;
 		}
-		/* --rate: arrivals nobody takes still fill the queue. */
-		for (unsigned i = 0; i < r->nrates; i++) {
-			bool overflow = false;
-			rate_queue_len(&r->rates[i], now, &overflow);
-			if (overflow)
-				runner_fail(r, "%s", RATE_OVERFLOW_MESSAGE);
-		}
+		check_rate_queues(r, now);
 		if (atomic_load(&r->stop) || all_done) {
-			/* Let in-flight transactions finish, then account for
-			 * them; the phase ends with the last one, never before the
-			 * last interval emitted; a failed run when it failed (the
-			 * connections may have been reconnecting for seconds). */
-			join_loops(r);
-			now = atomic_load(&r->failed) ? clock_now_ns() : phase_end_time(r, rc->iv_start);
-			drain_all(r, rc);
-			emit_interval(r, &rc->iv, ph, rc->run_start, rc->phase_start, rc->iv_start, now, now, true,
-				      &rc->iv_cpu);
-			bool complete = !atomic_load(&r->failed) && out->status != RUNNER_INTERRUPTED &&
-					(rc->phase_len == 0 || now >= phase_end ||
-					 (ph == PHASE_SAMPLE && cfg->events && atomic_load(&r->events_left) <= 0));
-			if (checkpoints)
-				emit_checkpoint(r, rc, now, true);
-			end_phase(r, &rc->pa[ph], ph, now, complete);
+			end_stopped(r, rc, ph, phase_end, checkpoints, out);
 			return;
 		}
 		if (now >= ck_due) {
@@ -377,17 +419,7 @@ void runner_drive(struct runner *r, struct run_clock *rc, const sigset_t *sigs, 
 		}
 		if (end_due) {
 			if (ph == PHASE_SAMPLE) {
-				join_loops(r);
-				/* Transactions in flight at the deadline finish and
-				 * count, as in sysbench; the phase ends with the
-				 * last of them (or at the deadline). */
-				now = phase_end_time(r, phase_end);
-				drain_all(r, rc);
-				if (checkpoints)
-					emit_checkpoint(r, rc, now, true);
-				lost_at_end(r, rc->phase_start, phase_end);
-				outage_close(r, rc->phase_start, phase_end);
-				end_phase(r, &rc->pa[ph], ph, now, !atomic_load(&r->failed));
+				end_sample(r, rc, phase_end, checkpoints);
 				return;
 			}
 			end_phase(r, &rc->pa[ph], ph, now, true);
