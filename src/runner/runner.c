@@ -309,13 +309,84 @@ static int connect_phase(struct runner *r, const sigset_t *sigs, struct runner_o
 	return -1;
 }
 
+/* Signals are taken by this thread only, with sigtimedwait. SIGHUP (the
+ * terminal or ssh session closed) ends the run like SIGTERM: its default
+ * action killed the driver with no result and no journal end line. */
+static void block_signals(sigset_t *sigs, sigset_t *oldsigs)
+{
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGTERM);
+	sigaddset(sigs, SIGUSR1); /* the last loop's "all done" */
+	sigaddset(sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, sigs, oldsigs);
+}
+
+/* One thread per loop; returns how many started (a failure to start one fails the run). */
+static unsigned start_loops(struct runner *r)
+{
+	const struct runner_config *cfg = r->cfg;
+	pthread_attr_t attr;
+	unsigned started = 0;
+
+	pthread_attr_init(&attr);
+	if (cfg->session_per_terminal && r->loops[0].blocking)
+		pthread_attr_setstacksize(&attr, BOUND_THREAD_STACK);
+	for (unsigned i = 0; i < r->nloops; i++) {
+		int e = pthread_create(&r->loops[i].th, &attr, loop_main, &r->loops[i]);
+		if (e) {
+			runner_fail(r, "cannot start thread %u of %u: %s (see ulimit -u, kernel.threads-max, kernel.pid_max)",
+				    i + 1, r->nloops, strerror(e));
+			break;
+		}
+		started++;
+	}
+	pthread_attr_destroy(&attr);
+	return started;
+}
+
+/* A run that started: failed, degraded by its connection outage, or as the clock left it. */
+static void run_outcome(struct runner *r, struct runner_outcome *out)
+{
+	const struct runner_config *cfg = r->cfg;
+
+	if (atomic_load(&r->failed)) {
+		out->status = RUNNER_FAILED;
+		snprintf(out->error, sizeof(out->error), "%s", r->error);
+	}
+	out->outage_ns = r->outage_ns;
+	out->sample_ns = r->sample_ns;
+	if (out->status == RUNNER_COMPLETE && runner_outage_degrades(r->outage_ns, r->sample_ns)) {
+		char ep[256];
+		out->status = RUNNER_DEGRADED;
+		snprintf(out->error, sizeof(out->error),
+			 "%s: connection lost for %.1fs of the %.1fs sample (%.1f%%, more than %g%%); the result is marked "
+			 "degraded", runner_endpoint(cfg, ep, sizeof(ep)), (double)r->outage_ns / 1e9,
+			 (double)r->sample_ns / 1e9, 100.0 * (double)r->outage_ns / (double)r->sample_ns,
+			 100.0 * RUNNER_DEGRADED_SHARE);
+	}
+}
+
+/* A signal that arrived after the last wait must not kill the process
+ * once unblocked: the caller still has results to write. */
+static void take_late_signals(const sigset_t *sigs, struct runner_outcome *out)
+{
+	for (;;) {
+		struct timespec zero = {0, 0};
+		int sig = sigtimedwait(sigs, NULL, &zero);
+		if (sig <= 0)
+			break;
+		if (sig != SIGUSR1)
+			out->signal = sig;
+	}
+}
+
 int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 {
 	struct runner r;
 	struct run_clock rc;
 	sigset_t sigs, oldsigs;
-	pthread_attr_t attr;
-	unsigned started = 0;
+	unsigned started;
 	int ret = -1;
 	uint64_t seed = cfg->rand_seed ? cfg->rand_seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 
@@ -326,34 +397,14 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 	if (runner_setup(&r, cfg, &rc, seed, out) < 0)
 		goto out_free;
 
-	/* Signals are taken by this thread only, with sigtimedwait. SIGHUP (the
-	 * terminal or ssh session closed) ends the run like SIGTERM: its default
-	 * action killed the driver with no result and no journal end line. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGUSR1); /* the last loop's "all done" */
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	block_signals(&sigs, &oldsigs);
 	r.main_thread = pthread_self();
 
 	if (connect_phase(&r, &sigs, out) < 0) {
 		pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 		goto out_free;
 	}
-	pthread_attr_init(&attr);
-	if (cfg->session_per_terminal && r.loops[0].blocking)
-		pthread_attr_setstacksize(&attr, BOUND_THREAD_STACK);
-	for (unsigned i = 0; i < r.nloops; i++) {
-		int e = pthread_create(&r.loops[i].th, &attr, loop_main, &r.loops[i]);
-		if (e) {
-			runner_fail(&r, "cannot start thread %u of %u: %s (see ulimit -u, kernel.threads-max, kernel.pid_max)",
-				    i + 1, r.nloops, strerror(e));
-			break;
-		}
-		started++;
-	}
-	pthread_attr_destroy(&attr);
+	started = start_loops(&r);
 
 	/* Wait for every loop to reach the gate, then start the clock. Whether
 	 * the run is up is decided before the gate opens: after it, a failure
@@ -400,31 +451,8 @@ int runner_run(const struct runner_config *cfg, struct runner_outcome *out)
 		if (cfg->cb.on_closed)
 			cfg->cb.on_closed(cfg->cb.arg, cfg->threads, runner_secs(clock_now_ns() - t0));
 	}
-	if (atomic_load(&r.failed)) {
-		out->status = RUNNER_FAILED;
-		snprintf(out->error, sizeof(out->error), "%s", r.error);
-	}
-	out->outage_ns = r.outage_ns;
-	out->sample_ns = r.sample_ns;
-	if (out->status == RUNNER_COMPLETE && runner_outage_degrades(r.outage_ns, r.sample_ns)) {
-		char ep[256];
-		out->status = RUNNER_DEGRADED;
-		snprintf(out->error, sizeof(out->error),
-			 "%s: connection lost for %.1fs of the %.1fs sample (%.1f%%, more than %g%%); the result is marked "
-			 "degraded", runner_endpoint(cfg, ep, sizeof(ep)), (double)r.outage_ns / 1e9,
-			 (double)r.sample_ns / 1e9, 100.0 * (double)r.outage_ns / (double)r.sample_ns,
-			 100.0 * RUNNER_DEGRADED_SHARE);
-	}
-	/* A signal that arrived after the last wait must not kill the process
-	 * once unblocked: the caller still has results to write. */
-	for (;;) {
-		struct timespec zero = {0, 0};
-		int sig = sigtimedwait(&sigs, NULL, &zero);
-		if (sig <= 0)
-			break;
-		if (sig != SIGUSR1)
-			out->signal = sig;
-	}
+	run_outcome(&r, out);
+	take_late_signals(&sigs, out);
 	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
 out_free:
 	runner_teardown(&r, &rc);
