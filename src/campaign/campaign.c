@@ -183,82 +183,78 @@ static int run_all(struct campaign_ctx *c)
 	return 0;
 }
 
-int campaign_main(const struct campaign_opts *o)
+/*
+ * The campaign file, its plan and folder, the lock, the earlier state and
+ * whether that fits the options: 0 to go on, 1 when there is nothing more to
+ * do (--plan printed the plan), or the error campaign_main returns.
+ */
+static int campaign_open(const struct campaign_opts *o, struct campaign_ctx *c, struct campaign_lock *lock,
+			 struct strbuf *path)
 {
-	struct campaign_ctx c = {0};
-	struct campaign_lock lock = {.fd = -1};
-	struct strbuf path;
-	struct sigaction sa = {0}, old_int, old_term, old_hup;
-	bool sig_installed = false, *need_inst = NULL, *need_drive = NULL;
+	int ret;
+
+	ret = campaign_config_load(o->file, &c->cfg);
+	if (ret < 0)
+		return ret;
+	c->plan = plan_make(c->cfg);
+	plan_campaign_dir(c->cfg, &c->dir);
+	strbuf_addf(path, "%s/state.json", c->dir.buf);
+	/* Before the state is read: a campaign running here must not be disturbed (its servers, drivers and live results). */
+	if (!o->plan && campaign_lock_take(c->cfg, lock) < 0)
+		return -EIO;
+	/* --fresh never reads the earlier state: it may be another config's. */
+	ret = o->fresh ? -ENOENT : state_load(c->cfg, c->plan, path->buf, &c->st);
+	if (ret < 0 && ret != -ENOENT)
+		return ret == -ESTALE ? -ESTALE : -EINVAL;
+	if (o->plan) {
+		progress_plan(c);
+		return 1;
+	}
+	if (!o->resume && c->st) {
+		fresh_refuse(c->cfg, c->plan, c->st, c->dir.buf);
+		return -EIO;
+	}
+	if (o->resume && !c->st) {
+		log_error("%s: nothing to resume: no campaign state (expected a campaign started with the same config)",
+			  path->buf);
+		return -EINVAL;
+	}
+	if ((ret = steps_self_exe(c->steps.exe, sizeof(c->steps.exe))) < 0)
+		return as_runtime(ret);
+	c->tty = isatty(STDOUT_FILENO);
+	c->stop_signal = &stop_signal;
+	return 0;
+}
+
+/*
+ * The campaign once its state fits: what the unfinished runs need provisioned
+ * and loaded, the runs, the summary and the report. 0, or the error
+ * campaign_main returns (it stops and tears down what the steps opened).
+ */
+static int campaign_go(const struct campaign_opts *o, struct campaign_ctx *c, const char *state_path)
+{
+	bool *need_inst, *need_drive;
 	size_t unfinished;
 	int ret, err = -EIO;
 
-	strbuf_init(&c.dir, 0);
-	strbuf_init(&path, 0);
-	ret = campaign_config_load(o->file, &c.cfg);
-	if (ret < 0) {
-		err = ret;
-		goto out;
-	}
-	c.plan = plan_make(c.cfg);
-	plan_campaign_dir(c.cfg, &c.dir);
-	strbuf_addf(&path, "%s/state.json", c.dir.buf);
-	/* Before the state is read: a campaign running here must not be disturbed (its servers, drivers and live results). */
-	if (!o->plan && campaign_lock_take(c.cfg, &lock) < 0)
-		goto out;
-	/* --fresh never reads the earlier state: it may be another config's. */
-	ret = o->fresh ? -ENOENT : state_load(c.cfg, c.plan, path.buf, &c.st);
-	if (ret < 0 && ret != -ENOENT) {
-		err = ret == -ESTALE ? -ESTALE : -EINVAL;
-		goto out;
-	}
-	if (o->plan) {
-		progress_plan(&c);
-		err = 0;
-		goto out;
-	}
-	if (!o->resume && c.st) {
-		fresh_refuse(c.cfg, c.plan, c.st, c.dir.buf);
-		goto out;
-	}
-	if (o->resume && !c.st) {
-		log_error("%s: nothing to resume: no campaign state (expected a campaign started with the same config)",
-			  path.buf);
-		err = -EINVAL;
-		goto out;
-	}
-	if ((ret = steps_self_exe(c.steps.exe, sizeof(c.steps.exe))) < 0) {
-		err = as_runtime(ret);
-		goto out;
-	}
-	c.tty = isatty(STDOUT_FILENO);
-	c.stop_signal = &stop_signal;
-
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup); /* a closed terminal stops the campaign in order, like SIGTERM */
-	sig_installed = true;
-
 	/* Only what unfinished runs need is provisioned and loaded. */
-	need_inst = xcalloc(c.plan->ninsts + 1, sizeof(bool));
-	need_drive = xcalloc(c.cfg->ndrives + 1, sizeof(bool));
-	unfinished = needed(&c, need_inst, need_drive);
-	if (c.st && !unfinished) {
-		log_info("every run of %s is done; summarising", c.cfg->name);
-		progress_summary(&c);
-		report(&c);
+	need_inst = xcalloc(c->plan->ninsts + 1, sizeof(bool));
+	need_drive = xcalloc(c->cfg->ndrives + 1, sizeof(bool));
+	unfinished = needed(c, need_inst, need_drive);
+	if (c->st && !unfinished) {
+		log_info("every run of %s is done; summarising", c->cfg->name);
+		progress_summary(c);
+		report(c);
 		err = 0;
 		goto out;
 	}
-	if ((ret = steps_open(&c.steps, c.cfg, c.plan, false)) < 0) {
+	if ((ret = steps_open(&c->steps, c->cfg, c->plan, false)) < 0) {
 		err = as_runtime(ret);
 		goto out;
 	}
-	c.steps.env.stop = &stop_signal;
-	c.steps.tgt.will_boot = true;
-	ret = steps_preflight(&c.steps);
+	c->steps.env.stop = &stop_signal;
+	c->steps.tgt.will_boot = true;
+	ret = steps_preflight(&c->steps);
 	if (ret < 0) {
 		err = ret;
 		goto out;
@@ -267,34 +263,65 @@ int campaign_main(const struct campaign_opts *o)
 	if (o->fresh) {
 		struct strbuf aside;
 		strbuf_init(&aside, 0);
-		ret = fresh_move_aside(c.dir.buf, &aside);
+		ret = fresh_move_aside(c->dir.buf, &aside);
 		strbuf_release(&aside);
 		if (ret < 0)
 			goto out;
 	}
-	if ((ret = mkdir_p(c.dir.buf, 0755)) < 0) {
-		log_error("cannot create the results folder %s: %s", c.dir.buf, strerror(-ret));
+	if ((ret = mkdir_p(c->dir.buf, 0755)) < 0) {
+		log_error("cannot create the results folder %s: %s", c->dir.buf, strerror(-ret));
 		err = as_runtime(ret);
 		goto out;
 	}
-	if (!c.st) {
-		c.st = state_new(c.cfg, c.plan, path.buf);
-		if (state_save(c.cfg, c.plan, c.st) < 0)
+	if (!c->st) {
+		c->st = state_new(c->cfg, c->plan, state_path);
+		if (state_save(c->cfg, c->plan, c->st) < 0)
 			goto out;
 	}
 	/* What a resumed campaign still needs (all of it for a fresh one); a failure removes what this process made. */
-	if (steps_provision(&c.steps, unfinished ? need_inst : NULL) < 0)
+	if (steps_provision(&c->steps, unfinished ? need_inst : NULL) < 0)
 		goto out;
-	if (build_goldens(&c, unfinished ? need_drive : NULL) < 0 || run_all(&c) < 0)
+	if (build_goldens(c, unfinished ? need_drive : NULL) < 0 || run_all(c) < 0)
 		goto out;
 	if (stop_signal) {
 		log_error("interrupted by signal %d; the cut-off run restarts from its restore with: dbrig campaign %s --resume",
-			  (int)stop_signal, c.cfg->file);
+			  (int)stop_signal, c->cfg->file);
 		goto out;
 	}
-	progress_summary(&c);
-	report(&c);
+	progress_summary(c);
+	report(c);
 	err = 0;
+out:
+	free(need_inst);
+	free(need_drive);
+	return err;
+}
+
+int campaign_main(const struct campaign_opts *o)
+{
+	struct campaign_ctx c = {0};
+	struct campaign_lock lock = {.fd = -1};
+	struct strbuf path;
+	struct sigaction sa = {0}, old_int, old_term, old_hup;
+	bool sig_installed = false;
+	int ret, err;
+
+	strbuf_init(&c.dir, 0);
+	strbuf_init(&path, 0);
+	ret = campaign_open(o, &c, &lock, &path);
+	if (ret != 0) {
+		err = ret > 0 ? 0 : ret;
+		goto out;
+	}
+
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup); /* a closed terminal stops the campaign in order, like SIGTERM */
+	sig_installed = true;
+
+	err = campaign_go(o, &c, path.buf);
 out:
 	if (c.steps.open) {
 		if (steps_stop(&c.steps, NULL, c.plan->ninsts) < 0)
@@ -309,8 +336,6 @@ out:
 		sigaction(SIGHUP, &old_hup, NULL);
 	}
 	campaign_lock_release(&lock);
-	free(need_inst);
-	free(need_drive);
 	state_free(c.st);
 	plan_free(c.plan);
 	campaign_config_free(c.cfg);
