@@ -459,7 +459,8 @@ static void warn_unreachable(const struct target_env *env)
 	}
 }
 
-int libvirt_validate(const struct target_env *env)
+/* The settings that take one of a few words. */
+static int check_choices(const struct target_env *env)
 {
 	static const char *const endpoints[] = {"guest", "forward", NULL};
 	static const char *const backends[] = {"passt", "slirp", NULL};
@@ -473,10 +474,6 @@ int libvirt_validate(const struct target_env *env)
 	static const char *const package_modes[] = {"install", "preinstalled", NULL};
 	static const char *const recovery_models[] = {"simple", "full", "bulk_logged", NULL};
 	static const char *const encrypt_modes[] = {"yes", "mandatory", "no", "optional", "strict", NULL};
-	const struct target_setting *hosts = target_setting(env, "hosts");
-	const struct target_setting *iot = target_setting(env, "iotune");
-	const char *s, *f, *why;
-	char jp[160];
 
 	if (check_choice(env, "endpoint", "an endpoint style", endpoints) < 0 ||
 	    check_choice(env, "forward_backend", "a user networking backend", backends) < 0 ||
@@ -493,12 +490,12 @@ int libvirt_validate(const struct target_env *env)
 	    (lv_setting_str(env, "sqlserver_encrypt") &&
 	     check_choice(env, "sqlserver_encrypt", "an ODBC Encrypt mode", encrypt_modes) < 0))
 		return -EINVAL;
-	for (size_t h = 0; h < hosts->nmap; h++) {
-		snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
-		if (check_uri(env, jp, hosts->map[h].value, lv_setting_num(env, "allow_ext_transport")) < 0)
-			return -EINVAL;
-	}
-	/* The guest template must be the one that sets the engine up (sysbench: the MySQL family). */
+	return 0;
+}
+
+/* The guest template must be the one that sets the engine up (sysbench: the MySQL family). */
+static int check_template(const struct target_env *env)
+{
 	if (!env->engine->guest_template) {
 		target_env_error(env, ".engine.kind", "\"%s\": no VM template of the libvirt target sets it up (expected an "
 				 "engine with a guest template: mariadb, percona or mysql with \"template\": \"sysbench\", "
@@ -510,6 +507,14 @@ int libvirt_validate(const struct target_env *env)
 				 lv_setting_str(env, "template"), env->engine->name, env->engine->guest_template);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The database login dbrig creates in the guest. */
+static int check_login(const struct target_env *env)
+{
+	const char *s, *f;
+
 	s = lv_setting_str(env, "db_user");
 	if (!*s || strlen(s) > 32 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(s))
 		return bad_value(env, ".target.db_user", s,
@@ -535,13 +540,15 @@ int libvirt_validate(const struct target_env *env)
 				      "generated one reaches the guest)");
 		return -EINVAL;
 	}
-	if ((s = lv_setting_str(env, "odbc_driver")) && check_odbc_driver(env, s) < 0)
-		return -EINVAL;
-	if ((s = lv_setting_str(env, "db_client")) && lv_client_host(s, NULL, 0) < 0)
-		return bad_value(env, ".target.db_client", s,
-				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");
-	/* The options go into the guest's my.cnf, quoted: pasted into the root setup
-	 * script, a value could run commands as root. */
+	return 0;
+}
+
+/* The options go into the guest's my.cnf, quoted: pasted into the root setup
+ * script, a value could run commands as root. */
+static int check_server_options(const struct target_env *env)
+{
+	char jp[160];
+
 	for (size_t i = 0; i < env->nserver_options; i++) {
 		const char *k = env->server_options[i].key, *v = env->server_options[i].value;
 		/* SQL Server has no my.cnf: the guest setup applies the options it
@@ -565,19 +572,17 @@ int libvirt_validate(const struct target_env *env)
 				 "holds a quote, backquote, backslash, $ or a character outside printable ASCII (expected "
 				 "a value for the guest's server config)");
 	}
-	if ((s = lv_setting_str(env, "ssh_key")) && !ssh_key_ok(s))
-		return bad_value(env, ".target.ssh_key", s,
-				 "is not one OpenSSH public key (expected \"TYPE BASE64 [comment]\" in printable ASCII, "
-				 "TYPE ssh-*, ecdsa-* or sk-*)");
-	if (lv_setting_str(env, "kernel") && !lv_setting_str(env, "initrd")) {
-		target_env_error(env, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
-		return -EINVAL;
-	}
-	if (!strcmp(lv_setting_str(env, "boot_mode"), "copy") && !lv_setting_str(env, "base_image")) {
-		target_env_error(env, ".target.base_image",
-				      "missing (expected the image a \"copy\" boot volume is cloned from)");
-		return -EINVAL;
-	}
+	return 0;
+}
+
+/* Each drive's host is one of .target.hosts; each of .target.iotune names a drive. */
+static int check_drives(const struct target_env *env)
+{
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const struct target_setting *iot = target_setting(env, "iotune");
+	const char *why;
+	char jp[160];
+
 	for (size_t d = 0; d < env->ndrives; d++) {
 		bool found = !env->drives[d].host;
 
@@ -612,41 +617,52 @@ int libvirt_validate(const struct target_env *env)
 			return -EINVAL;
 		}
 	}
-	/* cloud-init installs the engine from the apt sources the image has: Debian's archive
-	 * carries MariaDB only. Not an error: the user's image may have the vendor's repository. */
-	/* SQL Server's files and recovery model: set by its guest setup only; both files on the under-test disk. */
-	{
-		static const char *const mssql[] = {"sqlserver_data_size", "sqlserver_log_size", "sqlserver_recovery", NULL};
-		uint64_t files = lv_setting_num(env, "sqlserver_data_size") + lv_setting_num(env, "sqlserver_log_size");
-		for (size_t i = 0; mssql[i]; i++)
-			if (env->engine->protocol != DB_PROTO_TDS && target_setting(env, mssql[i])->set) {
-				snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
-				target_env_error(env, jp, "is set for .engine.kind \"%s\" (expected it with sqlserver only: "
-						 "its guest setup sizes the files and sets the recovery model)", env->engine->name);
-				return -EINVAL;
-			} else if (target_setting(env, mssql[i])->set && !lv_setting_num(env, "cloud_init")) {
-				snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
-				target_env_error(env, jp, "is set with \"cloud_init\": false, so no seed carries it to the guest "
-						 "(expected it unset, and the value in the image's own setup.conf: "
-						 "vm-templates/windows-sqlserver.md)");
-				return -EINVAL;
-			}
-		for (size_t i = 0; i < 2; i++) {
-			const struct target_setting *z = target_setting(env, mssql[i]);
-			if (z->set && z->num < (UINT64_C(8) << 20)) {
-				snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
-				target_env_error(env, jp, "%" PRIu64 " bytes is below SQL Server's smallest file (expected 8M "
-						 "or more)", z->num);
-				return -EINVAL;
-			}
+	return 0;
+}
+
+/* SQL Server's files and recovery model: set by its guest setup only; both files on the under-test disk. */
+static int check_sqlserver_files(const struct target_env *env)
+{
+	static const char *const mssql[] = {"sqlserver_data_size", "sqlserver_log_size", "sqlserver_recovery", NULL};
+	uint64_t files = lv_setting_num(env, "sqlserver_data_size") + lv_setting_num(env, "sqlserver_log_size");
+	char jp[160];
+
+	for (size_t i = 0; mssql[i]; i++)
+		if (env->engine->protocol != DB_PROTO_TDS && target_setting(env, mssql[i])->set) {
+			snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
+			target_env_error(env, jp, "is set for .engine.kind \"%s\" (expected it with sqlserver only: "
+					 "its guest setup sizes the files and sets the recovery model)", env->engine->name);
+			return -EINVAL;
+		} else if (target_setting(env, mssql[i])->set && !lv_setting_num(env, "cloud_init")) {
+			snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
+			target_env_error(env, jp, "is set with \"cloud_init\": false, so no seed carries it to the guest "
+					 "(expected it unset, and the value in the image's own setup.conf: "
+					 "vm-templates/windows-sqlserver.md)");
+			return -EINVAL;
 		}
-		if (files >= lv_setting_num(env, "under_test_size")) {
-			target_env_error(env, ".target.sqlserver_data_size", "with .target.sqlserver_log_size, %" PRIu64
-					 " bytes do not fit on the under-test volume of %" PRIu64 " bytes (expected their sum "
-					 "below under_test_size)", files, lv_setting_num(env, "under_test_size"));
+	for (size_t i = 0; i < 2; i++) {
+		const struct target_setting *z = target_setting(env, mssql[i]);
+		if (z->set && z->num < (UINT64_C(8) << 20)) {
+			snprintf(jp, sizeof(jp), ".target.%s", mssql[i]);
+			target_env_error(env, jp, "%" PRIu64 " bytes is below SQL Server's smallest file (expected 8M "
+					 "or more)", z->num);
 			return -EINVAL;
 		}
 	}
+	if (files >= lv_setting_num(env, "under_test_size")) {
+		target_env_error(env, ".target.sqlserver_data_size", "with .target.sqlserver_log_size, %" PRIu64
+				 " bytes do not fit on the under-test volume of %" PRIu64 " bytes (expected their sum "
+				 "below under_test_size)", files, lv_setting_num(env, "under_test_size"));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The vendor key for the engine's apt source, which cloud-init adds. */
+static int check_apt_key(const struct target_env *env)
+{
+	const char *s;
+
 	if ((s = lv_setting_str(env, "guest_apt_key"))) {
 		if (!env->engine->guest_apt_sources)
 			return bad_value(env, ".target.guest_apt_key", s, "is set, but dbrig adds no vendor apt source for "
@@ -658,6 +674,16 @@ int libvirt_validate(const struct target_env *env)
 			return bad_value(env, ".target.guest_apt_key", s, "is not an absolute path (expected the path of the "
 					 "vendor's ASCII-armored key on the driver host)");
 	}
+	return 0;
+}
+
+/* Settings that are not errors but may not work as asked: one warning each. */
+static void warn_known_limits(const struct target_env *env)
+{
+	const char *s;
+
+	/* cloud-init installs the engine from the apt sources the image has: Debian's archive
+	 * carries MariaDB only. Not an error: the user's image may have the vendor's repository. */
 	if (env->engine->guest_repo && !strcmp(lv_setting_str(env, "guest_packages"), "install") &&
 	    (s = lv_setting_str(env, "guest_apt_key")))
 		log_warn("%s: .engine.kind \"%s\": the guests install %s from %s, which Debian's archive does not "
@@ -675,6 +701,46 @@ int libvirt_validate(const struct target_env *env)
 		log_warn("%s: .target.controller: lsisas1068 with the Linux (sysbench) template: Linux guests (6.1) do "
 			 "not see disks behind QEMU's mptsas1068, so the VMs will not boot or find their database disk; "
 			 "use virtio-scsi, lsisas1078 or lsilogic (see docs/libvirt.md)", env->file);
+}
+
+int libvirt_validate(const struct target_env *env)
+{
+	const struct target_setting *hosts = target_setting(env, "hosts");
+	const char *s;
+	char jp[160];
+
+	if (check_choices(env) < 0)
+		return -EINVAL;
+	for (size_t h = 0; h < hosts->nmap; h++) {
+		snprintf(jp, sizeof(jp), ".target.hosts.%s", hosts->map[h].key);
+		if (check_uri(env, jp, hosts->map[h].value, lv_setting_num(env, "allow_ext_transport")) < 0)
+			return -EINVAL;
+	}
+	if (check_template(env) < 0 || check_login(env) < 0)
+		return -EINVAL;
+	if ((s = lv_setting_str(env, "odbc_driver")) && check_odbc_driver(env, s) < 0)
+		return -EINVAL;
+	if ((s = lv_setting_str(env, "db_client")) && lv_client_host(s, NULL, 0) < 0)
+		return bad_value(env, ".target.db_client", s,
+				 "is not an IPv4 address or network (expected a.b.c.d or a.b.c.d/n with the host bits 0)");
+	if (check_server_options(env) < 0)
+		return -EINVAL;
+	if ((s = lv_setting_str(env, "ssh_key")) && !ssh_key_ok(s))
+		return bad_value(env, ".target.ssh_key", s,
+				 "is not one OpenSSH public key (expected \"TYPE BASE64 [comment]\" in printable ASCII, "
+				 "TYPE ssh-*, ecdsa-* or sk-*)");
+	if (lv_setting_str(env, "kernel") && !lv_setting_str(env, "initrd")) {
+		target_env_error(env, ".target.initrd", "missing (expected an initrd path with \"kernel\")");
+		return -EINVAL;
+	}
+	if (!strcmp(lv_setting_str(env, "boot_mode"), "copy") && !lv_setting_str(env, "base_image")) {
+		target_env_error(env, ".target.base_image",
+				      "missing (expected the image a \"copy\" boot volume is cloned from)");
+		return -EINVAL;
+	}
+	if (check_drives(env) < 0 || check_sqlserver_files(env) < 0 || check_apt_key(env) < 0)
+		return -EINVAL;
+	warn_known_limits(env);
 	warn_unreachable(env);
 	return 0;
 }
