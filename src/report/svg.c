@@ -282,6 +282,55 @@ static double bar_top(double max, double *step)
 	return max > 0 ? ceil(max / *step) * *step : 1;
 }
 
+/* One bar's row at y: its label, its bar, its whisker and its value; the axis spans x0..x1 for 0..top. */
+static void bar_row(struct strbuf *sb, const struct bar *br, double x0, double x1, double top, double lw, double y,
+		    int dec, int id)
+{
+	char b[32], attrs[160];
+#define XP(v) (x0 + (v) / top * (x1 - x0))
+	double bw = XP(br->value) - x0;
+
+	snprintf(attrs, sizeof(attrs), "class=\"bar-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"", x0 - 5,
+		 y + 12.5);
+	fit_text(sb, attrs, br->label, SVG_MIN_FONT, lw - 8);
+	bar_rect(sb, br, x0, y + 2, bw > 0 ? bw : 0, ROW_H - 5, id);
+	if (br->has_err) {
+		double cy = y + 2 + (ROW_H - 5) / 2;
+		/* A white halo keeps the whisker visible on a dark bar. */
+		for (int pass = 0; pass < 2; pass++)
+			strbuf_addf(sb, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"%s\" "
+				    "stroke-width=\"%s\" fill=\"none\"/>\n", XP(br->err_lo), cy, XP(br->err_hi),
+				    XP(br->err_lo), cy - 4, cy + 4, XP(br->err_hi), cy - 4, cy + 4,
+				    pass ? "#222" : "#fff", pass ? "1.2" : "3");
+	}
+	snprintf(b, sizeof(b), "%.*f", dec, br->value);
+	strbuf_addf(sb, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\">%s</text>\n",
+		    (br->has_err && br->err_hi > br->value ? XP(br->err_hi) : x0 + (bw > 0 ? bw : 0)) + 4,
+		    y + 12, SVG_MIN_FONT, b);
+#undef XP
+}
+
+/* The legend under a bar chart: a swatch per legend entry, then the pooled and published keys. */
+static void bar_legend(struct strbuf *sb, const struct bar_chart *c, const char **legend_texts, size_t nleg, double w,
+		       double yend, int id)
+{
+	struct legend l;
+	legend_start(&l, sb, 8, w - 8, yend + (c->shared_axis ? 20 : 0) + 10);
+	for (size_t i = 0; i < nleg; i++) {
+		double lx = legend_place(&l, legend_texts[i]);
+		if (i < c->nlegend)
+			strbuf_addf(sb, "<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>",
+				    lx, l.y, svg_color(c->legend[i].color));
+		else if (!strncmp(legend_texts[i], "published", 9))
+			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"url(#hatch%d)\" "
+				    "stroke=\"#555\" stroke-dasharray=\"4 2\"/>", lx, l.y, id);
+		else
+			strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#999\" "
+				    "fill-opacity=\"0.4\" stroke=\"#555\"/>", lx, l.y);
+		legend_text(&l, lx, legend_texts[i]);
+	}
+}
+
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 {
 	const double w = SVG_BAR_WIDTH, y0 = c->shared_axis ? 60 : 44;
@@ -289,7 +338,7 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 	bool any_pub = false;
 	size_t nleg = 0;
 	const char **legend_texts = xcalloc(c->nlegend + 3, sizeof(*legend_texts));
-	char b[32], attrs[160];
+	char attrs[160];
 
 	for (size_t i = 0; i < c->ncats; i++) {
 		double m = bars_max(c->cats[i].bars, c->cats[i].n);
@@ -328,7 +377,6 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 		top = bar_top(all_max, &step);
 		value_axis(sb, x0, x1, top, step, y0 - 8, y0 - 2, yend);
 	}
-#define XP(v) (x0 + (v) / top * (x1 - x0))
 	y = y0;
 	for (size_t i = 0; i < c->ncats; i++) {
 		const struct bar_cat *cat = &c->cats[i];
@@ -346,50 +394,14 @@ void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id)
 		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", x0, y, x0,
 			    y + ROW_H * (double)cat->n);
 		for (size_t k = 0; k < cat->n; k++) {
-			const struct bar *br = &cat->bars[k];
-			double bw = XP(br->value) - x0;
-
-			snprintf(attrs, sizeof(attrs), "class=\"bar-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"", x0 - 5,
-				 y + 12.5);
-			fit_text(sb, attrs, br->label, SVG_MIN_FONT, lw - 8);
-			bar_rect(sb, br, x0, y + 2, bw > 0 ? bw : 0, ROW_H - 5, id);
-			if (br->has_err) {
-				double cy = y + 2 + (ROW_H - 5) / 2;
-				/* A white halo keeps the whisker visible on a dark bar. */
-				for (int pass = 0; pass < 2; pass++)
-					strbuf_addf(sb, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"%s\" "
-						    "stroke-width=\"%s\" fill=\"none\"/>\n", XP(br->err_lo), cy, XP(br->err_hi),
-						    XP(br->err_lo), cy - 4, cy + 4, XP(br->err_hi), cy - 4, cy + 4,
-						    pass ? "#222" : "#fff", pass ? "1.2" : "3");
-			}
-			snprintf(b, sizeof(b), "%.*f", dec, br->value);
-			strbuf_addf(sb, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\">%s</text>\n",
-				    (br->has_err && br->err_hi > br->value ? XP(br->err_hi) : x0 + (bw > 0 ? bw : 0)) + 4,
-				    y + 12, SVG_MIN_FONT, b);
+			bar_row(sb, &cat->bars[k], x0, x1, top, lw, y, dec, id);
 			y += ROW_H;
 		}
 		y += CAT_GAP;
 	}
-#undef XP
 	if (c->shared_axis)
 		value_axis(sb, x0, x1, top, step, yend + 14, yend, yend);
-	{
-		struct legend l;
-		legend_start(&l, sb, 8, w - 8, yend + (c->shared_axis ? 20 : 0) + 10);
-		for (size_t i = 0; i < nleg; i++) {
-			double lx = legend_place(&l, legend_texts[i]);
-			if (i < c->nlegend)
-				strbuf_addf(sb, "<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>",
-					    lx, l.y, svg_color(c->legend[i].color));
-			else if (!strncmp(legend_texts[i], "published", 9))
-				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"url(#hatch%d)\" "
-					    "stroke=\"#555\" stroke-dasharray=\"4 2\"/>", lx, l.y, id);
-			else
-				strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"#999\" "
-					    "fill-opacity=\"0.4\" stroke=\"#555\"/>", lx, l.y);
-			legend_text(&l, lx, legend_texts[i]);
-		}
-	}
+	bar_legend(sb, c, legend_texts, nleg, w, yend, id);
 	free(legend_texts);
 	strbuf_adds(sb, "</svg>\n");
 }
@@ -410,6 +422,35 @@ static void x_tick(struct strbuf *sb, double x, double y, const char *label, dou
 	strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\">", x, y, anchor, SVG_MIN_FONT);
 	esc(sb, label);
 	strbuf_adds(sb, "</text>\n");
+}
+
+/* Each series' line and its legend entry; the plot is pw by ph at (left, top), for xmin..xmax and 0..ymax. */
+static void line_series_draw(struct strbuf *sb, const struct line_chart *c, double left, double pw, double top,
+			     double ph, double xmin, double xmax, double ymax)
+{
+#define XP(v) (left + ((v) - xmin) / (xmax - xmin) * pw)
+#define YP(v) (top + ph - ((v) > ymax ? ymax : (v)) / ymax * ph)
+	struct legend l;
+	legend_start(&l, sb, left, left + pw, top + ph + 48);
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct line_series *s = &c->series[i];
+		const char *col = svg_color(s->has_color ? s->color : (int)i);
+		double lx;
+
+		if (s->n) {
+			strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", col,
+				    s->bold ? "2.8" : "1.3", s->dashed ? " stroke-dasharray=\"5 3\"" : "");
+			for (size_t k = 0; k < s->n; k++)
+				strbuf_addf(sb, "%s%.1f,%.1f", k ? " " : "", XP(s->x[k]), YP(s->y[k]));
+			strbuf_adds(sb, "\"/>\n");
+		}
+		lx = legend_place(&l, s->name);
+		strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>",
+			    lx, l.y + 5, lx + 14, l.y + 5, col, s->dashed ? " stroke-dasharray=\"4 2\"" : "");
+		legend_text(&l, lx, s->name);
+	}
+#undef XP
+#undef YP
 }
 
 void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
@@ -470,7 +511,6 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 	strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", left, top + ph,
 		    left + pw, top + ph);
 #define XP(v) (left + ((v) - xmin) / (xmax - xmin) * pw)
-#define YP(v) (top + ph - ((v) > ymax ? ymax : (v)) / ymax * ph)
 	if (c->nxticks) {
 		for (size_t i = 0; i < c->nxticks; i++) {
 			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>",
@@ -498,29 +538,8 @@ void svg_line_chart(struct strbuf *sb, const struct line_chart *c, int id)
 		snprintf(attrs, sizeof(attrs), "x=\"%.1f\" y=\"%.1f\" fill=\"#c00\"", XP(c->marker_x) + 4, top + 12);
 		fit_text(sb, attrs, c->marker_label ? c->marker_label : "", SVG_MIN_FONT, left + pw - XP(c->marker_x) - 6);
 	}
-	{
-		struct legend l;
-		legend_start(&l, sb, left, left + pw, top + ph + 48);
-		for (size_t i = 0; i < c->nseries; i++) {
-			const struct line_series *s = &c->series[i];
-			const char *col = svg_color(s->has_color ? s->color : (int)i);
-			double lx;
-
-			if (s->n) {
-				strbuf_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", col,
-					    s->bold ? "2.8" : "1.3", s->dashed ? " stroke-dasharray=\"5 3\"" : "");
-				for (size_t k = 0; k < s->n; k++)
-					strbuf_addf(sb, "%s%.1f,%.1f", k ? " " : "", XP(s->x[k]), YP(s->y[k]));
-				strbuf_adds(sb, "\"/>\n");
-			}
-			lx = legend_place(&l, s->name);
-			strbuf_addf(sb, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>",
-				    lx, l.y + 5, lx + 14, l.y + 5, col, s->dashed ? " stroke-dasharray=\"4 2\"" : "");
-			legend_text(&l, lx, s->name);
-		}
-	}
 #undef XP
-#undef YP
+	line_series_draw(sb, c, left, pw, top, ph, xmin, xmax, ymax);
 	free(names);
 	strbuf_adds(sb, "</svg>\n");
 }
