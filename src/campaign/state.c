@@ -131,14 +131,10 @@ static void read_run(struct jsonr *jr, json_t *r, const char *path, struct state
 	}
 }
 
-int state_load(const struct campaign_config *cfg, const struct plan *p, const char *path, struct campaign_state **out)
+/* Parses the state file into *root: -ENOENT when there is none, -EINVAL (logged) when unreadable or not JSON. */
+static int state_read_json(const char *path, json_t **root)
 {
-	struct campaign_state *s = NULL;
-	struct jsonr jr = {.file = path};
 	json_error_t jerr;
-	json_t *root = NULL, *runs, *golden, *measured;
-	const char *v;
-	char rp[64];
 
 	/* read_file: a FIFO is never waited on, a device never read, the size bounded. */
 	char *text = NULL;
@@ -150,9 +146,9 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 		log_error("%s: cannot read: %s (expected the campaign's JSON state file)", path, read_file_strerror(rf));
 		return -EINVAL;
 	}
-	root = json_loadb(text, tlen, JSON_REJECT_DUPLICATES, &jerr);
+	*root = json_loadb(text, tlen, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
-	if (!root) {
+	if (!*root) {
 		struct strbuf why;
 		strbuf_init(&why, 0);
 		strbuf_add_oneline(&why, jerr.text);
@@ -160,6 +156,42 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 		strbuf_release(&why);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Compares the state's measured fields with the campaign file's: -ESTALE (logged) when they changed, else 0. */
+static int measured_check(const struct campaign_config *cfg, json_t *measured, const char *path)
+{
+	struct strbuf changed;
+	strbuf_init(&changed, 0);
+	for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++) {
+		json_t *d = json_object_get(measured, campaign_measured_fields[i]);
+		/* A field the state did not record (an older dbrig) is not judged. */
+		if (d && (!json_is_string(d) || strcmp(json_string_value(d), cfg->measured[i])))
+			strbuf_addf(&changed, "%s%s", changed.len ? ", " : "", campaign_measured_fields[i]);
+	}
+	if (changed.len) {
+		log_error("%s: the campaign file changed what is measured since these runs: %s (expected the same "
+			  "settings to resume; --fresh starts again, keeping these results under another name)",
+			  path, changed.buf);
+		strbuf_release(&changed);
+		return -ESTALE;
+	}
+	strbuf_release(&changed);
+	return 0;
+}
+
+int state_load(const struct campaign_config *cfg, const struct plan *p, const char *path, struct campaign_state **out)
+{
+	struct campaign_state *s = NULL;
+	struct jsonr jr = {.file = path};
+	json_t *root = NULL, *runs, *golden, *measured;
+	const char *v;
+	char rp[64];
+	int rf = state_read_json(path, &root);
+
+	if (rf)
+		return rf;
 	if (!json_is_object(root)) {
 		jsonr_fail(&jr, "", NULL, root, "the campaign's state object");
 		goto out;
@@ -175,24 +207,9 @@ int state_load(const struct campaign_config *cfg, const struct plan *p, const ch
 		goto out;
 	}
 	/* What is measured must be what these runs measured (a state from before it was recorded: not checked). */
-	if ((measured = jsonr_obj(&jr, root, "", "measured", JSONR_OPTIONAL))) {
-		struct strbuf changed;
-		strbuf_init(&changed, 0);
-		for (size_t i = 0; i < CAMPAIGN_MEASURED_FIELDS; i++) {
-			json_t *d = json_object_get(measured, campaign_measured_fields[i]);
-			/* A field the state did not record (an older dbrig) is not judged. */
-			if (d && (!json_is_string(d) || strcmp(json_string_value(d), cfg->measured[i])))
-				strbuf_addf(&changed, "%s%s", changed.len ? ", " : "", campaign_measured_fields[i]);
-		}
-		if (changed.len) {
-			log_error("%s: the campaign file changed what is measured since these runs: %s (expected the same "
-				  "settings to resume; --fresh starts again, keeping these results under another name)",
-				  path, changed.buf);
-			strbuf_release(&changed);
-			json_decref(root);
-			return -ESTALE;
-		}
-		strbuf_release(&changed);
+	if ((measured = jsonr_obj(&jr, root, "", "measured", JSONR_OPTIONAL)) && measured_check(cfg, measured, path)) {
+		json_decref(root);
+		return -ESTALE;
 	}
 	runs = jsonr_arr(&jr, root, "", "runs", JSONR_REQUIRED);
 	if (runs && json_array_size(runs) != p->nruns) {
