@@ -518,10 +518,45 @@ static uint64_t at_s(uint64_t start, double s)
 	return start + (uint64_t)llround(s * 1e9);
 }
 
+/* The telemetry's drive object: the instance's drive path, its top device and its stack, those it has. */
+static json_t *drive_json(const struct tel_series *s, const struct tel_instance *in)
+{
+	json_t *drive = json_object();
+
+	if (in->drive_path)
+		json_object_set_new(drive, "path", json_string(in->drive_path));
+	if (in->ndevs && in->devs[0] < s->ndevs)
+		json_object_set_new(drive, "top", json_string(s->devs[in->devs[0]].name));
+	if (in->drive_stack)
+		json_object_set_new(drive, "stack", json_string(in->drive_stack));
+	return drive;
+}
+
+/* Adds the telemetry of each interval's span to the result's intervals that have a time and a length. */
+static void intervals_attach(json_t *root, const struct tel_series *s, const struct tel_instance *in, uint64_t start,
+			     unsigned loops)
+{
+	size_t i;
+	json_t *v, *t;
+
+	json_array_foreach(json_object_get(root, "intervals"), i, v) {
+		json_t *jt = json_object_get(v, "t"), *js = json_object_get(v, "seconds");
+		double te, ts;
+
+		if (!json_is_number(jt) || !json_is_number(js) || json_number_value(js) <= 0)
+			continue;
+		te = json_number_value(jt);
+		ts = json_number_value(js);
+		if ((t = span_json(s, in, at_s(start, te - ts), at_s(start, te), false, num_at(v, -1, "cpu_s", (char *)NULL),
+				   loops)))
+			json_object_set_new(v, "telemetry", t);
+	}
+}
+
 int tel_attach(const char *path, const struct tel_series *s, const struct tel_instance *in, struct strbuf *err)
 {
 	json_error_t je;
-	json_t *root = NULL, *schema, *phases, *tphases, *drive, *v, *t;
+	json_t *root = NULL, *schema, *phases, *tphases, *drive, *v;
 	double pre_s, smp_s;
 	uint64_t start;
 	unsigned loops;
@@ -577,13 +612,7 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 				  num_at(phases, -1, "sample", "cpu", "seconds", (char *)NULL), loops) : NULL;
 	add_conn_wait(v, phases, "sample");
 	json_object_set_new(tphases, "sample", v ? v : json_null());
-	drive = json_object();
-	if (in->drive_path)
-		json_object_set_new(drive, "path", json_string(in->drive_path));
-	if (in->ndevs && in->devs[0] < s->ndevs)
-		json_object_set_new(drive, "top", json_string(s->devs[in->devs[0]].name));
-	if (in->drive_stack)
-		json_object_set_new(drive, "stack", json_string(in->drive_stack));
+	drive = drive_json(s, in);
 	/* The CPUs of the instance's hypervisor host when it gave them, else this machine's. */
 	unsigned host_cpus = s->host_cpus;
 	struct sysstat_cpu nc;
@@ -598,18 +627,7 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 		else
 			json_decref(bed);
 	}
-	json_array_foreach(json_object_get(root, "intervals"), i, v) {
-		json_t *jt = json_object_get(v, "t"), *js = json_object_get(v, "seconds");
-		double te, ts;
-
-		if (!json_is_number(jt) || !json_is_number(js) || json_number_value(js) <= 0)
-			continue;
-		te = json_number_value(jt);
-		ts = json_number_value(js);
-		if ((t = span_json(s, in, at_s(start, te - ts), at_s(start, te), false, num_at(v, -1, "cpu_s", (char *)NULL),
-				   loops)))
-			json_object_set_new(v, "telemetry", t);
-	}
+	intervals_attach(root, s, in, start, loops);
 	json_object_set_new(root, "schema", json_string(RESULT_SCHEMA));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text) {
