@@ -490,6 +490,48 @@ static int issue_step(struct session *s, const struct wl_step *step, int *wait)
 			  : drv->query_start(&s->conn, step->sql, step->sql_len, &s->res, wait);
 }
 
+/*
+ * Asks the workload for the next step and issues it, *last being the result handed to next() and then the one for
+ * its next call; false when session_run is to return (the session waits on the server, or is no longer starting).
+ */
+static bool next_step(struct session *s, const struct db_exec_result **last, int *wait)
+{
+	const struct runner_config *cfg = s->loop->r->cfg;
+	const struct wl_step *step = NULL;
+	int rc;
+
+	/* Ask the workload for the next step (or the end of the transaction). */
+	rc = cfg->wl->next(s->wsess, &s->rng, *last, &step);
+	*last = NULL;
+	if (rc < 0) {
+		handle_error(s);
+		if (s->state != S_START)
+			return false;
+		return true;
+	}
+	if (rc == WL_DONE || rc == WL_DONE_ROLLBACK) {
+		record_txn(s, rc == WL_DONE_ROLLBACK);
+		return true;
+	}
+	s->rt++; /* this step goes to the server */
+	rc = issue_step(s, step, wait);
+	if (rc == 1) {
+		s->state = S_WAIT_EXEC;
+		ep_wait_for(s, *wait);
+		return false;
+	}
+	if (rc < 0) {
+		handle_error(s);
+		if (s->state != S_START)
+			return false;
+		return true;
+	}
+	/* Completed without waiting: hand the result straight to next(). */
+	count_query(s);
+	*last = &s->res;
+	return true;
+}
+
 void session_run(struct session *s, int ready)
 {
 	const struct runner_config *cfg = s->loop->r->cfg;
@@ -497,7 +539,6 @@ void session_run(struct session *s, int ready)
 	const struct db_exec_result *last = NULL;
 
 	for (;;) {
-		const struct wl_step *step = NULL;
 		int rc, wait = 0;
 
 		switch (s->state) {
@@ -566,34 +607,7 @@ void session_run(struct session *s, int ready)
 			break;
 		}
 
-		/* Ask the workload for the next step (or the end of the transaction). */
-		rc = cfg->wl->next(s->wsess, &s->rng, last, &step);
-		last = NULL;
-		if (rc < 0) {
-			handle_error(s);
-			if (s->state != S_START)
-				return;
-			continue;
-		}
-		if (rc == WL_DONE || rc == WL_DONE_ROLLBACK) {
-			record_txn(s, rc == WL_DONE_ROLLBACK);
-			continue;
-		}
-		s->rt++; /* this step goes to the server */
-		rc = issue_step(s, step, &wait);
-		if (rc == 1) {
-			s->state = S_WAIT_EXEC;
-			ep_wait_for(s, wait);
+		if (!next_step(s, &last, &wait))
 			return;
-		}
-		if (rc < 0) {
-			handle_error(s);
-			if (s->state != S_START)
-				return;
-			continue;
-		}
-		/* Completed without waiting: hand the result straight to next(). */
-		count_query(s);
-		last = &s->res;
 	}
 }
