@@ -263,6 +263,45 @@ static int write_text(const char *dir, const char *name, const struct strbuf *sb
 	return ret;
 }
 
+/* Builds iso (the seed ISO) from dir's user-data and meta-data with genisoimage; < 0 (logged) when it cannot. */
+static int run_genisoimage(const char *what, const char *dir, struct strbuf *iso, struct strbuf *err)
+{
+	int ret, status = 0;
+	char *prog = proc_find_program("genisoimage", NULL);
+	char ud_p[300], md_p[300];
+	snprintf(ud_p, sizeof(ud_p), "%s/user-data", dir);
+	snprintf(md_p, sizeof(md_p), "%s/meta-data", dir);
+	char *argv[] = {prog, "-quiet", "-output", iso->buf, "-volid", "cidata", "-joliet", "-rock",
+			ud_p, md_p, NULL};
+	if (!prog) {
+		log_error("%s: genisoimage is not installed (expected it in PATH to make the cloud-init seed; "
+			  "apt-get install genisoimage, or \"cloud_init\": false)", what);
+		ret = -ENOENT;
+		return ret;
+	}
+	struct proc_spec spec = {.argv = argv};
+	ret = proc_run(&spec, NULL, &status);
+	free(prog);
+	if (ret < 0) {
+		proc_describe_status(status, err);
+		log_error("%s: genisoimage %s", what, err->buf);
+		return ret;
+	}
+	return ret;
+}
+
+/* Removes the seed folder's three files and the folder, err being the buffer for each file's path. */
+static void remove_seed_dir(const char *dir, struct strbuf *err)
+{
+	const char *files[] = {"user-data", "meta-data", "seed.iso"};
+	for (size_t i = 0; i < 3; i++) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s/%s", dir, files[i]);
+		unlink(err->buf);
+	}
+	rmdir(dir);
+}
+
 /* The NoCloud ISO (volume id cidata) built here with genisoimage, uploaded into the pool. */
 static int make_seed(struct target *t, struct target_instance *inst, virStoragePoolPtr pool, virStorageVolPtr *out)
 {
@@ -275,7 +314,7 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 	struct upload u = {.fd = -1};
 	struct stat stt;
 	bool made = false;
-	int ret, status = 0;
+	int ret;
 
 	strbuf_init(&ud, 0);
 	strbuf_init(&md, 0);
@@ -296,28 +335,8 @@ static int make_seed(struct target *t, struct target_instance *inst, virStorageP
 		goto out;
 	}
 	strbuf_addf(&iso, "%s/seed.iso", dir);
-	{
-		char *prog = proc_find_program("genisoimage", NULL);
-		char ud_p[300], md_p[300];
-		snprintf(ud_p, sizeof(ud_p), "%s/user-data", dir);
-		snprintf(md_p, sizeof(md_p), "%s/meta-data", dir);
-		char *argv[] = {prog, "-quiet", "-output", iso.buf, "-volid", "cidata", "-joliet", "-rock",
-				ud_p, md_p, NULL};
-		if (!prog) {
-			log_error("%s: genisoimage is not installed (expected it in PATH to make the cloud-init seed; "
-				  "apt-get install genisoimage, or \"cloud_init\": false)", what);
-			ret = -ENOENT;
-			goto out;
-		}
-		struct proc_spec spec = {.argv = argv};
-		ret = proc_run(&spec, NULL, &status);
-		free(prog);
-		if (ret < 0) {
-			proc_describe_status(status, &err);
-			log_error("%s: genisoimage %s", what, err.buf);
-			goto out;
-		}
-	}
+	if ((ret = run_genisoimage(what, dir, &iso, &err)) < 0)
+		goto out;
 	u.fd = open(iso.buf, O_RDONLY | O_CLOEXEC);
 	if (u.fd < 0 || fstat(u.fd, &stt) < 0) {
 		ret = -errno;
@@ -361,15 +380,8 @@ out:
 		virStreamFree(st);
 	if (vol)
 		virStorageVolFree(vol);
-	if (made) {
-		const char *files[] = {"user-data", "meta-data", "seed.iso"};
-		for (size_t i = 0; i < 3; i++) {
-			strbuf_reset(&err);
-			strbuf_addf(&err, "%s/%s", dir, files[i]);
-			unlink(err.buf);
-		}
-		rmdir(dir);
-	}
+	if (made)
+		remove_seed_dir(dir, &err);
 	strbuf_release(&ud);
 	strbuf_release(&md);
 	strbuf_release(&iso);
