@@ -74,6 +74,71 @@ static bool put_col(const char *s, size_t width)
 	return true;
 }
 
+/* One review's lines: a row per ranked result, then its drive, platform, source, url, methods and unranked rows. */
+static void print_review(const struct pub_review *rv, struct strbuf *text)
+{
+	bool cut_file = false;
+
+	for (size_t k = 0; k < rv->nresults; k++) {
+		const struct pub_result *p = &rv->results[k];
+		struct pub_little l;
+		char tps[32], p99[32];
+
+		pub_little(p, &l);
+		strbuf_reset(text);
+		pub_little_cell(p, &l, text);
+		report_fmt_num(tps, sizeof(tps), p->tps, 2);
+		if (p->has_p99)
+			snprintf(p99, sizeof(p99), "%.2f", p->p99_ms);
+		else
+			snprintf(p99, sizeof(p99), "-");
+		cut_file |= put_col(rv->file, 34);
+		putchar(' ');
+		put_col(p->x.drive, 24);
+		putchar(' ');
+		put_col(p->label, 16);
+		putchar(' ');
+		put_col(p->kind, 9);
+		printf(" %4lld %6lld %10s %8.2f %8s  %s\n", (long long)p->vm_count, (long long)p->drives, tps,
+		       p->avg_ms, p99, text->buf);
+	}
+	if (cut_file)
+		printf("  file:     %s\n", rv->file);
+	printf("  drive:    %s%s%s\n", rv->drive, *rv->drive_details ? ": " : "", rv->drive_details);
+	printf("  platform: %s\n  source:   %s, %s%s%s%s\n", rv->platform, rv->publisher, rv->title,
+	       *rv->date ? " (" : "", rv->date, *rv->date ? ")" : "");
+	if (*rv->url)
+		printf("  url:      %s\n", rv->url);
+	for (size_t k = 0; k < rv->nresults; k++) {
+		const struct pub_result *p = &rv->results[k];
+		struct pub_little l;
+
+		printf("  method (%s, %s): %s\n", p->label, p->kind, p->method);
+		pub_little(p, &l);
+		strbuf_reset(text);
+		pub_little_explain(p, &l, text);
+		printf("  Little's law (%s, %s): %s\n", p->label, p->kind, text->buf);
+		if (p->x.drive_own || *p->x.era || p->x.machine_translated || *p->x.quote)
+			printf("  row (%s, %s): %s%s%s%s%s%s%s%s\n", p->label, p->kind, p->x.drive,
+			       *p->x.drive_details ? " (" : "", p->x.drive_details, *p->x.drive_details ? ")" : "",
+			       *p->x.era ? "; " : "", p->x.era, p->x.machine_translated ? "; machine-translated" : "",
+			       *p->x.quote ? "; quoted: " : "");
+		if (*p->x.quote)
+			printf("    \"%s\"\n", p->x.quote);
+	}
+	for (size_t k = 0; k < rv->nincomplete; k++) {
+		const struct pub_incomplete *p = &rv->incomplete[k];
+
+		printf("  not ranked (%s, %s): %s: %s%s%s", p->label, p->kind, p->x.drive, p->missing,
+		       p->x.machine_translated ? "; machine-translated" : "", p->has_avg ? "; average latency " : "");
+		if (p->has_avg)
+			printf("%.2f ms", p->avg_ms);
+		if (p->users_per_vm && p->vm_count && p->has_avg)
+			printf("; no TPS, so Little's law gives no cycle time");
+		putchar('\n');
+	}
+}
+
 int cmd_published(int argc, char **argv)
 {
 	struct published_cfg cfg = {0};
@@ -133,69 +198,8 @@ int cmd_published(int argc, char **argv)
 	}
 	printf("%-34s %-24s %-16s %-9s %4s %6s %10s %8s %8s  %s\n", "file", "drive", "configuration", "workload", "VMs",
 	       "drives", "TPS", "avg ms", "p99 ms", "Little's law: VMs x threads / TPS");
-	for (size_t i = 0; i < pub->n; i++) {
-		const struct pub_review *rv = &pub->reviews[i];
-		bool cut_file = false;
-
-		for (size_t k = 0; k < rv->nresults; k++) {
-			const struct pub_result *p = &rv->results[k];
-			struct pub_little l;
-			char tps[32], p99[32];
-
-			pub_little(p, &l);
-			strbuf_reset(&text);
-			pub_little_cell(p, &l, &text);
-			report_fmt_num(tps, sizeof(tps), p->tps, 2);
-			if (p->has_p99)
-				snprintf(p99, sizeof(p99), "%.2f", p->p99_ms);
-			else
-				snprintf(p99, sizeof(p99), "-");
-			cut_file |= put_col(rv->file, 34);
-			putchar(' ');
-			put_col(p->x.drive, 24);
-			putchar(' ');
-			put_col(p->label, 16);
-			putchar(' ');
-			put_col(p->kind, 9);
-			printf(" %4lld %6lld %10s %8.2f %8s  %s\n", (long long)p->vm_count, (long long)p->drives, tps,
-			       p->avg_ms, p99, text.buf);
-		}
-		if (cut_file)
-			printf("  file:     %s\n", rv->file);
-		printf("  drive:    %s%s%s\n", rv->drive, *rv->drive_details ? ": " : "", rv->drive_details);
-		printf("  platform: %s\n  source:   %s, %s%s%s%s\n", rv->platform, rv->publisher, rv->title,
-		       *rv->date ? " (" : "", rv->date, *rv->date ? ")" : "");
-		if (*rv->url)
-			printf("  url:      %s\n", rv->url);
-		for (size_t k = 0; k < rv->nresults; k++) {
-			const struct pub_result *p = &rv->results[k];
-			struct pub_little l;
-
-			printf("  method (%s, %s): %s\n", p->label, p->kind, p->method);
-			pub_little(p, &l);
-			strbuf_reset(&text);
-			pub_little_explain(p, &l, &text);
-			printf("  Little's law (%s, %s): %s\n", p->label, p->kind, text.buf);
-			if (p->x.drive_own || *p->x.era || p->x.machine_translated || *p->x.quote)
-				printf("  row (%s, %s): %s%s%s%s%s%s%s%s\n", p->label, p->kind, p->x.drive,
-				       *p->x.drive_details ? " (" : "", p->x.drive_details, *p->x.drive_details ? ")" : "",
-				       *p->x.era ? "; " : "", p->x.era, p->x.machine_translated ? "; machine-translated" : "",
-				       *p->x.quote ? "; quoted: " : "");
-			if (*p->x.quote)
-				printf("    \"%s\"\n", p->x.quote);
-		}
-		for (size_t k = 0; k < rv->nincomplete; k++) {
-			const struct pub_incomplete *p = &rv->incomplete[k];
-
-			printf("  not ranked (%s, %s): %s: %s%s%s", p->label, p->kind, p->x.drive, p->missing,
-			       p->x.machine_translated ? "; machine-translated" : "", p->has_avg ? "; average latency " : "");
-			if (p->has_avg)
-				printf("%.2f ms", p->avg_ms);
-			if (p->users_per_vm && p->vm_count && p->has_avg)
-				printf("; no TPS, so Little's law gives no cycle time");
-			putchar('\n');
-		}
-	}
+	for (size_t i = 0; i < pub->n; i++)
+		print_review(&pub->reviews[i], &text);
 	ret = 0;
 out:
 	for (int a = 0; a < ac; a++)
