@@ -436,6 +436,79 @@ static void bad_option_value(const struct opt_problem *pb)
 
 /* --- the command --- */
 
+/* sysbench stops at a bad value of one of its own options and at a third
+ * word before anything else; an unknown option or a bad value of a test's
+ * option is only reported once the test is known (*pb says which). 0, or -1
+ * after one message. */
+static int parse_args(struct sb_cli *c, int argc, char **args, const char **pos, int *npos, bool *seen,
+		      struct opt_problem *pb)
+{
+	if (opt_parse_collect(sb_opts_table, NOPTS, c, argc, args, pos, 2, npos, seen, pb) < 0) {
+		switch (pb->kind) {
+		case OPT_PB_EXTRA_ARG:
+			fprintf(stderr, "Unrecognized command line argument: %s\n", pb->arg);
+			return -1;
+		case OPT_PB_BAD_VALUE:
+		case OPT_PB_NO_VALUE:
+			if (strcmp(pb->def->group, TEST)) {
+				bad_option_value(pb);
+				return -1;
+			}
+			break;
+		case OPT_PB_UNKNOWN:
+		case OPT_PB_NONE:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The test and the command, in sysbench's order once the banner is out (and
+ * then the option parse_args left to report); `TEST help` prints the test's
+ * options. 0 with *testp and *cmdp set, 1 when the help is printed, -1 after
+ * one message. */
+static int parse_words(const char *const *pos, int npos, const struct opt_problem *pb, struct sb_opts *o,
+		       const char **testp, const char **cmdp)
+{
+	const char *test, *cmd;
+
+	if (npos == 0) {
+		log_error("no test given: dbrig sysbench runs the oltp_* tests (see dbrig sysbench --help); it cannot "
+			  "read a Lua script from the standard input");
+		return -1;
+	}
+	test = pos[0];
+	if (parse_test(test, &o->test) < 0) {
+		log_error("Cannot find benchmark '%s': no such built-in test, file or module", test);
+		return -1;
+	}
+	if (pb->kind != OPT_PB_NONE) {
+		fprintf(stderr, "invalid option: %s\n", pb->arg);
+		return -1;
+	}
+	if (npos < 2) {
+		log_error("%s: Command is required. Supported commands: prepare, prewarm, run, cleanup, help", test);
+		return -1;
+	}
+	cmd = pos[1];
+	if (!strcmp(cmd, "help")) {
+		const char *base = strrchr(test, '/');
+		printf("%s options:\n", base ? base + 1 : test);
+		print_section(TEST, true);
+		return 1;
+	}
+	/* check and ping are dbrig's own: the fingerprint a campaign compares restores with, and its
+	 * readiness probe (the user logs into the database). */
+	if (strcmp(cmd, "prepare") && strcmp(cmd, "prewarm") && strcmp(cmd, "run") && strcmp(cmd, "cleanup") &&
+	    strcmp(cmd, "check") && strcmp(cmd, "ping")) {
+		fprintf(stderr, "Unknown command: %s\n", cmd);
+		return -1;
+	}
+	*testp = test;
+	*cmdp = cmd;
+	return 0;
+}
+
 int cmd_sysbench(int argc, char **argv)
 {
 	struct sb_cli c;
@@ -444,7 +517,7 @@ int cmd_sysbench(int argc, char **argv)
 	struct opt_problem pb;
 	bool seen[NOPTS];
 	const char *pos[2];
-	int npos = 0;
+	int npos = 0, words;
 	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct = 0;
 	unsigned ckpt[MAX_CHECKPOINTS], nckpt = 0;
@@ -460,26 +533,8 @@ int cmd_sysbench(int argc, char **argv)
 		return EXIT_RUNTIME;
 	memset(&c, 0, sizeof(c));
 	memset(&o, 0, sizeof(o));
-	/* sysbench stops at a bad value of one of its own options and at a
-	 * third word before anything else; an unknown option or a bad value of
-	 * a test's option is only reported once the test is known. */
-	if (opt_parse_collect(sb_opts_table, NOPTS, &c, argc, args, pos, 2, &npos, seen, &pb) < 0) {
-		switch (pb.kind) {
-		case OPT_PB_EXTRA_ARG:
-			fprintf(stderr, "Unrecognized command line argument: %s\n", pb.arg);
-			goto out;
-		case OPT_PB_BAD_VALUE:
-		case OPT_PB_NO_VALUE:
-			if (strcmp(pb.def->group, TEST)) {
-				bad_option_value(&pb);
-				goto out;
-			}
-			break;
-		case OPT_PB_UNKNOWN:
-		case OPT_PB_NONE:
-			break;
-		}
-	}
+	if (parse_args(&c, argc, args, pos, &npos, seen, &pb) < 0)
+		goto out;
 	/* Copy the password before blanking it in argv (the option points there). */
 	if (seen[opt_index("mysql-password")])
 		k.password = xstrdup(c.mysql_password);
@@ -498,39 +553,11 @@ int cmd_sysbench(int argc, char **argv)
 	if (sb_init_checks(&c, &o, ckpt, &nckpt, pct, &npct) < 0)
 		goto out;
 	sb_banner();
-	if (npos == 0) {
-		log_error("no test given: dbrig sysbench runs the oltp_* tests (see dbrig sysbench --help); it cannot "
-			  "read a Lua script from the standard input");
-		goto out;
-	}
-	test = pos[0];
-	if (parse_test(test, &o.test) < 0) {
-		log_error("Cannot find benchmark '%s': no such built-in test, file or module", test);
-		goto out;
-	}
-	if (pb.kind != OPT_PB_NONE) {
-		fprintf(stderr, "invalid option: %s\n", pb.arg);
-		goto out;
-	}
-	if (npos < 2) {
-		log_error("%s: Command is required. Supported commands: prepare, prewarm, run, cleanup, help", test);
-		goto out;
-	}
-	cmd = pos[1];
-	if (!strcmp(cmd, "help")) {
-		const char *base = strrchr(test, '/');
-		printf("%s options:\n", base ? base + 1 : test);
-		print_section(TEST, true);
+	words = parse_words(pos, npos, &pb, &o, &test, &cmd);
+	if (words > 0)
 		ret = 0;
+	if (words != 0)
 		goto out;
-	}
-	/* check and ping are dbrig's own: the fingerprint a campaign compares restores with, and its
-	 * readiness probe (the user logs into the database). */
-	if (strcmp(cmd, "prepare") && strcmp(cmd, "prewarm") && strcmp(cmd, "run") && strcmp(cmd, "cleanup") &&
-	    strcmp(cmd, "check") && strcmp(cmd, "ping")) {
-		fprintf(stderr, "Unknown command: %s\n", cmd);
-		goto out;
-	}
 	/* What the test does before it connects: the driver, then its options. */
 	const char *frame = !strcmp(cmd, "cleanup") ? "cleanup"
 			    : !strcmp(cmd, "run")   ? "thread_init"
