@@ -252,21 +252,145 @@ static int tp_endpoint(const struct tp_cli *c, const struct db_driver_ops *drv, 
 	return 0;
 }
 
+/* --print-sql: every statement of the dialect. The exit status. */
+static int tp_print_sql(bool auto_dialect, enum tpcc_dialect dialect)
+{
+	struct tpcc_sql *sql = NULL;
+	char err[256];
+
+	if (auto_dialect) {
+		log_error("--print-sql: needs --dialect (mssql, mysql or postgresql)");
+		return EXIT_USAGE;
+	}
+	if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	tpcc_sql_print(stdout, sql);
+	tpcc_sql_free(sql);
+	return 0;
+}
+
+/* A driver that always speaks one dialect (libmysqlclient: mysql): that
+ * dialect, or the one --dialect names when they differ. 0, or the exit
+ * status after one message. */
+static int tp_driver_dialect(const struct tp_cli *c, const struct db_driver_ops *drv, bool *auto_dialect,
+			     enum tpcc_dialect *dialect)
+{
+	enum tpcc_dialect fixed;
+
+	if (!drv->dialect)
+		return 0;
+	if (tpcc_dialect_parse(drv->dialect, &fixed) < 0) {
+		log_error("--db-driver=%s: speaks the %s dialect, which TPC-C has no SQL for", drv->name,
+			  drv->dialect);
+		return EXIT_RUNTIME;
+	}
+	if (!*auto_dialect && *dialect != fixed) {
+		log_error("--dialect: \"%s\" does not go with --db-driver=%s (expected %s or auto)", c->dialect,
+			  drv->name, drv->dialect);
+		return EXIT_USAGE;
+	}
+	*dialect = fixed;
+	*auto_dialect = false;
+	return 0;
+}
+
+/* The command `cmd` once the options are good: the client library, the probe
+ * connection, the dialect's SQL, then ping, prepare, check, cleanup or run.
+ * The exit status. */
+static int tp_command(struct tp_cli *c, struct tpcc_ctx *x, struct db_conn_params *cp,
+		      const struct db_driver_ops *drv, const char *cmd, bool auto_dialect, enum tpcc_dialect dialect,
+		      const char *endpoint, double factor, const double *pct, unsigned npct)
+{
+	struct tpcc_sql *sql = NULL;
+	int ret = EXIT_RUNTIME, prc;
+	char err[256], version[128] = "";
+
+	if (drv->global_init && drv->global_init() < 0) {
+		log_error("cannot initialise the %s client library", drv->name);
+		goto out;
+	}
+	/* A probe connection: a clear early error, the server version and, on
+	 * ODBC, the dialect. */
+	prc = tp_probe(drv, cp, endpoint, auto_dialect, tpcc_isolation_snapshot(&x->iso), &dialect, version,
+		       sizeof(version));
+	if (prc < 0) {
+		if (prc == -2)
+			ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!strcmp(cmd, "ping")) {
+		printf("ping: %s answers as %s (%s)\n", endpoint, cp->user ? cp->user : "the connection string's user",
+		       version);
+		ret = 0;
+		goto out;
+	}
+	if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		goto out;
+	}
+	x->sql = sql;
+	/* SNAPSHOT is for the run's transactions: SQL Server refuses CREATE INDEX
+	 * and other DDL in a snapshot transaction, so prepare, check and cleanup
+	 * keep the server's level. */
+	if (cp->isolation == DB_ISO_SNAPSHOT && strcmp(cmd, "run"))
+		cp->isolation = x->iso.base = DB_ISO_DEFAULT;
+	x->isolation = cp->isolation;
+	if (!strcmp(cmd, "run") && tpcc_isolation_dialect_default(&x->iso, dialect))
+		printf("Order-Status at repeatable-read (SQL Server's default here: it reads its screen in three "
+		       "statements; --isolation=ostat:LEVEL to choose)\n");
+	if (!strcmp(cmd, "prepare")) {
+		struct wl_load_stats st;
+		if (tp_pad_check(c->pad_to, dialect) < 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		x->warehouses = c->warehouses;
+		x->pad_to = c->pad_to;
+		x->seed = c->rand_seed ? c->rand_seed : (uint64_t)time(NULL);
+		printf("dbrig %s tpcc prepare: %u warehouses into %s (%s)\n", DBRIG_VERSION, c->warehouses, endpoint, version);
+		fflush(stdout);
+		if (workload_tpcc.prepare(x, drv, cp, c->threads, &st) == 0) {
+			printf("Loaded %llu rows in %.2fs (%.0f rows/s); %s\n", (unsigned long long)st.rows, st.seconds,
+			       st.seconds > 0 ? (double)st.rows / st.seconds : 0, st.note);
+			ret = 0;
+		}
+	} else if (!strcmp(cmd, "check")) {
+		struct strbuf fp;
+		strbuf_init(&fp, 0);
+		int rc = workload_tpcc.check(x, drv, cp, &fp);
+		if (rc == 0)
+			printf("fingerprint: %s\n", fp.buf);
+		strbuf_release(&fp);
+		ret = rc == 0 ? 0 : EXIT_RUNTIME;
+	} else if (!strcmp(cmd, "cleanup")) {
+		if (workload_tpcc.cleanup(x, drv, cp) == 0) {
+			printf("Dropped the TPC-C tables\n");
+			ret = 0;
+		}
+	} else {
+		ret = tp_run(c, x, sql, drv, cp, endpoint, version, factor, pct, npct);
+	}
+out:
+	tpcc_sql_free(sql);
+	return ret;
+}
+
 int cmd_tpcc(int argc, char **argv)
 {
 	struct tp_cli c;
 	struct db_conn_params cp;
 	struct tpcc_ctx x;
-	struct tpcc_sql *sql = NULL;
 	const struct db_driver_ops *drv;
 	const char *pos[2];
-	int npos = 0, ret = EXIT_USAGE, prc;
+	int npos = 0, ret = EXIT_USAGE, rc;
 	char *password = NULL;
 	int *codes = NULL;
 	size_t ncodes = 0;
 	bool all = false, auto_dialect;
 	enum tpcc_dialect dialect = TPCC_MYSQL;
-	char err[256], endpoint[512], version[128] = "";
+	char endpoint[512];
 	double factor = 1;
 	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct = 0;
@@ -290,17 +414,7 @@ int cmd_tpcc(int argc, char **argv)
 	}
 	/* A dialect's text, whatever the driver (and in a build without ODBC). */
 	if (c.print_sql) {
-		if (auto_dialect) {
-			log_error("--print-sql: needs --dialect (mssql, mysql or postgresql)");
-			goto out;
-		}
-		if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
-			log_error("%s", err);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		tpcc_sql_print(stdout, sql);
-		ret = 0;
+		ret = tp_print_sql(auto_dialect, dialect);
 		goto out;
 	}
 	/* The in-memory null driver is sysbench's --mysql-dry-run, for tests; TPC-C has no use for it. */
@@ -313,22 +427,10 @@ int cmd_tpcc(int argc, char **argv)
 			log_error("--db-driver: \"%s\" is not available (expected odbc or mysql)", c.db_driver);
 		goto out;
 	}
-	if (drv->dialect) {
-		/* A driver that always speaks one dialect (libmysqlclient: mysql). */
-		enum tpcc_dialect fixed;
-		if (tpcc_dialect_parse(drv->dialect, &fixed) < 0) {
-			log_error("--db-driver=%s: speaks the %s dialect, which TPC-C has no SQL for", drv->name,
-				  drv->dialect);
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		if (!auto_dialect && dialect != fixed) {
-			log_error("--dialect: \"%s\" does not go with --db-driver=%s (expected %s or auto)", c.dialect,
-				  drv->name, drv->dialect);
-			goto out;
-		}
-		dialect = fixed;
-		auto_dialect = false;
+	rc = tp_driver_dialect(&c, drv, &auto_dialect, &dialect);
+	if (rc != 0) {
+		ret = rc;
+		goto out;
 	}
 	if (npos != 1 || (strcmp(pos[0], "prepare") && strcmp(pos[0], "run") && strcmp(pos[0], "check") &&
 			  strcmp(pos[0], "cleanup") && strcmp(pos[0], "ping"))) {
@@ -353,75 +455,9 @@ int cmd_tpcc(int argc, char **argv)
 	if (tp_endpoint(&c, drv, &cp, &password, endpoint, sizeof(endpoint)) < 0)
 		goto out;
 	cp.password = password;
-	ret = EXIT_RUNTIME;
-	if (drv->global_init && drv->global_init() < 0) {
-		log_error("cannot initialise the %s client library", drv->name);
-		goto out;
-	}
-	/* A probe connection: a clear early error, the server version and, on
-	 * ODBC, the dialect. */
-	prc = tp_probe(drv, &cp, endpoint, auto_dialect, tpcc_isolation_snapshot(&x.iso), &dialect, version,
-		       sizeof(version));
-	if (prc < 0) {
-		if (prc == -2)
-			ret = EXIT_USAGE;
-		goto out;
-	}
-	if (!strcmp(pos[0], "ping")) {
-		printf("ping: %s answers as %s (%s)\n", endpoint, cp.user ? cp.user : "the connection string's user",
-		       version);
-		ret = 0;
-		goto out;
-	}
-	if (tpcc_sql_load(dialect, &sql, err, sizeof(err)) < 0) {
-		log_error("%s", err);
-		goto out;
-	}
-	x.sql = sql;
-	/* SNAPSHOT is for the run's transactions: SQL Server refuses CREATE INDEX
-	 * and other DDL in a snapshot transaction, so prepare, check and cleanup
-	 * keep the server's level. */
-	if (cp.isolation == DB_ISO_SNAPSHOT && strcmp(pos[0], "run"))
-		cp.isolation = x.iso.base = DB_ISO_DEFAULT;
-	x.isolation = cp.isolation;
-	if (!strcmp(pos[0], "run") && tpcc_isolation_dialect_default(&x.iso, dialect))
-		printf("Order-Status at repeatable-read (SQL Server's default here: it reads its screen in three "
-		       "statements; --isolation=ostat:LEVEL to choose)\n");
-	if (!strcmp(pos[0], "prepare")) {
-		struct wl_load_stats st;
-		if (tp_pad_check(c.pad_to, dialect) < 0) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		x.warehouses = c.warehouses;
-		x.pad_to = c.pad_to;
-		x.seed = c.rand_seed ? c.rand_seed : (uint64_t)time(NULL);
-		printf("dbrig %s tpcc prepare: %u warehouses into %s (%s)\n", DBRIG_VERSION, c.warehouses, endpoint, version);
-		fflush(stdout);
-		if (workload_tpcc.prepare(&x, drv, &cp, c.threads, &st) == 0) {
-			printf("Loaded %llu rows in %.2fs (%.0f rows/s); %s\n", (unsigned long long)st.rows, st.seconds,
-			       st.seconds > 0 ? (double)st.rows / st.seconds : 0, st.note);
-			ret = 0;
-		}
-	} else if (!strcmp(pos[0], "check")) {
-		struct strbuf fp;
-		strbuf_init(&fp, 0);
-		int rc = workload_tpcc.check(&x, drv, &cp, &fp);
-		if (rc == 0)
-			printf("fingerprint: %s\n", fp.buf);
-		strbuf_release(&fp);
-		ret = rc == 0 ? 0 : EXIT_RUNTIME;
-	} else if (!strcmp(pos[0], "cleanup")) {
-		if (workload_tpcc.cleanup(&x, drv, &cp) == 0) {
-			printf("Dropped the TPC-C tables\n");
-			ret = 0;
-		}
-	} else {
-		ret = tp_run(&c, &x, sql, drv, &cp, endpoint, version, factor, pct, npct);
-	}
+	ret = tp_command(&c, &x, &cp, drv, pos[0], auto_dialect, dialect, endpoint, factor, pct, npct);
 out:
 	cli_password_free(password);
 	free(codes);
-	tpcc_sql_free(sql);
 	return ret;
 }
