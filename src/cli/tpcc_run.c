@@ -331,6 +331,39 @@ static int check_sessions(const struct tp_cli *c, const struct tpcc_sql *sql, co
 	return 0;
 }
 
+/* The run's parameters in the result: the scale, the sessions, the load's
+ * shape, the C constants drawn for it, the seed and the phases. */
+static void fill_params(struct result *res, const struct tp_cli *c, const struct tpcc_ctx *x, unsigned terminals,
+			double factor)
+{
+	result_param_int(res, "warehouses", x->warehouses);
+	result_param_int(res, "pad_to", (long long)x->pad_to);
+	result_param_int(res, "terminals", terminals);
+	result_param_int(res, "connections", c->connections);
+	result_param_str(res, "sessions", c->per_terminal ? "terminals" : "pool");
+	result_param_int(res, "connect_concurrency", c->connect_concurrency);
+	result_param_int(res, "threads", c->connections);
+	result_param_str(res, "delays", c->delays);
+	result_param_double(res, "delay_factor", factor);
+	result_param_str(res, "weights", c->weights);
+	result_param_str(res, "dialect", tpcc_dialect_name(x->sql->dialect));
+	result_param_str(res, "mode", c->mode);
+	result_param_str(res, "isolation", c->isolation);
+	result_param_bool(res, "tpmc_include_rollbacks", c->tpmc_rollbacks);
+	{
+		char per[200];
+		tpcc_isolation_describe(&x->iso, per, sizeof(per));
+		result_param_str(res, "isolation_per_type", per);
+	}
+	result_param_int(res, "c_run_c_last", x->c_run.c_last);
+	result_param_int(res, "c_run_c_id", x->c_run.c_id);
+	result_param_int(res, "c_run_ol_i_id", x->c_run.ol_i_id);
+	result_param_int(res, "rand_seed", (long long)c->rand_seed);
+	result_param_double(res, "precondition_s", (double)c->precondition_ns / 1e9);
+	result_param_double(res, "time_s", (double)c->time_ns / 1e9);
+	result_param_double(res, "report_interval_s", (double)c->report_interval_ns / 1e9);
+}
+
 static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_driver_ops *drv,
 		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
 		  const double *pct, unsigned npct)
@@ -374,32 +407,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		return EXIT_RUNTIME;
 	}
 	result_set_run(rc.rec.res, &id);
-	result_param_int(rc.rec.res, "warehouses", x->warehouses);
-	result_param_int(rc.rec.res, "pad_to", (long long)x->pad_to);
-	result_param_int(rc.rec.res, "terminals", cfg.terminals);
-	result_param_int(rc.rec.res, "connections", c->connections);
-	result_param_str(rc.rec.res, "sessions", c->per_terminal ? "terminals" : "pool");
-	result_param_int(rc.rec.res, "connect_concurrency", c->connect_concurrency);
-	result_param_int(rc.rec.res, "threads", c->connections);
-	result_param_str(rc.rec.res, "delays", c->delays);
-	result_param_double(rc.rec.res, "delay_factor", factor);
-	result_param_str(rc.rec.res, "weights", c->weights);
-	result_param_str(rc.rec.res, "dialect", tpcc_dialect_name(x->sql->dialect));
-	result_param_str(rc.rec.res, "mode", c->mode);
-	result_param_str(rc.rec.res, "isolation", c->isolation);
-	result_param_bool(rc.rec.res, "tpmc_include_rollbacks", c->tpmc_rollbacks);
-	{
-		char per[200];
-		tpcc_isolation_describe(&x->iso, per, sizeof(per));
-		result_param_str(rc.rec.res, "isolation_per_type", per);
-	}
-	result_param_int(rc.rec.res, "c_run_c_last", x->c_run.c_last);
-	result_param_int(rc.rec.res, "c_run_c_id", x->c_run.c_id);
-	result_param_int(rc.rec.res, "c_run_ol_i_id", x->c_run.ol_i_id);
-	result_param_int(rc.rec.res, "rand_seed", (long long)c->rand_seed);
-	result_param_double(rc.rec.res, "precondition_s", (double)c->precondition_ns / 1e9);
-	result_param_double(rc.rec.res, "time_s", (double)c->time_ns / 1e9);
-	result_param_double(rc.rec.res, "report_interval_s", (double)c->report_interval_ns / 1e9);
+	fill_params(rc.rec.res, c, x, cfg.terminals, factor);
 	result_set_percentiles(rc.rec.res, pct, npct);
 	result_set_types(rc.rec.res, names, TPCC_TYPES);
 	result_set_engine(rc.rec.res, drv->name, server_version, endpoint, cp->database);
