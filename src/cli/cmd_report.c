@@ -269,6 +269,112 @@ out:
 	return ret;
 }
 
+/* The words and values opt_parse cannot check: one RESULTS_DIR that is a
+ * folder, --out, --format into writers (NULL-terminated, at most max), --run
+ * and --drive not empty. 0, or -1 after one message (a usage error). */
+static int check_args(const struct report_cfg *cfg, const char *const *pos, int npos,
+		      const struct report_writer_ops **writers, size_t max)
+{
+	struct stat st;
+
+	if (npos != 1) {
+		log_error("report: missing RESULTS_DIR (expected: dbrig report RESULTS_DIR --out OUTDIR; see --help)");
+		return -1;
+	}
+	if (!cfg->out || !*cfg->out) {
+		log_error("report: --out: missing (expected the folder to write the report to)");
+		return -1;
+	}
+	if (parse_formats(cfg->format, writers, max) < 0)
+		return -1;
+	if (cfg->run && !*cfg->run) {
+		log_error("report: --run: empty (expected a campaign run id of the results, or latest)");
+		return -1;
+	}
+	if (cfg->drive && !*cfg->drive) {
+		log_error("report: --drive: empty (expected the name of a drive of the results)");
+		return -1;
+	}
+	if (stat(pos[0], &st) < 0 || !S_ISDIR(st.st_mode)) {
+		log_error("report: %s: %s (expected a folder of results)", pos[0],
+			  errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
+		return -1;
+	}
+	return 0;
+}
+
+/* --drive names no drive of the results in dir: one line naming those it can. */
+static void no_such_drive(const struct run_set *chosen, const char *drive, const char *dir)
+{
+	struct strbuf names;
+	strbuf_init(&names, 0);
+	for (size_t i = 0; i < chosen->n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(chosen->runs[k]->drive, chosen->runs[i]->drive);
+		if (!seen)
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", chosen->runs[i]->drive);
+	}
+	log_error("--drive: \"%s\" is not a drive of the results in %s (expected one of: %s)", drive, dir, names.buf);
+	strbuf_release(&names);
+}
+
+/* Every format rendered, then written into the folder outdir as one set. 0,
+ * or -1 after one message. */
+static int write_report(const struct report *rep, const struct report_writer_ops *const *writers, const char *outdir)
+{
+	struct report_files files = {0};
+	struct atomic_set set;
+	struct strbuf path;
+	int rc, ret = -1;
+
+	strbuf_init(&path, 0);
+	atomic_set_init(&set);
+	rc = mkdir_p(outdir, 0755);
+	if (rc < 0) {
+		log_error("--out: \"%s\": %s (expected a folder that can be created)", outdir, strerror(-rc));
+		goto out;
+	}
+	for (const struct report_writer_ops *const *w = writers; *w; w++) {
+		rc = (*w)->render(rep, &files);
+		if (rc < 0) {
+			if (rc == -ERANGE)
+				log_error("report: %s writer: a figure is infinite or not a number (expected finite TPS and "
+					  "latencies in every result); no report written", (*w)->name);
+			else
+				log_error("report: %s writer: %s", (*w)->name, strerror(-rc));
+			goto out;
+		}
+	}
+	/* The files appear together or not at all: a report that fails half-way
+	 * (a full disk) would leave a new report.md beside the old html, csv and json. */
+	for (size_t i = 0; i < files.n; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", outdir, files.v[i].name);
+		rc = atomic_set_add(&set, path.buf, files.v[i].body.buf, files.v[i].body.len);
+		if (rc < 0) {
+			log_error("%s: %s (expected a writable file; the earlier report, if any, is unchanged)", path.buf,
+				  strerror(-rc));
+			goto out;
+		}
+	}
+	const char *failed = NULL;
+	rc = atomic_set_commit(&set, &failed);
+	if (rc < 0) {
+		log_error("%s: %s (expected a writable file; the earlier report, if any, is unchanged)",
+			  failed ? failed : outdir, strerror(-rc));
+		goto out;
+	}
+	for (size_t i = 0; i < set.n; i++)
+		log_info("wrote %s", set.v[i].path);
+	ret = 0;
+out:
+	atomic_set_release(&set);
+	report_files_release(&files);
+	strbuf_release(&path);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_cfg cfg = {0};
@@ -279,17 +385,12 @@ int cmd_report(int argc, char **argv)
 	const struct run_set *chosen;
 	struct pub_set *pub = NULL;
 	struct report *rep = NULL;
-	struct report_files files = {0};
-	struct atomic_set set;
-	struct strbuf err, path;
-	struct stat st;
+	struct strbuf err;
 	char **args;
 	int nargs = 0, npos = 0, ret = EXIT_USAGE, rc;
 	bool given[NOPTS];
 
 	strbuf_init(&err, 0);
-	strbuf_init(&path, 0);
-	atomic_set_init(&set);
 	args = join_values(argc, argv, &nargs);
 	for (int a = 1; a < nargs; a++) {
 		if (!strcmp(args[a], "--help") || !strcmp(args[a], "-h")) {
@@ -300,29 +401,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (opt_parse(report_opts, NOPTS, &cfg, nargs, args, pos, 1, &npos, given) < 0)
 		goto out;
-	if (npos != 1) {
-		log_error("report: missing RESULTS_DIR (expected: dbrig report RESULTS_DIR --out OUTDIR; see --help)");
+	if (check_args(&cfg, pos, npos, writers, sizeof(writers) / sizeof(writers[0])) < 0)
 		goto out;
-	}
-	if (!cfg.out || !*cfg.out) {
-		log_error("report: --out: missing (expected the folder to write the report to)");
-		goto out;
-	}
-	if (parse_formats(cfg.format, writers, sizeof(writers) / sizeof(writers[0])) < 0)
-		goto out;
-	if (cfg.run && !*cfg.run) {
-		log_error("report: --run: empty (expected a campaign run id of the results, or latest)");
-		goto out;
-	}
-	if (cfg.drive && !*cfg.drive) {
-		log_error("report: --drive: empty (expected the name of a drive of the results)");
-		goto out;
-	}
-	if (stat(pos[0], &st) < 0 || !S_ISDIR(st.st_mode)) {
-		log_error("report: %s: %s (expected a folder of results)", pos[0],
-			  errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
-		goto out;
-	}
 	ret = EXIT_RUNTIME;
 	if (!cfg.compare)
 		cfg.compare = compare_owned = datadir_path("reports/published");
@@ -357,18 +437,7 @@ int cmd_report(int argc, char **argv)
 							     .include_degraded = cfg.include_degraded},
 			       &rep);
 	if (rc == -ENOENT) {
-		struct strbuf names;
-		strbuf_init(&names, 0);
-		for (size_t i = 0; i < chosen->n; i++) {
-			bool seen = false;
-			for (size_t k = 0; k < i; k++)
-				seen |= !strcmp(chosen->runs[k]->drive, chosen->runs[i]->drive);
-			if (!seen)
-				strbuf_addf(&names, "%s%s", names.len ? ", " : "", chosen->runs[i]->drive);
-		}
-		log_error("--drive: \"%s\" is not a drive of the results in %s (expected one of: %s)", cfg.drive, pos[0],
-			  names.buf);
-		strbuf_release(&names);
+		no_such_drive(chosen, cfg.drive, pos[0]);
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -378,48 +447,11 @@ int cmd_report(int argc, char **argv)
 	}
 	for (size_t i = 0; i < rep->nwarnings; i++)
 		log_warn("%s", rep->warnings[i]);
-	rc = mkdir_p(cfg.out, 0755);
-	if (rc < 0) {
-		log_error("--out: \"%s\": %s (expected a folder that can be created)", cfg.out, strerror(-rc));
+	if (write_report(rep, writers, cfg.out) < 0)
 		goto out;
-	}
-	for (const struct report_writer_ops *const *w = writers; *w; w++) {
-		rc = (*w)->render(rep, &files);
-		if (rc < 0) {
-			if (rc == -ERANGE)
-				log_error("report: %s writer: a figure is infinite or not a number (expected finite TPS and "
-					  "latencies in every result); no report written", (*w)->name);
-			else
-				log_error("report: %s writer: %s", (*w)->name, strerror(-rc));
-			goto out;
-		}
-	}
-	/* The files appear together or not at all: a report that fails half-way
-	 * (a full disk) would leave a new report.md beside the old html, csv and json. */
-	for (size_t i = 0; i < files.n; i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", cfg.out, files.v[i].name);
-		rc = atomic_set_add(&set, path.buf, files.v[i].body.buf, files.v[i].body.len);
-		if (rc < 0) {
-			log_error("%s: %s (expected a writable file; the earlier report, if any, is unchanged)", path.buf,
-				  strerror(-rc));
-			goto out;
-		}
-	}
-	const char *failed = NULL;
-	rc = atomic_set_commit(&set, &failed);
-	if (rc < 0) {
-		log_error("%s: %s (expected a writable file; the earlier report, if any, is unchanged)",
-			  failed ? failed : cfg.out, strerror(-rc));
-		goto out;
-	}
-	for (size_t i = 0; i < set.n; i++)
-		log_info("wrote %s", set.v[i].path);
 	ret = 0;
 out:
 	free(compare_owned);
-	atomic_set_release(&set);
-	report_files_release(&files);
 	report_free(rep);
 	free(picked_runs.runs);
 	free(picked_runs.superseded);
@@ -429,6 +461,5 @@ out:
 		free(args[a]);
 	free(args);
 	strbuf_release(&err);
-	strbuf_release(&path);
 	return ret;
 }
