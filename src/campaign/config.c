@@ -145,7 +145,7 @@ static int load_sessions(struct jsonr *c, json_t *root, struct campaign_config *
 				"is not a session mode (expected pool or terminals)");
 	if (!strcmp(s, "pool"))
 		return 0;
-	if (cfg->workload != &workload_tpcc)
+	if (!cfg->workload->terminal_sessions)
 		return jsonr_fail_value(c, ".sessions", json_object_get(root, "sessions"),
 				"is for tpcc workloads (sysbench's threads are its sessions)");
 	if (json_object_get(root, "threads"))
@@ -281,7 +281,7 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 	    (ret = jsonr_get_bool(c, root, "", "delivery_log", &cfg->delivery_log)) < 0)
 		return ret;
 	/* The Delivery log of clause 2.7.4.2 (dbrig tpcc run --delivery-log), one per run. */
-	if (cfg->delivery_log && cfg->workload != &workload_tpcc)
+	if (cfg->delivery_log && !cfg->workload->delivery_log)
 		return jsonr_fail_value(c, ".delivery_log", json_object_get(root, "delivery_log"),
 					"is for tpcc workloads (expected no delivery_log)");
 	n = STEADY_DEFAULT_WINDOW;

@@ -110,5 +110,10 @@ void campaign_config_free(struct campaign_config *cfg);
 unsigned campaign_drive_instances(const struct campaign_config *cfg, size_t d);
 /* "1.5,99" for --percentile. */
 void campaign_percentiles_arg(const struct campaign_config *cfg, struct strbuf *sb);
+/* The value of the scale option `name` ("tables", "warehouses"; 0 for another name). */
+uint64_t campaign_scale_value(const struct campaign_config *cfg, const char *name);
+/* One of the workload's texts (golden_load_text, ...) with its "{option}",
+ * "{a*b}", "{test}" and "{threads}" replaced by this campaign's values. */
+void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl, struct strbuf *out);
 
 #endif

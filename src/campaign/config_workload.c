@@ -113,6 +113,45 @@ static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
 		cfg->terminals = (unsigned)n;
 }
 
+uint64_t campaign_scale_value(const struct campaign_config *cfg, const char *name)
+{
+	if (!strcmp(name, "tables"))
+		return cfg->tables;
+	if (!strcmp(name, "table-size"))
+		return cfg->table_size;
+	if (!strcmp(name, "warehouses"))
+		return cfg->warehouses;
+	if (!strcmp(name, "terminals"))
+		return cfg->terminals;
+	return 0;
+}
+
+void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl, struct strbuf *out)
+{
+	for (const char *p = tmpl; *p;) {
+		const char *end = *p == '{' ? strchr(p, '}') : NULL;
+		char name[64];
+		char *star;
+
+		if (!end || (size_t)(end - p) > sizeof(name)) {
+			strbuf_addc(out, *p++);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+		p = end + 1;
+		if (!strcmp(name, "test")) {
+			strbuf_adds(out, cfg->test);
+		} else if (!strcmp(name, "threads")) {
+			strbuf_addf(out, "%u", cfg->threads);
+		} else if ((star = strchr(name, '*'))) {
+			*star = '\0';
+			strbuf_addf(out, "%" PRIu64, campaign_scale_value(cfg, name) * campaign_scale_value(cfg, star + 1));
+		} else {
+			strbuf_addf(out, "%" PRIu64, campaign_scale_value(cfg, name));
+		}
+	}
+}
+
 /* .workload: its kind, its test (one of the kind's) and its options, the scale among them checked against the workload's ranges. */
 int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
@@ -181,7 +220,7 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 			r = jsonr_failf(c, p.buf, "is set by the campaign (use the top-level threads%s, precondition, sample, "
 				 "report_interval%s and percentiles fields)",
 				 strcmp(cfg->workload->connections_option, "threads") ? " (the connections per instance)" : "",
-				 cfg->workload == &workload_tpcc ? ", delivery_log (one log per run)" : "");
+				 cfg->workload->delivery_log ? ", delivery_log (one log per run)" : "");
 		} else if ((so = workload_scale_opt(cfg->workload, o->key))) {
 			if (parse_int64(o->value, so->min, so->max, &n) < 0)
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in %" PRId64 "..%" PRId64, o->value,
@@ -193,7 +232,7 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		if (r < 0)
 			return r;
 	}
-	cfg->scale = cfg->workload == &workload_sysbench ? cfg->tables : cfg->warehouses;
+	cfg->scale = (unsigned)campaign_scale_value(cfg, cfg->workload->scale_option);
 	return 0;
 }
 

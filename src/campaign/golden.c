@@ -26,10 +26,9 @@ static const char *const run_only[] = {
 
 static bool in_identity(const struct campaign_config *cfg, const char *key)
 {
-	if (cfg->workload == &workload_sysbench && (!strcmp(key, "tables") || !strcmp(key, "table-size")))
-		return false; /* already named first */
-	if (cfg->workload != &workload_sysbench && !strcmp(key, cfg->workload->scale_option))
-		return false;
+	for (const char *const *k = cfg->workload->golden_keys; k && *k; k++)
+		if (!strcmp(key, *k))
+			return false; /* already named first */
 	for (size_t i = 0; run_only[i]; i++)
 		if (!strcmp(key, run_only[i]))
 			return false;
@@ -51,11 +50,15 @@ static void golden_identity(void *arg, struct strbuf *out)
 	const struct target_kv **kv = xcalloc(cfg->nwl_options + 1, sizeof(*kv));
 	size_t n = 0;
 
-	if (cfg->workload == &workload_sysbench)
-		strbuf_addf(out, "%s %s tables=%u table_size=%" PRIu64, cfg->workload->name, cfg->test, cfg->tables,
-			    cfg->table_size);
-	else
-		strbuf_addf(out, "%s %s=%u", cfg->workload->name, cfg->workload->scale_option, cfg->scale);
+	strbuf_adds(out, cfg->workload->name);
+	if (cfg->workload->golden_names_test)
+		strbuf_addf(out, " %s", cfg->test);
+	for (const char *const *k = cfg->workload->golden_keys; k && *k; k++) {
+		strbuf_addc(out, ' ');
+		for (const char *p = *k; *p; p++)
+			strbuf_addc(out, *p == '-' ? '_' : *p);
+		strbuf_addf(out, "=%" PRIu64, campaign_scale_value(cfg, *k));
+	}
 	for (size_t i = 0; i < cfg->nwl_options; i++)
 		if (in_identity(cfg, cfg->wl_options[i].key))
 			kv[n++] = &cfg->wl_options[i];
@@ -73,14 +76,11 @@ static int golden_load(void *arg, const char *what, const struct target_endpoint
 	struct strbuf why;
 	int ret, st = 0;
 
-	if (cfg->workload == &workload_sysbench)
-		log_info("%s: loading %u table(s) of %llu rows into the golden copy", what, cfg->tables,
-			 (unsigned long long)cfg->table_size);
-	else
-		log_info("%s: loading the %s golden copy (%s %u)", what, cfg->workload->display,
-			 cfg->workload->scale_option, cfg->scale);
 	driver_cmd_init(&dc);
 	strbuf_init(&why, 0);
+	campaign_workload_text(cfg, cfg->workload->golden_load_text, &why);
+	log_info("%s: loading %s", what, why.buf);
+	strbuf_reset(&why);
 	driver_cmd_prepare(&dc, cfg, g->exe, ep);
 	struct proc_spec spec = {.argv = dc.argv, .env = dc.env, .log_path = log, .new_group = true};
 	ret = proc_run(&spec, NULL, &st);

@@ -88,7 +88,7 @@ uint64_t plan_data_bytes(const struct campaign_config *cfg)
 {
 	uint64_t base = PLAN_DATADIR_BYTES + log_bytes(cfg);
 
-	if (cfg->workload == &workload_tpcc)
+	if (workload_scale_opt(cfg->workload, "warehouses"))
 		return base + (uint64_t)cfg->warehouses * PLAN_TPCC_WAREHOUSE_BYTES;
 	return base + (uint64_t)cfg->tables * cfg->table_size * PLAN_SYSBENCH_ROW_BYTES;
 }

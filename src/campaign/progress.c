@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/log.h"
+#include "core/strbuf.h"
 #include "core/units.h"
 
 #include <limits.h>
@@ -29,16 +30,15 @@ static void fmt_clock(double s, char *buf, size_t n)
 static void progress_golden_rows(const struct campaign_config *cfg)
 {
 	unsigned loads = 0;
+	struct strbuf size;
 
 	for (size_t d = 0; d < cfg->ndrives; d++)
 		loads += campaign_drive_instances(cfg, d) && (cfg->golden_source < 0 || (long)d == cfg->golden_source);
-	if (cfg->workload == &workload_sysbench)
-		printf("  golden    %llu rows (%u table(s) x %llu), loaded %u time(s)%s; load time not estimated\n",
-		       (unsigned long long)cfg->tables * cfg->table_size, cfg->tables,
-		       (unsigned long long)cfg->table_size, loads, cfg->golden_source >= 0 ? ", cloned to the other drives" : "");
-	else
-		printf("  golden    %u warehouse(s), loaded %u time(s)%s; load time not estimated\n", cfg->warehouses, loads,
-		       cfg->golden_source >= 0 ? ", cloned to the other drives" : "");
+	strbuf_init(&size, 0);
+	campaign_workload_text(cfg, cfg->workload->golden_size_text, &size);
+	printf("  golden    %s, loaded %u time(s)%s; load time not estimated\n", size.buf, loads,
+	       cfg->golden_source >= 0 ? ", cloned to the other drives" : "");
+	strbuf_release(&size);
 }
 
 void progress_plan(struct campaign_ctx *c)
@@ -46,17 +46,16 @@ void progress_plan(struct campaign_ctx *c)
 	const struct campaign_config *cfg = c->cfg;
 	char a[32], b[32], iv[32];
 	uint64_t total = 0;
+	struct strbuf wl;
 
 	fmt_dur(cfg->precondition_ns, a, sizeof(a));
 	fmt_dur(cfg->sample_ns, b, sizeof(b));
 	fmt_dur(cfg->report_interval_ns, iv, sizeof(iv));
 	printf("campaign %s (%s)\n", cfg->name, cfg->file);
-	if (cfg->workload == &workload_sysbench)
-		printf("  workload  sysbench %s: %u table(s) x %llu rows, %u threads per instance\n", cfg->test,
-		       cfg->tables, (unsigned long long)cfg->table_size, cfg->threads);
-	else
-		printf("  workload  tpcc: %u warehouse(s), %u connections per instance%s\n", cfg->warehouses,
-		       cfg->threads, cfg->sessions_per_terminal ? " (one session per terminal)" : "");
+	strbuf_init(&wl, 0);
+	campaign_workload_text(cfg, cfg->workload->plan_text, &wl);
+	printf("  workload  %s%s\n", wl.buf, cfg->sessions_per_terminal ? " (one session per terminal)" : "");
+	strbuf_release(&wl);
 	for (size_t i = 0; i < cfg->nwl_options; i++)
 		printf("            --%s=%s\n", cfg->wl_options[i].key, cfg->wl_options[i].value);
 	printf("  engine    %s, buffer pool %llu MiB\n", cfg->engine->name,

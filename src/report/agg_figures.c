@@ -14,6 +14,7 @@
 #include "core/strbuf.h"
 #include "report/writer.h"
 #include "stats/hist.h"
+#include "workload/registry.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -74,23 +75,27 @@ static bool params_token(const char *params, const char *tok)
 }
 
 /* TPC-C's New-Orders ended by their intended rollback (the result's type name). */
-static bool is_new_order_rollback(const char *type)
+/* Is the type `name` the type `want` (case, '_', '-' and ' ' aside: "New-Order" is new_order)? */
+static bool is_type(const char *name, const char *want)
 {
-	return !strcmp(type, "new_order_rollback");
+	for (;; name++, want++) {
+		while (*name == '_' || *name == '-' || *name == ' ')
+			name++;
+		while (*want == '_' || *want == '-' || *want == ' ')
+			want++;
+		if (!*name || !*want)
+			return !*name && !*want;
+		if (tolower((unsigned char)*name) != tolower((unsigned char)*want))
+			return false;
+	}
 }
 
-static bool is_new_order(const char *name)
+/* The type's intended rollbacks, as the result names them ("new_order_rollback"). */
+static bool is_rollback_of(const char *name, const char *want)
 {
-	const char *want = "neworder";
+	size_t n = strlen(want);
 
-	for (; *name; name++) {
-		if (*name == '_' || *name == '-' || *name == ' ')
-			continue;
-		if (tolower((unsigned char)*name) != *want)
-			return false;
-		want++;
-	}
-	return *want == '\0';
+	return !strncmp(name, want, n) && !strcmp(name + n, "_rollback");
 }
 
 static const struct phase_stat *phase_of(const struct run *r, enum result_phase ph)
@@ -128,6 +133,7 @@ void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase,
 		/* tpmC counts the intended rollbacks when the run said so (dbrig tpcc
 		 * --tpmc-include-rollbacks, recorded in its params). */
 		bool tpmc_rollbacks = params_token(r->params, "tpmc_include_rollbacks=true");
+		const char *tpm = workload_tpm_type(r->kind);
 
 		if (!p->present)
 			continue;
@@ -175,8 +181,8 @@ void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase,
 			at->n++;
 			if (ts->max_ms > at->max_ms)
 				at->max_ms = ts->max_ms;
-			if (!strcmp(r->kind, "tpcc") && p->seconds > 0 &&
-			    (is_new_order(ts->name) || (tpmc_rollbacks && is_new_order_rollback(ts->name)))) {
+			if (tpm && p->seconds > 0 &&
+			    (is_type(ts->name, tpm) || (tpmc_rollbacks && is_rollback_of(ts->name, tpm)))) {
 				out->has_tpmc = true;
 				out->tpmc += (double)ts->count / (p->seconds / 60.0);
 			}

@@ -10,6 +10,7 @@
 
 #include "core/strbuf.h"
 #include "report/writer.h"
+#include "workload/registry.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -70,7 +71,7 @@ void lb_proto_of_group(const struct agg_group *g, struct lb_proto *out)
 	set_str(out->kind, sizeof(out->kind), g->kind);
 	set_str(out->test, sizeof(out->test), g->test);
 	out->vm_count = g->vm_count;
-	if (!strcmp(g->kind, "tpcc")) {
+	if (workload_has_users(g->kind)) {
 		int64_t terminals = param_int(g->params, "terminals");
 		out->warehouses = param_int(g->params, "warehouses");
 		/* Terminals that key and think are users; without delays they are a closed loop. */
@@ -123,7 +124,7 @@ int lb_proto_parse(const char *spec, struct lb_proto *out, struct strbuf *err)
 		*eq = '\0';
 		val = eq + 1;
 		if (!strcmp(kv, "workload")) {
-			if (strcmp(val, "sysbench") && strcmp(val, "tpcc")) {
+			if (!workload_find(val)) {
 				strbuf_addf(err, "--protocol: workload=%s (expected sysbench or tpcc)", val);
 				return -EINVAL;
 			}
@@ -164,7 +165,7 @@ int lb_proto_parse(const char *spec, struct lb_proto *out, struct strbuf *err)
 		return -EINVAL;
 	}
 	if (!out->test[0])
-		set_str(out->test, sizeof(out->test), strcmp(out->kind, "tpcc") ? "oltp_read_write" : "tpcc");
+		set_str(out->test, sizeof(out->test), workload_find(out->kind)->default_test);
 	return 0;
 }
 
@@ -191,7 +192,7 @@ static void load_describe(const struct lb_proto *p, struct strbuf *sb)
 
 static void scale_describe(const struct lb_proto *p, struct strbuf *sb)
 {
-	if (!strcmp(p->kind, "tpcc")) {
+	if (workload_scale_param(p->kind, "warehouses")) {
 		if (p->warehouses) {
 			lb_num(sb, p->warehouses);
 			strbuf_adds(sb, " warehouses");

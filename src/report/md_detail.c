@@ -9,6 +9,7 @@
 #include "report/writer.h"
 
 #include "report/pub_little.h"
+#include "workload/registry.h"
 
 #include <string.h>
 
@@ -146,13 +147,13 @@ void md_tpcc(struct strbuf *sb, const struct report *rep)
 	bool any = false;
 
 	for (size_t i = 0; i < rep->ngroups; i++)
-		any |= !strcmp(rep->groups[i].kind, "tpcc");
+		any |= workload_tpm_type(rep->groups[i].kind) != NULL;
 	if (!any)
 		return;
 	strbuf_adds(sb, "## TPC-C\n\n");
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
-		if (strcmp(g->kind, "tpcc"))
+		if (!workload_tpm_type(g->kind))
 			continue;
 		for (size_t k = 0; k < g->nreps; k++) {
 			const struct agg_fig *f = &g->reps[k].sample;
@@ -166,7 +167,7 @@ void md_tpcc(struct strbuf *sb, const struct report *rep)
 	md_header(sb, cols);
 	for (size_t i = 0; i < rep->ngroups; i++) {
 		const struct agg_group *g = &rep->groups[i];
-		if (strcmp(g->kind, "tpcc"))
+		if (!workload_tpm_type(g->kind))
 			continue;
 		for (size_t k = 0; k < g->nreps; k++) {
 			const struct agg_fig *f = &g->reps[k].sample;

@@ -3,6 +3,7 @@
 #include "core/fileio.h"
 #include "core/jsonr.h"
 #include "core/strbuf.h"
+#include "workload/registry.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,11 +97,11 @@ static void parse_ext(struct jsonr *jr, json_t *o, const char *path, const char 
 	if (!jr->failed && x->lat_decimals > 6)
 		jsonr_fail(jr, path, "avg_latency_decimals", json_object_get(o, "avg_latency_decimals"),
 			   "the digits after the point the source printed, 0..6");
-	if (!jr->failed && (x->tables || x->table_size) && strcmp(kind, "sysbench"))
+	if (!jr->failed && (x->tables || x->table_size) && !workload_scale_param(kind, "tables"))
 		jsonr_fail(jr, path, x->tables ? "tables" : "table_size",
 			   json_object_get(o, x->tables ? "tables" : "table_size"),
 			   "tables and table_size only on a sysbench row (tpcc: warehouses)");
-	if (!jr->failed && x->warehouses && strcmp(kind, "tpcc"))
+	if (!jr->failed && x->warehouses && !workload_scale_param(kind, "warehouses"))
 		jsonr_fail(jr, path, "warehouses", json_object_get(o, "warehouses"),
 			   "warehouses only on a tpcc row (sysbench: tables and table_size)");
 }
@@ -130,7 +131,7 @@ static bool parse_row_head(struct jsonr *jr, json_t *o, const char *path, const 
 	only_keys_ext(jr, o, path, keys);
 	*label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
 	*kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
-	if (!jr->failed && strcmp(*kind, "sysbench") && strcmp(*kind, "tpcc"))
+	if (!jr->failed && !workload_find(*kind))
 		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), "\"sysbench\" or \"tpcc\"");
 	*test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
 	return true;
@@ -169,7 +170,7 @@ static void parse_result(struct jsonr *jr, json_t *o, const char *path, struct p
 	r->drives = jsonr_int(jr, o, path, "drives", JSONR_REQUIRED, 1, 1);
 	r->threads_per_vm = jsonr_int(jr, o, path, "threads_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
 	r->users_per_vm = jsonr_int(jr, o, path, "users_per_vm", JSONR_OPTIONAL | JSONR_NULLABLE, 1, 0);
-	if (!jr->failed && r->users_per_vm && strcmp(r->kind, "tpcc"))
+	if (!jr->failed && r->users_per_vm && !workload_has_users(r->kind))
 		jsonr_fail(jr, path, "users_per_vm", json_object_get(o, "users_per_vm"),
 			"users_per_vm only on a tpcc row; sysbench threads are a closed loop: threads_per_vm");
 	if (!jr->failed && r->users_per_vm && r->threads_per_vm)

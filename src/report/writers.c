@@ -1,4 +1,5 @@
 #include "report/writer.h"
+#include "workload/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +45,9 @@ void report_files_release(struct report_files *fs)
 
 const char *report_kind_title(const char *kind)
 {
-	if (!strcmp(kind, "sysbench"))
-		return "sysbench OLTP";
-	if (!strcmp(kind, "tpcc"))
-		return "TPC-C";
-	return kind;
+	const struct workload_desc *wd = workload_find(kind);
+
+	return wd ? wd->title : kind;
 }
 
 void report_fmt_num(char *buf, size_t n, double v, int decimals)

@@ -13,6 +13,7 @@
 #include "core/strbuf.h"
 #include "result/result.h"
 #include "stats/hist.h"
+#include "workload/registry.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -177,10 +178,11 @@ static void read_test_bed(struct run *r, json_t *root)
 static void golden_check(struct run *r, const char *kind, const char *golden, json_t *params)
 {
 	json_t *t = json_object_get(params, "tables"), *s = json_object_get(params, "table_size");
+	const struct workload_desc *wd;
 	unsigned long long gt, gr;
 	struct strbuf sb;
 
-	if (!golden || strcmp(kind, "sysbench") || !json_is_integer(t) || !json_is_integer(s) ||
+	if (!golden || !(wd = workload_find(kind)) || !wd->fingerprint_tables_rows || !json_is_integer(t) || !json_is_integer(s) ||
 	    sscanf(golden, "tables=%llu rows=%llu", &gt, &gr) != 2)
 		return;
 	if (gt == (unsigned long long)json_integer_value(t) &&
@@ -217,7 +219,7 @@ void rd_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
 	r->steady_window = jsonr_int(jr, run, ".run", "steady_window", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
 	kind = jsonr_str(jr, wl, ".workload", "kind", JSONR_REQUIRED, "");
-	if (!jr->failed && strcmp(kind, "sysbench") && strcmp(kind, "tpcc"))
+	if (!jr->failed && !workload_find(kind))
 		jsonr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), "\"sysbench\" or \"tpcc\"");
 	r->kind = dup_or_empty(kind);
 	r->test = dup_or_empty(jsonr_str(jr, wl, ".workload", "test", JSONR_OPTIONAL | JSONR_NULLABLE, ""));

@@ -19,6 +19,9 @@ static const struct workload_scale_opt sysbench_scale[] = {
 	{NULL, 0, 0},
 };
 
+static const char *const sysbench_scale_keys[] = {"tables", "table-size", NULL};
+static const char *const sysbench_params[] = {"tables", "table_size", NULL};
+
 static int sysbench_prepare(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 			    unsigned threads, struct wl_load_stats *st)
 {
@@ -54,6 +57,15 @@ const struct workload_desc workload_sysbench = {
 	.scale_opts = sysbench_scale,
 	.ops = &sysbench_workload_ops,
 	.mysql_only = true,
+	.title = "sysbench OLTP",
+	.default_test = "oltp_read_write",
+	.scale_params = sysbench_params,
+	.fingerprint_tables_rows = true,
+	.golden_names_test = true,
+	.golden_keys = sysbench_scale_keys,
+	.golden_load_text = "{tables} table(s) of {table-size} rows into the golden copy",
+	.golden_size_text = "{tables*table-size} rows ({tables} table(s) x {table-size})",
+	.plan_text = "sysbench {test}: {tables} table(s) x {table-size} rows, {threads} threads per instance",
 	.prepare = sysbench_prepare,
 	.cleanup = sysbench_cleanup,
 	.check = sysbench_check,
@@ -64,6 +76,9 @@ static const struct workload_scale_opt tpcc_scale[] = {
 	{"terminals", WL_TPCC_TERMINALS_MIN, WL_TPCC_TERMINALS_MAX},
 	{NULL, 0, 0},
 };
+
+static const char *const tpcc_scale_keys[] = {"warehouses", NULL};
+static const char *const tpcc_params[] = {"warehouses", NULL};
 
 static int tpcc_prepare_entry(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp,
 			      unsigned threads, struct wl_load_stats *st)
@@ -104,6 +119,17 @@ const struct workload_desc workload_tpcc = {
 	.scale_option = "warehouses",
 	.scale_opts = tpcc_scale,
 	.ops = &tpcc_workload_ops,
+	.title = "TPC-C",
+	.default_test = "tpcc",
+	.tpm_type = "new_order",
+	.scale_params = tpcc_params,
+	.users_param = "terminals",
+	.delivery_log = true,
+	.terminal_sessions = true,
+	.golden_keys = tpcc_scale_keys,
+	.golden_load_text = "the TPC-C golden copy (warehouses {warehouses})",
+	.golden_size_text = "{warehouses} warehouse(s)",
+	.plan_text = "tpcc: {warehouses} warehouse(s), {threads} connections per instance",
 	.prepare = tpcc_prepare_entry,
 	.cleanup = tpcc_cleanup_entry,
 	.check = tpcc_check_entry,
@@ -141,4 +167,28 @@ int workload_has_test(const struct workload_desc *wd, const char *test)
 		if (!strcmp(*t, test))
 			return 1;
 	return 0;
+}
+
+const char *workload_tpm_type(const char *kind)
+{
+	const struct workload_desc *wd = workload_find(kind);
+
+	return wd ? wd->tpm_type : NULL;
+}
+
+bool workload_scale_param(const char *kind, const char *key)
+{
+	const struct workload_desc *wd = workload_find(kind);
+
+	for (const char *const *p = wd ? wd->scale_params : NULL; p && *p; p++)
+		if (!strcmp(*p, key))
+			return true;
+	return false;
+}
+
+bool workload_has_users(const char *kind)
+{
+	const struct workload_desc *wd = workload_find(kind);
+
+	return wd && wd->users_param;
 }

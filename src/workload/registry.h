@@ -66,6 +66,32 @@ struct workload_desc {
 	const struct workload_ops *ops; /* the run's steps */
 	bool mysql_only;                /* speaks the MySQL protocol only (engines with another one cannot run it) */
 
+	/* What a campaign and a report ask of it by name. */
+	const char *title;              /* its name over a report's rows ("sysbench OLTP") */
+	const char *default_test;       /* the test a leaderboard protocol means when it names none */
+	/* The transaction type a per-minute figure counts (tpmC: "new_order"; its
+	 * intended rollbacks are "<it>_rollback"); NULL: the workload has none. */
+	const char *tpm_type;
+	const char *const *scale_params; /* its result params that give the data's scale (NULL-terminated) */
+	/* The result param that counts users with think times ("terminals");
+	 * NULL: its threads are a closed loop. */
+	const char *users_param;
+	/* Its check's fingerprint starts "tables=N rows=M", which a result's
+	 * params (tables, table_size) must match. */
+	bool fingerprint_tables_rows;
+	bool delivery_log;              /* its run writes a Delivery log (a campaign's delivery_log) */
+	bool terminal_sessions;         /* a campaign may open one session per terminal ("sessions": "terminals") */
+	/* The golden copy. Its identity is the workload's name, its test when
+	 * golden_names_test, then golden_keys as key=value ('-' written '_'),
+	 * then every other option that shapes the data. The texts are what a
+	 * campaign prints of it, "{option}" standing for a scale option's value,
+	 * "{a*b}" for a product, "{test}" and "{threads}" for the campaign's. */
+	bool golden_names_test;
+	const char *const *golden_keys; /* NULL-terminated */
+	const char *golden_load_text;   /* "loading <it>" */
+	const char *golden_size_text;   /* the plan's "golden    <it>, loaded N time(s)" */
+	const char *plan_text;          /* the plan's "workload  <it>" */
+
 	int (*prepare)(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp, unsigned threads,
 		       struct wl_load_stats *st) __attribute__((warn_unused_result));
 	int (*cleanup)(void *ctx, const struct db_driver_ops *drv, const struct db_conn_params *cp)
@@ -86,5 +112,11 @@ void workload_names(struct strbuf *sb);
 const struct workload_scale_opt *workload_scale_opt(const struct workload_desc *wd, const char *name);
 /* Is `test` one of wd's tests (or, for a one-test workload, its name)? */
 int workload_has_test(const struct workload_desc *wd, const char *test);
+
+/* For a kind read from a file (NULL or false when no workload is called that):
+ * its tpm_type, whether `key` is one of its scale_params, whether it has users. */
+const char *workload_tpm_type(const char *kind);
+bool workload_scale_param(const char *kind, const char *key);
+bool workload_has_users(const char *kind);
 
 #endif

@@ -95,10 +95,10 @@ static void test_tpcc_identity(void **state)
 	strbuf_init(&sb, 0);
 	identity(cfg, &base);
 	assert_non_null(strstr(base.buf, "tpcc warehouses="));
-	cfg->scale++;
+	cfg->warehouses++;
 	identity(cfg, &sb);
 	assert_string_not_equal(sb.buf, base.buf);
-	cfg->scale--;
+	cfg->warehouses--;
 	add_option(cfg, "terminals", "4");
 	identity(cfg, &sb);
 	assert_string_equal(sb.buf, base.buf);
