@@ -18,6 +18,7 @@
 #include "result/record.h"
 #include "result/result.h"
 #include "runner/runner.h"
+#include "workload/registry.h"
 #include "workload/sysbench/sysbench.h"
 
 #include <errno.h>
@@ -152,7 +153,7 @@ int sb_do_run(const struct sb_cli *c, const struct sb_opts *o, const struct db_d
 	struct runner_config cfg = {
 		.drv = drv,
 		.conn = cp,
-		.wl = &sysbench_workload_ops,
+		.wl = workload_sysbench.ops,
 		.wl_ctx = (void *)o,
 		.ntypes = 1,
 		.threads = c->threads,
@@ -450,8 +451,8 @@ int sb_command(const struct sb_cli *c, const struct sb_opts *o, const char *cmd,
 	if (!strcmp(cmd, "ping"))
 		return 0;
 	if (!strcmp(cmd, "prepare")) {
-		struct sb_load_stats st;
-		if (sb_prepare(o, drv, cp, c->threads, &st) == 0) {
+		struct wl_load_stats st;
+		if (workload_sysbench.prepare((void *)o, drv, cp, c->threads, &st) == 0) {
 			if (sb_verbose(4))
 				printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)st.rows,
 				       st.seconds, st.seconds > 0 ? (double)st.rows / st.seconds : 0.0);
@@ -463,13 +464,13 @@ int sb_command(const struct sb_cli *c, const struct sb_opts *o, const char *cmd,
 	} else if (!strcmp(cmd, "check")) {
 		struct strbuf fp;
 		strbuf_init(&fp, 0);
-		if (sb_check(o, drv, cp, &fp) == 0) {
+		if (workload_sysbench.check((void *)o, drv, cp, &fp) == 0) {
 			printf("fingerprint: %s\n", fp.buf);
 			ret = 0;
 		}
 		strbuf_release(&fp);
 	} else {
-		if (sb_cleanup(o, drv, cp) == 0)
+		if (workload_sysbench.cleanup((void *)o, drv, cp) == 0)
 			ret = 0;
 	}
 	return ret;

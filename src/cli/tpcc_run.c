@@ -18,6 +18,7 @@
 #include "result/record.h"
 #include "result/result.h"
 #include "runner/runner.h"
+#include "workload/registry.h"
 #include "workload/tpcc/tpcc.h"
 
 #include <stdio.h>
@@ -373,7 +374,7 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	struct runner_config cfg = {
 		.drv = drv,
 		.conn = cp,
-		.wl = &tpcc_workload_ops,
+		.wl = workload_tpcc.ops,
 		.wl_ctx = x,
 		.ntypes = TPCC_TYPES,
 		.threads = c->connections,
