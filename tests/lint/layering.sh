@@ -6,7 +6,9 @@
 #      <sql*.h> under db/odbc/, <libvirt/...> under target/libvirt/, <jansson.h>
 #      in no header;
 #   3. no strcmp on a backend's name (drv->name, ops->name, ...) outside a
-#      registry.c;
+#      registry.c, and no workload told by its name or identity outside
+#      src/workload/ (strcmp(kind, "tpcc"), == &workload_tpcc): ask its
+#      descriptor (workload_find(kind)->..., cfg->workload->...);
 #   4. EXIT_USAGE / EXIT_RUNTIME only in cli/ and main.c;
 #   5. no comment cites a review's finding number ("finding 4", "review #9"): a reader has
 #      no such document, so a comment says the reason itself;
@@ -78,6 +80,10 @@ check_tree() { # check_tree SRC: prints violations, returns 1 if any
 				case $rel in *.h) echo "$rel:$n: <jansson.h> in a header (keep jansson in the .c files that read or write JSON)"; bad=1 ;; esac ;;
 			*strcmp\(*'->name, "'* | *strcmp\(*'.name, "'*)
 				case $rel in */registry.c) ;; *) echo "$rel:$n: strcmp on a backend's name (make it a hook or a capability of the vtable)"; bad=1 ;; esac ;;
+			*strcmp\(*'kind, "'*)
+				case $rel in workload/*) ;; *) echo "$rel:$n: strcmp on a workload's kind (ask its descriptor: workload_find(kind)->...)"; bad=1 ;; esac ;;
+			*'== &workload_'* | *'!= &workload_'*)
+				case $rel in workload/*) ;; *) echo "$rel:$n: a workload told by its identity (ask its descriptor: cfg->workload->...)"; bad=1 ;; esac ;;
 			*EXIT_USAGE* | *EXIT_RUNTIME*)
 				case $rel in cli/* | main.c) ;; *) echo "$rel:$n: an exit code outside cli/ (libraries return 0 or -errno)"; bad=1 ;; esac ;;
 			*[Ff]inding\ [0-9]* | *[Rr]eview\ \#[0-9]*)
@@ -99,7 +105,8 @@ check_tree "$src" || { echo "layering: FAILED (see docs/architecture.md, Depende
 if [ $self = 1 ]; then
 	# The check must be able to fail: a copy with a back-edge db -> campaign,
 	# a vendor header out of place, an exit code in a library and a comment
-	# citing a finding number, and an unguarded include of an optional backend.
+	# citing a finding number, an unguarded include of an optional backend, a
+	# backend's name compared, and a workload told by its kind or identity.
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	cp -a "$src" "$tmp/src"
@@ -109,13 +116,23 @@ if [ $self = 1 ]; then
 	printf '/* checked here (security review finding 7) */\n' >>"$tmp/src/stats/ci.c"
 	printf '/* as the tool does (review #9) */\n' >>"$tmp/src/stats/verdict.c"
 	printf '#include "db/odbc.h"\n' >>"$tmp/src/db/bulk.c"
+	printf 'static int y(const struct db_driver_ops *drv) { return !strcmp(drv->name, "mysql"); }\n' >>"$tmp/src/db/error.c"
+	printf 'static int z(const char *kind) { return !strcmp(kind, "sysbench"); }\n' >>"$tmp/src/report/writers.c"
+	printf 'static int w(const struct run *r) { return strcmp(r->kind, "tpcc"); }\n' >>"$tmp/src/result/read.c"
+	printf 'static int v(const struct campaign_config *cfg) { return cfg->workload == &workload_tpcc; }\n' >>"$tmp/src/campaign/plan.c"
+	printf 'static int u(const struct campaign_config *cfg) { return cfg->workload != &workload_sysbench; }\n' >>"$tmp/src/campaign/golden.c"
 	out=$(check_tree "$tmp/src") && { echo "layering: the planted violations were not found" >&2; exit 1; }
 	for want in 'db/error.c:[0-9]*: includes "campaign/config.h" (src/db/ may include: db core stats)' \
 		'runner/span.c:[0-9]*: <mysql.h> (only under db/mysql/)' \
 		'result/tail.c:[0-9]*: an exit code outside cli/' \
 		'stats/ci.c:[0-9]*: a comment cites a review finding by number' \
 		'stats/verdict.c:[0-9]*: a comment cites a review finding by number' \
-		'db/bulk.c:[0-9]*: reaches the ODBC driver outside #if DBRIG_HAVE_ODBC'; do
+		'db/bulk.c:[0-9]*: reaches the ODBC driver outside #if DBRIG_HAVE_ODBC' \
+		'db/error.c:[0-9]*: strcmp on a backend'"'"'s name' \
+		'report/writers.c:[0-9]*: strcmp on a workload'"'"'s kind' \
+		'result/read.c:[0-9]*: strcmp on a workload'"'"'s kind' \
+		'campaign/plan.c:[0-9]*: a workload told by its identity' \
+		'campaign/golden.c:[0-9]*: a workload told by its identity'; do
 		echo "$out" | grep -q "^$want" || { echo "layering: planted violation not reported: $want" >&2; echo "$out" >&2; exit 1; }
 	done
 fi
