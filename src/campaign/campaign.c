@@ -9,6 +9,7 @@
 
 #include "campaign/config.h"
 #include "campaign/fresh.h"
+#include "campaign/golden.h"
 #include "campaign/lock.h"
 #include "campaign/plan.h"
 #include "campaign/run.h"
@@ -84,84 +85,6 @@ static size_t needed(struct campaign_ctx *c, bool *need_inst, bool *need_drive)
 		unfinished++;
 	}
 	return unfinished;
-}
-
-/* The state records drive d's fingerprint (a rebuilt copy is said so). */
-static int golden_record(struct campaign_ctx *c, size_t d, struct strbuf *fp)
-{
-	if (c->st->golden[d] && strcmp(c->st->golden[d], fp->buf))
-		log_warn("%s: the golden copy was rebuilt (%s, earlier %s); finished runs used the earlier one",
-			 c->cfg->drives[d].name, fp->buf, c->st->golden[d]);
-	free(c->st->golden[d]);
-	c->st->golden[d] = strbuf_detach(fp);
-	return state_save(c->cfg, c->plan, c->st);
-}
-
-static int golden_build(struct campaign_ctx *c, size_t d)
-{
-	uint64_t t0 = clock_now_ns();
-	struct strbuf fp;
-	int ret;
-
-	strbuf_init(&fp, 0);
-	ret = c->steps.tgt.ops->build_golden(&c->steps.tgt, d, &fp);
-	if (ret == 1)
-		log_info("%s: golden copy reused: it holds this campaign's content (%s)", c->cfg->drives[d].name, fp.buf);
-	else if (ret == 0)
-		log_info("%s: golden copy built in %.1f s (%s)", c->cfg->drives[d].name,
-			 (double)(clock_now_ns() - t0) / NS_PER_SEC, fp.buf);
-	if (ret >= 0)
-		ret = golden_record(c, d, &fp);
-	strbuf_release(&fp);
-	return ret;
-}
-
-/* Drive d's golden copy cloned from src's and verified by its fingerprint. */
-static int golden_clone(struct campaign_ctx *c, size_t src, size_t d)
-{
-	const char *name = c->cfg->drives[d].name, *from = c->cfg->drives[src].name, *how = "clone";
-	uint64_t t0 = clock_now_ns();
-	struct strbuf fp;
-	int ret;
-
-	strbuf_init(&fp, 0);
-	ret = c->steps.tgt.ops->clone_golden(&c->steps.tgt, src, d, c->st->golden[src], &fp, &how);
-	if (ret == 0 && strcmp(fp.buf, c->st->golden[src])) {
-		log_error("%s: the golden copy cloned from %s differs from it (%s, expected %s)", name, from, fp.buf,
-			  c->st->golden[src]);
-		ret = -EIO;
-	}
-	if (ret == 0) {
-		log_info("%s: golden copy cloned from %s in %.1f s (%s; %s)", name, from,
-			 (double)(clock_now_ns() - t0) / NS_PER_SEC, how, fp.buf);
-		ret = golden_record(c, d, &fp);
-	}
-	strbuf_release(&fp);
-	return ret;
-}
-
-/*
- * The golden copy of every drive (need NULL) or of the drives in need: with
- * "golden": "once" the source drive's is built (also when only a clone is
- * needed) and cloned to the others, with "per-drive" each is built. Drives no
- * run group uses get none. The state records each fingerprint.
- */
-static int build_goldens(struct campaign_ctx *c, const bool *need)
-{
-	long src = c->cfg->golden_source;
-	bool any = false;
-	int ret = 0;
-
-	for (size_t d = 0; d < c->cfg->ndrives; d++)
-		any = any || ((!need || need[d]) && c->cfg->drive_instances[d] > 0);
-	if (src >= 0 && any && (ret = golden_build(c, (size_t)src)) < 0)
-		return ret;
-	for (size_t d = 0; d < c->cfg->ndrives && !stop_signal && ret == 0; d++) {
-		if ((need && !need[d]) || c->cfg->drive_instances[d] == 0 || (long)d == src)
-			continue;
-		ret = src >= 0 ? golden_clone(c, (size_t)src, d) : golden_build(c, d);
-	}
-	return ret;
 }
 
 /* Every run not done yet, in order; -EINTR stops at a signal, a failed run stops the campaign. */
@@ -281,7 +204,7 @@ static int campaign_go(const struct campaign_opts *o, struct campaign_ctx *c, co
 	/* What a resumed campaign still needs (all of it for a fresh one); a failure removes what this process made. */
 	if (steps_provision(&c->steps, unfinished ? need_inst : NULL) < 0)
 		goto out;
-	if (build_goldens(c, unfinished ? need_drive : NULL) < 0 || run_all(c) < 0)
+	if (golden_build_all(c, unfinished ? need_drive : NULL, &stop_signal) < 0 || run_all(c) < 0)
 		goto out;
 	if (stop_signal) {
 		log_error("interrupted by signal %d; the cut-off run restarts from its restore with: dbrig campaign %s --resume",

@@ -20,6 +20,9 @@
 #include "campaign/config.h"
 #include "target/target.h"
 
+#include <signal.h>
+#include <stdbool.h>
+
 struct golden {
 	const struct campaign_config *cfg;
 	const char *exe; /* this program */
@@ -27,5 +30,16 @@ struct golden {
 };
 
 void golden_init(struct golden *g, const struct campaign_config *cfg, const char *exe);
+
+struct campaign_ctx;
+/*
+ * The golden copy of every drive (need NULL) or of the drives in need: with
+ * "golden": "once" the source drive's is built (also when only a clone is
+ * needed) and cloned to the others, with "per-drive" each is built. Drives no
+ * run group uses get none. The state records each fingerprint.
+ * Stops between drives once *stop is set (a signal); 0 or <0 after its message.
+ */
+int golden_build_all(struct campaign_ctx *c, const bool *need, const volatile sig_atomic_t *stop)
+	__attribute__((warn_unused_result));
 
 #endif

@@ -79,7 +79,7 @@ void progress_plan(struct campaign_ctx *c)
 	printf("  results   %s/\n", c->dir.buf);
 	printf("steps\n");
 	unsigned step = 1;
-	/* "golden": "once": the source drive's load first, then its clones (campaign.c build_goldens). */
+	/* "golden": "once": the source drive's load first, then its clones (golden.c golden_build_all). */
 	if (cfg->golden_source >= 0)
 		printf("  %2u. golden copy on %s%s\n", step++, cfg->drives[cfg->golden_source].name,
 		       c->st && c->st->golden[cfg->golden_source] ? "  [built]" : "");
