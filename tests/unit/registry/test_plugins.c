@@ -131,12 +131,32 @@ static void test_workloads(void **state)
 			assert_true(workload_has_test(d, d->name));
 		}
 		assert_false(workload_has_test(d, "no-such-test"));
+		/* What campaign/, report/ and result/ ask of it instead of its name. */
+		assert_non_null(d->title);
+		assert_non_null(d->default_test);
+		assert_true(workload_has_test(d, d->default_test));
+		assert_non_null(d->scale_params);
+		assert_non_null(d->scale_params[0]);
+		assert_non_null(d->golden_keys);
+		assert_non_null(d->golden_keys[0]);
+		for (const char *const *k = d->golden_keys; *k; k++)
+			assert_non_null(workload_scale_opt(d, *k)); /* campaign_scale_value reads the option's value */
+		assert_non_null(workload_scale_opt(d, d->scale_option));
+		assert_non_null(d->golden_load_text);
+		assert_non_null(d->golden_size_text);
+		assert_non_null(d->plan_text);
+		assert_ptr_equal(workload_tpm_type(d->name), d->tpm_type);
+		assert_true(workload_scale_param(d->name, d->scale_params[0]));
+		assert_int_equal(workload_has_users(d->name), d->users_param != NULL);
 		assert_ptr_equal(workload_find(d->name), d);
 		for (const struct workload_desc *const *v = w + 1; *v; v++)
 			assert_string_not_equal(d->name, (*v)->name);
 	}
 	assert_int_equal(n, 2);
 	assert_null(workload_find("ycsb"));
+	assert_null(workload_tpm_type("ycsb"));
+	assert_false(workload_scale_param("ycsb", "tables"));
+	assert_false(workload_has_users("ycsb"));
 }
 
 static void test_targets(void **state)
