@@ -61,6 +61,17 @@ static const struct target_option local_options[] = {
 	{NULL, TOPT_STRING, NULL, 0, 0, NULL},
 };
 
+/* The engines: one struct local_server_ops each (mariadb.c, postgres.c). */
+const struct local_server_ops *const local_servers[] = {&local_mariadb, &local_postgres, NULL};
+
+const struct local_server_ops *local_server_ops_of(const struct db_engine *e)
+{
+	for (const struct local_server_ops *const *o = local_servers; *o; o++)
+		if ((*o)->engine == e)
+			return *o;
+	return NULL;
+}
+
 char *local_absolute(const char *path)
 {
 	struct strbuf sb;
@@ -92,9 +103,10 @@ static int local_init(struct target *t)
 
 	strbuf_init(&sb, 0);
 	l->root = geteuid() == 0;
-	l->pg = env->engine->protocol == DB_PROTO_POSTGRESQL;
-	l->pg_uid = geteuid();
-	l->pg_gid = getegid();
+	/* validate refused an engine without one */
+	l->ops = local_server_ops_of(env->engine);
+	l->server_uid = geteuid();
+	l->server_gid = getegid();
 	snprintf(l->sock_user, sizeof(l->sock_user), "%s", pw ? pw->pw_name : "root");
 	l->start_timeout = target_setting(env, "start_timeout")->num;
 	l->stop_timeout = target_setting(env, "stop_timeout")->num;
@@ -137,14 +149,9 @@ void local_inst_paths(struct target *t, struct target_instance *inst)
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/data", li->dir);
 	li->data = strbuf_detach(&sb);
-	if (l->pg) {
-		li->sock = xstrdup(li->boot);
-		strbuf_addf(&sb, "%s/postmaster.pid", li->data);
-	} else {
-		strbuf_addf(&sb, "%s/mysqld.sock", li->boot);
-		li->sock = strbuf_detach(&sb);
-		strbuf_addf(&sb, "%s/mysqld.pid", li->boot);
-	}
+	l->ops->socket(li->boot, &sb);
+	li->sock = strbuf_detach(&sb);
+	l->ops->pidfile(li->boot, li->data, &sb);
 	li->pidfile = strbuf_detach(&sb);
 	strbuf_addf(&sb, "%s/error.log", li->boot);
 	li->errlog = strbuf_detach(&sb);
@@ -213,65 +220,13 @@ static void drive_endpoint(struct target *t, size_t d, unsigned port, const char
 	memset(ep, 0, sizeof(*ep));
 	ep->host = "127.0.0.1";
 	ep->port = port;
-	ep->socket = l->pg ? NULL : sock;
+	ep->socket = l->ops->endpoint_socket ? sock : NULL;
 	ep->user = target_setting(t->env, "db_user")->str;
 	ep->password = l->drives[d].password;
 	ep->database = t->env->database;
-	if (l->pg) {
-		ep->odbc_driver = "PostgreSQL Unicode";
+	if (l->ops->odbc_driver) {
+		ep->odbc_driver = l->ops->odbc_driver;
 		ep->odbc_sysini = l->drives[d].odbc;
-	}
-}
-
-/* A string literal: 'text' with ' doubled, and for MariaDB \ escaped (the default sql_mode reads it). */
-static void sql_literal(struct strbuf *sb, const char *text, bool pg)
-{
-	strbuf_addc(sb, '\'');
-	for (const char *p = text; *p; p++) {
-		if (*p == '\'' || (!pg && *p == '\\'))
-			strbuf_addc(sb, pg ? '\'' : '\\');
-		strbuf_addc(sb, *p);
-	}
-	strbuf_addc(sb, '\'');
-}
-
-/*
- * The driver user, its password and its database. db_user is validated
- * ([A-Za-z_][A-Za-z0-9_]{0,31}, local_validate) and the password is dbrig's
- * own hex; even so nothing is pasted into a statement (a quote in a pasted
- * db_user would run arbitrary SQL as root). CREATE USER and
- * CREATE ROLE take no placeholders, so the values are set once as variables
- * (quoted literals) and every statement is built by the server from them
- * with its own quoting: MariaDB's QUOTE() under EXECUTE IMMEDIATE,
- * PostgreSQL's format('%I' / '%L') run by psql's \gexec.
- */
-static void setup_sql(bool pg, const char *user, const char *password, const char *db, struct strbuf *sql)
-{
-	const char *names[] = {"user", "password", "db"}, *values[] = {user, password, db};
-
-	/* PostgreSQL: SELECT set_config('dbrig.user', '…', false), …; MariaDB: SET @dbrig_user = '…', … */
-	strbuf_adds(sql, pg ? "SELECT " : "SET ");
-	for (size_t i = 0; i < 3; i++) {
-		strbuf_addf(sql, pg ? "%sset_config('dbrig.%s', " : "%s@dbrig_%s = ", i ? ", " : "", names[i]);
-		sql_literal(sql, values[i], pg);
-		if (pg)
-			strbuf_adds(sql, ", false)");
-	}
-	strbuf_adds(sql, ";\n");
-	if (pg) {
-		strbuf_adds(sql, "SELECT format('CREATE ROLE %I LOGIN PASSWORD %L', current_setting('dbrig.user'), "
-				 "current_setting('dbrig.password')) \\gexec\n"
-				 "SELECT format('CREATE DATABASE %I OWNER %I', current_setting('dbrig.db'), "
-				 "current_setting('dbrig.user')) \\gexec\n");
-		return;
-	}
-	strbuf_adds(sql, "EXECUTE IMMEDIATE CONCAT('CREATE DATABASE IF NOT EXISTS `', REPLACE(@dbrig_db, '`', '``'), '`');\n");
-	for (int h = 0; h < 2; h++) {
-		const char *host = h ? "localhost" : "127.0.0.1";
-		strbuf_addf(sql, "EXECUTE IMMEDIATE CONCAT('CREATE USER IF NOT EXISTS ', QUOTE(@dbrig_user), '@', "
-				 "QUOTE('%s'), ' IDENTIFIED BY ', QUOTE(@dbrig_password));\n", host);
-		strbuf_addf(sql, "EXECUTE IMMEDIATE CONCAT('GRANT ALL ON `', REPLACE(@dbrig_db, '`', '``'), '`.* TO ', "
-				 "QUOTE(@dbrig_user), '@', QUOTE('%s'));\n", host);
 	}
 }
 
@@ -301,10 +256,13 @@ static int golden_fresh(struct local *l, struct local_drive *ld, const char *wha
 static void golden_socket(const struct local *l, const char *boot, struct strbuf *sock)
 {
 	strbuf_reset(sock);
-	if (l->pg)
-		strbuf_adds(sock, boot);
-	else
-		strbuf_addf(sock, "%s/mysqld.sock", boot);
+	l->ops->socket(boot, sock);
+}
+
+/* The drivers' ODBC registration, when the engine's drivers have one. */
+static int odbc_register(struct local *l, struct local_drive *ld)
+{
+	return l->ops->odbc_register ? l->ops->odbc_register(l, ld) : 0;
 }
 
 /* `.complete`: the fingerprint, written atomically (fp keeps its text). */
@@ -374,7 +332,7 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 		const char *held;
 		if (golden_matches(text, id.buf, &held) && local_load_password(ld, false) == 0 && ld->password) {
 			strbuf_adds(fp, text);
-			ret = pg_odbc_register(l, ld);
+			ret = odbc_register(l, ld);
 			ret = ret < 0 ? ret : 1;
 			goto out;
 		}
@@ -389,8 +347,8 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 		log_error("%s: cannot store the database password under %s: %s", what, ld->root, strerror(-ret));
 		goto out;
 	}
-	if ((ret = pg_odbc_register(l, ld)) < 0) {
-		log_error("%s: cannot register psqlODBC in %s: %s", what, ld->odbc, strerror(-ret));
+	if ((ret = odbc_register(l, ld)) < 0) {
+		log_error("%s: cannot register %s in %s: %s", what, l->ops->odbc_name, ld->odbc, strerror(-ret));
 		goto out;
 	}
 	if ((ret = local_init_datadir(l, what, boot.buf, data.buf)) < 0)
@@ -400,7 +358,7 @@ static int local_build_golden(struct target *t, size_t d, struct strbuf *fp)
 		goto out;
 	golden_socket(l, boot.buf, &sock);
 	/* The password travels on the client's stdin, never on a command line. */
-	setup_sql(l->pg, user, ld->password, db, &sql);
+	l->ops->setup_sql(user, ld->password, db, &sql);
 	ret = local_run_sql(l, what, sock.buf, ld->golden_port, sql.buf, NULL);
 	if (ret < 0)
 		goto stop;
@@ -467,7 +425,7 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 	    local_load_password(lt, false) == 0 && lt->password) {
 		strbuf_adds(fp, text);
 		*how = "already complete";
-		ret = pg_odbc_register(l, lt);
+		ret = odbc_register(l, lt);
 		goto out;
 	}
 	if ((ret = local_load_password(lf, false)) < 0 || !lf->password) {
@@ -488,8 +446,8 @@ static int local_clone_golden(struct target *t, size_t from, size_t to, const ch
 	}
 	free(lt->password);
 	lt->password = xstrdup(lf->password);
-	if ((ret = pg_odbc_register(l, lt)) < 0) {
-		log_error("%s: cannot register psqlODBC in %s: %s", what, lt->odbc, strerror(-ret));
+	if ((ret = odbc_register(l, lt)) < 0) {
+		log_error("%s: cannot register %s in %s: %s", what, l->ops->odbc_name, lt->odbc, strerror(-ret));
 		goto out;
 	}
 	ret = tree_copy(src.buf, tmp.buf, &reflinked);

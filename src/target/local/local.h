@@ -4,11 +4,18 @@
  *   local.c      the ops: paths, create, golden copy, restore, start/stop,
  *                endpoint, verify, destroy
  *   preflight.c  validate (the config), --plan's sizing and preflight (the machine)
- *   server.c     what both engines share: start/stop, stale servers, setup
+ *   server.c     what every engine shares: start/stop, stale servers, setup
  *                SQL, credentials, data directory init, ownership
- *   mariadb.c    mariadbd: start and readiness (its handshake)
- *   postgres.c   postgres as its own user: start, readiness (pg_isready),
+ *   mariadb.c    local_mariadb: mariadbd's programs, start and readiness (its
+ *                handshake), install_db, client and setup SQL
+ *   postgres.c   local_postgres: postgres as its own user: its programs,
+ *                start, readiness (pg_isready), initdb, psql and setup SQL,
  *                psqlODBC registration
+ *
+ * What differs between the engines is in one struct local_server_ops per
+ * engine, listed in local_servers (local.c) and chosen by the engine when the
+ * target is set up; nothing outside mariadb.c and postgres.c asks which
+ * engine it is. Another engine is one more struct and one more entry.
  */
 #ifndef DBRIG_TARGET_LOCAL_LOCAL_H
 #define DBRIG_TARGET_LOCAL_LOCAL_H
@@ -23,6 +30,9 @@
 
 struct target_env;
 struct strbuf;
+struct db_engine;
+struct local;
+struct local_drive;
 
 #define SOCKET_MAX 107 /* sun_path holds 108 bytes with the NUL */
 
@@ -42,13 +52,66 @@ struct local_drive {
 	bool made_root; /* this process created root */
 };
 
+/* What one engine's servers need of the local target. */
+struct local_server_ops {
+	const struct db_engine *engine;
+	const char *comm;       /* the server's process name: stale pid files, messages */
+	const char *installdb;  /* the data directory initialiser, in messages */
+	const char *client;     /* the setup client, in messages */
+	const char *pool;       /* what .engine.buffer_pool sizes, in messages */
+	int stop_sig;           /* clean shutdown */
+	/* The longest socket path under the campaign folder (a drive path's length limit). */
+	const char *longest_socket;
+	/* Options dbrig sets for every server (NULL-terminated); getopt: names are compared as
+	 * my_getopt reads them (prefixes stripped, abbreviations). */
+	const char *const *reserved;
+	bool getopt;
+	bool private_tree;      /* data and socket folder 0700, owned by the server's user */
+	bool endpoint_socket;   /* the drivers may connect through the unix socket */
+	const char *odbc_driver; /* the drivers' ODBC driver name (NULL: none) */
+	const char *odbc_name;   /* its library, in messages */
+	/* preflight: the engine's programs (into struct local), and what they need; < 0 after a message. */
+	int (*find_programs)(struct target *t);
+	/* The socket the setup client uses: its folder or its file; the pid file. */
+	void (*socket)(const char *boot, struct strbuf *sb);
+	void (*pidfile)(const char *boot, const char *data, struct strbuf *sb);
+	/* pid's command line names `data` the way start() starts it. */
+	bool (*serves_datadir)(pid_t pid, const char *data);
+	/* The initialiser's argv for a fresh `data` (its strings in a[0..2], argv of 32); < 0 after a message. */
+	int (*install_argv)(const struct local *l, const char *what, const char *boot, const char *data,
+			    struct strbuf *a, char **argv);
+	/* Spawn the server and wait until it is ready (local_await_server). */
+	int (*start)(struct local *l, const struct target_env *env, const char *what, const char *boot,
+		     const char *data, unsigned port, pid_t *pid_out);
+	/* The setup client's argv (its strings in *arg, argv of 16): SQL on stdin. */
+	void (*client_argv)(const struct local *l, const char *sock, unsigned port, struct strbuf *arg, char **argv);
+	/*
+	 * The driver user, its password and its database, created by SQL the client runs as root.
+	 * db_user is validated ([A-Za-z_][A-Za-z0-9_]{0,31}, local_validate) and the password is
+	 * dbrig's own hex; even so nothing is pasted into a statement (a quote in a pasted db_user
+	 * would run arbitrary SQL as root). CREATE USER and CREATE ROLE take no placeholders, so
+	 * the values are set once as variables (quoted literals) and every statement is built by
+	 * the server from them with its own quoting: MariaDB's QUOTE() under EXECUTE IMMEDIATE,
+	 * PostgreSQL's format('%I' / '%L') run by psql's \gexec.
+	 */
+	void (*setup_sql)(const char *user, const char *password, const char *db, struct strbuf *sql);
+	/* The drivers' ODBC registration under ld (NULL: none). */
+	int (*odbc_register)(struct local *l, struct local_drive *ld);
+};
+
+extern const struct local_server_ops local_mariadb, local_postgres;
+/* Every engine the local target starts servers of, NULL-terminated. */
+extern const struct local_server_ops *const local_servers[];
+/* e's entry in local_servers, or NULL. */
+const struct local_server_ops *local_server_ops_of(const struct db_engine *e);
+
 struct local {
+	const struct local_server_ops *ops; /* the engine's */
 	char *server, *installdb, *client; /* postgresql: postgres, initdb, psql */
 	char *isready, *setpriv, *odbc_lib;  /* postgresql */
-	bool pg;                             /* engine postgresql */
-	bool as_user;                        /* postgresql as root: servers run as pg_uid */
-	uid_t pg_uid;
-	gid_t pg_gid;
+	bool as_user;                        /* postgresql as root: servers run as server_uid */
+	uid_t server_uid;
+	gid_t server_gid;
 	struct local_drive *drives;
 	size_t ndrives;
 	char sock_user[256];
@@ -65,6 +128,7 @@ void local_drive_root(const struct target_env *env, size_t d, struct strbuf *sb)
 void local_inst_paths(struct target *t, struct target_instance *inst);
 
 /* preflight.c */
+extern const char *const local_server_dirs[], *const local_bin_dirs[];
 int local_validate(const struct target_env *env) __attribute__((warn_unused_result));
 /* --plan: per drive, the data directories once loaded (env->data_bytes) against the free space. */
 void local_plan(const struct target_env *env, FILE *out);
@@ -86,15 +150,5 @@ int local_run_sql(struct local *l, const char *what, const char *sock, unsigned 
 int local_load_password(struct local_drive *ld, bool create) __attribute__((warn_unused_result));
 int local_init_datadir(struct local *l, const char *what, const char *boot, const char *data)
 	__attribute__((warn_unused_result));
-
-/* mariadb.c */
-int mariadb_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
-		  const char *data, unsigned port, pid_t *pid_out) __attribute__((warn_unused_result));
-
-/* postgres.c */
-size_t pg_as_user(const struct local *l, char **argv, struct strbuf *uid, struct strbuf *gid);
-int pg_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
-	     const char *data, unsigned port, pid_t *pid_out) __attribute__((warn_unused_result));
-int pg_odbc_register(struct local *l, struct local_drive *ld) __attribute__((warn_unused_result));
 
 #endif

@@ -13,7 +13,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const server_dirs[] = {"/usr/sbin", "/usr/local/sbin", NULL};
-static const char *const bin_dirs[] = {"/usr/bin", "/usr/local/bin", NULL};
+/* Where the engines' programs are looked for after PATH. */
+const char *const local_server_dirs[] = {"/usr/sbin", "/usr/local/sbin", NULL};
+const char *const local_bin_dirs[] = {"/usr/bin", "/usr/local/bin", NULL};
 
-/* Options dbrig sets for every server; a config may not override them. */
-static const char *const reserved[] = {
-	"datadir", "port", "socket", "bind-address", "pid-file", "user", "log-error", "tmpdir",
-	"innodb-buffer-pool-size", "skip-networking", "no-defaults", "defaults-file", "basedir", NULL,
-};
-static const char *const pg_reserved[] = {
-	"data-directory", "port", "listen-addresses", "unix-socket-directories", "unix-socket-permissions",
-	"shared-buffers", "config-file", "hba-file", "ident-file", "external-pid-file", "logging-collector", NULL,
-};
 /*
- * The reserved option a config key stands for, or NULL. mariadbd reads
+ * The reserved option (of o->reserved) a config key stands for, or NULL. mariadbd reads
  * "loose_bind_address", "Bind-Address" and the unique abbreviation
  * "bind-addr" as bind-address (the instance would then listen on every
  * address), so a key is compared in lower case with '-'
@@ -45,7 +36,7 @@ static const char *const pg_reserved[] = {
  * are case-insensitive and never abbreviated. Whatever passes, dbrig's own
  * values still come after the config's on the command line, so they win.
  */
-static const char *reserved_option(const char *key, bool pg)
+static const char *reserved_option(const char *key, const struct local_server_ops *o)
 {
 	static const char *const prefixes[] = {"loose-", "skip-", "enable-", "disable-", "maximum-", "autoset-", NULL};
 	char k[128], r[128];
@@ -54,7 +45,7 @@ static const char *reserved_option(const char *key, bool pg)
 	snprintf(k, sizeof(k), "%s", key);
 	for (char *p = k; *p; p++)
 		*p = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
-	for (bool again = !pg; again;) {
+	for (bool again = o->getopt; again;) {
 		again = false;
 		for (const char *const *p = prefixes; *p; p++) {
 			size_t pl = strlen(*p);
@@ -65,11 +56,11 @@ static const char *reserved_option(const char *key, bool pg)
 		}
 	}
 	n = strlen(k);
-	for (const char *const *res = pg ? pg_reserved : reserved; *res; res++) {
-		snprintf(r, sizeof(r), "%s", !pg && !strncmp(*res, "skip-", 5) ? *res + 5 : *res);
+	for (const char *const *res = o->reserved; *res; res++) {
+		snprintf(r, sizeof(r), "%s", o->getopt && !strncmp(*res, "skip-", 5) ? *res + 5 : *res);
 		if (!strcmp(k, r))
 			return *res;
-		if (!pg && n >= 3 && !strncmp(r, k, n) && r[n] != '-')
+		if (o->getopt && n >= 3 && !strncmp(r, k, n) && r[n] != '-')
 			return *res;
 	}
 	return NULL;
@@ -91,11 +82,6 @@ static bool user_name_ok(const char *u)
 			return false;
 	return true;
 }
-
-static const char *const odbc_dirs[] = {
-	"/usr/lib/x86_64-linux-gnu/odbc", "/usr/lib/aarch64-linux-gnu/odbc", "/usr/lib64/odbc", "/usr/lib/odbc",
-	"/usr/local/lib", NULL,
-};
 
 /*
  * The folder a drive path names, absolute and normalised: "." and empty
@@ -173,15 +159,10 @@ static int distinct_drives(const struct target_env *env)
 	return ret;
 }
 
-/* The engines this target starts servers of: mariadbd, and postgres for TPC-C (sysbench speaks MySQL only). */
-static const struct db_engine *const local_engines[] = {&db_engine_mariadb, &db_engine_postgresql, NULL};
-
+/* Whether this target starts servers of e for env (postgres for TPC-C only: sysbench speaks MySQL only). */
 static bool local_runs(const struct target_env *env, const struct db_engine *e)
 {
-	for (const struct db_engine *const *x = local_engines; *x; x++)
-		if (*x == e)
-			return !env->mysql_only || e->protocol == DB_PROTO_MYSQL;
-	return false;
+	return local_server_ops_of(e) && (!env->mysql_only || e->protocol == DB_PROTO_MYSQL);
 }
 
 int local_validate(const struct target_env *env)
@@ -191,16 +172,16 @@ int local_validate(const struct target_env *env)
 	struct strbuf sb;
 	int ret = -EINVAL;
 
-	const bool pg = env->engine->protocol == DB_PROTO_POSTGRESQL;
+	const struct local_server_ops *ops = local_server_ops_of(env->engine);
 
 	strbuf_init(&sb, 0);
 	if (!local_runs(env, env->engine)) {
 		size_t n = 0, k = 0;
-		for (const struct db_engine *const *e = local_engines; *e; e++)
-			n += local_runs(env, *e);
-		for (const struct db_engine *const *e = local_engines; *e; e++)
-			if (local_runs(env, *e))
-				strbuf_addf(&sb, "%s%s", k++ == 0 ? "" : k == n ? " or " : ", ", (*e)->name);
+		for (const struct local_server_ops *const *o = local_servers; *o; o++)
+			n += local_runs(env, (*o)->engine);
+		for (const struct local_server_ops *const *o = local_servers; *o; o++)
+			if (local_runs(env, (*o)->engine))
+				strbuf_addf(&sb, "%s%s", k++ == 0 ? "" : k == n ? " or " : ", ", (*o)->engine->name);
 		target_env_error(env, ".engine.kind",
 				      "\"%s\" is not available on the local target (expected %s; %s runs on the "
 				      "libvirt target)", env->engine->name, sb.buf, env->engine->name);
@@ -213,12 +194,12 @@ int local_validate(const struct target_env *env)
 		goto out;
 	}
 	for (size_t i = 0; i < env->nserver_options; i++) {
-		const char *r = reserved_option(env->server_options[i].key, pg);
+		const char *r = reserved_option(env->server_options[i].key, ops);
 		if (r) {
 			snprintf(jp, sizeof(jp), ".engine.server_options.%s", env->server_options[i].key);
 			target_env_error(env, jp, "is (or abbreviates) %s, which the local target sets for every "
 					      "instance (use .engine.buffer_pool for the %s)", r,
-					      pg ? "shared buffers" : "buffer pool");
+					      ops->pool);
 			goto out;
 		}
 	}
@@ -267,7 +248,7 @@ sockcheck:
 		strbuf_reset(&sb);
 		local_drive_root(env, d, &sb);
 		/* The longest socket: <root>/golden/boot/mysqld.sock or .s.PGSQL.65535 */
-		strbuf_adds(&sb, pg ? "/golden/boot/.s.PGSQL.65535" : "/golden/boot/mysqld.sock");
+		strbuf_adds(&sb, ops->longest_socket);
 		if (sb.len > SOCKET_MAX) {
 			target_env_error(env, jp, "\"%s\" is too long for the unix sockets inside it (%s has %zu "
 					      "characters, expected at most %d)", dr->path, sb.buf, sb.len, SOCKET_MAX);
@@ -275,118 +256,6 @@ sockcheck:
 		}
 	}
 	ret = distinct_drives(env);
-out:
-	strbuf_release(&sb);
-	return ret;
-}
-
-/* A folder the postgres user can pass through: owned by it, or x for its group or for others. */
-static bool traversable_by(const struct local *l, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return true; /* created later by dbrig (create_drive_dirs), mode 0755 */
-	if (st.st_uid == l->pg_uid)
-		return st.st_mode & S_IXUSR;
-	if (st.st_gid == l->pg_gid)
-		return st.st_mode & S_IXGRP;
-	return st.st_mode & S_IXOTH;
-}
-
-static char *pg_program(const char *dir, const char *name)
-{
-	struct strbuf sb;
-
-	strbuf_init(&sb, 0);
-	strbuf_addf(&sb, "%s/%s", dir, name);
-	if (access(sb.buf, X_OK) == 0)
-		return strbuf_detach(&sb);
-	strbuf_release(&sb);
-	return NULL;
-}
-
-/* postgres, initdb, pg_isready, psql, psqlODBC, and the user the servers run as. */
-static int pg_preflight(struct target *t)
-{
-	const struct target_env *env = t->env;
-	struct local *l = t->priv;
-	const char *dir = target_setting(env, "postgres_bin_dir")->str;
-	const struct target_setting *od = target_setting(env, "odbc_driver");
-	char **slots[] = {&l->server, &l->installdb, &l->isready, &l->client};
-	const char *names[] = {"postgres", "initdb", "pg_isready", "psql"};
-	struct strbuf sb;
-	int ret = -ENOENT;
-
-	strbuf_init(&sb, 0);
-	for (size_t i = 0; i < 4; i++) {
-		*slots[i] = pg_program(dir, names[i]);
-		if (!*slots[i]) {
-			log_error("%s: .target.postgres_bin_dir: \"%s/%s\" is missing or not executable (expected "
-				  "postgresql-15 installed, or .target.postgres_bin_dir naming the folder of postgres, "
-				  "initdb, pg_isready and psql)", env->file, dir, names[i]);
-			goto out;
-		}
-	}
-	if (od->set) {
-		if (access(od->str, R_OK) == 0)
-			l->odbc_lib = xstrdup(od->str);
-	} else {
-		for (const char *const *d = odbc_dirs; *d && !l->odbc_lib; d++) {
-			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s/psqlodbcw.so", *d);
-			if (access(sb.buf, R_OK) == 0)
-				l->odbc_lib = xstrdup(sb.buf);
-		}
-	}
-	if (!l->odbc_lib) {
-		log_error("%s: .target.odbc_driver: %s%s%s (expected odbc-postgresql installed, or the path of "
-			  "psqlodbcw.so)", env->file, od->set ? "\"" : "", od->set ? od->str : "psqlODBC (psqlodbcw.so) "
-			  "was not found in /usr/lib/<arch>/odbc, /usr/lib/odbc or /usr/local/lib", od->set ? "\" is not readable" : "");
-		goto out;
-	}
-	if (!l->root)
-		goto ok;
-	const char *user = target_setting(env, "postgres_user")->str;
-	struct passwd *pw = getpwnam(user);
-	if (!pw || pw->pw_uid == 0) {
-		log_error("%s: .target.postgres_user: \"%s\" %s (postgres refuses to run as root; expected the "
-			  "postgresql package's system user)", env->file, user, pw ? "is root" : "is not a user of this machine");
-		ret = -EINVAL;
-		goto out;
-	}
-	l->pg_uid = pw->pw_uid;
-	l->pg_gid = pw->pw_gid;
-	l->as_user = true;
-	l->setpriv = proc_find_program("setpriv", bin_dirs);
-	if (!l->setpriv) {
-		log_error("%s: setpriv was not found in PATH or /usr/bin (expected util-linux, to run postgres as "
-			  "\"%s\")", env->file, user);
-		goto out;
-	}
-	/* The server user must reach its data directories: every folder above them. */
-	for (size_t d = 0; d < l->ndrives; d++) {
-		char *p = local_absolute(env->drives[d].path);
-		for (char *slash = p + strlen(p); slash; slash = strrchr(p, '/')) {
-			*slash = '\0';
-			const char *q = *p ? p : "/";
-			if (!traversable_by(l, q)) {
-				char jp[64];
-				snprintf(jp, sizeof(jp), ".drives[%zu].path", d);
-				target_env_error(env, jp, "\"%s\": the folder %s cannot be entered by the user \"%s\" "
-						      "the servers run as (expected o+x on it, e.g. chmod o+x %s)",
-						      env->drives[d].path, q, user, q);
-				free(p);
-				ret = -EINVAL;
-				goto out;
-			}
-			if (!*p)
-				break;
-		}
-		free(p);
-	}
-ok:
-	ret = 0;
 out:
 	strbuf_release(&sb);
 	return ret;
@@ -477,39 +346,12 @@ int local_preflight(struct target *t, struct target_instance *insts, size_t n)
 {
 	const struct target_env *env = t->env;
 	struct local *l = t->priv;
-	const struct target_setting *s;
 	struct strbuf sb;
 	int ret = -ENOENT;
 
 	strbuf_init(&sb, 0);
-	if (l->pg) {
-		if ((ret = pg_preflight(t)) < 0)
-			goto out;
-		goto drives;
-	}
-	s = target_setting(env, "server_binary");
-	l->server = proc_find_program(s->set ? s->str : "mariadbd", server_dirs);
-	if (!l->server) {
-		log_error("%s: the database server \"%s\" was not found in PATH, /usr/sbin or /usr/local/sbin "
-			  "(expected mariadb-server installed, or .target.server_binary)", env->file,
-			  s->set ? s->str : "mariadbd");
+	if ((ret = l->ops->find_programs(t)) < 0)
 		goto out;
-	}
-	s = target_setting(env, "install_db_binary");
-	l->installdb = proc_find_program(s->set ? s->str : "mariadb-install-db", bin_dirs);
-	if (!l->installdb) {
-		log_error("%s: \"%s\" was not found in PATH, /usr/bin or /usr/local/bin (expected mariadb-server "
-			  "installed, or .target.install_db_binary)", env->file, s->set ? s->str : "mariadb-install-db");
-		goto out;
-	}
-	s = target_setting(env, "client_binary");
-	l->client = proc_find_program(s->set ? s->str : "mariadb", bin_dirs);
-	if (!l->client) {
-		log_error("%s: the client \"%s\" was not found in PATH (expected mariadb-client installed, or "
-			  ".target.client_binary)", env->file, s->set ? s->str : "mariadb");
-		goto out;
-	}
-drives:
 	ret = -EINVAL;
 	for (size_t d = 0; d < l->ndrives; d++) {
 		struct stat st;
@@ -525,10 +367,11 @@ drives:
 		strbuf_init(&data, 0);
 		strbuf_addf(&data, "%s/data", l->drives[d].golden);
 		strbuf_reset(&sb);
-		if (l->pg)
-			strbuf_addf(&sb, "%s/postmaster.pid", data.buf);
-		else
-			strbuf_addf(&sb, "%s/boot/mysqld.pid", l->drives[d].golden);
+		struct strbuf boot;
+		strbuf_init(&boot, 0);
+		strbuf_addf(&boot, "%s/boot", l->drives[d].golden);
+		l->ops->pidfile(boot.buf, data.buf, &sb);
+		strbuf_release(&boot);
 		ret = local_wait_stale(l, sb.buf, data.buf, env->drives[d].name);
 		strbuf_release(&data);
 		if (ret < 0)

@@ -1,6 +1,6 @@
 /*
- * The servers of the local target, whichever the engine: start (through
- * mariadb.c or postgres.c) and wait until ready, clean shutdown, a stale
+ * The servers of the local target, whichever the engine (what differs is in
+ * its struct local_server_ops: mariadb.c, postgres.c): start and wait until ready, clean shutdown, a stale
  * server of an earlier killed dbrig, setup SQL through the engine's client,
  * the driver user's password, a fresh data directory, ownership for
  * postgres as its own user.
@@ -39,26 +39,6 @@ static pid_t read_pidfile(const char *path)
 	return (pid_t)v;
 }
 
-static const char *server_comm(const struct local *l)
-{
-	return l->pg ? "postgres" : "mariadbd";
-}
-
-/* Its command line names `data` the way dbrig starts it: --datadir=<data> or -D <data>. */
-static bool serves_datadir(const struct local *l, pid_t pid, const char *data)
-{
-	struct strbuf a;
-	bool ok;
-
-	if (l->pg)
-		return proc_argv_has(pid, "-D", data);
-	strbuf_init(&a, 0);
-	strbuf_addf(&a, "--datadir=%s", data);
-	ok = proc_argv_has(pid, a.buf, NULL);
-	strbuf_release(&a);
-	return ok;
-}
-
 /*
  * A server of this campaign left by an earlier dbrig that was killed: it got
  * SIGTERM from PR_SET_PDEATHSIG and is shutting down; wait for it. Only a
@@ -68,13 +48,13 @@ static bool serves_datadir(const struct local *l, pid_t pid, const char *data)
  */
 int local_wait_stale(struct local *l, const char *pidfile, const char *data, const char *what)
 {
-	const char *comm = server_comm(l);
+	const char *comm = l->ops->comm;
 	pid_t pid = read_pidfile(pidfile);
 	uint64_t deadline = clock_now_ns() + l->stop_timeout;
 
 	if (!proc_alive_named(pid, comm))
 		return 0;
-	if (!serves_datadir(l, pid, data)) {
+	if (!l->ops->serves_datadir(pid, data)) {
 		log_warn("%s: %s names pid %ld, a %s that does not serve %s; it is not dbrig's, left alone", what,
 			 pidfile, (long)pid, comm, data);
 		return 0;
@@ -92,7 +72,7 @@ int local_wait_stale(struct local *l, const char *pidfile, const char *data, con
 	}
 	log_info("%s: a server of an earlier run (pid %ld) is still running; stopping it", what, (long)pid);
 	kill(pid, SIGTERM);
-	while (proc_alive_named(pid, comm) && serves_datadir(l, pid, data)) {
+	while (proc_alive_named(pid, comm) && l->ops->serves_datadir(pid, data)) {
 		/* A signal to dbrig is not ignored for the stop timeout (it could be 10 minutes). */
 		if (l->env->stop && *l->env->stop) {
 			log_error("%s: stopped by signal %d while waiting for the earlier server (pid %ld) to stop", what,
@@ -139,14 +119,14 @@ static int chown_tree(const char *path, uid_t uid, gid_t gid)
 	return ret;
 }
 
-/* postgresql as root: the server's user owns what it writes (data, socket folder), mode 0700. */
+/* postgresql (as root): the server's user owns what it writes (data, socket folder), mode 0700. */
 int local_own_tree(const struct local *l, const char *path)
 {
-	if (!l->pg)
+	if (!l->ops->private_tree)
 		return 0;
 	if (chmod(path, 0700) < 0)
 		return -errno;
-	return l->as_user ? chown_tree(path, l->pg_uid, l->pg_gid) : 0;
+	return l->as_user ? chown_tree(path, l->server_uid, l->server_gid) : 0;
 }
 
 /*
@@ -187,9 +167,7 @@ int local_await_server(const struct local *l, const char *what, const char *name
 int local_server_start(struct local *l, const struct target_env *env, const char *what, const char *boot,
 			const char *data, unsigned port, pid_t *pid_out)
 {
-	if (l->pg)
-		return pg_start(l, env, what, boot, data, port, pid_out);
-	return mariadb_start(l, env, what, boot, data, port, pid_out);
+	return l->ops->start(l, env, what, boot, data, port, pid_out);
 }
 
 /*
@@ -203,10 +181,10 @@ int local_server_stop(struct local *l, const char *what, pid_t *pid)
 
 	if (*pid <= 0)
 		return 0;
-	kill(*pid, l->pg ? SIGINT : SIGTERM);
+	kill(*pid, l->ops->stop_sig);
 	ret = proc_wait(*pid, l->stop_timeout, &st);
 	if (ret == -ETIMEDOUT) {
-		log_error("%s: %s (pid %ld) did not shut down within the stop timeout; killed", what, server_comm(l),
+		log_error("%s: %s (pid %ld) did not shut down within the stop timeout; killed", what, l->ops->comm,
 			  (long)*pid);
 		kill(*pid, SIGKILL);
 		if (proc_wait(*pid, 0, &st) < 0) {
@@ -222,7 +200,7 @@ int local_server_stop(struct local *l, const char *what, pid_t *pid)
 		struct strbuf why;
 		strbuf_init(&why, 0);
 		proc_describe_status(st, &why);
-		log_error("%s: %s %s at shutdown", what, server_comm(l), why.buf);
+		log_error("%s: %s %s at shutdown", what, l->ops->comm, why.buf);
 		strbuf_release(&why);
 		return -ECHILD;
 	}
@@ -238,25 +216,17 @@ int local_run_sql(struct local *l, const char *what, const char *sock, unsigned 
 		   struct strbuf *out)
 {
 	struct strbuf s, u;
+	char *argv[16];
 	int ret, st = 0;
 
 	strbuf_init(&s, 0);
 	strbuf_init(&u, 0);
-	if (l->pg) {
-		strbuf_addf(&s, "--port=%u", port);
-		char *argv[] = {l->client, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", (char *)sock, s.buf,
-				"-U", "postgres", "-d", "postgres", NULL};
-		struct proc_spec spec = {.argv = argv, .stdin_text = sql, .capture = true};
-		ret = proc_run(&spec, out, &st);
-	} else {
-		strbuf_addf(&s, "--socket=%s", sock);
-		char *argv[] = {l->client, "--no-defaults", s.buf, "--user=root", "--batch", "--skip-column-names", NULL};
-		struct proc_spec spec = {.argv = argv, .stdin_text = sql, .capture = true};
-		ret = proc_run(&spec, out, &st);
-	}
+	l->ops->client_argv(l, sock, port, &s, argv);
+	struct proc_spec spec = {.argv = argv, .stdin_text = sql, .capture = true};
+	ret = proc_run(&spec, out, &st);
 	if (ret < 0) {
 		proc_describe_status(st, &u);
-		log_error("%s: %s %s running setup SQL on %s", what, l->pg ? "psql" : "the mariadb client", u.buf, sock);
+		log_error("%s: %s %s running setup SQL on %s", what, l->ops->client, u.buf, sock);
 	}
 	strbuf_release(&s);
 	strbuf_release(&u);
@@ -308,60 +278,29 @@ out:
 /* A fresh data directory: mariadb-install-db, or initdb as the server's user. */
 int local_init_datadir(struct local *l, const char *what, const char *boot, const char *data)
 {
-	struct strbuf a1, a2, a3, logp, why;
+	struct strbuf a[3], logp, why;
+	char *argv[32];
 	int ret, st = 0;
 
-	strbuf_init(&a1, 0);
-	strbuf_init(&a2, 0);
-	strbuf_init(&a3, 0);
+	for (size_t i = 0; i < 3; i++)
+		strbuf_init(&a[i], 0);
 	strbuf_init(&logp, 0);
 	strbuf_init(&why, 0);
 	strbuf_addf(&logp, "%s/install.log", boot);
 	log_info("%s: initialising the golden data directory %s", what, data);
-	if (l->pg) {
-		char *argv[32];
-		size_t n;
-		if ((ret = mkdir_p(data, 0700)) < 0 || (ret = local_own_tree(l, data)) < 0) {
-			log_error("%s: cannot create %s for the server's user: %s", what, data, strerror(-ret));
-			goto out;
-		}
-		n = pg_as_user(l, argv, &a1, &a2);
-		argv[n++] = l->installdb;
-		argv[n++] = "-D";
-		argv[n++] = (char *)data;
-		argv[n++] = "-U";
-		argv[n++] = "postgres";
-		/* The superuser only over the 0700 socket folder; the drivers' user by password over TCP. */
-		argv[n++] = "--auth-local=trust";
-		argv[n++] = "--auth-host=scram-sha-256";
-		argv[n++] = "-E";
-		argv[n++] = "UTF8";
-		argv[n++] = "--locale=C";
-		argv[n] = NULL;
-		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
-		ret = proc_run(&spec, NULL, &st);
-	} else {
-		strbuf_addf(&a1, "--datadir=%s", data);
-		strbuf_addf(&a2, "--auth-root-socket-user=%s", l->sock_user);
-		/* The bootstrap server's temporary tables go to boot/tmp, not the shared /tmp,
-		 * where another server's "#sql-temptable-<pid>-..." of the same name can clash. */
-		strbuf_addf(&a3, "--tmpdir=%s/tmp", boot);
-		char *argv[] = {l->installdb, "--no-defaults", a1.buf, a2.buf, "--auth-root-authentication-method=socket",
-				"--skip-test-db", a3.buf,
-				l->root ? "--user=root" : "--skip-name-resolve" /* a harmless filler */, NULL};
-		struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
-		ret = proc_run(&spec, NULL, &st);
-	}
+	if ((ret = l->ops->install_argv(l, what, boot, data, a, argv)) < 0)
+		goto out;
+	struct proc_spec spec = {.argv = argv, .log_path = logp.buf, .new_group = true};
+	ret = proc_run(&spec, NULL, &st);
 	if (ret < 0) {
 		proc_describe_status(st, &why);
 		strbuf_addf(&why, " (see %s)", logp.buf);
 		proc_add_log_tail(logp.buf, &why);
-		log_error("%s: %s %s", what, l->pg ? "initdb" : "mariadb-install-db", why.buf);
+		log_error("%s: %s %s", what, l->ops->installdb, why.buf);
 	}
 out:
-	strbuf_release(&a1);
-	strbuf_release(&a2);
-	strbuf_release(&a3);
+	for (size_t i = 0; i < 3; i++)
+		strbuf_release(&a[i]);
 	strbuf_release(&logp);
 	strbuf_release(&why);
 	return ret;

@@ -1,6 +1,6 @@
 /*
  * Every registry of dbrig, walked: db drivers, engines, workloads, targets,
- * report writers, commands. Each entry has a unique name, is found by it,
+ * the local target's engines, report writers, commands. Each entry has a unique name, is found by it,
  * and fills every op its kind requires (optional ops are named as such in
  * the vtable's header). A new backend that forgets an op fails here, not at
  * run time. (Not a mirror of one src/ file: it spans all the registries.)
@@ -17,6 +17,7 @@
 #include "db/db.h"
 #include "db/engine.h"
 #include "report/writer.h"
+#include "target/local/local.h"
 #include "target/target.h"
 #include "workload/registry.h"
 #include "workload/workload.h"
@@ -198,6 +199,38 @@ static void test_targets(void **state)
 	assert_null(target_find("xen"));
 }
 
+/* The local target's engines: each a registered engine, once, with every op; ODBC registration with a name for its messages. */
+static void test_local_servers(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct local_server_ops *const *o = local_servers; *o; o++, n++) {
+		const struct local_server_ops *x = *o;
+		assert_non_null(x->engine);
+		assert_ptr_equal(db_engine_find(x->engine->name), x->engine);
+		assert_ptr_equal(local_server_ops_of(x->engine), x);
+		assert_non_null(x->comm);
+		assert_non_null(x->installdb);
+		assert_non_null(x->client);
+		assert_non_null(x->pool);
+		assert_true(x->stop_sig > 0);
+		assert_non_null(x->longest_socket);
+		assert_non_null(x->reserved);
+		assert_non_null(x->find_programs);
+		assert_non_null(x->socket);
+		assert_non_null(x->pidfile);
+		assert_non_null(x->serves_datadir);
+		assert_non_null(x->install_argv);
+		assert_non_null(x->start);
+		assert_non_null(x->client_argv);
+		assert_non_null(x->setup_sql);
+		assert_int_equal(x->odbc_register != NULL, x->odbc_name != NULL);
+		assert_int_equal(x->odbc_register != NULL, x->odbc_driver != NULL);
+	}
+	assert_true(n >= 2);
+}
+
 static void test_writers_and_commands(void **state)
 {
 	size_t n = 0;
@@ -234,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_engines),
 		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_local_servers),
 		cmocka_unit_test(test_writers_and_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
