@@ -16,6 +16,78 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * The steps of each transaction in the statement mode, in order: a step reads
+ * the result of the one before it (when it needs it) and sends what it is
+ * named after; s->pc holds the next one (0, the first, when a transaction or
+ * its retry starts: txn_session.c). A step with nothing to send moves on
+ * (continue); *_DONE is after the commit or rollback.
+ */
+enum no_step {
+	NO_CUST_WH,        /* the customer and the warehouse */
+	NO_DIST_UPD,       /* d_next_o_id + 1 */
+	NO_DIST,           /* the district's order number */
+	NO_INS_ORDER,
+	NO_INS_NEW_ORDER,
+	NO_ITEM,           /* per line from here to NO_NEXT_LINE: the item (none: the rollback) */
+	NO_STOCK,
+	NO_STOCK_UPD,
+	NO_INS_ORDER_LINE,
+	NO_NEXT_LINE,      /* back to NO_ITEM, or NO_COMMIT after the last line */
+	NO_COMMIT,
+	NO_DONE,
+};
+
+enum pay_step {
+	PAY_WH,
+	PAY_DIST,
+	PAY_BY_NAME,       /* the customers of the last name (by-name only) */
+	PAY_CUST,
+	PAY_CUST_UPD,
+	PAY_CUST_DATA,     /* bad credit ("BC") only: c_data, else on to PAY_INS_HISTORY */
+	PAY_CUST_DATA_UPD,
+	PAY_INS_HISTORY,
+	PAY_DIST_UPD,
+	PAY_WH_UPD,
+	PAY_COMMIT,
+	PAY_DONE,
+};
+
+enum os_step {
+	OS_BY_NAME,        /* the customers of the last name (by-name only) */
+	OS_CUST,
+	OS_LAST_ORDER,
+	OS_LINES,          /* no order: the commit, then OS_DONE */
+	OS_COMMIT,         /* after counting the lines */
+	OS_DONE,
+};
+
+enum dl_step {
+	DL_OLDEST_NEW_ORDER, /* per district s->d from here to DL_NEXT_DISTRICT; after the tenth: DL_COMMIT */
+	DL_DEL_NEW_ORDER,    /* none undelivered: the district is skipped */
+	DL_ORDER,
+	DL_ORDER_UPD,
+	DL_LINES_UPD,
+	DL_LINES_SUM,
+	DL_CUST_UPD,
+	DL_NEXT_DISTRICT,
+	DL_COMMIT,
+	DL_DONE,             /* committed: the skipped districts counted */
+};
+
+enum sl_step {
+	SL_DIST,
+	SL_COUNT,
+	SL_COMMIT,
+	SL_DONE,
+};
+
+/* The procedure mode: one call, then its result. */
+enum call_step {
+	CALL_SEND,
+	CALL_RESULT,
+};
+
 static void set_i(struct db_value *v, int64_t x)
 {
 	v->type = DB_TYPE_INT32;
@@ -108,23 +180,23 @@ int tx_new_order(struct tpcc_sess *s, const struct db_exec_result *last, const s
 	struct line *l;
 
 	for (;;) {
-		switch (s->pc++) {
-		case 0:
+		switch ((enum no_step)s->pc++) {
+		case NO_CUST_WH:
 			set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_NO_CUST_WH);
 			return WL_STEP;
-		case 1:
+		case NO_DIST_UPD:
 			if (!row(s, TS_NO_CUST_WH))
 				return tx_error(s, "New-Order: customer or warehouse not found");
 			drain(s, TS_NO_CUST_WH);
 			set_i(&p[0], s->w), set_i(&p[1], s->d);
 			*out = stmt(s, TS_NO_DIST_UPD);
 			return WL_STEP;
-		case 2:
+		case NO_DIST:
 			set_i(&p[0], s->w), set_i(&p[1], s->d);
 			*out = stmt(s, TS_NO_DIST);
 			return WL_STEP;
-		case 3:
+		case NO_INS_ORDER:
 			if (!row(s, TS_NO_DIST))
 				return tx_error(s, "New-Order: district not found");
 			s->o_id = (uint32_t)s->cols[0].i;
@@ -133,24 +205,24 @@ int tx_new_order(struct tpcc_sess *s, const struct db_exec_result *last, const s
 			set_i(&p[4], s->ol_cnt), set_i(&p[5], s->all_local);
 			*out = stmt(s, TS_NO_INS_ORDER);
 			return WL_STEP;
-		case 4:
+		case NO_INS_NEW_ORDER:
 			set_i(&p[0], s->o_id), set_i(&p[1], s->d), set_i(&p[2], s->w);
 			*out = stmt(s, TS_NO_INS_NEW_ORDER);
 			s->line = 0;
 			return WL_STEP;
-		case 5: /* per line: item */
+		case NO_ITEM: /* per line: item */
 			if (s->line == s->ol_cnt) {
-				s->pc = 10;
+				s->pc = NO_COMMIT;
 				continue;
 			}
 			set_i(&p[0], s->lines[s->line].i_id);
 			*out = stmt(s, TS_NO_ITEM);
 			return WL_STEP;
-		case 6:
+		case NO_STOCK:
 			if (!row(s, TS_NO_ITEM)) {
 				/* The unused item: the intended 1% rollback. */
 				s->type = TT_NEW_ORDER_ROLLBACK;
-				s->pc = 11;
+				s->pc = NO_DONE;
 				*out = end(s, WL_STEP_ROLLBACK);
 				return WL_STEP;
 			}
@@ -160,7 +232,7 @@ int tx_new_order(struct tpcc_sess *s, const struct db_exec_result *last, const s
 			set_i(&p[0], s->d), set_i(&p[1], l->i_id), set_i(&p[2], l->supply_w);
 			*out = stmt(s, TS_NO_STOCK);
 			return WL_STEP;
-		case 7: {
+		case NO_STOCK_UPD: {
 			int64_t q;
 			l = &s->lines[s->line];
 			if (!row(s, TS_NO_STOCK))
@@ -176,21 +248,22 @@ int tx_new_order(struct tpcc_sess *s, const struct db_exec_result *last, const s
 			*out = stmt(s, TS_NO_STOCK_UPD);
 			return WL_STEP;
 		}
-		case 8:
+		case NO_INS_ORDER_LINE:
 			l = &s->lines[s->line];
 			set_i(&p[0], s->o_id), set_i(&p[1], s->d), set_i(&p[2], s->w), set_i(&p[3], l->number);
 			set_i(&p[4], l->i_id), set_i(&p[5], l->supply_w), set_i(&p[6], l->qty);
 			set_d(&p[7], s->amount), set_s(&p[8], s->dist_info, 24);
 			*out = stmt(s, TS_NO_INS_ORDER_LINE);
 			return WL_STEP;
-		case 9:
+		case NO_NEXT_LINE:
 			s->line++;
-			s->pc = 5;
+			s->pc = NO_ITEM;
 			continue;
-		case 10:
-			s->pc = 11;
+		case NO_COMMIT:
+			s->pc = NO_DONE;
 			*out = end(s, WL_STEP_COMMIT);
 			return WL_STEP;
+		case NO_DONE:
 		default:
 			s->active = false;
 			return s->type == TT_NEW_ORDER_ROLLBACK ? WL_DONE_ROLLBACK : WL_DONE;
@@ -207,12 +280,12 @@ int tx_payment(struct tpcc_sess *s, const struct wl_step **out)
 	struct db_value *p = s->step.params;
 
 	for (;;) {
-		switch (s->pc++) {
-		case 0:
+		switch ((enum pay_step)s->pc++) {
+		case PAY_WH:
 			set_i(&p[0], s->w);
 			*out = stmt(s, TS_PAY_WH);
 			return WL_STEP;
-		case 1:
+		case PAY_DIST:
 			if (!row(s, TS_PAY_WH))
 				return tx_error(s, "Payment: warehouse not found");
 			s->h_data_len = (size_t)snprintf(s->h_data, sizeof(s->h_data), "%.*s    ",
@@ -221,7 +294,7 @@ int tx_payment(struct tpcc_sess *s, const struct wl_step **out)
 			set_i(&p[0], s->w), set_i(&p[1], s->d);
 			*out = stmt(s, TS_PAY_DIST);
 			return WL_STEP;
-		case 2:
+		case PAY_BY_NAME:
 			if (!row(s, TS_PAY_DIST))
 				return tx_error(s, "Payment: district not found");
 			if (s->h_data_len + s->cols[0].len < sizeof(s->h_data)) {
@@ -234,13 +307,13 @@ int tx_payment(struct tpcc_sess *s, const struct wl_step **out)
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_s(&p[2], s->c_last, s->c_last_len);
 			*out = stmt(s, TS_CUST_BY_NAME);
 			return WL_STEP;
-		case 3:
+		case PAY_CUST:
 			if (s->by_name && !middle_customer(s))
 				return tx_error(s, "Payment: no customer with the last name");
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_PAY_CUST);
 			return WL_STEP;
-		case 4:
+		case PAY_CUST_UPD:
 			if (!row(s, TS_PAY_CUST))
 				return tx_error(s, "Payment: customer not found");
 			s->bc = s->cols[9].len >= 2 && !memcmp(s->cols[9].s, "BC", 2);
@@ -249,15 +322,15 @@ int tx_payment(struct tpcc_sess *s, const struct wl_step **out)
 			set_i(&p[2], s->c_w), set_i(&p[3], s->c_d), set_i(&p[4], s->c_id);
 			*out = stmt(s, TS_PAY_CUST_UPD);
 			return WL_STEP;
-		case 5:
+		case PAY_CUST_DATA:
 			if (!s->bc) {
-				s->pc = 7;
+				s->pc = PAY_INS_HISTORY;
 				continue;
 			}
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_PAY_CUST_DATA);
 			return WL_STEP;
-		case 6: {
+		case PAY_CUST_DATA_UPD: {
 			size_t n;
 			const char *old = "";
 			size_t oldlen = 0;
@@ -277,22 +350,23 @@ int tx_payment(struct tpcc_sess *s, const struct wl_step **out)
 			*out = stmt(s, TS_PAY_CUST_DATA_UPD);
 			return WL_STEP;
 		}
-		case 7:
+		case PAY_INS_HISTORY:
 			set_i(&p[0], s->c_id), set_i(&p[1], s->c_d), set_i(&p[2], s->c_w), set_i(&p[3], s->d);
 			set_i(&p[4], s->w), set_d(&p[5], s->amount), set_s(&p[6], s->h_data, s->h_data_len);
 			*out = stmt(s, TS_PAY_INS_HISTORY);
 			return WL_STEP;
-		case 8:
+		case PAY_DIST_UPD:
 			set_d(&p[0], s->amount), set_i(&p[1], s->w), set_i(&p[2], s->d);
 			*out = stmt(s, TS_PAY_DIST_UPD);
 			return WL_STEP;
-		case 9:
+		case PAY_WH_UPD:
 			set_d(&p[0], s->amount), set_i(&p[1], s->w);
 			*out = stmt(s, TS_PAY_WH_UPD);
 			return WL_STEP;
-		case 10:
+		case PAY_COMMIT:
 			*out = end(s, WL_STEP_COMMIT);
 			return WL_STEP;
+		case PAY_DONE:
 		default:
 			s->active = false;
 			return WL_DONE;
@@ -305,28 +379,28 @@ int tx_order_status(struct tpcc_sess *s, const struct wl_step **out)
 	struct db_value *p = s->step.params;
 
 	for (;;) {
-		switch (s->pc++) {
-		case 0:
+		switch ((enum os_step)s->pc++) {
+		case OS_BY_NAME:
 			if (!s->by_name)
 				continue;
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_s(&p[2], s->c_last, s->c_last_len);
 			*out = stmt(s, TS_CUST_BY_NAME);
 			return WL_STEP;
-		case 1:
+		case OS_CUST:
 			if (s->by_name && !middle_customer(s))
 				return tx_error(s, "Order-Status: no customer with the last name");
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_OS_CUST);
 			return WL_STEP;
-		case 2:
+		case OS_LAST_ORDER:
 			drain(s, TS_OS_CUST);
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->c_id);
 			*out = stmt(s, TS_OS_LAST_ORDER);
 			return WL_STEP;
-		case 3:
+		case OS_LINES:
 			if (!row(s, TS_OS_LAST_ORDER)) {
 				s->o_id = 0; /* no order: no lines to read */
-				s->pc = 5;
+				s->pc = OS_DONE;
 				*out = end(s, WL_STEP_COMMIT);
 				return WL_STEP;
 			}
@@ -335,7 +409,7 @@ int tx_order_status(struct tpcc_sess *s, const struct wl_step **out)
 			set_i(&p[0], s->c_w), set_i(&p[1], s->c_d), set_i(&p[2], s->o_id);
 			*out = stmt(s, TS_OS_LINES);
 			return WL_STEP;
-		case 4: {
+		case OS_COMMIT: {
 			/* The order's lines, as the terminal shows them (none when
 			 * the customer has no order). */
 			uint64_t n = 0;
@@ -347,6 +421,7 @@ int tx_order_status(struct tpcc_sess *s, const struct wl_step **out)
 			*out = end(s, WL_STEP_COMMIT);
 			return WL_STEP;
 		}
+		case OS_DONE:
 		default:
 			s->active = false;
 			return WL_DONE;
@@ -363,20 +438,20 @@ int tx_delivery(struct tpcc_sess *s, const struct db_exec_result *last, const st
 	struct db_value *p = s->step.params;
 
 	for (;;) {
-		switch (s->pc++) {
-		case 0:
+		switch ((enum dl_step)s->pc++) {
+		case DL_OLDEST_NEW_ORDER:
 			if (s->d > 10) {
-				s->pc = 8;
+				s->pc = DL_COMMIT;
 				continue;
 			}
 			set_i(&p[0], s->w), set_i(&p[1], s->d);
 			*out = stmt(s, TS_DL_OLDEST_NEW_ORDER);
 			return WL_STEP;
-		case 1:
+		case DL_DEL_NEW_ORDER:
 			if (!row(s, TS_DL_OLDEST_NEW_ORDER) || s->cols[0].is_null) {
 				s->dl_o[s->d - 1] = 0;
 				s->d++;
-				s->pc = 0;
+				s->pc = DL_OLDEST_NEW_ORDER;
 				continue;
 			}
 			s->o_id = (uint32_t)s->cols[0].i;
@@ -384,7 +459,7 @@ int tx_delivery(struct tpcc_sess *s, const struct db_exec_result *last, const st
 			set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->o_id);
 			*out = stmt(s, TS_DL_DEL_NEW_ORDER);
 			return WL_STEP;
-		case 2:
+		case DL_ORDER:
 			if (last && last->rows == DB_ROWS_UNKNOWN)
 				return tx_fatal(s, "Delivery: the server did not say how many rows the DELETE of the oldest "
 						   "new order removed (SQLRowCount -1: NOCOUNT on, e.g. SQL Server's "
@@ -402,7 +477,7 @@ int tx_delivery(struct tpcc_sess *s, const struct db_exec_result *last, const st
 			set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->o_id);
 			*out = stmt(s, TS_DL_ORDER);
 			return WL_STEP;
-		case 3:
+		case DL_ORDER_UPD:
 			if (!row(s, TS_DL_ORDER))
 				return tx_error(s, "Delivery: order not found");
 			s->c_id = (uint32_t)s->cols[0].i;
@@ -410,28 +485,29 @@ int tx_delivery(struct tpcc_sess *s, const struct db_exec_result *last, const st
 			set_i(&p[0], s->carrier), set_i(&p[1], s->w), set_i(&p[2], s->d), set_i(&p[3], s->o_id);
 			*out = stmt(s, TS_DL_ORDER_UPD);
 			return WL_STEP;
-		case 4:
+		case DL_LINES_UPD:
 			set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->o_id);
 			*out = stmt(s, TS_DL_LINES_UPD);
 			return WL_STEP;
-		case 5:
+		case DL_LINES_SUM:
 			set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->o_id);
 			*out = stmt(s, TS_DL_LINES_SUM);
 			return WL_STEP;
-		case 6:
+		case DL_CUST_UPD:
 			s->sum = row(s, TS_DL_LINES_SUM) && !s->cols[0].is_null ? s->cols[0].d : 0;
 			drain(s, TS_DL_LINES_SUM);
 			set_d(&p[0], s->sum), set_i(&p[1], s->w), set_i(&p[2], s->d), set_i(&p[3], s->c_id);
 			*out = stmt(s, TS_DL_CUST_UPD);
 			return WL_STEP;
-		case 7:
+		case DL_NEXT_DISTRICT:
 			s->dl_o[s->d - 1] = s->o_id;
 			s->d++;
-			s->pc = 0;
+			s->pc = DL_OLDEST_NEW_ORDER;
 			continue;
-		case 8:
+		case DL_COMMIT:
 			*out = end(s, WL_STEP_COMMIT);
 			return WL_STEP;
+		case DL_DONE:
 		default: { /* committed */
 			unsigned long long skipped = 0;
 			for (unsigned k = 0; k < 10; k++)
@@ -448,12 +524,12 @@ int tx_stock_level(struct tpcc_sess *s, const struct wl_step **out)
 {
 	struct db_value *p = s->step.params;
 
-	switch (s->pc++) {
-	case 0:
+	switch ((enum sl_step)s->pc++) {
+	case SL_DIST:
 		set_i(&p[0], s->w), set_i(&p[1], s->d);
 		*out = stmt(s, TS_SL_DIST);
 		return WL_STEP;
-	case 1: {
+	case SL_COUNT: {
 		uint32_t next;
 		if (!row(s, TS_SL_DIST))
 			return tx_error(s, "Stock-Level: district not found");
@@ -464,10 +540,11 @@ int tx_stock_level(struct tpcc_sess *s, const struct wl_step **out)
 		*out = stmt(s, TS_SL_COUNT);
 		return WL_STEP;
 	}
-	case 2:
+	case SL_COMMIT:
 		drain(s, TS_SL_COUNT);
 		*out = end(s, WL_STEP_COMMIT);
 		return WL_STEP;
+	case SL_DONE:
 	default:
 		s->active = false;
 		return WL_DONE;
@@ -498,7 +575,7 @@ static int pr_new_order(struct tpcc_sess *s, const struct wl_step **out)
 	struct db_value *p = s->step.params;
 	int rolled_back;
 
-	if (s->pc++ == 0) {
+	if (s->pc++ == CALL_SEND) {
 		for (unsigned i = 0; i < s->ol_cnt; i++) {
 			const struct line *l = &s->lines[i];
 			digits(s->pack[0] + 6 * i, l->i_id, 6);
@@ -533,7 +610,7 @@ static int pr_payment(struct tpcc_sess *s, const struct wl_step **out)
 {
 	struct db_value *p = s->step.params;
 
-	if (s->pc++ == 0) {
+	if (s->pc++ == CALL_SEND) {
 		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->c_w), set_i(&p[3], s->c_d);
 		set_i(&p[4], s->by_name ? 0 : s->c_id), set_s(&p[5], s->c_last, s->by_name ? s->c_last_len : 0);
 		set_i(&p[6], s->by_name), set_d(&p[7], s->amount);
@@ -553,7 +630,7 @@ static int pr_order_status(struct tpcc_sess *s, const struct wl_step **out)
 {
 	struct db_value *p = s->step.params;
 
-	if (s->pc++ == 0) {
+	if (s->pc++ == CALL_SEND) {
 		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->by_name ? 0 : s->c_id);
 		set_s(&p[3], s->c_last, s->by_name ? s->c_last_len : 0), set_i(&p[4], s->by_name);
 		*out = stmt(s, TS_PR_OSTAT);
@@ -585,7 +662,7 @@ static int pr_delivery(struct tpcc_sess *s, const struct wl_step **out)
 	struct db_value *p = s->step.params;
 	int64_t delivered, skipped;
 
-	if (s->pc++ == 0) {
+	if (s->pc++ == CALL_SEND) {
 		set_i(&p[0], s->w), set_i(&p[1], s->carrier);
 		*out = stmt(s, TS_PR_DELIVERY);
 		return WL_STEP;
@@ -627,7 +704,7 @@ static int pr_stock_level(struct tpcc_sess *s, const struct wl_step **out)
 {
 	struct db_value *p = s->step.params;
 
-	if (s->pc++ == 0) {
+	if (s->pc++ == CALL_SEND) {
 		set_i(&p[0], s->w), set_i(&p[1], s->d), set_i(&p[2], s->threshold);
 		*out = stmt(s, TS_PR_SLEV);
 		return WL_STEP;
