@@ -2,18 +2,19 @@
  * dbrig tpcc run (cli/cmd_tpcc.c reads the command line and runs the other
  * commands; cli/tpcc_int.h is what they share): the database's scale and C
  * constants, the sessions against the server's limits, then the run with its
- * result and journal, and what it prints: the intervals, each phase's summary
- * and per-type table, the server's settings, --check's conditions, the
- * workload's own counts and --delivery-log.
+ * result and journal, and what it prints there (the server's settings,
+ * --check's conditions, --delivery-log; the banner, the intervals, each
+ * phase's summary and per-type table and the workload's own counts are
+ * cli/tpcc_text.c's).
  */
 #include "cli/cli.h"
 #include "cli/common_opts.h"
 #include "cli/tpcc_conn.h"
 #include "cli/tpcc_int.h"
+#include "cli/tpcc_text.h"
 #include "core/fileio.h"
 #include "core/log.h"
 #include "core/strbuf.h"
-#include "core/version.h"
 #include "db/db.h"
 #include "result/record.h"
 #include "result/result.h"
@@ -30,8 +31,7 @@
 
 struct run_ctx {
 	const struct tp_cli *cli;
-	const double *pct;
-	unsigned npct;
+	struct tpcc_text text;
 	struct run_record rec;
 	struct tpcc_ctx *x;
 	const struct db_driver_ops *drv;
@@ -44,128 +44,32 @@ struct run_ctx {
 	double sample_s;
 };
 
-static double ms(uint64_t ns)
-{
-	return (double)ns / 1e6;
-}
-
-/* "<lead>p95<sep>12.34" per requested percentile. */
-static void print_pcts(const struct run_ctx *rc, const struct hist *h, const char *lead, const char *sep)
-{
-	char key[32];
-
-	for (unsigned i = 0; i < rc->npct; i++) {
-		percentile_key(rc->pct[i], key, sizeof(key));
-		printf("%sp%s%s%.2f", lead, key, sep, ms(hist_value_at_percentile(h, rc->pct[i])));
-	}
-}
-
 static void on_connected(void *arg, unsigned sessions, double seconds)
 {
 	const struct run_ctx *rc = arg;
 
-	printf("connected %u session%s in %.1fs (at most %u at a time)\n", sessions, sessions == 1 ? "" : "s", seconds,
-	       rc->cli->connect_concurrency);
-	fflush(stdout);
+	tpcc_text_connected(sessions, seconds, rc->cli->connect_concurrency);
 }
 
-/* Closing is quick but for thousands of ODBC sessions (docs/tpcc.md): said
- * when it took a second or more. */
 static void on_closed(void *arg, unsigned sessions, double seconds)
 {
 	(void)arg;
-	if (seconds >= 1.0)
-		printf("closed %u sessions in %.1fs\n", sessions, seconds);
+	tpcc_text_closed(sessions, seconds);
 }
 
 static void on_phase_start(void *arg, enum phase_kind p, double planned)
 {
 	(void)arg;
-	printf("%s phase: %.0fs\n", phase_name(p), planned);
-	fflush(stdout);
-}
-
-/* The New-Orders tpmC counts: committed ones, and with --tpmc-include-rollbacks
- * those ended by their intended rollback too. */
-static uint64_t tpmc_new_orders(const struct tp_cli *c, const struct span_stats *s)
-{
-	return s->type_count[TT_NEW_ORDER] + (c->tpmc_rollbacks ? s->type_count[TT_NEW_ORDER_ROLLBACK] : 0);
+	tpcc_text_phase_start(p, planned);
 }
 
 static void on_interval(void *arg, const struct interval_report *ir)
 {
 	struct run_ctx *rc = arg;
-	const struct span_stats *s = ir->s;
 
-	if (!ir->partial && rc->cli->report_interval_ns) {
-		printf("[ %.0fs ] %s tps: %.2f tpmC: %.1f lat (ms) avg: %.2f", ir->t, phase_name(ir->phase),
-		       (double)s->c.events / ir->seconds, (double)tpmc_new_orders(rc->cli, s) * 60.0 / ir->seconds,
-		       hist_mean(s->lat) / 1e6);
-		print_pcts(rc, s->lat, " ", ": ");
-		printf(" rollbacks/s: %.2f err/s: %.2f reconn/s: %.2f\n", (double)s->c.rollbacks / ir->seconds,
-		       (double)s->c.errors / ir->seconds, (double)s->c.reconnects / ir->seconds);
-		fflush(stdout);
-	}
+	if (!ir->partial && rc->cli->report_interval_ns)
+		tpcc_text_interval(&rc->text, ir);
 	run_record_interval(&rc->rec, ir);
-}
-
-static void print_phase(const struct run_ctx *rc, const struct phase_report *pr)
-{
-	const struct span_stats *s = pr->s;
-	double sec = pr->seconds > 0 ? pr->seconds : 1;
-	char key[32];
-
-	printf("\n%s phase (%.1fs%s):\n", phase_name(pr->phase), pr->seconds, pr->complete ? "" : ", cut short");
-	printf("    transactions: %llu (%.2f per sec.), tpmC: %.1f (%s per minute)\n", (unsigned long long)s->c.events,
-	       (double)s->c.events / sec, (double)tpmc_new_orders(rc->cli, s) * 60.0 / sec,
-	       rc->cli->tpmc_rollbacks ? "New-Orders, the intended rollbacks included" : "committed New-Orders");
-	printf("    intended rollbacks: %llu, retried errors: %llu", (unsigned long long)s->c.rollbacks,
-	       (unsigned long long)s->c.errors);
-	for (unsigned k = 0, n = 0; k < DB_RETRY_KINDS; k++)
-		if (s->retry_kind[k])
-			printf("%s%s %llu", n++ ? ", " : " (", db_retry_kind_name((enum db_retry_kind)k),
-			       (unsigned long long)s->retry_kind[k]);
-	printf("%s, reconnects: %llu\n", s->c.errors ? ")" : "", (unsigned long long)s->c.reconnects);
-	printf("    round trips: %.2f per transaction (%s mode: statements, commits and rollbacks sent, retries "
-	       "included)\n",
-	       s->c.events ? (double)s->round_trips / (double)s->c.events : 0, rc->cli->mode);
-	printf("    latency (ms, from the terminal's submit): avg %.2f", hist_mean(s->lat) / 1e6);
-	print_pcts(rc, s->lat, ", ", " ");
-	printf(", max %.2f\n", ms(s->lat->max));
-	{
-		const char *names[TPCC_TYPES];
-		for (unsigned t = 0; t < TPCC_TYPES; t++)
-			names[t] = tpcc_type_name((enum tpcc_type)t);
-		tpcc_conn_print(stdout, pr, names, TPCC_TYPES, rc->cli->per_terminal);
-	}
-	printf("    %-19s %10s %7s %10s %10s", "type", "count", "mix %", "avg ms", "p90 ms");
-	for (unsigned i = 0; i < rc->npct; i++) {
-		char label[40];
-		if (rc->pct[i] == 90)
-			continue;
-		percentile_key(rc->pct[i], key, sizeof(key));
-		snprintf(label, sizeof(label), "p%s ms", key);
-		printf(" %10s", label);
-	}
-	printf(" %10s %8s %7s  %s\n", "max ms", "retries", "rt/txn", "p90 limit");
-	for (unsigned t = 0; t < TPCC_TYPES; t++) {
-		const struct hist *h = s->type_lat[t];
-		uint64_t n = s->type_count[t];
-		double p90 = h ? ms(hist_value_at_percentile(h, 90)) : 0;
-		char limit[40] = "";
-		unsigned base = t == TT_NEW_ORDER_ROLLBACK ? TT_NEW_ORDER : t;
-		if (n)
-			snprintf(limit, sizeof(limit), "%s (%.0f s)", p90 <= tpcc_p90_limit_s[base] * 1000 ? "ok" : "EXCEEDED",
-				 tpcc_p90_limit_s[base]);
-		printf("    %-19s %10llu %7.2f %10.2f %10.2f", tpcc_type_name((enum tpcc_type)t), (unsigned long long)n,
-		       s->c.events ? 100.0 * (double)n / (double)s->c.events : 0, h ? hist_mean(h) / 1e6 : 0, p90);
-		for (unsigned i = 0; i < rc->npct; i++)
-			if (rc->pct[i] != 90)
-				printf(" %10.2f", h ? ms(hist_value_at_percentile(h, rc->pct[i])) : 0);
-		printf(" %10.2f %8llu %7.2f  %s\n", h && n ? ms(h->max) : 0, (unsigned long long)s->type_retries[t],
-		       n ? (double)s->type_rt[t] / (double)n : 0, limit);
-	}
-	fflush(stdout);
 }
 
 static void on_phase_end(void *arg, const struct phase_report *pr)
@@ -173,7 +77,7 @@ static void on_phase_end(void *arg, const struct phase_report *pr)
 	struct run_ctx *rc = arg;
 
 	result_set_phase(rc->rec.res, pr);
-	print_phase(rc, pr);
+	tpcc_text_phase(&rc->text, pr);
 	/* A sample cut short (a fatal error: its one line says why) warns of no
 	 * pool cap; the result still records it (conn_wait.pool_capped). */
 	if (pr->complete)
@@ -281,10 +185,8 @@ static void report_counts(void *arg, const char *status, bool ran)
 	struct tpcc_ctx *x = rc->x;
 
 	(void)status;
-	printf("\nDelivery: %llu districts skipped (no undelivered order); New-Order remote lines: %llu; "
-	       "by-name customer lookups: %llu\n",
-	       (unsigned long long)atomic_load(&x->skipped_districts), (unsigned long long)atomic_load(&x->remote_lines),
-	       (unsigned long long)atomic_load(&x->by_name));
+	tpcc_text_counts((unsigned long long)atomic_load(&x->skipped_districts),
+			 (unsigned long long)atomic_load(&x->remote_lines), (unsigned long long)atomic_load(&x->by_name));
 	result_count_int(rc->rec.res, "delivery_skipped_districts", (long long)atomic_load(&x->skipped_districts));
 	result_count_int(rc->rec.res, "new_order_remote_lines", (long long)atomic_load(&x->remote_lines));
 	result_count_int(rc->rec.res, "by_name_lookups", (long long)atomic_load(&x->by_name));
@@ -369,7 +271,10 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 		  const struct db_conn_params *cp, const char *endpoint, const char *server_version, double factor,
 		  const double *pct, unsigned npct)
 {
-	struct run_ctx rc = {.cli = c, .pct = pct, .npct = npct, .x = x, .drv = drv, .cp = cp,
+	struct run_ctx rc = {.cli = c,
+			     .text = {.pct = pct, .npct = npct, .mode = c->mode, .tpmc_rollbacks = c->tpmc_rollbacks,
+				      .per_terminal = c->per_terminal},
+			     .x = x, .drv = drv, .cp = cp,
 			     .rec = {.result_path = c->run.result, .journal_path = c->run.journal}};
 	struct runner_config cfg = {
 		.drv = drv,
@@ -412,17 +317,8 @@ static int do_run(const struct tp_cli *c, struct tpcc_ctx *x, const struct db_dr
 	result_set_percentiles(rc.rec.res, pct, npct);
 	result_set_types(rc.rec.res, names, TPCC_TYPES);
 	result_set_engine(rc.rec.res, drv->name, server_version, endpoint, cp->database);
-	if (c->per_terminal)
-		printf("dbrig %s tpcc: %u warehouses, %u terminals with a session each, delays %s (factor %.4f), dialect %s, "
-		       "%s\n",
-		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->delays, factor, tpcc_dialect_name(x->sql->dialect),
-		       c->mode);
-	else
-		printf("dbrig %s tpcc: %u warehouses, %u terminals over %u connections, delays %s (factor %.4f), dialect %s, "
-		       "%s\n",
-		       DBRIG_VERSION, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
-		       tpcc_dialect_name(x->sql->dialect), c->mode);
-	fflush(stdout);
+	tpcc_text_banner(&rc.text, x->warehouses, cfg.terminals, c->connections, c->delays, factor,
+			 tpcc_dialect_name(x->sql->dialect));
 	if (c->delivery_log) {
 		/* The header goes out now: a path that cannot be written fails
 		 * before the run, and a crash leaves a valid (empty) log, and the
