@@ -278,7 +278,7 @@ int config_load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 	cfg->buffer_pool = UINT64_C(128) << 20;
 	bp = json_object_get(e, "buffer_pool");
 	if (bp) {
-		if ((ret = jsonr_size(c, ".engine.buffer_pool", bp, &cfg->buffer_pool)) < 0)
+		if ((ret = jsonr_old_size(c, ".engine.buffer_pool", bp, &cfg->buffer_pool)) < 0)
 			return ret;
 		if (cfg->buffer_pool < (UINT64_C(8) << 20))
 			return jsonr_fail_value(c, ".engine.buffer_pool", bp, "is too small (expected at least 8M)");

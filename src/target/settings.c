@@ -84,11 +84,11 @@ static int read_setting(struct jsonr *c, const char *jpath, const struct target_
 		s->num = (uint64_t)json_integer_value(v);
 		break;
 	case TOPT_SIZE:
-		if ((ret = jsonr_size(c, jpath, v, &s->num)) < 0)
+		if ((ret = jsonr_old_size(c, jpath, v, &s->num)) < 0)
 			goto out;
 		break;
 	case TOPT_DURATION:
-		if ((ret = jsonr_duration(c, jpath, v, 0, &s->num)) < 0)
+		if ((ret = jsonr_old_duration(c, jpath, v, 0, &s->num)) < 0)
 			goto out;
 		break;
 	case TOPT_BOOL:
