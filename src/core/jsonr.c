@@ -86,6 +86,19 @@ int jsonr_fail_value(struct jsonr *jr, const char *path, const struct json_t *v,
 	return -EINVAL;
 }
 
+int jsonr_fail_key(struct jsonr *jr, const json_t *obj, const char *path, const char *key, const char *what)
+{
+	struct strbuf p;
+
+	if (jr->failed)
+		return -EINVAL;
+	strbuf_init(&p, 0);
+	strbuf_addf(&p, "%s.%s", path, key);
+	jsonr_fail_value(jr, p.buf, json_object_get(obj, key), what);
+	strbuf_release(&p);
+	return -EINVAL;
+}
+
 void jsonr_fail(struct jsonr *jr, const char *path, const char *key, const struct json_t *v, const char *expected)
 {
 	struct strbuf sb, p;

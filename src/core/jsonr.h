@@ -58,6 +58,8 @@ enum {
 int jsonr_failf(struct jsonr *jr, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "<file>: <path>: <value> <what>"; returns -EINVAL. */
 int jsonr_fail_value(struct jsonr *jr, const char *path, const struct json_t *v, const char *what);
+/* jsonr_fail_value on obj.key, at "<path>.<key>": a value the getter read but the reader does not take. */
+int jsonr_fail_key(struct jsonr *jr, const struct json_t *obj, const char *path, const char *key, const char *what);
 /* "<file>: <path>.<key>: <value or missing> (expected <expected>)" (key may be NULL). */
 void jsonr_fail(struct jsonr *jr, const char *path, const char *key, const struct json_t *v, const char *expected);
 /* The value as it appears in JSON, compact, at most max characters ("..." marks a cut). */

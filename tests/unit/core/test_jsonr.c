@@ -72,6 +72,11 @@ static void test_missing_and_shortened(void **state)
 	strbuf_reset(&err);
 	assert_int_equal(jsonr_fail_value(&jr, ".k", json_object_get(o, "k"), "is not a drive"), -EINVAL);
 	assert_int_equal(strlen(err.buf), strlen("f: .k: ") + 80 + strlen(" is not a drive"));
+	jr.failed = false;
+	jr.show_max = 10;
+	strbuf_reset(&err);
+	assert_int_equal(jsonr_fail_key(&jr, o, ".p", "k", "is not a drive"), -EINVAL);
+	assert_string_equal(err.buf, "f: .p.k: \"xxxxxx... is not a drive");
 	json_decref(o);
 	strbuf_release(&err);
 	strbuf_release(&long_text);
