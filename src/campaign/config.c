@@ -15,6 +15,7 @@
 #include "campaign/config_int.h"
 #include "campaign/plan.h"
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/jsonr.h"
 #include "core/log.h"
@@ -138,18 +139,17 @@ static int load_sessions(struct jsonr *c, json_t *root, struct campaign_config *
 	const char *s = NULL;
 	int ret;
 
-	if ((ret = jsonr_get_str(c, root, "", "sessions", false, &s)) < 0 || !s)
+	s = jsonr_str(c, root, "", "sessions", JSONR_NONEMPTY, NULL);
+	if ((ret = jsonr_status(c)) < 0 || !s)
 		return ret;
 	if (strcmp(s, "pool") && strcmp(s, "terminals"))
-		return jsonr_fail_value(c, ".sessions", json_object_get(root, "sessions"),
-				"is not a session mode (expected pool or terminals)");
+		return jsonr_fail_key(c, root, "", "sessions", "is not a session mode (expected pool or terminals)");
 	if (!strcmp(s, "pool"))
 		return 0;
 	if (!cfg->workload->terminal_sessions)
-		return jsonr_fail_value(c, ".sessions", json_object_get(root, "sessions"),
-				"is for tpcc workloads (sysbench's threads are its sessions)");
-	if (json_object_get(root, "threads"))
-		return jsonr_fail_value(c, ".threads", json_object_get(root, "threads"),
+		return jsonr_fail_key(c, root, "", "sessions", "is for tpcc workloads (sysbench's threads are its sessions)");
+	if (jsonr_has(root, "threads")) /* a null threads failed as "null is not an integer" before */
+		return jsonr_fail_key(c, root, "", "threads",
 				"is set with \"sessions\": \"terminals\" (expected no threads: the connections are the "
 				"terminals, workload.options.terminals or 10 per warehouse)");
 	unsigned long long t = cfg->terminals ? cfg->terminals : 10ULL * cfg->warehouses;
@@ -167,20 +167,21 @@ static int load_sessions(struct jsonr *c, json_t *root, struct campaign_config *
  */
 static int load_golden(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
-	const char *mode = "once", *drive = NULL;
+	const char *mode, *drive;
 	int ret;
 
-	if ((ret = jsonr_get_str(c, root, "", "golden", false, &mode)) < 0 ||
-	    (ret = jsonr_get_str(c, root, "", "golden_drive", false, &drive)) < 0)
+	mode = jsonr_str(c, root, "", "golden", JSONR_NONEMPTY, "once");
+	drive = jsonr_str(c, root, "", "golden_drive", JSONR_NONEMPTY, NULL);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	if (strcmp(mode, "once") && strcmp(mode, "per-drive"))
-		return jsonr_fail_value(c, ".golden", json_object_get(root, "golden"),
+		return jsonr_fail_key(c, root, "", "golden",
 					"is not a golden mode (expected \"once\": one load cloned to every drive, "
 					"or \"per-drive\")");
 	cfg->golden_source = -1;
 	if (!strcmp(mode, "per-drive")) {
 		if (drive)
-			return jsonr_fail_value(c, ".golden_drive", json_object_get(root, "golden_drive"),
+			return jsonr_fail_key(c, root, "", "golden_drive",
 						"names the drive of a load cloned to the others (expected no golden_drive "
 						"with \"golden\": \"per-drive\")");
 		return 0;
@@ -189,10 +190,10 @@ static int load_golden(struct jsonr *c, json_t *root, struct campaign_config *cf
 		if (drive ? !strcmp(drive, cfg->drives[d].name) : campaign_drive_instances(cfg, d) > 0)
 			cfg->golden_source = (long)d;
 	if (drive && cfg->golden_source < 0)
-		return jsonr_fail_value(c, ".golden_drive", json_object_get(root, "golden_drive"),
+		return jsonr_fail_key(c, root, "", "golden_drive",
 					"is not a drive of this campaign (expected the name of one of .drives)");
 	if (drive && campaign_drive_instances(cfg, (size_t)cfg->golden_source) == 0)
-		return jsonr_fail_value(c, ".golden_drive", json_object_get(root, "golden_drive"),
+		return jsonr_fail_key(c, root, "", "golden_drive",
 					"is a drive no run group places an instance on (expected a drive with instances)");
 	return 0;
 }
@@ -204,42 +205,36 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 		"sample", "repetitions", "threads", "sessions", "rate", "report_interval", "percentiles", "output",
 		"verify_restore", "keep", "telemetry", "steady_window", "golden", "golden_drive", "delivery_log", NULL,
 	};
-	const char *name = NULL, *desc = NULL;
+	const char *name;
 	uint64_t n;
 	int ret;
 
 	if (!json_is_object(root))
 		return jsonr_fail_value(c, ".", root, "is not a campaign (expected a JSON object)");
-	if ((ret = jsonr_get_keys(c, root, "", keys)) < 0)
+	if ((ret = jsonr_keys(c, root, "", keys)) < 0)
 		return ret;
-	if ((ret = jsonr_get_str(c, root, "", "name", true, &name)) < 0)
+	name = jsonr_str(c, root, "", "name", JSONR_REQUIRED | JSONR_NONEMPTY, NULL);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	if (!config_is_name(name))
-		return jsonr_fail_value(c, ".name", json_object_get(root, "name"),
+		return jsonr_fail_key(c, root, "", "name",
 				"is not a campaign name (expected up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit)");
 	cfg->name = xstrdup(name);
-	if ((ret = jsonr_get_str(c, root, "", "description", false, &desc)) < 0)
+	(void)jsonr_str(c, root, "", "description", JSONR_NONEMPTY, NULL); /* checked, not kept */
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	if ((ret = config_load_workload(c, root, cfg)) < 0 || (ret = config_load_engine(c, root, cfg)) < 0 ||
 	    (ret = config_load_target(c, root, cfg)) < 0 || (ret = config_load_drives(c, root, cfg)) < 0 ||
 	    (ret = config_load_groups(c, root, cfg)) < 0)
 		return ret;
 
-	cfg->precondition_ns = UINT64_C(7200) * 1000000000;
-	cfg->sample_ns = UINT64_C(3600) * 1000000000;
-	cfg->report_interval_ns = UINT64_C(10) * 1000000000;
-	if ((ret = jsonr_get_duration(c, root, "", "precondition", 0, &cfg->precondition_ns)) < 0 ||
-	    (ret = jsonr_get_duration(c, root, "", "sample", 1000000000, &cfg->sample_ns)) < 0 ||
-	    (ret = jsonr_get_duration(c, root, "", "report_interval", 1000000000, &cfg->report_interval_ns)) < 0)
+	cfg->precondition_ns = jsonr_duration(c, root, "", "precondition", 0, 0, UINT64_C(7200) * NS_PER_SEC);
+	cfg->sample_ns = jsonr_duration(c, root, "", "sample", 0, NS_PER_SEC, UINT64_C(3600) * NS_PER_SEC);
+	cfg->report_interval_ns = jsonr_duration(c, root, "", "report_interval", 0, NS_PER_SEC, UINT64_C(10) * NS_PER_SEC);
+	cfg->repetitions = (unsigned)jsonr_uint(c, root, "", "repetitions", 0, 1, 1000, 1);
+	cfg->threads = (unsigned)jsonr_uint(c, root, "", "threads", 0, 1, 100000, 32);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
-	n = 1;
-	if ((ret = jsonr_get_uint(c, root, "", "repetitions", 1, 1000, &n)) < 0)
-		return ret;
-	cfg->repetitions = (unsigned)n;
-	n = 32;
-	if ((ret = jsonr_get_uint(c, root, "", "threads", 1, 100000, &n)) < 0)
-		return ret;
-	cfg->threads = (unsigned)n;
 	if ((ret = load_sessions(c, root, cfg)) < 0)
 		return ret;
 	for (size_t g = 0; g < cfg->ngroups; g++) {
@@ -252,8 +247,8 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 		if (!cfg->groups[g].threads_set)
 			cfg->groups[g].threads = cfg->threads;
 	}
-	n = 0;
-	if ((ret = jsonr_get_uint(c, root, "", "rate", 0, 1000000000, &n)) < 0)
+	n = jsonr_uint(c, root, "", "rate", 0, 0, 1000000000, 0);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	if (n && !cfg->workload->rate_option) {
 		struct strbuf sb;
@@ -264,30 +259,28 @@ static int load(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 			if ((*w)->rate_option)
 				strbuf_addf(&sb, "%s%s", sb.len > 7 ? " or " : "", (*w)->name);
 		strbuf_addf(&sb, " workloads (%s)", cfg->workload->pacing);
-		ret = jsonr_fail_value(c, ".rate", json_object_get(root, "rate"), sb.buf);
+		ret = jsonr_fail_key(c, root, "", "rate", sb.buf);
 		strbuf_release(&sb);
 		return ret;
 	}
 	cfg->rate = n;
 	if ((ret = load_percentiles(c, root, cfg)) < 0)
 		return ret;
-	cfg->output = xstrdup("results");
-	if ((ret = jsonr_get_path(c, root, "", "output", &cfg->output)) < 0)
-		return ret;
-	cfg->telemetry = true;
-	if ((ret = jsonr_get_bool(c, root, "", "verify_restore", &cfg->verify_restore)) < 0 ||
-	    (ret = jsonr_get_bool(c, root, "", "keep", &cfg->keep)) < 0 ||
-	    (ret = jsonr_get_bool(c, root, "", "telemetry", &cfg->telemetry)) < 0 ||
-	    (ret = jsonr_get_bool(c, root, "", "delivery_log", &cfg->delivery_log)) < 0)
+	cfg->output = jsonr_path(c, root, "", "output", 0, "results");
+	cfg->verify_restore = jsonr_bool(c, root, "", "verify_restore", 0, false);
+	cfg->keep = jsonr_bool(c, root, "", "keep", 0, false);
+	cfg->telemetry = jsonr_bool(c, root, "", "telemetry", 0, true);
+	cfg->delivery_log = jsonr_bool(c, root, "", "delivery_log", 0, false);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	/* The Delivery log of clause 2.7.4.2 (dbrig tpcc run --delivery-log), one per run. */
 	if (cfg->delivery_log && !cfg->workload->delivery_log)
-		return jsonr_fail_value(c, ".delivery_log", json_object_get(root, "delivery_log"),
+		return jsonr_fail_key(c, root, "", "delivery_log",
 					"is for tpcc workloads (expected no delivery_log)");
-	n = STEADY_DEFAULT_WINDOW;
-	if ((ret = jsonr_get_uint(c, root, "", "steady_window", STEADY_MIN_WINDOW, 1000000, &n)) < 0)
+	cfg->steady_window = (unsigned)jsonr_uint(c, root, "", "steady_window", 0, STEADY_MIN_WINDOW, 1000000,
+						  STEADY_DEFAULT_WINDOW);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
-	cfg->steady_window = (unsigned)n;
 	if ((ret = load_golden(c, root, cfg)) < 0)
 		return ret;
 	fill_env(cfg);
@@ -325,7 +318,7 @@ static void measured_digests(json_t *root, struct campaign_config *cfg)
 int campaign_config_load(const char *file, struct campaign_config **out)
 {
 	struct campaign_config *cfg = xcalloc(1, sizeof(*cfg));
-	struct jsonr c = {.file = file, .show_max = 80};
+	struct jsonr c = {.file = file, .show_max = 80, .style = JSONR_IS_NOT};
 	json_error_t jerr;
 	json_t *root = NULL;
 	char *text = NULL;

@@ -39,7 +39,7 @@ int config_load_drives(struct jsonr *c, json_t *root, struct campaign_config *cf
 	for (size_t i = 0; i < cfg->ndrives; i++) {
 		json_t *d = json_array_get(a, i);
 		struct target_drive *dr = &cfg->drives[i];
-		const char *name = NULL, *s = NULL;
+		const char *name, *s;
 
 		strbuf_reset(&p);
 		strbuf_addf(&p, ".drives[%zu]", i);
@@ -47,27 +47,28 @@ int config_load_drives(struct jsonr *c, json_t *root, struct campaign_config *cf
 			ret = jsonr_fail_value(c, p.buf, d, "is not an object (expected {\"name\": ..., \"path\": ...})");
 			goto out;
 		}
-		if ((ret = jsonr_get_keys(c, d, p.buf, keys)) < 0 || (ret = jsonr_get_str(c, d, p.buf, "name", true, &name)) < 0)
+		if ((ret = jsonr_keys(c, d, p.buf, keys)) < 0)
+			goto out;
+		name = jsonr_str(c, d, p.buf, "name", JSONR_REQUIRED | JSONR_NONEMPTY, NULL);
+		if ((ret = jsonr_status(c)) < 0)
 			goto out;
 		if (!config_is_name(name)) {
-			strbuf_adds(&p, ".name");
-			ret = jsonr_fail_value(c, p.buf, json_object_get(d, "name"),
+			ret = jsonr_fail_key(c, d, p.buf, "name",
 				       "is not a drive name (expected up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit)");
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++) {
 			if (!strcmp(cfg->drives[j].name, name)) {
-				strbuf_adds(&p, ".name");
-				ret = jsonr_fail_value(c, p.buf, json_object_get(d, "name"), "is used by another drive (expected unique names)");
+				ret = jsonr_fail_key(c, d, p.buf, "name", "is used by another drive (expected unique names)");
 				goto out;
 			}
 		}
 		dr->name = xstrdup(name);
-		if ((ret = jsonr_get_path(c, d, p.buf, "path", &dr->path)) < 0)
-			goto out;
-		if ((ret = jsonr_get_str(c, d, p.buf, "pool", false, &s)) < 0)
-			goto out;
+		dr->path = jsonr_path(c, d, p.buf, "path", 0, NULL);
+		s = jsonr_str(c, d, p.buf, "pool", JSONR_NONEMPTY, NULL);
 		dr->pool = s ? xstrdup(s) : NULL;
+		if ((ret = jsonr_status(c)) < 0)
+			goto out;
 		if (dr->path && dr->pool) {
 			ret = jsonr_failf(c, p.buf, "has both \"path\" and \"pool\" (expected one of them)");
 			goto out;
@@ -76,14 +77,12 @@ int config_load_drives(struct jsonr *c, json_t *root, struct campaign_config *cf
 			ret = jsonr_failf(c, p.buf, "has neither \"path\" nor \"pool\" (expected one of them)");
 			goto out;
 		}
-		s = NULL;
-		if ((ret = jsonr_get_str(c, d, p.buf, "host", false, &s)) < 0)
-			goto out;
+		s = jsonr_str(c, d, p.buf, "host", JSONR_NONEMPTY, NULL);
 		dr->host = s ? xstrdup(s) : NULL;
-		s = NULL;
-		if ((ret = jsonr_get_str(c, d, p.buf, "model", false, &s)) < 0)
-			goto out;
+		s = jsonr_str(c, d, p.buf, "model", JSONR_NONEMPTY, NULL);
 		dr->model = s ? xstrdup(s) : NULL;
+		if ((ret = jsonr_status(c)) < 0)
+			goto out;
 	}
 out:
 	strbuf_release(&p);
@@ -187,7 +186,7 @@ static int load_placement(struct jsonr *c, json_t *pl, struct strbuf *p, const s
 					"is empty (expected {\"drive name\": instance count, ...} or {\"each\": [drives], \"vms\": N})");
 	if (json_object_get(pl, "each") || json_object_get(pl, "vms")) {
 		json_t *e = json_object_get(pl, "each"), *v = json_object_get(pl, "vms");
-		if ((ret = jsonr_get_keys(c, pl, p->buf, keys)) < 0)
+		if ((ret = jsonr_keys(c, pl, p->buf, keys)) < 0)
 			return ret;
 		strbuf_adds(p, e ? ".vms" : ".each");
 		if (!e || !v)
@@ -267,8 +266,7 @@ static int expand_group(struct jsonr *c, json_t *a, json_t *g, size_t i, const c
 			strbuf_reset(&slug);
 			slugify(nm.buf, &slug);
 			if (!slug.len || slug.len > 64) {
-				strbuf_adds(p, ".name");
-				ret = jsonr_fail_value(c, p->buf, json_object_get(g, "name"),
+				ret = jsonr_fail_key(c, g, p->buf, "name",
 					       "does not make a folder name (expected 1..64 letters or digits, other characters become '-')");
 				break;
 			}
@@ -278,8 +276,7 @@ static int expand_group(struct jsonr *c, json_t *a, json_t *g, size_t i, const c
 					strbuf_init(&w, 0);
 					strbuf_addf(&w, "makes the same folder name \"%s\" as .run_groups[%zu].name (expected distinct names)",
 						    cfg->groups[j].slug, cfg->groups[j].source);
-					strbuf_adds(p, ".name");
-					ret = jsonr_fail_value(c, p->buf, json_object_get(g, "name"), w.buf);
+					ret = jsonr_fail_key(c, g, p->buf, "name", w.buf);
 					strbuf_release(&w);
 					break;
 				}
@@ -340,8 +337,8 @@ int config_load_groups(struct jsonr *c, json_t *root, struct campaign_config *cf
 	for (size_t i = 0; i < cfg->ndrives; i++)
 		strbuf_addf(&list, "%s%s", i ? ", " : "", cfg->drives[i].name);
 	for (size_t i = 0; i < json_array_size(a); i++) {
-		json_t *g = json_array_get(a, i), *pl = NULL, *th;
-		const char *name = NULL;
+		json_t *g = json_array_get(a, i), *pl, *th;
+		const char *name;
 		struct campaign_placement *map = NULL;
 		size_t *each = NULL, nmap = 0, neach = 0, nvms = 0, nth = 1, base;
 		unsigned vms[MAX_SWEEP], thr[MAX_SWEEP] = {0};
@@ -354,9 +351,11 @@ int config_load_groups(struct jsonr *c, json_t *root, struct campaign_config *cf
 			ret = jsonr_fail_value(c, p.buf, g, "is not an object (expected {\"name\": ..., \"placement\": {...}})");
 			goto out;
 		}
-		if ((ret = jsonr_get_keys(c, g, p.buf, keys)) < 0 || (ret = jsonr_get_str(c, g, p.buf, "name", true, &name)) < 0)
+		if ((ret = jsonr_keys(c, g, p.buf, keys)) < 0)
 			goto out;
-		if ((ret = jsonr_get_obj(c, g, p.buf, "placement", true, &pl)) < 0)
+		name = jsonr_str(c, g, p.buf, "name", JSONR_REQUIRED | JSONR_NONEMPTY, NULL);
+		pl = jsonr_obj(c, g, p.buf, "placement", JSONR_REQUIRED);
+		if ((ret = jsonr_status(c)) < 0)
 			goto out;
 		map = xcalloc(json_object_size(pl) + 1, sizeof(*map));
 		each = xcalloc(cfg->ndrives + 1, sizeof(*each));

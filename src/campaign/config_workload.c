@@ -54,13 +54,12 @@ static int scalar_text(const json_t *v, bool onoff, struct strbuf *sb)
 static int get_options(struct jsonr *c, json_t *obj, const char *jpath, const char *key, bool dashes,
 		       struct target_kv **out, size_t *nout)
 {
-	json_t *o = NULL, *v;
+	json_t *o = jsonr_obj(c, obj, jpath, key, 0), *v;
 	const char *k;
 	struct strbuf p, val;
 	size_t n = 0;
-	int ret;
+	int ret = jsonr_status(c);
 
-	ret = jsonr_get_obj(c, obj, jpath, key, false, &o);
 	if (ret < 0 || !o)
 		return ret;
 	strbuf_init(&p, 0);
@@ -156,15 +155,14 @@ void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl,
 int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "test", "options", NULL};
-	json_t *w = NULL;
-	const char *kind = NULL, *test = NULL;
+	json_t *w = jsonr_obj(c, root, "", "workload", JSONR_REQUIRED);
+	const char *kind, *test;
 	int ret;
 
-	if ((ret = jsonr_get_obj(c, root, "", "workload", true, &w)) < 0)
+	if ((ret = jsonr_status(c)) < 0 || (ret = jsonr_keys(c, w, ".workload", keys)) < 0)
 		return ret;
-	if ((ret = jsonr_get_keys(c, w, ".workload", keys)) < 0)
-		return ret;
-	if ((ret = jsonr_get_str(c, w, ".workload", "kind", true, &kind)) < 0)
+	kind = jsonr_str(c, w, ".workload", "kind", JSONR_REQUIRED | JSONR_NONEMPTY, NULL);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	cfg->workload = workload_find(kind);
 	if (!cfg->workload) {
@@ -173,12 +171,13 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 		strbuf_adds(&sb, "is not a workload (expected ");
 		workload_names(&sb);
 		strbuf_addc(&sb, ')');
-		ret = jsonr_fail_value(c, ".workload.kind", json_object_get(w, "kind"), sb.buf);
+		ret = jsonr_fail_key(c, w, ".workload", "kind", sb.buf);
 		strbuf_release(&sb);
 		return ret;
 	}
 	/* A workload with tests needs one; a one-test workload takes its name or nothing. */
-	if ((ret = jsonr_get_str(c, w, ".workload", "test", cfg->workload->tests != NULL, &test)) < 0)
+	test = jsonr_str(c, w, ".workload", "test", (cfg->workload->tests ? JSONR_REQUIRED : 0) | JSONR_NONEMPTY, NULL);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	if (test && !workload_has_test(cfg->workload, test)) {
 		struct strbuf sb;
@@ -192,7 +191,7 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 			strbuf_addf(&sb, "is not a %s test (expected %s or no test)", cfg->workload->display,
 				    cfg->workload->name);
 		}
-		ret = jsonr_fail_value(c, ".workload.test", json_object_get(w, "test"), sb.buf);
+		ret = jsonr_fail_key(c, w, ".workload", "test", sb.buf);
 		strbuf_release(&sb);
 		return ret;
 	}
@@ -206,7 +205,7 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 	const char *wkey;
 	json_t *wval;
 	size_t i = 0;
-	json_object_foreach(json_object_get(w, "options"), wkey, wval) {
+	json_object_foreach(jsonr_obj(c, w, ".workload", "options", 0), wkey, wval) {
 		const struct target_kv *o = &cfg->wl_options[i++];
 		struct strbuf p;
 		const struct workload_scale_opt *so;
@@ -244,16 +243,15 @@ static bool speaks_mysql(const struct db_engine *e)
 int config_load_engine(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
 	static const char *const keys[] = {"kind", "buffer_pool", "server_options", NULL};
-	json_t *e = NULL, *bp;
-	const char *kind = NULL;
+	json_t *e = jsonr_obj(c, root, "", "engine", JSONR_REQUIRED);
+	const char *kind;
 	struct strbuf sb;
 	int ret;
 
-	if ((ret = jsonr_get_obj(c, root, "", "engine", true, &e)) < 0)
+	if ((ret = jsonr_status(c)) < 0 || (ret = jsonr_keys(c, e, ".engine", keys)) < 0)
 		return ret;
-	if ((ret = jsonr_get_keys(c, e, ".engine", keys)) < 0)
-		return ret;
-	if ((ret = jsonr_get_str(c, e, ".engine", "kind", true, &kind)) < 0)
+	kind = jsonr_str(c, e, ".engine", "kind", JSONR_REQUIRED | JSONR_NONEMPTY, NULL);
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	strbuf_init(&sb, 0);
 	cfg->engine = db_engine_find(kind);
@@ -261,40 +259,35 @@ int config_load_engine(struct jsonr *c, json_t *root, struct campaign_config *cf
 		strbuf_adds(&sb, "is not a database engine (expected ");
 		db_engine_names(&sb, NULL);
 		strbuf_addc(&sb, ')');
-		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+		ret = jsonr_fail_key(c, e, ".engine", "kind", sb.buf);
 	} else if (cfg->workload->mysql_only && cfg->engine->protocol != DB_PROTO_MYSQL) {
 		strbuf_addf(&sb, "cannot run the %s workload (expected ", cfg->workload->name);
 		db_engine_names(&sb, speaks_mysql);
 		strbuf_addc(&sb, ')');
-		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+		ret = jsonr_fail_key(c, e, ".engine", "kind", sb.buf);
 	} else if (cfg->engine->odbc_connect && features_left_out("odbc")) {
 		strbuf_addf(&sb, "is driven through ODBC, which this dbrig is built without (cmake -D%s=ON)",
 			    features_left_out("odbc"));
-		ret = jsonr_fail_value(c, ".engine.kind", json_object_get(e, "kind"), sb.buf);
+		ret = jsonr_fail_key(c, e, ".engine", "kind", sb.buf);
 	}
 	strbuf_release(&sb);
 	if (ret < 0)
 		return ret;
-	cfg->buffer_pool = UINT64_C(128) << 20;
-	bp = json_object_get(e, "buffer_pool");
-	if (bp) {
-		if ((ret = jsonr_old_size(c, ".engine.buffer_pool", bp, &cfg->buffer_pool)) < 0)
-			return ret;
-		if (cfg->buffer_pool < (UINT64_C(8) << 20))
-			return jsonr_fail_value(c, ".engine.buffer_pool", bp, "is too small (expected at least 8M)");
-	}
+	cfg->buffer_pool = jsonr_size(c, e, ".engine", "buffer_pool", 0, UINT64_C(128) << 20);
+	if ((ret = jsonr_status(c)) < 0)
+		return ret;
+	if (cfg->buffer_pool < (UINT64_C(8) << 20))
+		return jsonr_fail_key(c, e, ".engine", "buffer_pool", "is too small (expected at least 8M)");
 	return get_options(c, e, ".engine", "server_options", false, &cfg->server_options, &cfg->nserver_options);
 }
 
 int config_load_target(struct jsonr *c, json_t *root, struct campaign_config *cfg)
 {
-	json_t *t = NULL;
-	const char *kind = NULL;
+	json_t *t = jsonr_obj(c, root, "", "target", JSONR_REQUIRED);
+	const char *kind = jsonr_str(c, t, ".target", "kind", JSONR_REQUIRED | JSONR_NONEMPTY, NULL);
 	int ret;
 
-	if ((ret = jsonr_get_obj(c, root, "", "target", true, &t)) < 0)
-		return ret;
-	if ((ret = jsonr_get_str(c, t, ".target", "kind", true, &kind)) < 0)
+	if ((ret = jsonr_status(c)) < 0)
 		return ret;
 	cfg->target = target_find(kind);
 	if (!cfg->target) {
@@ -307,7 +300,7 @@ int config_load_target(struct jsonr *c, json_t *root, struct campaign_config *cf
 			strbuf_adds(&sb, "is not a target (expected one of: ");
 		target_names(&sb);
 		strbuf_addc(&sb, ')');
-		ret = jsonr_fail_value(c, ".target.kind", json_object_get(t, "kind"), sb.buf);
+		ret = jsonr_fail_key(c, t, ".target", "kind", sb.buf);
 		strbuf_release(&sb);
 		return ret;
 	}
