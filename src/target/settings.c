@@ -58,6 +58,7 @@ void target_env_error(const struct target_env *env, const char *jpath, const cha
 	strbuf_release(&sb);
 }
 
+/* `c` is the campaign file's reader: its messages read "<value> is not ..." (JSONR_IS_NOT). */
 static int read_setting(struct jsonr *c, const char *jpath, const struct target_option *o, const json_t *v,
 			struct target_setting *s)
 {
@@ -74,29 +75,24 @@ static int read_setting(struct jsonr *c, const char *jpath, const struct target_
 		s->str = xstrdup(json_string_value(v));
 		break;
 	case TOPT_UINT:
-		if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) < o->min ||
-		    (uint64_t)json_integer_value(v) > o->max) {
-			strbuf_addf(&sb, "is not an integer in %llu..%llu", (unsigned long long)o->min,
-				    (unsigned long long)o->max);
-			ret = jsonr_fail_value(c, jpath, v, sb.buf);
+		s->num = jsonr_uint(c, (json_t *)v, jpath, NULL, 0, o->min, o->max, 0);
+		if ((ret = jsonr_status(c)) < 0)
 			goto out;
-		}
-		s->num = (uint64_t)json_integer_value(v);
 		break;
 	case TOPT_SIZE:
-		if ((ret = jsonr_old_size(c, jpath, v, &s->num)) < 0)
+		s->num = jsonr_size(c, (json_t *)v, jpath, NULL, 0, 0);
+		if ((ret = jsonr_status(c)) < 0)
 			goto out;
 		break;
 	case TOPT_DURATION:
-		if ((ret = jsonr_old_duration(c, jpath, v, 0, &s->num)) < 0)
+		s->num = jsonr_duration(c, (json_t *)v, jpath, NULL, 0, 0, 0);
+		if ((ret = jsonr_status(c)) < 0)
 			goto out;
 		break;
 	case TOPT_BOOL:
-		if (!json_is_boolean(v)) {
-			ret = jsonr_fail_value(c, jpath, v, "is not a boolean (expected true or false)");
+		s->num = jsonr_bool(c, (json_t *)v, jpath, NULL, 0, false);
+		if ((ret = jsonr_status(c)) < 0)
 			goto out;
-		}
-		s->num = json_is_true(v);
 		break;
 	case TOPT_STRMAP: {
 		const char *k;
