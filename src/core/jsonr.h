@@ -98,31 +98,4 @@ char *jsonr_path(struct jsonr *jr, struct json_t *obj, const char *path, const c
 /* True when `key` is present (and not null). */
 bool jsonr_has(const struct json_t *obj, const char *key);
 
-/* --- the old 0 / -EINVAL getters, until their callers use the family above --- */
-
-/* Every key of obj is in `allowed` (NULL-terminated): "unknown field (expected one of: …)". */
-int jsonr_get_keys(struct jsonr *jr, struct json_t *obj, const char *path, const char *const *allowed)
-	__attribute__((warn_unused_result));
-int jsonr_get_obj(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, bool required,
-		  struct json_t **out) __attribute__((warn_unused_result));
-/* A non-empty string without NUL (borrowed). */
-int jsonr_get_str(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, bool required,
-		  const char **out) __attribute__((warn_unused_result));
-int jsonr_get_uint(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, uint64_t min,
-		   uint64_t max, uint64_t *out) __attribute__((warn_unused_result));
-int jsonr_get_bool(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, bool *out)
-	__attribute__((warn_unused_result));
-/* "30s", "2h", "1h30m" or an integer number of seconds; whole seconds, at least min_ns. */
-int jsonr_get_duration(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, uint64_t min_ns,
-		       uint64_t *out) __attribute__((warn_unused_result));
-/* A string with ${VAR} / ${VAR:-default} expanded from the environment; *out is malloc'd (the old one freed). */
-int jsonr_get_path(struct jsonr *jr, struct json_t *obj, const char *path, const char *key, char **out)
-	__attribute__((warn_unused_result));
-/* The same for a value already in hand (`path` is its own JSON path). */
-int jsonr_old_duration(struct jsonr *jr, const char *path, const struct json_t *v, uint64_t min_ns, uint64_t *out)
-	__attribute__((warn_unused_result));
-/* "24G" or an integer number of bytes. */
-int jsonr_old_size(struct jsonr *jr, const char *path, const struct json_t *v, uint64_t *out)
-	__attribute__((warn_unused_result));
-
 #endif
