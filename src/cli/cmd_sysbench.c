@@ -27,6 +27,7 @@
 #include "core/opt.h"
 #include "core/strbuf.h"
 #include "core/version.h"
+#include "db/db.h"
 #include "result/result.h"
 #include "workload/registry.h"
 #include "workload/sysbench/sysbench.h"
@@ -54,14 +55,15 @@
 #define UMAX 1000000000LL
 /* How sysbench's help shows an option's value (opt_def.flags, the caller's
  * bits): from the kind unless one of these says otherwise. */
-#define M_LIST (OPT_CALLER_FLAGS << 0)     /* =[LIST,...] */
+#define M_LIST DB_OPT_LIST                 /* =[LIST,...] (the driver's rows say so with db.h's bits) */
 #define M_SIZE (OPT_CALLER_FLAGS << 1)     /* =SIZE */
 #define M_FILENAME (OPT_CALLER_FLAGS << 2) /* =FILENAME */
-#define M_FILE (OPT_CALLER_FLAGS << 3)     /* =FILE */
+#define M_FILE DB_OPT_FILE                 /* =FILE */
 #define M_DURATION (OPT_CALLER_FLAGS << 4) /* =DURATION (dbrig's own) */
-#define M_ONOFF (OPT_CALLER_FLAGS << 5)    /* [=on|off], shown as sysbench's boolean */
+#define M_ONOFF DB_OPT_ONOFF               /* [=on|off], shown as sysbench's boolean */
 
-static const struct opt_def sb_opts_table[] = {
+/* The general options, up to the driver's rows (the mysql driver's table, db/mysql/ops.c). */
+static const struct opt_def sb_rows_a[] = {
 	{"threads", NULL, OPT_UINT, O(threads), "1", "number of threads to use", 0, 100000, GEN, 0},
 	{"events", NULL, OPT_U64, O(events), "0", "limit for total number of events", 0, INT64_MAX, GEN, 0},
 	{"time", NULL, OPT_DURATION, O(time_ns), "10", "limit for total execution time in seconds", 0, 0, GEN, 0},
@@ -109,18 +111,10 @@ static const struct opt_def sb_opts_table[] = {
 	 "specifies database driver to use ('help' to get list of available drivers)", 0, 0, DBO, 0},
 	{"db-ps-mode", NULL, OPT_STRING, O(db_ps_mode), "auto", "prepared statements usage mode {auto, disable}", 0, 0, DBO, 0},
 	{"db-debug", NULL, OPT_BOOL, O(db_debug), "off", "print database-specific debug information", 0, 0, DBO, 0},
-	{"mysql-host", NULL, OPT_STRING, O(mysql_host), "localhost", "MySQL server host", 0, 0, MY, M_LIST},
-	{"mysql-port", NULL, OPT_STRING, O(mysql_port), "3306", "MySQL server port", 0, 0, MY, M_LIST},
-	{"mysql-socket", NULL, OPT_STRING, O(mysql_socket), NULL, "MySQL socket", 0, 0, MY, M_LIST},
-	{"mysql-user", NULL, OPT_STRING, O(mysql_user), "sbtest", "MySQL user", 0, 0, MY, 0},
-	{"mysql-password", NULL, OPT_STRING, O(mysql_password), "", "MySQL password", 0, 0, MY, OPT_SECRET},
-	{"mysql-db", NULL, OPT_STRING, O(mysql_db), "sbtest", "MySQL database name", 0, 0, MY, 0},
-	/* sysbench's line in --help; it also takes MySQL's modes (dbrig's rows below: modes that authenticate the server). */
-	{"mysql-ssl", NULL, OPT_STRING, O(mysql_ssl), "off", "use SSL connections, if available in the client library", 0,
-	 0, MY, OPT_BARE_ON | M_ONOFF},
-	{"mysql-ssl-cipher", NULL, OPT_STRING, O(mysql_ssl_cipher), "", "use specific cipher for SSL connections", 0, 0, MY, 0},
-	{"mysql-compression", NULL, OPT_BOOL, O(mysql_compression), "off",
-	 "use compression, if available in the client library", 0, 0, MY, 0},
+};
+
+/* sysbench's own rows of its "mysql options" (after the driver's), the test's, and dbrig's first additions. */
+static const struct opt_def sb_rows_b[] = {
 	{"mysql-debug", NULL, OPT_BOOL, O(mysql_debug), "off", "trace all client library calls", 0, 0, MY, 0},
 	{"mysql-ignore-errors", NULL, OPT_STRING, O(mysql_ignore_errors), "1213,1020,1205",
 	 "list of errors to ignore, or \"all\"", 0, 0, MY, M_LIST},
@@ -169,24 +163,55 @@ static const struct opt_def sb_opts_table[] = {
 	 "both are kept in the result; durations take units (90s, 15m, 2h)",
 	 0, 0, DBRIG, M_DURATION},
 	CLI_RUN_RECORD_ROWS(struct sb_cli, run, DBRIG),
-	{"mysql-password-file", NULL, OPT_STRING, O(mysql_password_file), NULL,
-	 "read the MySQL password from this file (first line); MYSQL_PWD is read too; a password given with "
-	 "--mysql-password is blanked from the process's argv",
-	 0, 0, DBRIG, M_FILE},
-	{"mysql-ssl-ca", NULL, OPT_STRING, O(mysql_ssl_ca), NULL,
-	 "the CA that signed the MySQL server's certificate (PEM). --mysql-ssl also takes MySQL's modes: required "
-	 "(encrypted, the server not checked), verify_ca (its certificate chains to --mysql-ssl-ca), verify_identity "
-	 "(verify_ca, and the certificate names the host); on is sysbench 1.0's (required, with client-key.pem, "
-	 "client-cert.pem, cacert.pem from the current directory if present)",
-	 0, 0, DBRIG, M_FILE},
-	{"mysql-ssl-cert", NULL, OPT_STRING, O(mysql_ssl_cert), NULL,
-	 "client certificate (PEM), for a server that asks for one (with --mysql-ssl-key)", 0, 0, DBRIG, M_FILE},
-	{"mysql-ssl-key", NULL, OPT_STRING, O(mysql_ssl_key), NULL, "client key (PEM)", 0, 0, DBRIG, M_FILE},
+};
+
+/* dbrig's additions after the driver's (its DB_OPT_DBRIG rows). */
+static const struct opt_def sb_rows_c[] = {
 	{"rand-zipfian-exp", NULL, OPT_DOUBLE, O(rand_zipfian_exp), "0.8",
 	 "shape parameter (exponent) of --rand-type=zipfian (sysbench master's)", 0, 0, DBRIG, 0},
 	CLI_RUN_IDENTITY_ROWS(struct sb_cli, run, DBRIG),
 };
-#define NOPTS (sizeof(sb_opts_table) / sizeof(sb_opts_table[0]))
+#define NROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* sysbench 1.0.20's words for rows of the mysql driver's table (whose own
+ * help lines are dbrig tpcc's), in its "mysql options" and dbrig's section. */
+static const struct cli_row_override sb_mysql_words[] = {
+	{"mysql-ssl", NULL, "use SSL connections, if available in the client library"},
+	{"mysql-password-file", NULL,
+	 "read the MySQL password from this file (first line); MYSQL_PWD is read too; a password given with "
+	 "--mysql-password is blanked from the process's argv"},
+	{"mysql-ssl-ca", NULL,
+	 "the CA that signed the MySQL server's certificate (PEM). --mysql-ssl also takes MySQL's modes: required "
+	 "(encrypted, the server not checked), verify_ca (its certificate chains to --mysql-ssl-ca), verify_identity "
+	 "(verify_ca, and the certificate names the host); on is sysbench 1.0's (required, with client-key.pem, "
+	 "client-cert.pem, cacert.pem from the current directory if present)"},
+	{"mysql-ssl-cert", NULL, "client certificate (PEM), for a server that asks for one (with --mysql-ssl-key)"},
+	{"mysql-ssl-key", NULL, "client key (PEM)"},
+};
+
+/* The whole table: sb_rows_a, the mysql driver's sysbench rows, sb_rows_b,
+ * the driver's dbrig rows, sb_rows_c (so each --help section keeps
+ * sysbench's order). Built once by sb_table(). */
+#define SB_MAX_OPTS 128
+static struct opt_def sb_opts_table[SB_MAX_OPTS];
+static size_t sb_nopts;
+#define NOPTS sb_nopts
+
+static void sb_table(struct cli_driver_opts *my)
+{
+	const struct db_driver_ops *drv = db_driver_find("mysql");
+	size_t slot = offsetof(struct sb_cli, my), nw = NROWS(sb_mysql_words);
+
+	sb_nopts = 0;
+	memcpy(sb_opts_table, sb_rows_a, sizeof(sb_rows_a));
+	sb_nopts = NROWS(sb_rows_a);
+	cli_add_driver_rows(sb_opts_table, &sb_nopts, SB_MAX_OPTS, drv, my, slot, false, 0, sb_mysql_words, nw, NULL);
+	memcpy(sb_opts_table + sb_nopts, sb_rows_b, sizeof(sb_rows_b));
+	sb_nopts += NROWS(sb_rows_b);
+	cli_add_driver_rows(sb_opts_table, &sb_nopts, SB_MAX_OPTS, drv, my, slot, true, 0, sb_mysql_words, nw, DBRIG);
+	memcpy(sb_opts_table + sb_nopts, sb_rows_c, sizeof(sb_rows_c));
+	sb_nopts += NROWS(sb_rows_c);
+}
 
 static const char *metavar(const struct opt_def *d)
 {
@@ -515,7 +540,7 @@ int cmd_sysbench(int argc, char **argv)
 	struct sb_opts o;
 	struct sb_conn k = {0};
 	struct opt_problem pb;
-	bool seen[NOPTS];
+	bool seen[SB_MAX_OPTS];
 	const char *pos[2];
 	int npos = 0, words;
 	double pct[RESULT_MAX_PERCENTILES];
@@ -533,11 +558,12 @@ int cmd_sysbench(int argc, char **argv)
 		return EXIT_RUNTIME;
 	memset(&c, 0, sizeof(c));
 	memset(&o, 0, sizeof(o));
+	sb_table(&c.my);
 	if (parse_args(&c, argc, args, pos, &npos, seen, &pb) < 0)
 		goto out;
 	/* Copy the password before blanking it in argv (the option points there). */
 	if (seen[opt_index("mysql-password")])
-		k.password = xstrdup(c.mysql_password);
+		k.password = xstrdup(db_option_str(c.my.drv, c.my.blob, "mysql-password"));
 	scrub_argv(argc, args);
 	if (c.help) {
 		usage();

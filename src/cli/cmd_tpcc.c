@@ -37,20 +37,20 @@
 #define LOAD "TPC-C options"
 #define DB "dbrig run identity"
 
-static const struct opt_def tp_opts[] = {
+/* The connection's rows before the drivers' (their tables: db/mysql/ops.c, db/odbc/ops.c). */
+static const struct opt_def tp_rows_a[] = {
 	/* odbc unless this build leaves it out (-DDBRIG_WITH_ODBC=OFF) */
 	{"db-driver", NULL, OPT_STRING, O(db_driver), DBRIG_HAVE_ODBC ? "odbc" : "mysql",
 	 DBRIG_HAVE_ODBC ? "database driver: odbc or mysql (libmysqlclient)"
 			 : "database driver: mysql (libmysqlclient; this build has no ODBC)",
 	 0, 0, CON, 0},
-	{"odbc-connect", NULL, OPT_STRING, O(odbc_connect), NULL, "ODBC connection string (Driver={…};Server=…;UID=…) or DSN=name; the password comes from ODBC_PWD or --odbc-password-file", 0, 0, CON, 0},
-	{"odbc-password-file", NULL, OPT_STRING, O(odbc_password_file), NULL, "read the ODBC password from this file (first line)", 0, 0, CON, 0},
 	{"dialect", NULL, OPT_STRING, O(dialect), "auto", "SQL dialect: auto (from SQL_DBMS_NAME), mssql, mysql or postgresql", 0, 0, CON, 0},
 	{"isolation", NULL, OPT_STRING, O(isolation), "default", "transaction isolation: LEVEL for every transaction and TYPE:LEVEL for one type, comma-separated (e.g. read-committed,ostat:repeatable-read); LEVEL default (the server's), read-committed, repeatable-read, serializable or snapshot (SQL Server); TYPE neword, payment, ostat, delivery or slev; on SQL Server Order-Status is repeatable-read unless given", 0, 0, CON, 0},
 	{"retry-errors", NULL, OPT_STRING, O(retry_errors), "1213,1205", "native error numbers that roll back and retry a transaction (besides deadlock SQLSTATEs), or \"all\"", 0, 0, CON, 0},
-	CLI_MYSQL_ENDPOINT_ROWS(struct tp_cli, my, CON, "tpcc"),
-	CLI_MYSQL_DB_ROWS(struct tp_cli, my, CON, "tpcc"),
-	CLI_MYSQL_TLS_ROWS(struct tp_cli, my, CON),
+};
+
+/* The workload's and the run's rows, after the drivers'. */
+static const struct opt_def tp_rows_b[] = {
 	{"warehouses", NULL, OPT_UINT, O(warehouses), "1", "warehouses (the scale)", WL_TPCC_WAREHOUSES_MIN,
 	 WL_TPCC_WAREHOUSES_MAX, LOAD, 0},
 	{"threads", NULL, OPT_UINT, O(threads), "4", "prepare: loader connections (ITEM and three units per warehouse are spread over them)", 1, 1024, LOAD, 0},
@@ -77,7 +77,92 @@ static const struct opt_def tp_opts[] = {
 	{"verbosity", NULL, OPT_UINT, O(verbosity), "3", "verbosity level {5 - debug, 0 - only critical messages}", 0, 5, GEN, 0},
 	CLI_RUN_IDENTITY_ROWS(struct tp_cli, run, DB),
 };
-#define NOPTS (sizeof(tp_opts) / sizeof(tp_opts[0]))
+#define NROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* TPC-C's database and user, in place of the mysql driver's (sysbench's). */
+static const struct cli_row_override tp_words[] = {
+	{"mysql-user", "tpcc", NULL},
+	{"mysql-db", "tpcc", NULL},
+};
+
+/* tp_rows_a, then every compiled-in driver's rows (a section per driver in
+ * --help; no OPT_SECRET row: a password never comes from the command line),
+ * then tp_rows_b. Built by tp_table() into c->drv's slots. */
+#define TP_MAX_OPTS 128
+static struct opt_def tp_opts[TP_MAX_OPTS];
+static size_t tp_nopts;
+#define NOPTS tp_nopts
+
+static void tp_table(struct tp_cli *c)
+{
+	size_t k = 0;
+
+	memcpy(tp_opts, tp_rows_a, sizeof(tp_rows_a));
+	tp_nopts = NROWS(tp_rows_a);
+	for (const struct db_driver_ops *const *d = db_drivers; *d; d++) {
+		if (!(*d)->n_options)
+			continue;
+		if (k == CLI_MAX_DRIVERS)
+			abort(); /* more drivers with options than CLI_MAX_DRIVERS */
+		cli_add_driver_rows(tp_opts, &tp_nopts, TP_MAX_OPTS, *d, &c->drv[k],
+				    offsetof(struct tp_cli, drv) + k * sizeof(c->drv[0]), false, OPT_SECRET, tp_words,
+				    NROWS(tp_words), NULL);
+		cli_add_driver_rows(tp_opts, &tp_nopts, TP_MAX_OPTS, *d, &c->drv[k],
+				    offsetof(struct tp_cli, drv) + k * sizeof(c->drv[0]), true, OPT_SECRET, tp_words,
+				    NROWS(tp_words), NULL);
+		k++;
+	}
+	memcpy(tp_opts + tp_nopts, tp_rows_b, sizeof(tp_rows_b));
+	tp_nopts += NROWS(tp_rows_b);
+}
+
+/* The blob of driver d's options in c (NULL when d has none). */
+static const void *tp_blob(const struct tp_cli *c, const struct db_driver_ops *d)
+{
+	for (size_t k = 0; k < CLI_MAX_DRIVERS; k++)
+		if (c->drv[k].drv == d)
+			return c->drv[k].blob;
+	return NULL;
+}
+
+/* An unknown --NAME-... whose NAME is a driver this build leaves out
+ * (-DDBRIG_WITH_ODBC=OFF: --odbc-connect): said so in one line, not as an
+ * unknown option. True after that line. */
+static bool tp_left_out_option(const struct opt_problem *pb)
+{
+	char name[32];
+	size_t len;
+
+	if (pb->kind != OPT_PB_UNKNOWN || strncmp(pb->arg, "--", 2))
+		return false;
+	len = strcspn(pb->arg + 2, "-_=");
+	if (len >= sizeof(name))
+		return false;
+	memcpy(name, pb->arg + 2, len);
+	name[len] = '\0';
+	if (!features_left_out(name))
+		return false;
+	log_error("--%.*s: the %s driver is left out of this dbrig (cmake -D%s=ON)", (int)strcspn(pb->arg + 2, "="),
+		  pb->arg + 2, name, features_left_out(name));
+	return true;
+}
+
+/* --mysql-port is text in the driver's table (sysbench takes a list there);
+ * here it is one number, checked as soon as the line is read. 0, or -1 after
+ * one message. */
+static int tp_mysql_port(const struct tp_cli *c, unsigned *port)
+{
+	const struct db_driver_ops *my = db_driver_find("mysql");
+	const char *s = db_option_str(my, tp_blob(c, my), "mysql-port");
+	int64_t v;
+
+	if (parse_int64(s, 1, 65535, &v) < 0) {
+		log_error("--mysql-port: \"%s\" is not valid (expected an integer from 1 to 65535)", s);
+		return -1;
+	}
+	*port = (unsigned)v;
+	return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -224,32 +309,55 @@ static int tp_pad_check(uint64_t pad_to, enum tpcc_dialect d)
 static int tp_endpoint(const struct tp_cli *c, const struct db_driver_ops *drv, struct db_conn_params *cp,
 		       char **password, char *endpoint, size_t nendpoint)
 {
+	const void *o = tp_blob(c, drv);
+
+	cp->driver_opts = o;
 	if (drv->uses_dsn) {
-		if (!c->odbc_connect) {
+		const char *connect = db_option_str(drv, o, "odbc-connect");
+		if (!connect) {
 			log_error("--odbc-connect: missing (expected a connection string such as "
 				  "'Driver={ODBC Driver 18 for SQL Server};Server=host,1433;UID=bench;Database=tpcc')");
 			return -1;
 		}
-		cp->dsn = c->odbc_connect;
+		cp->dsn = connect;
 		drv->describe(cp, endpoint, nendpoint);
-		if (strcmp(endpoint, c->odbc_connect))
+		if (strcmp(endpoint, connect))
 			log_warn("--odbc-connect: the string holds a password, visible to ps; use ODBC_PWD or "
 				 "--odbc-password-file");
-		if (cli_password(NULL, "odbc-password-file", c->odbc_password_file, "ODBC_PWD", password) < 0)
+		if (cli_password(NULL, "odbc-password-file", db_option_str(drv, o, "odbc-password-file"), "ODBC_PWD",
+				 password) < 0)
 			return -1;
 	} else {
-		if (cli_password(NULL, "mysql-password-file", c->my.password_file, "MYSQL_PWD", password) < 0)
+		if (cli_password(NULL, "mysql-password-file", db_option_str(drv, o, "mysql-password-file"), "MYSQL_PWD",
+				 password) < 0)
 			return -1;
-		cp->host = c->my.host;
-		cp->port = c->my.port;
-		cp->socket = c->my.socket;
-		cp->user = c->my.user;
-		cp->database = c->my.db;
-		if (cli_mysql_tls(c->my.ssl, c->my.ssl_ca, c->my.ssl_cert, c->my.ssl_key, cp) < 0)
+		if (tp_mysql_port(c, &cp->port) < 0)
+			return -1;
+		cp->host = db_option_str(drv, o, "mysql-host");
+		cp->socket = db_option_str(drv, o, "mysql-socket");
+		cp->user = db_option_str(drv, o, "mysql-user");
+		cp->database = db_option_str(drv, o, "mysql-db");
+		if (cli_mysql_tls(db_option_str(drv, o, "mysql-ssl"), db_option_str(drv, o, "mysql-ssl-ca"),
+				  db_option_str(drv, o, "mysql-ssl-cert"), db_option_str(drv, o, "mysql-ssl-key"), cp) < 0)
 			return -1;
 		drv->describe(cp, endpoint, nendpoint);
 	}
 	return 0;
+}
+
+/* The command line into c (the drivers' rows into their slots), and the
+ * --mysql-port number checked as soon as it is read. 0, or -1 after one
+ * message. */
+static int tp_parse(struct tp_cli *c, int argc, char **argv, const char **pos, int *npos)
+{
+	struct opt_problem pb;
+	unsigned port;
+
+	if (opt_parse_collect(tp_opts, NOPTS, c, argc, argv, pos, 2, npos, NULL, &pb) < 0 && tp_left_out_option(&pb))
+		return -1;
+	if (opt_parse(tp_opts, NOPTS, c, argc, argv, pos, 2, npos, NULL) < 0)
+		return -1;
+	return tp_mysql_port(c, &port);
 }
 
 /* --print-sql: every statement of the dialect. The exit status. */
@@ -395,16 +503,17 @@ int cmd_tpcc(int argc, char **argv)
 	double pct[RESULT_MAX_PERCENTILES];
 	unsigned npct = 0;
 
+	memset(&c, 0, sizeof(c));
+	tp_table(&c);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
 		}
 	}
-	memset(&c, 0, sizeof(c));
 	memset(&cp, 0, sizeof(cp));
 	memset(&x, 0, sizeof(x));
-	if (opt_parse(tp_opts, NOPTS, &c, argc, argv, pos, 2, &npos, NULL) < 0)
+	if (tp_parse(&c, argc, argv, pos, &npos) < 0)
 		goto out;
 	log_set_verbosity((int)c.verbosity);
 	auto_dialect = !strcmp(c.dialect, "auto");

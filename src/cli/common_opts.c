@@ -159,3 +159,31 @@ int cli_mysql_tls(const char *mode, const char *ca, const char *cert, const char
 	cp->ssl_key = key;
 	return 0;
 }
+
+void cli_add_driver_rows(struct opt_def *defs, size_t *n, size_t cap, const struct db_driver_ops *d,
+			 struct cli_driver_opts *slot, size_t slot_offset, bool dbrig, unsigned drop,
+			 const struct cli_row_override *ov, size_t nov, const char *dbrig_group)
+{
+	if (d->options_size > sizeof(slot->blob))
+		abort(); /* the driver's blob does not fit DB_OPTIONS_MAX */
+	slot->drv = d;
+	for (size_t i = 0; i < d->n_options; i++) {
+		struct opt_def row = d->options[i];
+		if (!(row.flags & DB_OPT_DBRIG) != !dbrig || (row.flags & drop))
+			continue;
+		if (*n == cap)
+			abort(); /* the command's table is too small for its drivers' rows */
+		row.offset += slot_offset + offsetof(struct cli_driver_opts, blob);
+		for (size_t k = 0; k < nov; k++) {
+			if (strcmp(ov[k].name, row.name))
+				continue;
+			if (ov[k].def)
+				row.def = ov[k].def;
+			if (ov[k].help)
+				row.help = ov[k].help;
+		}
+		if ((row.flags & DB_OPT_DBRIG) && dbrig_group)
+			row.group = dbrig_group;
+		defs[(*n)++] = row;
+	}
+}

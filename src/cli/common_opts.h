@@ -1,12 +1,12 @@
 /*
  * What `dbrig sysbench` and `dbrig tpcc` share on their command lines: option
  * rows (each command embeds the structs below in its own option struct and
- * puts the rows in its table where its --help shows them), --percentile, and
- * where a password comes from.
+ * puts the rows in its table where its --help shows them), the drivers' own
+ * option rows (each driver's table, appended with cli_add_driver_rows),
+ * --percentile, and where a password comes from.
  *
- *   struct sb_cli { ...; struct cli_mysql_opts my; struct cli_run_opts run; };
+ *   struct sb_cli { ...; struct cli_driver_opts my; struct cli_run_opts run; };
  *   static const struct opt_def rows[] = {
- *           CLI_MYSQL_ENDPOINT_ROWS(struct sb_cli, my, "MySQL driver options", "sbtest"), ...
  *           CLI_RUN_RECORD_ROWS(struct sb_cli, run, "dbrig additions"),
  *           CLI_RUN_IDENTITY_ROWS(struct sb_cli, run, "dbrig additions"),
  *   };
@@ -15,19 +15,42 @@
 #define DBRIG_CLI_COMMON_OPTS_H
 
 #include "core/opt.h"
+#include "db/db.h"
 #include "result/result.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct run_identity;
 
-/* libmysqlclient's endpoint: --mysql-host/-port/-socket/-user/-password-file/-db. */
-struct cli_mysql_opts {
-	const char *host, *socket, *user, *password_file, *db;
-	unsigned port;
-	const char *ssl, *ssl_ca, *ssl_cert, *ssl_key; /* --mysql-ssl[=MODE], --mysql-ssl-ca/-cert/-key */
+/* One driver's options blob inside a command's option struct: the driver's
+ * rows (struct db_driver_ops.options) point into `blob`. */
+struct cli_driver_opts {
+	const struct db_driver_ops *drv; /* NULL: an unused slot */
+	_Alignas(max_align_t) unsigned char blob[DB_OPTIONS_MAX];
 };
+#define CLI_MAX_DRIVERS 4
+
+/* A command's own wording of a driver's row: its help line and/or default
+ * (NULL: the driver's). */
+struct cli_row_override {
+	const char *name, *def, *help;
+};
+
+/*
+ * Append the rows of d's option table to defs (*n rows so far, room for cap)
+ * for a command whose option struct holds `slot` at byte `slot_offset`:
+ * the rows whose DB_OPT_DBRIG bit is `dbrig` (a command that lists dbrig's
+ * additions in a section of their own adds them in a second call), without
+ * the rows that have a flag of `drop` (dbrig tpcc takes no OPT_SECRET from
+ * the command line), with `ov`'s words, and `dbrig_group` (when not NULL) as
+ * the heading of the DB_OPT_DBRIG rows. Sets slot->drv. A table that does not
+ * fit is a bug here and aborts.
+ */
+void cli_add_driver_rows(struct opt_def *defs, size_t *n, size_t cap, const struct db_driver_ops *d,
+			 struct cli_driver_opts *slot, size_t slot_offset, bool dbrig, unsigned drop,
+			 const struct cli_row_override *ov, size_t nov, const char *dbrig_group);
 
 /* Where a run's records go and who it is: --result, --journal, --event-loops,
  * --reconnect-timeout, --run-*. */
@@ -41,35 +64,6 @@ struct cli_run_opts {
 	unsigned run_steady_window; /* 0: not a campaign run (nothing stored) */
 };
 
-
-#define CLI_MYSQL_ENDPOINT_ROWS(type, m, group, user_default)                                                          \
-	{"mysql-host", NULL, OPT_STRING, offsetof(type, m.host), "localhost", "MySQL server host", 0, 0, group, 0},    \
-	{"mysql-port", NULL, OPT_UINT, offsetof(type, m.port), "3306", "MySQL server port", 1, 65535, group, 0},       \
-	{"mysql-socket", NULL, OPT_STRING, offsetof(type, m.socket), NULL, "MySQL socket", 0, 0, group, 0},            \
-	{"mysql-user", NULL, OPT_STRING, offsetof(type, m.user), user_default, "MySQL user", 0, 0, group, 0}
-
-#define CLI_MYSQL_DB_ROWS(type, m, group, db_default)                                                                  \
-	{"mysql-password-file", NULL, OPT_STRING, offsetof(type, m.password_file), NULL,                              \
-	 "read the MySQL password from this file (first line; else MYSQL_PWD)", 0, 0, group, 0},                      \
-	{"mysql-db", NULL, OPT_STRING, offsetof(type, m.db), db_default, "MySQL database name", 0, 0, group, 0}
-
-/*
- * --mysql-ssl takes MySQL's modes ("on" alone gives encryption without
- * authenticating the server): see db.h enum db_ssl_mode and
- * cli_mysql_tls. Alone, or "on", it is sysbench 1.0.20's --mysql-ssl=on.
- */
-#define CLI_MYSQL_TLS_ROWS(type, m, group)                                                                            \
-	{"mysql-ssl", NULL, OPT_STRING, offsetof(type, m.ssl), "off",                                                  \
-	 "TLS: off; required (encrypted, server not checked); verify_ca (its certificate must chain to "                \
-	 "--mysql-ssl-ca); verify_identity (verify_ca and it must name the host); on (sysbench 1.0: required, with "    \
-	 "client-key.pem, client-cert.pem, cacert.pem from the current directory if present)", 0, 0, group,            \
-	 OPT_BARE_ON},                                                                                                 \
-	{"mysql-ssl-ca", NULL, OPT_STRING, offsetof(type, m.ssl_ca), NULL,                                             \
-	 "PEM file of the CA that signed the server's certificate (verify_ca, verify_identity)", 0, 0, group, 0},      \
-	{"mysql-ssl-cert", NULL, OPT_STRING, offsetof(type, m.ssl_cert), NULL,                                         \
-	 "PEM file of the client certificate, for a server that asks for one (with --mysql-ssl-key)", 0, 0, group, 0}, \
-	{"mysql-ssl-key", NULL, OPT_STRING, offsetof(type, m.ssl_key), NULL, "PEM file of the client key", 0, 0,      \
-	 group, 0}
 
 #define CLI_RUN_RECORD_ROWS(type, m, group)                                                                            \
 	{"result", NULL, OPT_STRING, offsetof(type, m.result), NULL,                                                   \

@@ -44,10 +44,13 @@ struct sb_cli {
 	bool db_debug;
 	uint64_t precondition_ns;
 	struct cli_run_opts run;
-	const char *mysql_host, *mysql_port, *mysql_socket, *mysql_user, *mysql_password, *mysql_password_file;
-	const char *mysql_db, *mysql_ssl_cipher, *mysql_ignore_errors, *mysql_storage_engine, *pgsql_variant;
-	const char *mysql_ssl, *mysql_ssl_ca, *mysql_ssl_cert, *mysql_ssl_key;
-	bool mysql_compression, mysql_debug, mysql_dry_run;
+	/* The mysql driver's options (its table in db/mysql/ops.c: --mysql-host,
+	 * -port, -socket, -user, -password, -db, -ssl*, -compression,
+	 * -password-file), read with db_option_str. */
+	struct cli_driver_opts my;
+	/* sysbench's own --mysql-* (the driver itself has no such option). */
+	const char *mysql_ignore_errors, *mysql_storage_engine, *pgsql_variant;
+	bool mysql_debug, mysql_dry_run;
 	unsigned tables, table_size, range_size, point_selects, simple_ranges, sum_ranges, order_ranges;
 	unsigned distinct_ranges, index_updates, non_index_updates, delete_inserts;
 	bool range_selects, skip_trx, auto_inc, secondary, create_secondary;

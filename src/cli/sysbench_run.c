@@ -368,6 +368,10 @@ int sb_init_checks(struct sb_cli *c, struct sb_opts *o, unsigned *ckpt, unsigned
 int sb_connection(struct sb_cli *c, struct sb_opts *o, const char *test, const char *cmd, const char *frame,
 		  struct sb_conn *k)
 {
+	const struct db_driver_ops *my = c->my.drv;
+	const void *mo = c->my.blob;
+	const char *host = db_option_str(my, mo, "mysql-host"), *sport = db_option_str(my, mo, "mysql-port");
+	const char *socket = db_option_str(my, mo, "mysql-socket");
 	int64_t port;
 
 	k->drv = strcmp(c->db_driver, "mysql") ? NULL : db_driver_find(c->mysql_dry_run ? "null" : "mysql");
@@ -391,13 +395,12 @@ int sb_connection(struct sb_cli *c, struct sb_opts *o, const char *test, const c
 		log_error("--mysql-ignore-errors: '%s' is not a list of error numbers or \"all\"", c->mysql_ignore_errors);
 		return -1;
 	}
-	if (strchr(c->mysql_host, ',') || strchr(c->mysql_port, ',') ||
-	    (c->mysql_socket && strchr(c->mysql_socket, ','))) {
+	if (strchr(host, ',') || strchr(sport, ',') || (socket && strchr(socket, ','))) {
 		refuse("a list in --mysql-host, --mysql-port or --mysql-socket", "one server per run");
 		return -1;
 	}
-	if (parse_int64(c->mysql_port, 1, 65535, &port) < 0) {
-		log_error("Invalid value for --mysql-port: '%s'", c->mysql_port);
+	if (parse_int64(sport, 1, 65535, &port) < 0) {
+		log_error("Invalid value for --mysql-port: '%s'", sport);
 		return -1;
 	}
 	if (c->rand_spec_pct <= 0 || c->rand_spec_pct > 100 || c->rand_spec_res < 0 || c->rand_spec_res > 100) {
@@ -417,19 +420,20 @@ int sb_connection(struct sb_cli *c, struct sb_opts *o, const char *test, const c
 	}
 
 	if (!k->password &&
-	    cli_password(NULL, "mysql-password-file", c->mysql_password_file, "MYSQL_PWD", &k->password) < 0)
+	    cli_password(NULL, "mysql-password-file", db_option_str(my, mo, "mysql-password-file"), "MYSQL_PWD",
+			 &k->password) < 0)
 		return -1;
 	memset(&k->cp, 0, sizeof(k->cp));
-	k->cp.host = c->mysql_host;
+	k->cp.host = host;
 	k->cp.port = (unsigned)port;
-	k->cp.socket = c->mysql_socket;
-	k->cp.user = c->mysql_user;
+	k->cp.socket = socket;
+	k->cp.user = db_option_str(my, mo, "mysql-user");
 	k->cp.password = k->password;
-	k->cp.database = c->mysql_db;
-	if (cli_mysql_tls(c->mysql_ssl, c->mysql_ssl_ca, c->mysql_ssl_cert, c->mysql_ssl_key, &k->cp) < 0)
+	k->cp.database = db_option_str(my, mo, "mysql-db");
+	if (cli_mysql_tls(db_option_str(my, mo, "mysql-ssl"), db_option_str(my, mo, "mysql-ssl-ca"),
+			  db_option_str(my, mo, "mysql-ssl-cert"), db_option_str(my, mo, "mysql-ssl-key"), &k->cp) < 0)
 		return -1;
-	k->cp.ssl_cipher = c->mysql_ssl_cipher;
-	k->cp.compress = c->mysql_compression;
+	k->cp.driver_opts = mo; /* the cipher list and compression: the driver reads them */
 	k->cp.retry_codes = k->codes;
 	k->cp.n_retry_codes = k->ncodes;
 	k->cp.retry_all = k->all;

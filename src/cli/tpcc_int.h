@@ -19,8 +19,10 @@ struct tpcc_sql;
 
 /* The command line, as cmd_tpcc.c's option table fills it. */
 struct tp_cli {
-	const char *db_driver, *odbc_connect, *odbc_password_file, *dialect, *isolation, *retry_errors;
-	struct cli_mysql_opts my;
+	const char *db_driver, *dialect, *isolation, *retry_errors;
+	/* Each compiled-in driver's options (--mysql-*, --odbc-*: its table),
+	 * read with db_option_str; slots without a driver are unused. */
+	struct cli_driver_opts drv[CLI_MAX_DRIVERS];
 	unsigned warehouses, threads, terminals, connections, verbosity, connect_concurrency;
 	const char *connections_arg;
 	bool per_terminal; /* --connections=terminals */

@@ -16,6 +16,8 @@
 #ifndef DBRIG_DB_DB_H
 #define DBRIG_DB_DB_H
 
+#include "core/opt.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -100,8 +102,10 @@ struct db_conn_params {
 	/* A driver that connects by a connection string (ODBC: Driver={…};Server=…
 	 * or DSN=…) takes it here instead of host/port/socket/user/database. */
 	const char *dsn;
-	const char *ssl_cipher; /* MySQL: TLS cipher list (sysbench's --mysql-ssl-cipher), NULL or "" = the library's */
-	bool compress;          /* MySQL: the compressed protocol (--mysql-compression) */
+	/* The driver's own options (struct db_driver_ops.options), as the
+	 * command line filled them: a blob only the driver reads. NULL: the
+	 * driver's defaults. */
+	const void *driver_opts;
 	unsigned connect_timeout_s;
 	/* Native error codes that mean "roll back and retry" (--mysql-ignore-errors,
 	 * --retry-errors); retry_all: every native error does. */
@@ -109,9 +113,11 @@ struct db_conn_params {
 	size_t n_retry_codes;
 	bool retry_all;
 	bool allow_load_stream; /* this connection may call load_stream (a loader's, never a run's) */
-	/* Ask for the driver's bulk-copy API (ODBC: SQL Server's bcp, which
-	 * must be switched on with SQL_COPT_SS_BCP before connecting). */
-	bool bulk_copy;
+	/* This connection may call copy_rows (a loader's, never a run's), as
+	 * allow_load_stream gates load_stream: a driver whose bulk copy must be
+	 * asked for before connecting (ODBC: SQL Server's bcp, switched on with
+	 * SQL_COPT_SS_BCP) asks for it then. */
+	bool allow_copy_rows;
 	/* Autocommit on (ODBC SQL_ATTR_AUTOCOMMIT): every statement its own
 	 * transaction, or the server-side procedure ends its own (TPC-C's
 	 * procedure mode). Off by default: a transaction ends with commit(). */
@@ -157,6 +163,25 @@ struct db_exec_result {
 struct db_stmt; /* backend-defined */
 struct db_conn;
 
+/*
+ * A driver's command-line options are data on its ops table, as fio's
+ * engines carry theirs: rows of core/opt.h's struct opt_def whose names (no
+ * leading "--") start with the driver's option_prefix, whose group is the
+ * heading of the driver's --help section ("mysql options"), and whose offsets
+ * point into the driver's own options blob (options_size bytes, at most
+ * DB_OPTIONS_MAX). A command appends the rows of the drivers it offers to its
+ * own table, gives each driver a blob in its option struct, parses, and hands
+ * the selected driver's blob over as db_conn_params.driver_opts.
+ *
+ * The flags below are caller bits of opt_def.flags (core/opt.h leaves them to
+ * the table's user) that say how a command's --help shows a row.
+ */
+#define DB_OPTIONS_MAX 256
+#define DB_OPT_LIST (OPT_CALLER_FLAGS << 12)  /* takes a comma-separated list: =[LIST,...] */
+#define DB_OPT_FILE (OPT_CALLER_FLAGS << 13)  /* a file name: =FILE */
+#define DB_OPT_ONOFF (OPT_CALLER_FLAGS << 14) /* an OPT_BARE_ON string shown as a boolean: [=on|off] */
+#define DB_OPT_DBRIG (OPT_CALLER_FLAGS << 15) /* dbrig's addition, not an option of sysbench 1.0.20's driver */
+
 struct db_driver_ops {
 	const char *name;
 	/* The SQL dialect this driver always speaks ("mysql"), or NULL when it
@@ -168,6 +193,11 @@ struct db_driver_ops {
 	 * NULL when it has none of its own: what a campaign's driver sets, so a
 	 * config may not (db_driver_option, campaign/driver.c). */
 	const char *option_prefix;
+	/* The driver's command-line options (see DB_OPTIONS_MAX above); NULL
+	 * and 0 when it has none. */
+	const struct opt_def *options;
+	size_t n_options;
+	size_t options_size;
 	/* Where p connects, for messages and results, never with a password:
 	 * "host:port", the socket, or the connection string with PWD=*** . */
 	void (*describe)(const struct db_conn_params *p, char *buf, size_t n);
@@ -218,7 +248,7 @@ struct db_driver_ops {
 	/* Optional bulk copy into a table (SQL Server's bcp API through
 	 * msodbcsql): nrows rows of ncols values (row-major), the value of column
 	 * cols[k] of type types[k] at k, in one bulk operation. Returns
-	 * -ENOTSUP when this connection cannot (not opened with bulk_copy, or
+	 * -ENOTSUP when this connection cannot (not opened with allow_copy_rows, or
 	 * the driver has no bcp API: the caller loads another way); 0 with
 	 * r->rows = the rows the server took; <0 with c->err set. */
 	int (*copy_rows)(struct db_conn *c, const char *table, const char *const *cols, const enum db_type *types,
@@ -251,6 +281,11 @@ struct db_conn {
 /* Registry: every backend, in one compile-time list. */
 extern const struct db_driver_ops *const db_drivers[];
 const struct db_driver_ops *db_driver_find(const char *name);
+/* The value of the driver's option `name` in its blob `opts` (as its table
+ * filled it): the row must exist and be OPT_STRING (…_str) or OPT_BOOL
+ * (…_bool); a name missing from the table is a bug and aborts. */
+const char *db_option_str(const struct db_driver_ops *d, const void *opts, const char *name);
+bool db_option_bool(const struct db_driver_ops *d, const void *opts, const char *name);
 
 /* Shared error classification helpers for backends. */
 bool db_code_in_list(int code, const int *codes, size_t n);

@@ -25,7 +25,8 @@ static void ssl_setup(MYSQL *my, const struct db_conn_params *p)
 {
 	my_bool enforce = 1, verify = 0;
 	const char *key = p->ssl_key, *cert = p->ssl_cert, *ca = p->ssl_ca;
-	const char *cipher = p->ssl_cipher && *p->ssl_cipher ? p->ssl_cipher : NULL;
+	const struct my_options *o = p->driver_opts;
+	const char *cipher = o && o->ssl_cipher && *o->ssl_cipher ? o->ssl_cipher : NULL;
 
 	switch (p->ssl) {
 	case DB_SSL_OFF:
@@ -74,7 +75,7 @@ int my_connect(struct db_conn *c, const struct db_conn_params *p)
 	mysql_set_local_infile_handler(m->mysql, infile_refuse, infile_read, infile_end, infile_error, NULL);
 	mysql_options(m->mysql, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	ssl_setup(m->mysql, p);
-	if (p->compress)
+	if (p->driver_opts && ((const struct my_options *)p->driver_opts)->compression)
 		mysql_options(m->mysql, MYSQL_OPT_COMPRESS, NULL);
 	if (!mysql_real_connect(m->mysql, p->host, p->user, p->password ? p->password : "", p->database,
 				p->port, p->socket, 0))

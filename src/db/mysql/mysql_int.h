@@ -22,7 +22,8 @@
  *   stmt.c     text queries, prepared statements, results, transactions, and
  *              the non-blocking forms
  *   errors.c   error classification into c->err
- *   ops.c      the ops table (db_mysql_ops)
+ *   ops.c      the ops table (db_mysql_ops) and the driver's command-line
+ *              options (the --mysql-* rows and struct my_options)
  */
 #ifndef DBRIG_DB_MYSQL_MYSQL_INT_H
 #define DBRIG_DB_MYSQL_MYSQL_INT_H
@@ -35,6 +36,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The driver's options blob (db_conn_params.driver_opts), as ops.c's rows
+ * fill it: the endpoint's text as given (a command checks lists and the port
+ * number and copies the endpoint into db_conn_params), and what only this
+ * driver reads when it connects (the cipher list, compression). */
+struct my_options {
+	const char *host, *port, *socket, *user, *password, *db;
+	const char *ssl, *ssl_cipher;
+	bool compression;
+	const char *password_file, *ssl_ca, *ssl_cert, *ssl_key;
+};
+_Static_assert(sizeof(struct my_options) <= DB_OPTIONS_MAX, "struct my_options fits a command's blob");
 
 struct my_stmt {
 	MYSQL_STMT *st;

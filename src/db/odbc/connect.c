@@ -225,7 +225,7 @@ int od_connect(struct db_conn *c, const struct db_conn_params *p)
 		SQLSetConnectAttr(o->dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)(uintptr_t)p->connect_timeout_s, 0);
 	/* The bcp API works only on a connection that asked for it before
 	 * connecting; a driver that does not know the attribute refuses it. */
-	if (p->bulk_copy)
+	if (p->allow_copy_rows)
 		SQLSetConnectAttr(o->dbc, BCP_COPT_SS_BCP, (SQLPOINTER)BCP_ON, SQL_IS_INTEGER);
 	cs = odbc_conn_string(p->dsn, p->password);
 	/*
@@ -282,7 +282,7 @@ int od_connect(struct db_conn *c, const struct db_conn_params *p)
 	}
 	SQLGetInfo(o->dbc, SQL_DBMS_NAME, o->dbms, sizeof(o->dbms), NULL);
 	SQLGetInfo(o->dbc, SQL_DBMS_VER, o->version, sizeof(o->version), NULL);
-	if (p->bulk_copy)
+	if (p->allow_copy_rows)
 		o->bcp = bcp_find(o->dbc);
 	ret = 0;
 out:

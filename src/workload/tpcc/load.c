@@ -205,7 +205,7 @@ static int loader_setup(struct loader *l, struct db_conn_params *lcp, const stru
 	/* SQL Server: the driver's bulk copy where it has one (msodbcsql's bcp
 	 * API; a connection without it falls back to parameter arrays). */
 	if (drv->copy_rows && drv->execute_batch && sql->dialect == TPCC_MSSQL) {
-		lcp->bulk_copy = true;
+		lcp->allow_copy_rows = true;
 		l->mode = BM_COPY;
 	}
 	if (drv->load_stream) {

@@ -56,6 +56,24 @@ static void test_db_drivers(void **state)
 		assert_ptr_equal(db_driver_find(o->name), o);
 		for (const struct db_driver_ops *const *e = d + 1; *e; e++)
 			assert_string_not_equal(o->name, (*e)->name);
+		/* Its options: each named with its prefix (what a campaign config may
+		 * not set), under a --help heading, inside its blob, which fits the
+		 * slot a command gives it. */
+		assert_true(o->options_size <= DB_OPTIONS_MAX);
+		assert_true(!o->n_options == !o->options);
+		for (size_t i = 0; i < o->n_options; i++) {
+			const struct opt_def *r = &o->options[i];
+			size_t size = r->kind == OPT_STRING ? sizeof(const char *)
+				      : r->kind == OPT_BOOL ? sizeof(bool)
+				      : r->kind == OPT_UINT ? sizeof(unsigned)
+							    : sizeof(uint64_t);
+			assert_non_null(o->option_prefix);
+			assert_int_equal(strncmp(r->name, o->option_prefix, strlen(o->option_prefix)), 0);
+			assert_true(db_driver_option(r->name));
+			assert_non_null(r->group);
+			assert_non_null(r->help);
+			assert_true(r->offset + size <= o->options_size);
+		}
 	}
 	assert_int_equal(n, 2 + DBRIG_HAVE_ODBC); /* mysql, null and (when built in) odbc */
 	assert_null(db_driver_find("pgsql"));
