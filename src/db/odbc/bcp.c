@@ -129,26 +129,17 @@ static int bcp_fail(struct db_conn *c, const char *what)
 	return -1;
 }
 
-/* One bulk operation: bcp_init, a column binding per value (the server's
- * column ordinal from sys.columns), each row's values pointed at with
- * bcp_colptr / bcp_collen, bcp_sendrow, bcp_done (which commits the rows
- * and says how many the server took). */
-int od_copy_rows(struct db_conn *c, const char *table, const char *const *cols, const enum db_type *types,
-		 unsigned ncols, const struct db_value *rows, unsigned nrows, struct db_exec_result *r)
+/* The server's ordinal of each of cols (and whether it is a DATETIME) from
+ * sys.columns, unless b already holds them for this table and these
+ * columns; then the implicit transaction the lookups opened is ended. 0, or
+ * -1 with c->err set. */
+static int bcp_columns(struct db_conn *c, struct bcp_api *b, const char *table, const char *const *cols,
+		       unsigned ncols)
 {
 	struct od_conn *o = c->priv;
-	struct bcp_api *b = o->bcp;
-	int *ord;
-	unsigned char dummy[8] = {0};
-	int32_t done;
-	bool cached;
+	int *ord = b->ord;
+	bool cached = !strcmp(b->table, table) && b->ncols == ncols;
 
-	r->kind = DB_QUERY_OTHER;
-	r->rows = 0;
-	if (!b || ncols > 64 || strlen(table) >= sizeof(b->table))
-		return -ENOTSUP;
-	ord = b->ord;
-	cached = !strcmp(b->table, table) && b->ncols == ncols;
 	for (unsigned k = 0; cached && k < ncols; k++)
 		cached = strlen(cols[k]) < sizeof(b->cols[k]) && !strcmp(b->cols[k], cols[k]);
 	b->table[0] = '\0';
@@ -184,8 +175,15 @@ int od_copy_rows(struct db_conn *c, const char *table, const char *const *cols, 
 	 * it, so no lock on the catalogue is held across the bulk copy (R6). */
 	if (!cached && !ok(SQLEndTran(SQL_HANDLE_DBC, o->dbc, SQL_COMMIT)))
 		return bcp_fail(c, "SQLEndTran(COMMIT) before bcp_init");
-	if (!bcp_ok(b->init(b->hdbc, table, NULL, NULL, BCP_DB_IN)))
-		return bcp_fail(c, "bcp_init");
+	return 0;
+}
+
+/* A bcp_bind per column, after bcp_init: the wire type of each value (a
+ * DATETIME column's as DBDATETIME), its data pointed at per row later. 0, or
+ * -1 with c->err set. */
+static int bcp_bind_columns(struct db_conn *c, struct bcp_api *b, const enum db_type *types, unsigned ncols,
+			    unsigned char *dummy)
+{
 	for (unsigned k = 0; k < ncols; k++) {
 		int type = BCP_SQLCHARACTER;
 		int32_t len = BCP_VARLEN_DATA;
@@ -205,60 +203,113 @@ int od_copy_rows(struct db_conn *c, const char *table, const char *const *cols, 
 				type = BCP_SQLDATETIME, len = 8;
 			break;
 		}
-		if (!bcp_ok(b->bind(b->hdbc, dummy, 0, len, NULL, 0, type, ord[k])))
+		if (!bcp_ok(b->bind(b->hdbc, dummy, 0, len, NULL, 0, type, b->ord[k])))
 			return bcp_fail(c, "bcp_bind");
 	}
-	for (unsigned i = 0; i < nrows; i++) {
-		int32_t i4[64];
-		unsigned char dt[64][8];
-		for (unsigned k = 0; k < ncols; k++) {
-			const struct db_value *v = &rows[(size_t)i * ncols + k];
-			const void *data = dummy;
-			int32_t len = 0;
-			switch (types[k]) {
-			case DB_TYPE_INT32:
-				i4[k] = (int32_t)v->i;
-				data = &i4[k], len = 4;
-				break;
-			case DB_TYPE_INT64:
-				data = &v->i, len = 8;
-				break;
-			case DB_TYPE_DOUBLE:
-				data = &v->d, len = 8;
-				break;
-			case DB_TYPE_STRING:
-			case DB_TYPE_TIMESTAMP:
-				if (b->datetime[k] && !v->is_null) {
-					int32_t days;
-					uint32_t ticks;
-					if (odbc_bcp_datetime(v->s, v->len, &days, &ticks) < 0) {
-						snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "22007");
-						snprintf(c->err.msg, sizeof(c->err.msg),
-							 "bulk copy: %s.%s: \"%.*s\" is not a date and time (expected YYYY-MM-DD hh:mm:ss)",
-							 table, cols[k], (int)(v->len > 40 ? 40 : v->len), v->s);
-						c->err.native = 0;
-						c->err.cls = DB_ERR_FATAL;
-						b->done(b->hdbc);
-						return -1;
-					}
-					memcpy(dt[k], &days, 4);
-					memcpy(dt[k] + 4, &ticks, 4);
-					data = dt[k], len = 8;
-					break;
-				}
-				data = v->len ? (const void *)v->s : (const void *)dummy, len = (int32_t)v->len;
-				break;
+	return 0;
+}
+
+/* Where value v of column k is (*data, *len bytes) as bcp_colptr takes it:
+ * an INT32 widened into *i4, a DATETIME column's text as DBDATETIME in dt.
+ * 0, or -1 with c->err set (text that is not a date and time). */
+static int bcp_value(struct db_conn *c, const struct bcp_api *b, const char *table, const char *col, unsigned k,
+		     enum db_type type, const struct db_value *v, int32_t *i4, unsigned char dt[8],
+		     const unsigned char *dummy, const void **data, int32_t *len)
+{
+	*data = dummy;
+	*len = 0;
+	switch (type) {
+	case DB_TYPE_INT32:
+		*i4 = (int32_t)v->i;
+		*data = i4, *len = 4;
+		break;
+	case DB_TYPE_INT64:
+		*data = &v->i, *len = 8;
+		break;
+	case DB_TYPE_DOUBLE:
+		*data = &v->d, *len = 8;
+		break;
+	case DB_TYPE_STRING:
+	case DB_TYPE_TIMESTAMP:
+		if (b->datetime[k] && !v->is_null) {
+			int32_t days;
+			uint32_t ticks;
+			if (odbc_bcp_datetime(v->s, v->len, &days, &ticks) < 0) {
+				snprintf(c->err.sqlstate, sizeof(c->err.sqlstate), "22007");
+				snprintf(c->err.msg, sizeof(c->err.msg),
+					 "bulk copy: %s.%s: \"%.*s\" is not a date and time (expected YYYY-MM-DD hh:mm:ss)",
+					 table, col, (int)(v->len > 40 ? 40 : v->len), v->s);
+				c->err.native = 0;
+				c->err.cls = DB_ERR_FATAL;
+				return -1;
 			}
-			if (!bcp_ok(b->colptr(b->hdbc, data, ord[k])) ||
-			    !bcp_ok(b->collen(b->hdbc, v->is_null ? BCP_NULL_DATA : len, ord[k])))
-				return bcp_fail(c, "bcp_colptr");
+			memcpy(dt, &days, 4);
+			memcpy(dt + 4, &ticks, 4);
+			*data = dt, *len = 8;
+			break;
 		}
-		if (!bcp_ok(b->sendrow(b->hdbc))) {
-			bcp_fail(c, "bcp_sendrow");
+		*data = v->len ? (const void *)v->s : (const void *)dummy, *len = (int32_t)v->len;
+		break;
+	}
+	return 0;
+}
+
+/* One row: each value pointed at with bcp_colptr / bcp_collen, then
+ * bcp_sendrow (the widened and converted values live here until it has
+ * read them). 0, or -1 with c->err set (the bulk operation ended with
+ * bcp_done when the row's text or bcp_sendrow failed). */
+static int bcp_send_row(struct db_conn *c, struct bcp_api *b, const char *table, const char *const *cols,
+			const enum db_type *types, unsigned ncols, const struct db_value *row,
+			const unsigned char *dummy)
+{
+	int32_t i4[64];
+	unsigned char dt[64][8];
+
+	for (unsigned k = 0; k < ncols; k++) {
+		const struct db_value *v = &row[k];
+		const void *data;
+		int32_t len;
+		if (bcp_value(c, b, table, cols[k], k, types[k], v, &i4[k], dt[k], dummy, &data, &len) < 0) {
 			b->done(b->hdbc);
 			return -1;
 		}
+		if (!bcp_ok(b->colptr(b->hdbc, data, b->ord[k])) ||
+		    !bcp_ok(b->collen(b->hdbc, v->is_null ? BCP_NULL_DATA : len, b->ord[k])))
+			return bcp_fail(c, "bcp_colptr");
 	}
+	if (!bcp_ok(b->sendrow(b->hdbc))) {
+		bcp_fail(c, "bcp_sendrow");
+		b->done(b->hdbc);
+		return -1;
+	}
+	return 0;
+}
+
+/* One bulk operation: bcp_init, a column binding per value (the server's
+ * column ordinal from sys.columns), each row's values pointed at with
+ * bcp_colptr / bcp_collen, bcp_sendrow, bcp_done (which commits the rows
+ * and says how many the server took). */
+int od_copy_rows(struct db_conn *c, const char *table, const char *const *cols, const enum db_type *types,
+		 unsigned ncols, const struct db_value *rows, unsigned nrows, struct db_exec_result *r)
+{
+	struct od_conn *o = c->priv;
+	struct bcp_api *b = o->bcp;
+	unsigned char dummy[8] = {0};
+	int32_t done;
+
+	r->kind = DB_QUERY_OTHER;
+	r->rows = 0;
+	if (!b || ncols > 64 || strlen(table) >= sizeof(b->table))
+		return -ENOTSUP;
+	if (bcp_columns(c, b, table, cols, ncols) < 0)
+		return -1;
+	if (!bcp_ok(b->init(b->hdbc, table, NULL, NULL, BCP_DB_IN)))
+		return bcp_fail(c, "bcp_init");
+	if (bcp_bind_columns(c, b, types, ncols, dummy) < 0)
+		return -1;
+	for (unsigned i = 0; i < nrows; i++)
+		if (bcp_send_row(c, b, table, cols, types, ncols, &rows[(size_t)i * ncols], dummy) < 0)
+			return -1;
 	done = b->done(b->hdbc);
 	if (done < 0)
 		return bcp_fail(c, "bcp_done");
