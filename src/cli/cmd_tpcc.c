@@ -337,8 +337,7 @@ static int tp_endpoint(const struct tp_cli *c, const struct db_driver_ops *drv, 
 		cp->socket = db_option_str(drv, o, "mysql-socket");
 		cp->user = db_option_str(drv, o, "mysql-user");
 		cp->database = db_option_str(drv, o, "mysql-db");
-		if (cli_mysql_tls(db_option_str(drv, o, "mysql-ssl"), db_option_str(drv, o, "mysql-ssl-ca"),
-				  db_option_str(drv, o, "mysql-ssl-cert"), db_option_str(drv, o, "mysql-ssl-key"), cp) < 0)
+		if (drv->check_options && drv->check_options(o) < 0) /* TLS: the driver's */
 			return -1;
 		drv->describe(cp, endpoint, nendpoint);
 	}

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <strings.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,61 +102,6 @@ void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id)
 	id->run_id = o->run_id;
 	id->run_started = o->run_started;
 	id->storage = o->run_storage;
-}
-
-int cli_mysql_tls(const char *mode, const char *ca, const char *cert, const char *key, struct db_conn_params *cp)
-{
-	static const struct {
-		const char *name;
-		enum db_ssl_mode mode;
-	} modes[] = {
-		{"off", DB_SSL_OFF},          {"disabled", DB_SSL_OFF},          {"on", DB_SSL_COMPAT},
-		{"required", DB_SSL_REQUIRED}, {"verify_ca", DB_SSL_VERIFY_CA}, {"verify_identity", DB_SSL_VERIFY_IDENTITY},
-	};
-	const struct {
-		const char *opt, *path;
-	} files[] = {{"mysql-ssl-ca", ca}, {"mysql-ssl-cert", cert}, {"mysql-ssl-key", key}};
-	size_t i;
-
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (!strcasecmp(mode, modes[i].name))
-			break;
-	if (i == sizeof(modes) / sizeof(modes[0])) {
-		log_error("--mysql-ssl: \"%s\" is not a TLS mode (expected off, required, verify_ca, verify_identity, "
-			  "or on as in sysbench 1.0)", mode);
-		return -1;
-	}
-	cp->ssl = modes[i].mode;
-	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
-		if (files[f].path && access(files[f].path, R_OK) < 0) {
-			log_error("--%s: \"%s\": %s (expected a readable PEM file)", files[f].opt, files[f].path,
-				  strerror(errno));
-			return -1;
-		}
-	}
-	if (!cert != !key) {
-		log_error("--%s: given without --%s (expected both, or neither)", cert ? "mysql-ssl-cert" : "mysql-ssl-key",
-			  cert ? "mysql-ssl-key" : "mysql-ssl-cert");
-		return -1;
-	}
-	if ((cp->ssl == DB_SSL_VERIFY_CA || cp->ssl == DB_SSL_VERIFY_IDENTITY) && !ca) {
-		log_error("--mysql-ssl=%s: needs --mysql-ssl-ca (expected the PEM file of the CA that signed the server's "
-			  "certificate)", modes[i].name);
-		return -1;
-	}
-	if ((cp->ssl == DB_SSL_OFF || cp->ssl == DB_SSL_COMPAT) && (ca || cert)) {
-		log_error("--mysql-ssl-%s: given with --mysql-ssl=%s (expected --mysql-ssl=required, verify_ca or "
-			  "verify_identity)", ca ? "ca" : "cert", modes[i].name);
-		return -1;
-	}
-	if ((cp->ssl == DB_SSL_REQUIRED && !ca) ||
-	    (cp->ssl == DB_SSL_COMPAT && access("cacert.pem", R_OK) < 0))
-		log_warn("--mysql-ssl=%s: the connection is encrypted but the server is not authenticated (expected "
-			 "--mysql-ssl=verify_identity --mysql-ssl-ca=FILE to check its certificate)", modes[i].name);
-	cp->ssl_ca = ca;
-	cp->ssl_cert = cert;
-	cp->ssl_key = key;
-	return 0;
 }
 
 void cli_add_driver_rows(struct opt_def *defs, size_t *n, size_t cap, const struct db_driver_ops *d,

@@ -100,18 +100,6 @@ struct cli_run_opts {
 	{"run-started", NULL, OPT_STRING, offsetof(type, m.run_started), "",                                           \
 	 "run identity: when the campaign run started (ISO 8601 UTC)", 0, 0, group, 0}
 
-/*
- * --mysql-ssl=mode and its files into cp (ssl, ssl_ca, ssl_cert, ssl_key;
- * strings borrowed): the mode by name (case ignored), the files readable,
- * verify_ca and verify_identity with a CA, a certificate with its key. A
- * connection that is encrypted but whose server is not checked gets one
- * warning. Returns 0, or -1 after one error line (dbrig tpcc exits 2, dbrig
- * sysbench 1, as sysbench does for every mistake).
- */
-struct db_conn_params;
-int cli_mysql_tls(const char *mode, const char *ca, const char *cert, const char *key, struct db_conn_params *cp)
-	__attribute__((warn_unused_result));
-
 /* The run identity the result records (strings borrowed from o). */
 void cli_run_identity(const struct cli_run_opts *o, struct run_identity *id);
 

@@ -430,10 +430,10 @@ int sb_connection(struct sb_cli *c, struct sb_opts *o, const char *test, const c
 	k->cp.user = db_option_str(my, mo, "mysql-user");
 	k->cp.password = k->password;
 	k->cp.database = db_option_str(my, mo, "mysql-db");
-	if (cli_mysql_tls(db_option_str(my, mo, "mysql-ssl"), db_option_str(my, mo, "mysql-ssl-ca"),
-			  db_option_str(my, mo, "mysql-ssl-cert"), db_option_str(my, mo, "mysql-ssl-key"), &k->cp) < 0)
+	/* TLS (--mysql-ssl and its files): the driver checks and reads them, and the cipher list and compression. */
+	if (my->check_options && my->check_options(mo) < 0)
 		return -1;
-	k->cp.driver_opts = mo; /* the cipher list and compression: the driver reads them */
+	k->cp.driver_opts = mo;
 	k->cp.retry_codes = k->codes;
 	k->cp.n_retry_codes = k->ncodes;
 	k->cp.retry_all = k->all;

@@ -79,26 +79,6 @@ struct db_conn_params {
 	const char *user;
 	const char *password; /* never logged or stored */
 	const char *database; /* may be NULL (connect without a default database) */
-	/*
-	 * TLS (libmysqlclient), with MySQL's names for the modes:
-	 *   DB_SSL_OFF              plain connection
-	 *   DB_SSL_COMPAT           sysbench 1.0's --mysql-ssl=on: TLS required,
-	 *                           client-key.pem, client-cert.pem and cacert.pem
-	 *                           from the current directory when present
-	 *   DB_SSL_REQUIRED         TLS required; the server's certificate is not
-	 *                           checked unless ssl_ca is given (then as VERIFY_CA)
-	 *   DB_SSL_VERIFY_CA        TLS; the certificate chain must lead to ssl_ca
-	 *   DB_SSL_VERIFY_IDENTITY  as VERIFY_CA, and the certificate must name
-	 *                           the host connected to (CN or subjectAltName)
-	 */
-	enum db_ssl_mode {
-		DB_SSL_OFF = 0,
-		DB_SSL_COMPAT,
-		DB_SSL_REQUIRED,
-		DB_SSL_VERIFY_CA,
-		DB_SSL_VERIFY_IDENTITY,
-	} ssl;
-	const char *ssl_ca, *ssl_cert, *ssl_key; /* PEM files, or NULL */
 	/* A driver that connects by a connection string (ODBC: Driver={…};Server=…
 	 * or DSN=…) takes it here instead of host/port/socket/user/database. */
 	const char *dsn;
@@ -198,6 +178,10 @@ struct db_driver_ops {
 	const struct opt_def *options;
 	size_t n_options;
 	size_t options_size;
+	/* Optional: check the values in a blob the command line filled, before
+	 * any connection (one error line, warnings for what is allowed but
+	 * unsafe). 0, or -EINVAL after that line. */
+	int (*check_options)(const void *opts);
 	/* Where p connects, for messages and results, never with a password:
 	 * "host:port", the socket, or the connection string with PWD=*** . */
 	void (*describe)(const struct db_conn_params *p, char *buf, size_t n);

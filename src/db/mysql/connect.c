@@ -1,13 +1,16 @@
 /* MySQL connections: connect and disconnect, session settings, LOAD DATA LOCAL INFILE from a generator. */
 #include "db/mysql/mysql_int.h"
 
+#include "core/log.h"
 #include "core/strbuf.h"
 
 #include <errmsg.h>
+#include <errno.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static int infile_refuse(void **ptr, const char *name, void *userdata);
@@ -20,18 +23,92 @@ int my_global_init(void)
 	return mysql_library_init(0, NULL, NULL) ? -1 : 0;
 }
 
-/* TLS by mode (db.h): --mysql-ssl=on alone encrypts without authenticating the server. */
+static const struct {
+	const char *name;
+	enum my_ssl_mode mode;
+} ssl_modes[] = {
+	{"off", MY_SSL_OFF},           {"disabled", MY_SSL_OFF},          {"on", MY_SSL_COMPAT},
+	{"required", MY_SSL_REQUIRED}, {"verify_ca", MY_SSL_VERIFY_CA}, {"verify_identity", MY_SSL_VERIFY_IDENTITY},
+};
+
+int my_ssl_mode(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(ssl_modes) / sizeof(ssl_modes[0]); i++)
+		if (!strcasecmp(name, ssl_modes[i].name))
+			return (int)ssl_modes[i].mode;
+	return -1;
+}
+
+/*
+ * --mysql-ssl=mode and its files: the mode by name (case ignored), the files
+ * readable, verify_ca and verify_identity with a CA, a certificate with its
+ * key. A connection that is encrypted but whose server is not checked gets
+ * one warning.
+ */
+int my_check_options(const void *opts)
+{
+	const struct my_options *o = opts;
+	const char *ca = o->ssl_ca, *cert = o->ssl_cert, *key = o->ssl_key;
+	const struct {
+		const char *opt, *path;
+	} files[] = {{"mysql-ssl-ca", ca}, {"mysql-ssl-cert", cert}, {"mysql-ssl-key", key}};
+	int mode = my_ssl_mode(o->ssl);
+	const char *name = o->ssl;
+
+	if (mode < 0) {
+		log_error("--mysql-ssl: \"%s\" is not a TLS mode (expected off, required, verify_ca, verify_identity, "
+			  "or on as in sysbench 1.0)", o->ssl);
+		return -EINVAL;
+	}
+	/* The mode as the table spells it, in the messages below. */
+	for (size_t i = 0; i < sizeof(ssl_modes) / sizeof(ssl_modes[0]); i++)
+		if (!strcasecmp(o->ssl, ssl_modes[i].name)) {
+			name = ssl_modes[i].name;
+			break;
+		}
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		if (files[f].path && access(files[f].path, R_OK) < 0) {
+			log_error("--%s: \"%s\": %s (expected a readable PEM file)", files[f].opt, files[f].path,
+				  strerror(errno));
+			return -EINVAL;
+		}
+	}
+	if (!cert != !key) {
+		log_error("--%s: given without --%s (expected both, or neither)", cert ? "mysql-ssl-cert" : "mysql-ssl-key",
+			  cert ? "mysql-ssl-key" : "mysql-ssl-cert");
+		return -EINVAL;
+	}
+	if ((mode == MY_SSL_VERIFY_CA || mode == MY_SSL_VERIFY_IDENTITY) && !ca) {
+		log_error("--mysql-ssl=%s: needs --mysql-ssl-ca (expected the PEM file of the CA that signed the server's "
+			  "certificate)", name);
+		return -EINVAL;
+	}
+	if ((mode == MY_SSL_OFF || mode == MY_SSL_COMPAT) && (ca || cert)) {
+		log_error("--mysql-ssl-%s: given with --mysql-ssl=%s (expected --mysql-ssl=required, verify_ca or "
+			  "verify_identity)", ca ? "ca" : "cert", name);
+		return -EINVAL;
+	}
+	if ((mode == MY_SSL_REQUIRED && !ca) || (mode == MY_SSL_COMPAT && access("cacert.pem", R_OK) < 0))
+		log_warn("--mysql-ssl=%s: the connection is encrypted but the server is not authenticated (expected "
+			 "--mysql-ssl=verify_identity --mysql-ssl-ca=FILE to check its certificate)", name);
+	return 0;
+}
+
+/* TLS by mode (enum my_ssl_mode), from the options my_check_options passed:
+ * --mysql-ssl=on alone encrypts without authenticating the server. No
+ * options: a plain connection. */
 static void ssl_setup(MYSQL *my, const struct db_conn_params *p)
 {
 	my_bool enforce = 1, verify = 0;
-	const char *key = p->ssl_key, *cert = p->ssl_cert, *ca = p->ssl_ca;
 	const struct my_options *o = p->driver_opts;
+	const char *key = o ? o->ssl_key : NULL, *cert = o ? o->ssl_cert : NULL, *ca = o ? o->ssl_ca : NULL;
 	const char *cipher = o && o->ssl_cipher && *o->ssl_cipher ? o->ssl_cipher : NULL;
+	int mode = o ? my_ssl_mode(o->ssl) : MY_SSL_OFF;
 
-	switch (p->ssl) {
-	case DB_SSL_OFF:
+	switch ((enum my_ssl_mode)(mode < 0 ? MY_SSL_OFF : mode)) {
+	case MY_SSL_OFF:
 		return;
-	case DB_SSL_COMPAT:
+	case MY_SSL_COMPAT:
 		/* sysbench 1.0 reads client-key.pem, client-cert.pem and cacert.pem
 		 * from the current directory when --mysql-ssl=on; do the same when
 		 * they exist (a CA there verifies the chain, as libmariadb does). */
@@ -39,10 +116,10 @@ static void ssl_setup(MYSQL *my, const struct db_conn_params *p)
 		cert = access("client-cert.pem", R_OK) == 0 ? "client-cert.pem" : NULL;
 		ca = access("cacert.pem", R_OK) == 0 ? "cacert.pem" : NULL;
 		break;
-	case DB_SSL_REQUIRED:
-	case DB_SSL_VERIFY_CA:
+	case MY_SSL_REQUIRED:
+	case MY_SSL_VERIFY_CA:
 		break;
-	case DB_SSL_VERIFY_IDENTITY:
+	case MY_SSL_VERIFY_IDENTITY:
 		verify = 1;
 		break;
 	}

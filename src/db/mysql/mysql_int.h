@@ -49,6 +49,30 @@ struct my_options {
 };
 _Static_assert(sizeof(struct my_options) <= DB_OPTIONS_MAX, "struct my_options fits a command's blob");
 
+/*
+ * TLS, --mysql-ssl's modes with MySQL's names:
+ *   MY_SSL_OFF              plain connection ("off", "disabled")
+ *   MY_SSL_COMPAT           sysbench 1.0's --mysql-ssl=on: TLS required,
+ *                           client-key.pem, client-cert.pem and cacert.pem
+ *                           from the current directory when present
+ *   MY_SSL_REQUIRED         TLS required; the server's certificate is not
+ *                           checked unless --mysql-ssl-ca is given (then as VERIFY_CA)
+ *   MY_SSL_VERIFY_CA        TLS; the certificate chain must lead to the CA
+ *   MY_SSL_VERIFY_IDENTITY  as VERIFY_CA, and the certificate must name
+ *                           the host connected to (CN or subjectAltName)
+ */
+enum my_ssl_mode {
+	MY_SSL_OFF = 0,
+	MY_SSL_COMPAT,
+	MY_SSL_REQUIRED,
+	MY_SSL_VERIFY_CA,
+	MY_SSL_VERIFY_IDENTITY,
+};
+/* The mode named `name` (case ignored), or -1. */
+int my_ssl_mode(const char *name);
+/* db_driver_ops.check_options: the TLS mode and files (connect.c). */
+int my_check_options(const void *opts);
+
 struct my_stmt {
 	MYSQL_STMT *st;
 	unsigned nparams, ncols;

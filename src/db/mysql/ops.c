@@ -12,7 +12,7 @@
  * (the rows dbrig sysbench's --help shows under "mysql options:"), then
  * dbrig's additions (DB_OPT_DBRIG). A command may word a row's help or give
  * it another default (dbrig tpcc's user and database are "tpcc").
- * --mysql-ssl also takes MySQL's modes (db.h enum db_ssl_mode); alone, or
+ * --mysql-ssl also takes MySQL's modes (enum my_ssl_mode); alone, or
  * "on", it is sysbench 1.0.20's --mysql-ssl=on.
  */
 static const struct opt_def my_options[] = {
@@ -56,6 +56,7 @@ const struct db_driver_ops db_mysql_ops = {
 	.options = my_options,
 	.n_options = sizeof(my_options) / sizeof(my_options[0]),
 	.options_size = sizeof(struct my_options),
+	.check_options = my_check_options,
 	.dialect = "mysql",
 	.describe = my_describe,
 	.global_init = my_global_init,
