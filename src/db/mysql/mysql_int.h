@@ -17,7 +17,7 @@
  * connection is always opened with MYSQL_OPT_NONBLOCK so either form works.
  *
  * The files:
- *   connect.c  connect (TLS, the refused LOCAL INFILE), disconnect, session
+ *   connect.c  connect (TLS and its option checks, the refused LOCAL INFILE), disconnect, session
  *              settings, LOAD DATA LOCAL INFILE from a generator
  *   stmt.c     text queries, prepared statements, results, transactions, and
  *              the non-blocking forms
