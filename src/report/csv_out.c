@@ -1,6 +1,7 @@
 /* CSV: report-groups.csv (one row per drive x run group), report-instances.csv and
  * report-compare.csv (neighbouring drives of a run group). */
 #include "report/writer.h"
+#include "report/tables.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -91,85 +92,55 @@ static void verdict_fields(struct strbuf *sb, bool has, const struct verdict_in 
 	fopt(sb, d && d->has_util, d ? 100 * d->util : 0);
 }
 
-/* One run group's row of report-groups.csv: the figures summed over its repetitions, then its fields. */
+/* One run group's row of report-groups.csv: the figures summed over its repetitions (rt_group_sums, as
+ * report.md and report.html sum them), then its fields. */
 static void group_row(struct strbuf *sb, const struct agg_group *g)
 {
-	double tmin = 0, tmax = 0, maxms = 0, pre_tps = 0, pre_avg = 0, pre_p99 = 0, tpmc = 0;
-	size_t npre_p99 = 0;
-	unsigned long long tx = 0, retried = 0, reconn = 0, fatal = 0;
-	size_t ninst = 0, npre = 0;
-	long long threads = 0;
-	bool pooled = g->nreps > 0, has_tpmc = false;
+	struct rt_group_sums s;
 	struct strbuf refs;
 
-	for (size_t k = 0; k < g->nreps; k++) {
-		const struct agg_fig *f = &g->reps[k].sample;
-		if (k == 0 || f->tps_min < tmin)
-			tmin = f->tps_min;
-		if (k == 0 || f->tps_max > tmax)
-			tmax = f->tps_max;
-		if (f->max_ms > maxms)
-			maxms = f->max_ms;
-		ninst += g->reps[k].n;
-		tx += f->transactions;
-		retried += f->retried;
-		reconn += f->reconnects;
-		fatal += f->fatal;
-		threads += f->threads_sum;
-		pooled &= f->has_pooled_p99;
-		has_tpmc |= f->has_tpmc;
-		tpmc += f->tpmc / (double)g->nreps;
-		if (g->reps[k].pre.n) {
-			npre++;
-			pre_tps += g->reps[k].pre.tps_sum;
-			pre_avg += g->reps[k].pre.avg_ms_mean;
-		}
-		if (g->reps[k].pre.n_p99) {
-			npre_p99++;
-			pre_p99 += g->reps[k].pre.p99_mean_of_instances_ms;
-		}
-	}
+	rt_group_sums(g, &s);
 	field(sb, g->campaign, true);
 	field(sb, g->run_group, false);
 	field(sb, g->drive, false);
-	field(sb, g->all_drives ? "yes" : "no", false);
+	field(sb, rt_yes_no(g->all_drives), false);
 	fint(sb, (long long)g->ndrives);
 	field(sb, g->kind, false);
 	field(sb, g->test, false);
 	fint(sb, (long long)g->vm_count);
 	field(sb, g->params, false);
 	fint(sb, (long long)g->nreps);
-	fint(sb, (long long)ninst);
+	fint(sb, (long long)s.ninst);
 	fint(sb, (long long)g->n_complete);
 	field(sb, g->incomplete ? "incomplete" : "complete", false);
 	fnum(sb, g->tps.mean, 3);
 	fnum(sb, g->tps.min, 3);
 	fnum(sb, g->tps.max, 3);
-	fnum(sb, tmin, 3);
-	fnum(sb, tmax, 3);
+	fnum(sb, s.tps_min, 3);
+	fnum(sb, s.tps_max, 3);
 	fnum(sb, g->avg_ms_mean.mean, 3);
 	fnum(sb, g->avg_ms_pooled.mean, 3);
 	fopt(sb, g->has_p99_mean, g->p99_mean.mean);
-	fopt(sb, pooled, g->p99_pooled.mean);
-	fnum(sb, maxms, 3);
-	fint(sb, (long long)tx);
-	fint(sb, (long long)retried);
-	fint(sb, (long long)reconn);
-	fint(sb, (long long)fatal);
-	fint(sb, threads);
+	fopt(sb, s.pooled, g->p99_pooled.mean);
+	fnum(sb, s.max_ms, 3);
+	fint(sb, (long long)s.transactions);
+	fint(sb, (long long)s.retried);
+	fint(sb, (long long)s.reconnects);
+	fint(sb, (long long)s.fatal);
+	fint(sb, s.threads);
 	fnum(sb, g->nreps ? g->reps[0].sample.little_pred_ms : 0, 3);
 	fnum(sb, 100.0 * g->little_dev, 2);
 	field(sb, little_state_name(g->little), false);
-	fopt(sb, has_tpmc, tpmc);
-	fopt(sb, npre > 0, npre ? pre_tps / (double)npre : 0);
-	fopt(sb, npre > 0, npre ? pre_avg / (double)npre : 0);
-	fopt(sb, npre_p99 > 0, npre_p99 ? pre_p99 / (double)npre_p99 : 0);
+	fopt(sb, s.has_tpmc, s.tpmc);
+	fopt(sb, s.npre > 0, s.npre ? s.pre_tps / (double)s.npre : 0);
+	fopt(sb, s.npre > 0, s.npre ? s.pre_avg / (double)s.npre : 0);
+	fopt(sb, s.npre_p99 > 0, s.npre_p99 ? s.pre_p99 / (double)s.npre_p99 : 0);
 	strbuf_init(&refs, 0);
 	for (size_t k = 0; k < g->nrefs; k++)
 		strbuf_addf(&refs, "%s%s:%s", k ? ";" : "", g->refs[k]->review->file, g->refs[k]->label);
 	field(sb, refs.buf, false);
 	strbuf_release(&refs);
-	field(sb, g->slice ? "yes" : "no", false);
+	field(sb, rt_yes_no(g->slice), false);
 	ci_fields(sb, &g->tps);
 	ci_fields(sb, &g->avg_ms_mean);
 	ci_fields(sb, &g->p99_mean);

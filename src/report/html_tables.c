@@ -10,6 +10,7 @@
 #include "core/escape.h"
 #include "report/html_int.h"
 #include "report/pub_little.h"
+#include "report/tables.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -163,71 +164,170 @@ static void table_close(struct strbuf *sb)
 	strbuf_adds(sb, "</table></div>\n");
 }
 
-void html_summary(struct strbuf *sb, const struct report *rep)
+/* The header row of a table built by report/tables.c (names as written, "\n" a line break). */
+static void html_table_open(struct strbuf *sb, const struct report_table *t)
 {
-	table_open(sb, "<th>drive × run group</th><th>workload</th><th>VMs</th><th>instances</th><th>TPS (sum)</th>"
-		       "<th>TPS per instance<br>min–max</th>"
-		       "<th>avg latency ms<br>(mean of instances)</th><th>avg latency ms<br>(pooled)</th>"
-		       "<th>p99 ms<br>(mean of instance p99s)</th><th>p99 ms<br>(pooled)</th><th>retried</th>"
-		       "<th>reconnects</th><th>fatal</th><th>Little's law</th><th>status</th><th>bottleneck</th>");
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		unsigned long long retried = 0, reconn = 0, fatal = 0;
-		size_t ninst = 0;
-		double tmin = 0, tmax = 0;
-		char b[64], lo[32], hi[32];
+	struct strbuf h;
 
-		for (size_t k = 0; k < g->nreps; k++) {
-			const struct agg_fig *f = &g->reps[k].sample;
-			if (k == 0 || f->tps_min < tmin)
-				tmin = f->tps_min;
-			if (k == 0 || f->tps_max > tmax)
-				tmax = f->tps_max;
-			ninst += g->reps[k].n;
-			retried += g->reps[k].sample.retried;
-			reconn += g->reps[k].sample.reconnects;
-			fatal += g->reps[k].sample.fatal;
-		}
-		strbuf_adds(sb, "<tr>");
-		td_name(sb, g->label);
-		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
-		td(sb, b);
-		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)g->vm_count);
-		/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
-		if (g->nreps > 1)
-			strbuf_addf(sb, "<td class=\"n\">%zu<small>%zu reps</small></td>", ninst, g->nreps);
-		else
-			strbuf_addf(sb, "<td class=\"n\">%zu</td>", ninst);
-		td_spread(sb, &g->tps, true);
-		report_fmt_num(lo, sizeof(lo), tmin, 2);
-		report_fmt_num(hi, sizeof(hi), tmax, 2);
+	strbuf_init(&h, 0);
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (t->cols[c].md_only)
+			continue;
+		strbuf_adds(&h, "<th>");
+		for (const char *s = t->cols[c].name; *s; s++)
+			if (*s == '\n')
+				strbuf_adds(&h, "<br>");
+			else
+				strbuf_addc(&h, *s);
+		strbuf_adds(&h, "</th>");
+	}
+	table_open(sb, h.buf);
+	strbuf_release(&h);
+}
+
+static void td_status(struct strbuf *sb, const struct rt_cell *c)
+{
+	if (!c->has)
+		strbuf_addf(sb, "<td>%s</td>", rt_status_word(false));
+	else if (c->terse)
+		strbuf_addf(sb, "<td>%s</td>", rt_status_word(true));
+	else
+		strbuf_addf(sb, "<td class=\"warn\">%s (%zu of %zu runs complete)</td>", rt_status_word(true), c->n, c->n2);
+}
+
+static void td_little(struct strbuf *sb, enum little_state st, double dev)
+{
+	switch (st) {
+	case LITTLE_OK:
+		strbuf_addf(sb, "<td>%s (%+.1f%%)</td>", rt_little_word(st), 100.0 * dev);
+		break;
+	case LITTLE_WARN:
+		strbuf_addf(sb, "<td class=\"warn\">%s %+.1f%%</td>", rt_little_word(st), 100.0 * dev);
+		break;
+	case LITTLE_NA:
+		strbuf_addf(sb, "<td>%s</td>", rt_little_word(st));
+		break;
+	}
+}
+
+static void td_host_cpu(struct strbuf *sb, const struct verdict_in *in)
+{
+	/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
+	if (in->has_host_cpu && in->host_cpu_src && strcmp(in->host_cpu_src, "/proc/stat")) {
+		strbuf_addf(sb, "<td class=\"n\">%.0f%% <small>(", 100 * in->host_cpu_busy);
+		escape_html(sb, in->host_cpu_src);
+		strbuf_adds(sb, ")</small></td>");
+	} else {
+		td_pct(sb, in->has_host_cpu, in->host_cpu_busy);
+	}
+}
+
+static void td_welch(struct strbuf *sb, const struct ci_welch *w)
+{
+	if (w->valid)
+		strbuf_addf(sb, "<td%s>t = %.2f, df = %.1f, p = %.3g: %s</td>", w->significant ? "" : " class=\"warn\"",
+			    w->t, w->df, w->p, w->significant ? "significant" : "NOT significant");
+	else
+		strbuf_adds(sb, "<td>n/a (needs 2 repetitions on both drives)</td>");
+}
+
+/* One cell of a table built by report/tables.c. */
+static void td_cell(struct strbuf *sb, const struct rt_cell *c)
+{
+	char lo[64], hi[64];
+
+	switch (c->kind) {
+	case RT_TEXT:
+		td(sb, c->text);
+		break;
+	case RT_NAME:
+		td_name(sb, c->text);
+		break;
+	case RT_INT:
+		strbuf_addf(sb, "<td class=\"n\">%lld</td>", c->i);
+		break;
+	case RT_COUNT:
+		strbuf_addf(sb, "<td class=\"n\">%llu</td>", (unsigned long long)c->i);
+		break;
+	case RT_MISSING:
+		td(sb, "–");
+		break;
+	case RT_SPREAD:
+		td_spread(sb, c->spread, c->has);
+		break;
+	case RT_RANGE:
+		report_fmt_num(lo, sizeof(lo), c->a, 2);
+		report_fmt_num(hi, sizeof(hi), c->b, 2);
 		strbuf_addf(sb, "<td class=\"n\"><span class=\"nw\">%s–%s</span></td>", lo, hi);
-		td_spread(sb, &g->avg_ms_mean, true);
-		td_spread(sb, &g->avg_ms_pooled, true);
-		td_spread(sb, &g->p99_mean, g->has_p99_mean);
-		td_spread(sb, &g->p99_pooled, g->merged != NULL);
-		strbuf_addf(sb, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
-			    retried, reconn, fatal);
-		switch (g->little) {
-		case LITTLE_OK:
-			strbuf_addf(sb, "<td>ok (%+.1f%%)</td>", 100.0 * g->little_dev);
-			break;
-		case LITTLE_WARN:
-			strbuf_addf(sb, "<td class=\"warn\">WARNING %+.1f%%</td>", 100.0 * g->little_dev);
-			break;
-		case LITTLE_NA:
-			strbuf_adds(sb, "<td>n/a</td>");
-			break;
-		}
-		if (g->incomplete)
-			strbuf_addf(sb, "<td class=\"warn\">INCOMPLETE (%zu of %zu runs complete)</td>", g->n_complete,
-				    g->n_runs);
+		break;
+	case RT_INSTANCES:
+		if (c->n2 > 1)
+			strbuf_addf(sb, "<td class=\"n\">%zu<small>%zu reps</small></td>", c->n, c->n2);
 		else
-			strbuf_adds(sb, "<td>complete</td>");
-		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
+			strbuf_addf(sb, "<td class=\"n\">%zu</td>", c->n);
+		break;
+	case RT_LITTLE:
+		td_little(sb, c->little, c->a);
+		break;
+	case RT_STATUS:
+		td_status(sb, c);
+		break;
+	case RT_STEADY:
+		td_steady(sb, c->steady, c->steady_r);
+		break;
+	case RT_BOTTLENECK:
+		td_bottleneck(sb, c->has, c->vin, c->verdict);
+		break;
+	case RT_DEVICE:
+		td_dev(sb, c->dev);
+		break;
+	case RT_PCT:
+		td_pct(sb, c->has, c->a);
+		break;
+	case RT_HOST_CPU:
+		td_host_cpu(sb, c->vin);
+		break;
+	case RT_DRIVER_CPU:
+		td_driver(sb, c->vin, c->verdict);
+		break;
+	case RT_RUN_GROUP:
+		snprintf(lo, sizeof(lo), "%lld", c->i);
+		strbuf_adds(sb, "<td>");
+		html_esc(sb, c->text);
+		strbuf_adds(sb, " (");
+		html_esc(sb, report_kind_title(c->kind_name));
+		strbuf_addf(sb, ", %s %s)</td>", lo, html_vms_word(c->i));
+		break;
+	case RT_RANKS:
+		strbuf_addf(sb, "<td class=\"n\">%zu–%zu</td>", c->n, c->n2);
+		break;
+	case RT_WELCH:
+		td_welch(sb, c->welch);
+		break;
+	}
+}
+
+/* A table built by report/tables.c, without the columns only report.md shows. */
+static void html_table(struct strbuf *sb, const struct report_table *t)
+{
+	html_table_open(sb, t);
+	for (size_t r = 0; r < t->nrows; r++) {
+		strbuf_adds(sb, "<tr>");
+		for (size_t c = 0; c < t->ncols; c++)
+			if (!t->cols[c].md_only)
+				td_cell(sb, rt_at(t, r, c));
 		strbuf_adds(sb, "</tr>\n");
 	}
 	table_close(sb);
+}
+
+void html_summary(struct strbuf *sb, const struct report *rep)
+{
+	struct report_table t;
+
+	report_table_summary(rep, &t);
+	html_table(sb, &t);
+	report_table_release(&t);
 }
 
 void html_verdicts(struct strbuf *sb, const struct report *rep)

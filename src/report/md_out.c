@@ -9,6 +9,7 @@
 
 #include "report/leaderboard.h"
 #include "report/pub_little.h"
+#include "report/tables.h"
 #include "stats/hist.h"
 
 #include <math.h>
@@ -163,12 +164,134 @@ void md_range_cell(struct strbuf *sb, double lo, double hi)
 	md_cellf(sb, "%s – %s", a, b);
 }
 
+/* The header of a table built by report/tables.c: report.md's name, or the common one on one line. */
+static void md_table_header(struct strbuf *sb, const struct report_table *t)
+{
+	struct strbuf name;
+
+	strbuf_init(&name, 0);
+	for (size_t c = 0; c < t->ncols; c++) {
+		const char *s = t->cols[c].md_name ? t->cols[c].md_name : t->cols[c].name;
+
+		strbuf_reset(&name);
+		for (; *s; s++)
+			strbuf_addc(&name, *s == '\n' ? ' ' : *s);
+		report_md_cell(sb, name.buf);
+	}
+	strbuf_adds(sb, "|\n");
+	for (size_t c = 0; c < t->ncols; c++)
+		strbuf_adds(sb, "|---");
+	strbuf_adds(sb, "|\n");
+	strbuf_release(&name);
+}
+
+static void md_spread_of(struct strbuf *sb, const struct rt_cell *c)
+{
+	if (!c->has)
+		report_md_cell(sb, "–");
+	else if (c->terse)
+		md_celln(sb, c->spread->mean, 2);
+	else
+		md_spread_cell(sb, c->spread);
+}
+
+/* One cell of a table built by report/tables.c. */
+static void md_cell(struct strbuf *sb, const struct rt_cell *c)
+{
+	switch (c->kind) {
+	case RT_TEXT:
+	case RT_NAME:
+		report_md_cell(sb, c->text);
+		break;
+	case RT_INT:
+		md_cellf(sb, "%lld", c->i);
+		break;
+	case RT_COUNT:
+		md_celln(sb, (double)c->i, 0);
+		break;
+	case RT_MISSING:
+		report_md_cell(sb, "–");
+		break;
+	case RT_SPREAD:
+		md_spread_of(sb, c);
+		break;
+	case RT_RANGE:
+		md_range_cell(sb, c->a, c->b);
+		break;
+	case RT_INSTANCES:
+		if (c->n2 > 1)
+			md_cellf(sb, "%zu (%zu reps)", c->n, c->n2);
+		else
+			md_cellf(sb, "%zu", c->n);
+		break;
+	case RT_LITTLE:
+		md_little_cell(sb, c->little, c->a);
+		break;
+	case RT_STATUS:
+		if (!c->has)
+			report_md_cell(sb, rt_status_word(false));
+		else if (c->terse)
+			md_cellf(sb, "**%s**", rt_status_word(true));
+		else
+			md_cellf(sb, "**%s** (%zu of %zu runs complete)", rt_status_word(true), c->n, c->n2);
+		break;
+	case RT_STEADY:
+		md_steady_cell(sb, c->steady, c->steady_r);
+		break;
+	case RT_BOTTLENECK:
+		md_bottleneck_cell(sb, c->has, c->vin, c->verdict);
+		break;
+	case RT_DEVICE:
+		md_dev_cell(sb, c->dev);
+		break;
+	case RT_PCT:
+		md_pct_cell(sb, c->has, c->a);
+		break;
+	case RT_HOST_CPU:
+		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
+		if (c->vin->has_host_cpu && c->vin->host_cpu_src && strcmp(c->vin->host_cpu_src, "/proc/stat"))
+			md_cellf(sb, "%.0f%% (%s)", 100 * c->vin->host_cpu_busy, c->vin->host_cpu_src);
+		else
+			md_pct_cell(sb, c->vin->has_host_cpu, c->vin->host_cpu_busy);
+		break;
+	case RT_DRIVER_CPU:
+		if (c->vin->has_driver_cpu)
+			md_cellf(sb, "%.2f (%u loop%s)%s", c->verdict->driver.per_loop, c->vin->driver_loops,
+				 c->vin->driver_loops == 1 ? "" : "s", c->verdict->driver.saturated ? " **SATURATED**" : "");
+		else
+			report_md_cell(sb, "–");
+		break;
+	case RT_RUN_GROUP:
+		md_cellf(sb, "%s (%s, %lld VMs)", c->text, report_kind_title(c->kind_name), c->i);
+		break;
+	case RT_RANKS:
+		md_cellf(sb, "%zu–%zu", c->n, c->n2);
+		break;
+	case RT_WELCH:
+		if (c->welch->valid)
+			md_cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch->t, c->welch->df, c->welch->p,
+				 c->welch->significant ? "significant" : "**NOT significant**");
+		else
+			report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
+		break;
+	}
+}
+
+/* A table built by report/tables.c: its header and its rows, then a blank line. */
+static void md_table(struct strbuf *sb, const struct report_table *t)
+{
+	md_table_header(sb, t);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			md_cell(sb, rt_at(t, r, c));
+		md_endrow(sb);
+	}
+	strbuf_addc(sb, '\n');
+}
+
 static void summary_table(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"drive × run group", "workload", "VMs", "instances", "TPS (sum)",
-		"TPS per instance min–max", "avg latency ms (mean of instances)", "avg latency ms (pooled)",
-		"p99 ms (mean of instance p99s)", "p99 ms (pooled)", "retried", "reconnects", "fatal",
-		"Little's law", "status", "bottleneck", NULL};
+	struct report_table t;
 
 	strbuf_adds(sb, "## Results per drive × run group (sample phase)\n\n"
 			"TPS is the sum over the instances that ran together; with several repetitions each figure "
@@ -176,50 +299,9 @@ static void summary_table(struct strbuf *sb, const struct report *rep)
 			"(see *Repetitions*). \"mean of instance p99s\" is the published "
 			"\"average 99th percentile\" (an average of percentiles, not a percentile); \"pooled\" p99 comes "
 			"from the merged histograms of every transaction.\n\n");
-	md_header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		size_t ninst = 0;
-		double tmin = 0, tmax = 0, retried = 0, reconn = 0, fatal = 0;
-		bool has_pooled = g->nreps > 0;
-
-		for (size_t k = 0; k < g->nreps; k++) {
-			const struct agg_fig *f = &g->reps[k].sample;
-			if (k == 0 || f->tps_min < tmin)
-				tmin = f->tps_min;
-			if (k == 0 || f->tps_max > tmax)
-				tmax = f->tps_max;
-			ninst += g->reps[k].n;
-			retried += (double)f->retried;
-			reconn += (double)f->reconnects;
-			fatal += (double)f->fatal;
-			has_pooled &= f->has_pooled_p99;
-		}
-		report_md_cell(sb, g->label);
-		md_cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
-		md_cellf(sb, "%lld", (long long)g->vm_count);
-		if (g->nreps > 1)
-			md_cellf(sb, "%zu (%zu reps)", ninst, g->nreps);
-		else
-			md_cellf(sb, "%zu", ninst);
-		md_spread_cell(sb, &g->tps);
-		md_range_cell(sb, tmin, tmax);
-		md_celln(sb, g->avg_ms_mean.mean, 2);
-		md_celln(sb, g->avg_ms_pooled.mean, 2);
-		md_opt_ms(sb, g->has_p99_mean, g->p99_mean.mean);
-		md_opt_ms(sb, has_pooled, g->p99_pooled.mean);
-		md_celln(sb, retried, 0);
-		md_celln(sb, reconn, 0);
-		md_celln(sb, fatal, 0);
-		md_little_cell(sb, g->little, g->little_dev);
-		if (g->incomplete)
-			md_cellf(sb, "**INCOMPLETE** (%zu of %zu runs complete)", g->n_complete, g->n_runs);
-		else
-			report_md_cell(sb, "complete");
-		md_bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
-		md_endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
+	report_table_summary(rep, &t);
+	md_table(sb, &t);
+	report_table_release(&t);
 }
 
 void md_pub_little(struct strbuf *sb, const struct pub_result *p)

@@ -1,0 +1,200 @@
+/* The report's tables as typed cells, built once for every writer (report/tables.h). */
+#include "report/tables.h"
+
+#include "report/writer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rt_little_word(enum little_state s)
+{
+	switch (s) {
+	case LITTLE_OK:
+		return "ok";
+	case LITTLE_WARN:
+		return "WARNING";
+	case LITTLE_NA:
+		return "n/a";
+	}
+	return "n/a";
+}
+
+const char *rt_status_word(bool incomplete)
+{
+	return incomplete ? "INCOMPLETE" : "complete";
+}
+
+const char *rt_yes_no(bool yes)
+{
+	return yes ? "yes" : "no";
+}
+
+void rt_group_sums(const struct agg_group *g, struct rt_group_sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pooled = g->nreps > 0;
+	for (size_t k = 0; k < g->nreps; k++) {
+		const struct agg_fig *f = &g->reps[k].sample;
+		if (k == 0 || f->tps_min < s->tps_min)
+			s->tps_min = f->tps_min;
+		if (k == 0 || f->tps_max > s->tps_max)
+			s->tps_max = f->tps_max;
+		if (f->max_ms > s->max_ms)
+			s->max_ms = f->max_ms;
+		s->ninst += g->reps[k].n;
+		s->transactions += f->transactions;
+		s->retried += f->retried;
+		s->reconnects += f->reconnects;
+		s->fatal += f->fatal;
+		s->threads += f->threads_sum;
+		s->pooled &= f->has_pooled_p99;
+		s->has_tpmc |= f->has_tpmc;
+		s->tpmc += f->tpmc / (double)g->nreps;
+		if (g->reps[k].pre.n) {
+			s->npre++;
+			s->pre_tps += g->reps[k].pre.tps_sum;
+			s->pre_avg += g->reps[k].pre.avg_ms_mean;
+		}
+		if (g->reps[k].pre.n_p99) {
+			s->npre_p99++;
+			s->pre_p99 += g->reps[k].pre.p99_mean_of_instances_ms;
+		}
+	}
+}
+
+/* A new cell at the end of the table; a row is complete after ncols of them. */
+static struct rt_cell *rt_add(struct report_table *t, enum rt_kind kind)
+{
+	struct rt_cell *c;
+
+	if (t->fill == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16 * t->ncols;
+		t->cells = xrealloc(t->cells, t->cap * sizeof(*t->cells));
+	}
+	c = &t->cells[t->fill++];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	t->nrows = (t->fill + t->ncols - 1) / t->ncols;
+	return c;
+}
+
+static void rt_text(struct report_table *t, enum rt_kind kind, const char *s)
+{
+	rt_add(t, kind)->text = xstrdup(s);
+}
+
+static void rt_textf(struct report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rt_textf(struct report_table *t, const char *fmt, ...)
+{
+	struct strbuf b;
+	va_list ap;
+
+	strbuf_init(&b, 0);
+	va_start(ap, fmt);
+	strbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	rt_add(t, RT_TEXT)->text = strbuf_detach(&b);
+}
+
+static void rt_int(struct report_table *t, enum rt_kind kind, long long v)
+{
+	rt_add(t, kind)->i = v;
+}
+
+static void rt_spread(struct report_table *t, const struct spread *s, bool has, bool terse)
+{
+	struct rt_cell *c = rt_add(t, RT_SPREAD);
+
+	c->spread = s;
+	c->has = has;
+	c->terse = terse;
+}
+
+static void rt_little(struct report_table *t, enum little_state st, double dev)
+{
+	struct rt_cell *c = rt_add(t, RT_LITTLE);
+
+	c->little = st;
+	c->a = dev;
+}
+
+static void rt_bottleneck(struct report_table *t, bool has, const struct verdict_in *in, const struct verdict *v)
+{
+	struct rt_cell *c = rt_add(t, RT_BOTTLENECK);
+
+	c->has = has;
+	c->vin = in;
+	c->verdict = v;
+}
+
+static const struct rt_col summary_cols[] = {
+	{"drive × run group", NULL, false},
+	{"workload", NULL, false},
+	{"VMs", NULL, false},
+	{"instances", NULL, false},
+	{"TPS (sum)", NULL, false},
+	{"TPS per instance\nmin–max", NULL, false},
+	{"avg latency ms\n(mean of instances)", NULL, false},
+	{"avg latency ms\n(pooled)", NULL, false},
+	{"p99 ms\n(mean of instance p99s)", NULL, false},
+	{"p99 ms\n(pooled)", NULL, false},
+	{"retried", NULL, false},
+	{"reconnects", NULL, false},
+	{"fatal", NULL, false},
+	{"Little's law", NULL, false},
+	{"status", NULL, false},
+	{"bottleneck", NULL, false},
+};
+
+static void table_init(struct report_table *t, const struct rt_col *cols, size_t ncols)
+{
+	memset(t, 0, sizeof(*t));
+	t->cols = cols;
+	t->ncols = ncols;
+}
+
+void report_table_summary(const struct report *rep, struct report_table *t)
+{
+	table_init(t, summary_cols, sizeof(summary_cols) / sizeof(summary_cols[0]));
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		struct rt_group_sums s;
+		struct rt_cell *c;
+
+		rt_group_sums(g, &s);
+		rt_text(t, RT_NAME, g->label);
+		rt_textf(t, "%s %s", report_kind_title(g->kind), g->test);
+		rt_int(t, RT_INT, (long long)g->vm_count);
+		/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
+		c = rt_add(t, RT_INSTANCES);
+		c->n = s.ninst;
+		c->n2 = g->nreps;
+		rt_spread(t, &g->tps, true, false);
+		c = rt_add(t, RT_RANGE);
+		c->a = s.tps_min;
+		c->b = s.tps_max;
+		rt_spread(t, &g->avg_ms_mean, true, true);
+		rt_spread(t, &g->avg_ms_pooled, true, true);
+		rt_spread(t, &g->p99_mean, g->has_p99_mean, true);
+		rt_spread(t, &g->p99_pooled, s.pooled, true);
+		rt_int(t, RT_COUNT, (long long)s.retried);
+		rt_int(t, RT_COUNT, (long long)s.reconnects);
+		rt_int(t, RT_COUNT, (long long)s.fatal);
+		rt_little(t, g->little, g->little_dev);
+		c = rt_add(t, RT_STATUS);
+		c->has = g->incomplete;
+		c->n = g->n_complete;
+		c->n2 = g->n_runs;
+		rt_bottleneck(t, g->has_verdict, &g->vin, &g->verdict);
+	}
+}
+
+void report_table_release(struct report_table *t)
+{
+	for (size_t i = 0; i < t->fill; i++)
+		free(t->cells[i].text);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}

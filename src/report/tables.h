@@ -1,0 +1,103 @@
+/*
+ * The report's tables as data: each table that several writers print is
+ * built here once from the report model, as columns and rows of typed cells,
+ * and every writer renders those cells in its own format (md_out.c, html_tables.c).
+ * A cell says what it holds (a count, a spread over repetitions, a Little's law
+ * state, a steady-state verdict...), never how it looks; the words a state is
+ * written with are here too, so no writer spells them itself.
+ *
+ * Cells point into the report (spreads, telemetry, verdicts): a table lives no
+ * longer than the report it was built from.
+ */
+#ifndef DBRIG_REPORT_TABLES_H
+#define DBRIG_REPORT_TABLES_H
+
+#include "report/aggregate.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rt_kind {
+	RT_TEXT,        /* text */
+	RT_NAME,        /* text that is a name or a path (report.html breaks it at spaces only) */
+	RT_INT,         /* i, digits only */
+	RT_COUNT,       /* i, a count of events: report.md groups its digits ("1,234"), report.html does not */
+	RT_MISSING,     /* no figure: "–" */
+	RT_SPREAD,      /* *spread over repetitions (has: there is a figure); terse: report.md shows the mean only */
+	RT_RANGE,       /* a – b, 2 decimals */
+	RT_INSTANCES,   /* n instances over n2 repetitions */
+	RT_LITTLE,      /* Little's law: little, deviation a */
+	RT_STATUS,      /* complete, or (has) incomplete: n of n2 runs complete; terse: without the counts */
+	RT_STEADY,      /* steady state: steady, *steady_r (may be NULL) */
+	RT_BOTTLENECK,  /* bottleneck (has: telemetry), *vin, *verdict */
+	RT_DEVICE,      /* the busiest device *dev, or NULL */
+	RT_PCT,         /* a as a fraction (has: there is a figure), no decimals */
+	RT_HOST_CPU,    /* host CPU busy of *vin, with its source when not this machine's /proc/stat */
+	RT_DRIVER_CPU,  /* driver CPU per event loop of *vin, *verdict */
+	RT_RUN_GROUP,   /* text: a run group, kind: its workload, i: its VM count */
+	RT_RANKS,       /* ranks n and n2 of a drive pair */
+	RT_WELCH,       /* Welch's t-test *welch over the repetitions' TPS */
+};
+
+struct rt_cell {
+	enum rt_kind kind;
+	char *text;                     /* owned; NULL when the kind has none */
+	const char *kind_name;          /* RT_RUN_GROUP: the workload kind */
+	long long i;
+	size_t n, n2;
+	double a, b;
+	bool has, terse;
+	const struct spread *spread;
+	enum little_state little;
+	enum steady_state steady;
+	const struct steady_result *steady_r;
+	const struct verdict_in *vin;
+	const struct verdict *verdict;
+	const struct tel_dev *dev;
+	const struct ci_welch *welch;
+};
+
+struct rt_col {
+	const char *name;               /* "\n": a line break in report.html, a space in report.md */
+	const char *md_name;            /* report.md's header when it says more, or NULL */
+	bool md_only;                   /* report.html leaves the column out */
+};
+
+struct report_table {
+	size_t ncols;
+	const struct rt_col *cols;
+	size_t nrows;
+	struct rt_cell *cells;          /* nrows x ncols, row by row */
+	size_t fill, cap;               /* cells added, allocated */
+};
+
+static inline const struct rt_cell *rt_at(const struct report_table *t, size_t row, size_t col)
+{
+	return &t->cells[row * t->ncols + col];
+}
+
+/* What one drive x run group's repetitions add up to (sample phase; the precondition's sums apart). */
+struct rt_group_sums {
+	size_t ninst;                   /* instances over all repetitions */
+	double tps_min, tps_max;        /* the least and most TPS of one instance */
+	double max_ms;
+	unsigned long long transactions, retried, reconnects, fatal;
+	long long threads;
+	bool pooled;                    /* every repetition has a pooled p99 (and there is one) */
+	bool has_tpmc;
+	double tpmc;                    /* mean over repetitions */
+	size_t npre, npre_p99;          /* repetitions with a precondition, with its instance p99s */
+	double pre_tps, pre_avg, pre_p99; /* sums over those repetitions */
+};
+void rt_group_sums(const struct agg_group *g, struct rt_group_sums *s);
+
+/* Results per drive x run group (sample phase). */
+void report_table_summary(const struct report *rep, struct report_table *t);
+void report_table_release(struct report_table *t);
+
+/* The words of the states, for every writer. */
+const char *rt_little_word(enum little_state s);  /* "ok", "WARNING", "n/a" */
+const char *rt_status_word(bool incomplete);      /* "complete", "INCOMPLETE" */
+const char *rt_yes_no(bool yes);                  /* "yes", "no" */
+
+#endif
