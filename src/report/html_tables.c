@@ -332,6 +332,8 @@ void html_summary(struct strbuf *sb, const struct report *rep)
 
 void html_verdicts(struct strbuf *sb, const struct report *rep)
 {
+	struct report_table t;
+
 	strbuf_addf(sb, "<p><b>Steady state</b> by the SNIA PTS rule on the TPS of each report interval (summed over "
 			"the instances that ran together): over a window of rounds, max − min within 20%% of the "
 			"window's mean and the least-squares line moving at most 10%% of it. Precondition: its last %zu "
@@ -340,30 +342,9 @@ void html_verdicts(struct strbuf *sb, const struct report *rep)
 			"terminals waiting ≥ 10%% of their response time for a connection), host CPU ≥ 90%% busy, guest "
 			"vCPUs ≥ 90%% busy, the drive's busiest device ≥ 80%% utilised, else unknown. A group takes the "
 			"busiest of each resource over its runs.</p>\n", rep->steady_window);
-	table_open(sb, "<th>drive × run group</th><th>precondition (last window)</th><th>sample</th><th>bottleneck</th>"
-		       "<th>drive (busiest device, sample)</th><th>host CPU</th><th>guest vCPUs</th><th>driver CPU</th>");
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-
-		strbuf_adds(sb, "<tr>");
-		td_name(sb, g->label);
-		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
-		td_dev(sb, g->dev);
-		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
-		if (g->vin.has_host_cpu && g->vin.host_cpu_src && strcmp(g->vin.host_cpu_src, "/proc/stat")) {
-			strbuf_addf(sb, "<td class=\"n\">%.0f%% <small>(", 100 * g->vin.host_cpu_busy);
-			escape_html(sb, g->vin.host_cpu_src);
-			strbuf_adds(sb, ")</small></td>");
-		} else {
-			td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-		}
-		td_pct(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
-		td_driver(sb, &g->vin, &g->verdict);
-		strbuf_adds(sb, "</tr>\n");
-	}
-	table_close(sb);
+	report_table_verdicts(rep, &t);
+	html_table(sb, &t);
+	report_table_release(&t);
 }
 
 /* --drive: this drive against the drives the page leaves out, per run group. */
@@ -397,7 +378,7 @@ static void drive_ranks_html(struct strbuf *sb, const struct report *rep)
 
 void html_comparison(struct strbuf *sb, const struct report *rep)
 {
-	char line[512];
+	struct report_table t;
 
 	if (!rep->ncmps && rep->drive) {
 		drive_ranks_html(sb, rep);
@@ -411,31 +392,9 @@ void html_comparison(struct strbuf *sb, const struct report *rep)
 			"mean TPS with its 95% confidence interval (delta method on the log ratio) and Welch's "
 			"t-test over the repetitions' TPS; the difference is significant when p &lt; 0.05. With "
 			"one repetition there is no interval and no test.</p>\n");
-	table_open(sb, "<th>run group</th><th>faster</th><th>TPS</th><th>slower</th><th>TPS</th><th>comparison</th>"
-		       "<th>Welch's t-test</th>");
-	for (size_t i = 0; i < rep->ncmps; i++) {
-		const struct agg_cmp *c = &rep->cmps[i];
-		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
-
-		strbuf_adds(sb, "<tr>");
-		snprintf(line, sizeof(line), "%s (%s, %lld %s)", a->run_group, report_kind_title(a->kind),
-			 (long long)a->vm_count, html_vms_word(a->vm_count));
-		td(sb, line);
-		td_name(sb, a->drive);
-		td_spread(sb, &a->tps, true);
-		td_name(sb, b->drive);
-		td_spread(sb, &b->tps, true);
-		report_compare_sentence(c, a, b, line, sizeof(line));
-		td(sb, line);
-		if (c->welch.valid)
-			strbuf_addf(sb, "<td%s>t = %.2f, df = %.1f, p = %.3g: %s</td>", c->welch.significant ? "" :
-				    " class=\"warn\"", c->welch.t, c->welch.df, c->welch.p,
-				    c->welch.significant ? "significant" : "NOT significant");
-		else
-			strbuf_adds(sb, "<td>n/a (needs 2 repetitions on both drives)</td>");
-		strbuf_adds(sb, "</tr>\n");
-	}
-	table_close(sb);
+	report_table_compare(rep, &t);
+	html_table(sb, &t);
+	report_table_release(&t);
 }
 
 void html_instances(struct strbuf *sb, const struct report *rep)

@@ -374,8 +374,7 @@ static void published_beside(struct strbuf *sb, const struct report *rep)
 
 static void verdicts(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"drive × run group", "precondition (last window)", "sample", "bottleneck",
-		"drive (busiest device, sample)", "host CPU", "guest vCPUs", "driver CPU per event loop", NULL};
+	struct report_table t;
 
 	strbuf_addf(sb, "## Verdicts: steady state and bottleneck\n\n"
 		    "**Steady state**: SNIA PTS rule on the TPS of each report interval (a round), summed over the "
@@ -386,28 +385,9 @@ static void verdicts(struct strbuf *sb, const struct report *rep)
 		    "per event loop, or terminals waiting >= 10%% of their response time for a connection), host CPU "
 		    ">= 90%% busy, guest vCPUs >= 90%% busy, the drive's busiest device >= 80%% utilised, else unknown. "
 		    "A group takes the busiest of each resource over its runs.\n\n", rep->steady_window);
-	md_header(sb, cols);
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		report_md_cell(sb, g->label);
-		md_steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-		md_steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-		md_bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
-		md_dev_cell(sb, g->dev);
-		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
-		if (g->vin.has_host_cpu && g->vin.host_cpu_src && strcmp(g->vin.host_cpu_src, "/proc/stat"))
-			md_cellf(sb, "%.0f%% (%s)", 100 * g->vin.host_cpu_busy, g->vin.host_cpu_src);
-		else
-			md_pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-		md_pct_cell(sb, g->vin.has_guest_cpu, g->vin.guest_cpu_busy);
-		if (g->vin.has_driver_cpu)
-			md_cellf(sb, "%.2f (%u loop%s)%s", g->verdict.driver.per_loop, g->vin.driver_loops,
-			      g->vin.driver_loops == 1 ? "" : "s", g->verdict.driver.saturated ? " **SATURATED**" : "");
-		else
-			report_md_cell(sb, "–");
-		md_endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
+	report_table_verdicts(rep, &t);
+	md_table(sb, &t);
+	report_table_release(&t);
 }
 
 /* --drive: this drive against the drives the page leaves out, per run group. */
@@ -431,9 +411,7 @@ static void drive_ranks_md(struct strbuf *sb, const struct report *rep)
 
 static void comparison(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"run group", "rank", "faster", "TPS", "slower", "TPS", "comparison",
-		"Welch's t-test", NULL};
-	char line[512];
+	struct report_table t;
 
 	strbuf_adds(sb, "## Drive comparison\n\n");
 	if (!rep->ncmps && rep->drive) {
@@ -448,27 +426,9 @@ static void comparison(struct strbuf *sb, const struct report *rep)
 			"mean TPS with its 95% confidence interval (delta method on the log ratio, Welch-Satterthwaite "
 			"degrees of freedom) and Welch's t-test over the repetitions' TPS; the difference is significant "
 			"when p < 0.05. With one repetition there is no interval and no test.\n\n");
-	md_header(sb, cols);
-	for (size_t i = 0; i < rep->ncmps; i++) {
-		const struct agg_cmp *c = &rep->cmps[i];
-		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
-
-		md_cellf(sb, "%s (%s, %lld VMs)", a->run_group, report_kind_title(a->kind), (long long)a->vm_count);
-		md_cellf(sb, "%zu–%zu", a->rank, b->rank);
-		report_md_cell(sb, a->drive);
-		md_spread_cell(sb, &a->tps);
-		report_md_cell(sb, b->drive);
-		md_spread_cell(sb, &b->tps);
-		report_compare_sentence(c, a, b, line, sizeof(line));
-		report_md_cell(sb, line);
-		if (c->welch.valid)
-			md_cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch.t, c->welch.df, c->welch.p,
-			      c->welch.significant ? "significant" : "**NOT significant**");
-		else
-			report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
-		md_endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
+	report_table_compare(rep, &t);
+	md_table(sb, &t);
+	report_table_release(&t);
 }
 
 static void headline_item(void *ctx, const char *lead, const char *text, bool warn)

@@ -191,6 +191,85 @@ void report_table_summary(const struct report *rep, struct report_table *t)
 	}
 }
 
+static const struct rt_col verdict_cols[] = {
+	{"drive × run group", NULL, false},
+	{"precondition (last window)", NULL, false},
+	{"sample", NULL, false},
+	{"bottleneck", NULL, false},
+	{"drive (busiest device, sample)", NULL, false},
+	{"host CPU", NULL, false},
+	{"guest vCPUs", NULL, false},
+	{"driver CPU", "driver CPU per event loop", false},
+};
+
+static void rt_steady(struct report_table *t, enum steady_state st, const struct steady_result *r)
+{
+	struct rt_cell *c = rt_add(t, RT_STEADY);
+
+	c->steady = st;
+	c->steady_r = r;
+}
+
+void report_table_verdicts(const struct report *rep, struct report_table *t)
+{
+	table_init(t, verdict_cols, sizeof(verdict_cols) / sizeof(verdict_cols[0]));
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		struct rt_cell *c;
+
+		rt_text(t, RT_NAME, g->label);
+		rt_steady(t, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		rt_steady(t, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		rt_bottleneck(t, g->has_verdict, &g->vin, &g->verdict);
+		rt_add(t, RT_DEVICE)->dev = g->dev;
+		rt_add(t, RT_HOST_CPU)->vin = &g->vin;
+		c = rt_add(t, RT_PCT);
+		c->has = g->vin.has_guest_cpu;
+		c->a = g->vin.guest_cpu_busy;
+		c = rt_add(t, RT_DRIVER_CPU);
+		c->vin = &g->vin;
+		c->verdict = &g->verdict;
+	}
+}
+
+static const struct rt_col compare_cols[] = {
+	{"run group", NULL, false},
+	{"rank", NULL, true},
+	{"faster", NULL, false},
+	{"TPS", NULL, false},
+	{"slower", NULL, false},
+	{"TPS", NULL, false},
+	{"comparison", NULL, false},
+	{"Welch's t-test", NULL, false},
+};
+
+void report_table_compare(const struct report *rep, struct report_table *t)
+{
+	char line[512];
+
+	table_init(t, compare_cols, sizeof(compare_cols) / sizeof(compare_cols[0]));
+	for (size_t i = 0; i < rep->ncmps; i++) {
+		const struct agg_cmp *cmp = &rep->cmps[i];
+		const struct agg_group *a = &rep->groups[cmp->faster], *b = &rep->groups[cmp->slower];
+		struct rt_cell *c;
+
+		c = rt_add(t, RT_RUN_GROUP);
+		c->text = xstrdup(a->run_group);
+		c->kind_name = a->kind;
+		c->i = (long long)a->vm_count;
+		c = rt_add(t, RT_RANKS);
+		c->n = a->rank;
+		c->n2 = b->rank;
+		rt_text(t, RT_NAME, a->drive);
+		rt_spread(t, &a->tps, true, false);
+		rt_text(t, RT_NAME, b->drive);
+		rt_spread(t, &b->tps, true, false);
+		report_compare_sentence(cmp, a, b, line, sizeof(line));
+		rt_text(t, RT_TEXT, line);
+		rt_add(t, RT_WELCH)->welch = &cmp->welch;
+	}
+}
+
 void report_table_release(struct report_table *t)
 {
 	for (size_t i = 0; i < t->fill; i++)

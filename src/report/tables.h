@@ -93,6 +93,10 @@ void rt_group_sums(const struct agg_group *g, struct rt_group_sums *s);
 
 /* Results per drive x run group (sample phase). */
 void report_table_summary(const struct report *rep, struct report_table *t);
+/* Steady state and bottleneck per drive x run group. */
+void report_table_verdicts(const struct report *rep, struct report_table *t);
+/* The neighbouring drives of each run group, fastest first. */
+void report_table_compare(const struct report *rep, struct report_table *t);
 void report_table_release(struct report_table *t);
 
 /* The words of the states, for every writer. */
