@@ -6,8 +6,11 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "result/figures.h"
+#include "result/read.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,28 +167,106 @@ void progress_show(struct campaign_ctx *c, const struct plan_run *r, size_t ri, 
 	fflush(stdout);
 }
 
-/* The plain-text summary: per run group x drive, means over repetitions. */
-/* A run with a degraded result: its repetition is left out, as dbrig report leaves it out. */
-static bool run_degraded(const struct campaign_ctx *c, const struct plan_run *r, struct strbuf *path)
+/*
+ * The plain-text summary: per run group x drive, means over repetitions,
+ * computed as dbrig report computes them: each repetition's instances parsed as
+ * the report parses them and summed or averaged by agg_fig_compute
+ * (result/figures.h), then the mean over repetitions (fig_mean).
+ */
+
+/* The results of one campaign run (NULL entries: no result, or one that cannot be read); NULL when
+ * the run did not end done, or has a degraded result: its repetition is left out, as dbrig report
+ * leaves it out. */
+static struct run **load_results(const struct campaign_ctx *c, size_t ri, struct strbuf *path)
 {
+	const struct plan_run *r = &c->plan->runs[ri];
+	struct run **v;
+	bool degraded = false;
+	struct strbuf err;
+
+	if (c->st->runs[ri].status != STATE_RUN_DONE)
+		return NULL;
+	v = xcalloc(r->ninsts + 1, sizeof(*v));
+	strbuf_init(&err, 0);
 	for (size_t i = 0; i < r->ninsts; i++) {
-		struct result_summary rs;
+		char *text = NULL;
+		size_t len;
+
 		strbuf_reset(path);
 		plan_result_base(c->cfg, c->plan, r, r->insts[i], path);
 		strbuf_adds(path, ".json");
-		if (result_read_summary(path->buf, &rs) == 0 && !strcmp(rs.status, "degraded"))
-			return true;
+		if (read_file(path->buf, &text, &len) == 0 && results_parse_result(path->buf, text, &v[i], &err) != 0)
+			v[i] = NULL;
+		free(text);
+		degraded |= v[i] && v[i]->status == RESULT_RUN_DEGRADED;
 	}
-	return false;
+	strbuf_release(&err);
+	if (degraded) {
+		for (size_t i = 0; i < r->ninsts; i++)
+			run_free(v[i]);
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+struct summary_row {
+	double tps, avg_ms, p99_ms;
+	bool has_p99;
+};
+
+/* Run group g's figures on drive place[p] (p == nplace: all its drives); false when no repetition has
+ * a sample. */
+static bool summary_figures(const struct campaign_ctx *c, struct run ***res, size_t g, size_t p,
+			    struct summary_row *row)
+{
+	const struct campaign_group *gr = &c->cfg->groups[g];
+	size_t nruns = c->plan->nruns, k = 0, kp = 0;
+	double *tps = xcalloc(nruns + 1, sizeof(double)), *avg = xcalloc(nruns + 1, sizeof(double));
+	double *p99 = xcalloc(nruns + 1, sizeof(double));
+	struct run **sel = NULL;
+
+	for (size_t ri = 0; ri < nruns; ri++) {
+		const struct plan_run *r = &c->plan->runs[ri];
+		struct agg_fig f;
+		size_t n = 0;
+
+		if (r->group != g || !res[ri])
+			continue;
+		sel = xrealloc(sel, (r->ninsts + 1) * sizeof(*sel));
+		for (size_t i = 0; i < r->ninsts; i++)
+			if (res[ri][i] && (p == gr->nplace || c->plan->insts[r->insts[i]].drive == gr->place[p].drive))
+				sel[n++] = res[ri][i];
+		agg_fig_compute(sel, n, RESULT_PHASE_SAMPLE, &f);
+		if (f.n) {
+			tps[k] = f.tps_sum;
+			avg[k++] = f.avg_ms_mean;
+			if (f.n_p99)
+				p99[kp++] = f.p99_mean_of_instances_ms;
+		}
+		agg_fig_release(&f);
+	}
+	row->tps = fig_mean(tps, k);
+	row->avg_ms = fig_mean(avg, k);
+	row->p99_ms = fig_mean(p99, kp);
+	row->has_p99 = kp > 0;
+	free(sel);
+	free(tps);
+	free(avg);
+	free(p99);
+	return k > 0;
 }
 
 void progress_summary(struct campaign_ctx *c)
 {
 	const struct campaign_config *cfg = c->cfg;
 	struct strbuf out, path;
+	struct run ***res = xcalloc(c->plan->nruns + 1, sizeof(*res));
 
 	strbuf_init(&out, 0);
 	strbuf_init(&path, 0);
+	for (size_t ri = 0; ri < c->plan->nruns; ri++)
+		res[ri] = load_results(c, ri, &path);
 	strbuf_addf(&out, "%-28s %-14s %9s %12s %14s %14s\n", "run group", "drive", "instances", "TPS (sum)",
 		    "avg lat ms", "avg p99 ms");
 	for (size_t g = 0; g < cfg->ngroups; g++) {
@@ -193,48 +274,27 @@ void progress_summary(struct campaign_ctx *c)
 
 		for (size_t p = 0; p <= gr->nplace; p++) {
 			bool total = p == gr->nplace;
-			double tps = 0, lat = 0, p99 = 0;
-			unsigned nres = 0, np99 = 0, reps = 0;
+			struct summary_row row;
 
 			if (total && gr->nplace == 1)
 				break;
-			for (size_t ri = 0; ri < c->plan->nruns; ri++) {
-				const struct plan_run *r = &c->plan->runs[ri];
-				bool any = false;
-				if (r->group != g || c->st->runs[ri].status != STATE_RUN_DONE || run_degraded(c, r, &path))
-					continue;
-				for (size_t i = 0; i < r->ninsts; i++) {
-					const struct target_instance *in = &c->plan->insts[r->insts[i]];
-					struct result_summary rs;
-					if (!total && in->drive != gr->place[p].drive)
-						continue;
-					strbuf_reset(&path);
-					plan_result_base(cfg, c->plan, r, r->insts[i], &path);
-					strbuf_adds(&path, ".json");
-					if (result_read_summary(path.buf, &rs) < 0)
-						continue;
-					tps += rs.tps;
-					lat += rs.avg_ms;
-					nres++;
-					if (rs.p99_ms >= 0) {
-						p99 += rs.p99_ms;
-						np99++;
-					}
-					any = true;
-				}
-				reps += any;
-			}
-			if (!nres)
+			if (!summary_figures(c, res, g, p, &row))
 				continue;
 			strbuf_addf(&out, "%-28.28s %-14.14s %9u %12.2f %14.2f ", gr->name,
 				    total ? "(all drives)" : cfg->drives[gr->place[p].drive].name,
-				    total ? gr->instances : gr->place[p].count, tps / reps, lat / nres);
-			if (np99)
-				strbuf_addf(&out, "%14.2f\n", p99 / np99);
+				    total ? gr->instances : gr->place[p].count, row.tps, row.avg_ms);
+			if (row.has_p99)
+				strbuf_addf(&out, "%14.2f\n", row.p99_ms);
 			else
 				strbuf_addf(&out, "%14s\n", "-");
 		}
 	}
+	for (size_t ri = 0; ri < c->plan->nruns; ri++) {
+		for (size_t i = 0; res[ri] && i < c->plan->runs[ri].ninsts; i++)
+			run_free(res[ri][i]);
+		free(res[ri]);
+	}
+	free(res);
 	strbuf_adds(&out, "TPS: sum over instances (mean over repetitions); latencies: mean of the instances' "
 			  "sample-phase averages and p99s (the published method).\n");
 	fputs(out.buf, stdout);

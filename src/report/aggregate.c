@@ -2,8 +2,9 @@
  * Which runs go together (report/aggregate.h): the runs sorted by their
  * grouping keys, one group per drive x run group (and a total over a run
  * group's drives), its repetitions, labels and warnings, and the published
- * references beside it. The figures and the drive ranking (--drive's too)
- * are agg_figures.c's (report/agg_int.h).
+ * references beside it. A repetition's figures are result/figures.c's (the
+ * campaign's summary.txt computes them there too); the rest of the figures and
+ * the drive ranking (--drive's too) are agg_figures.c's (report/agg_int.h).
  */
 #include "report/aggregate.h"
 #include "report/agg_int.h"
