@@ -252,6 +252,32 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 	case RT_MISSING:
 		td(sb, "–");
 		break;
+	case RT_NUM:
+		if (c->has)
+			tdn(sb, c->a, (int)c->n);
+		else
+			td(sb, "–");
+		break;
+	case RT_FIXED:
+		strbuf_addf(sb, "<td class=\"n\">%.*f</td>", (int)c->n, c->a);
+		break;
+	case RT_LATENCY:
+		tdn(sb, c->a, 2);
+		break;
+	case RT_RUN_STATUS:
+		if (c->has)
+			strbuf_addf(sb, "<td class=\"warn\">%s%s</td>", c->text, c->note);
+		else
+			td(sb, c->text);
+		break;
+	case RT_SPAN:
+	case RT_SPANNED:
+		break; /* html_table joins them */
+	case RT_GROUP_LINK:
+		strbuf_addf(sb, "<td><a href=\"#tps-%zu\">", c->n);
+		html_esc(sb, c->text);
+		strbuf_adds(sb, "</a></td>");
+		break;
 	case RT_SPREAD:
 		td_spread(sb, c->spread, c->has);
 		break;
@@ -313,9 +339,20 @@ static void html_table(struct strbuf *sb, const struct report_table *t)
 	html_table_open(sb, t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		strbuf_adds(sb, "<tr>");
-		for (size_t c = 0; c < t->ncols; c++)
-			if (!t->cols[c].md_only)
-				td_cell(sb, rt_at(t, r, c));
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct rt_cell *cell = rt_at(t, r, c);
+			size_t span = 0;
+
+			if (cell->kind == RT_SPAN) {
+				for (size_t k = c; k < c + cell->n && k < t->ncols; k++)
+					span += !t->cols[k].md_only;
+				strbuf_addf(sb, "<td colspan=\"%zu\">", span);
+				html_esc(sb, cell->text);
+				strbuf_adds(sb, "</td>");
+			} else if (!t->cols[c].md_only) {
+				td_cell(sb, cell);
+			}
+		}
 		strbuf_adds(sb, "</tr>\n");
 	}
 	table_close(sb);
@@ -399,41 +436,11 @@ void html_comparison(struct strbuf *sb, const struct report *rep)
 
 void html_instances(struct strbuf *sb, const struct report *rep)
 {
-	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
-		       "<th>avg ms</th><th>p99 ms</th><th>retried</th><th>reconnects</th><th>fatal</th>"
-		       "<th>precondition</th><th>sample</th><th>bottleneck</th>");
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const struct run *r = rep->runs->runs[i];
-		strbuf_adds(sb, "<tr>");
-		td_name(sb, r->path);
-		td_name(sb, r->drive);
-		td_name(sb, r->instance);
-		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
-		if (run_is_complete(r))
-			td(sb, "complete");
-		else
-			strbuf_addf(sb, "<td class=\"warn\">%s%s</td>",
-				    r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
-				    r->from_journal ? " (from journal)" : "");
-		if (r->sample.present) {
-			tdn(sb, r->sample.tps, 2);
-			tdn(sb, r->sample.lat_avg_ms, 2);
-			if (r->sample.has_p99)
-				tdn(sb, r->sample.p99_ms, 2);
-			else
-				td(sb, "–");
-			strbuf_addf(sb, "<td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td>",
-				    (unsigned long long)r->sample.err_ignored, (unsigned long long)r->sample.err_reconnects,
-				    (unsigned long long)r->sample.err_fatal);
-		} else {
-			strbuf_adds(sb, "<td colspan=\"6\">no sample phase</td>");
-		}
-		td_steady(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
-		td_steady(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
-		td_bottleneck(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
-		strbuf_adds(sb, "</tr>\n");
-	}
-	table_close(sb);
+	struct report_table t;
+
+	report_table_instances(rep, &t);
+	html_table(sb, &t);
+	report_table_release(&t);
 }
 
 void html_published_section(struct strbuf *sb, int *chart_id, const struct report *rep)
@@ -508,6 +515,7 @@ void html_published_section(struct strbuf *sb, int *chart_id, const struct repor
 /* One drive over every run group (VM count): its figures, verdicts and charts. */
 void html_drive_section(struct strbuf *sb, int *chart_id, const struct report *rep, const char *drive, size_t nth)
 {
+	struct report_table t;
 	struct strbuf id;
 
 	strbuf_init(&id, 0);
@@ -517,38 +525,9 @@ void html_drive_section(struct strbuf *sb, int *chart_id, const struct report *r
 	strbuf_adds(sb, "\">\n<h3>Drive ");
 	html_esc(sb, drive);
 	strbuf_adds(sb, "</h3>\n");
-	table_open(sb, "<th>run group</th><th>workload</th><th>VMs</th><th>repetitions</th><th>TPS (sum)</th>"
-		       "<th>avg latency ms<br>(mean of instances)</th><th>p99 ms<br>(mean of instance p99s)</th>"
-		       "<th>rank in run group</th><th>precondition</th><th>sample</th><th>bottleneck</th>"
-		       "<th>drive (busiest device)</th><th>host CPU</th><th>status</th>");
-	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
-		char b[128];
-
-		if (g->all_drives || strcmp(g->drive, drive))
-			continue;
-		strbuf_addf(sb, "<tr><td><a href=\"#tps-%zu\">", i);
-		html_esc(sb, *g->run_group ? g->run_group : "(no run group)");
-		strbuf_adds(sb, "</a></td>");
-		snprintf(b, sizeof(b), "%s %s", report_kind_title(g->kind), g->test);
-		td(sb, b);
-		strbuf_addf(sb, "<td class=\"n\">%lld</td><td class=\"n\">%zu</td>", (long long)g->vm_count, g->nreps);
-		td_spread(sb, &g->tps, true);
-		td_spread(sb, &g->avg_ms_mean, true);
-		td_spread(sb, &g->p99_mean, true);
-		if (g->rank)
-			strbuf_addf(sb, "<td class=\"n\">%zu</td>", g->rank);
-		else
-			td(sb, "–");
-		td_steady(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-		td_steady(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-		td_bottleneck(sb, g->has_verdict, &g->vin, &g->verdict);
-		td_dev(sb, g->dev);
-		td_pct(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-		td(sb, g->incomplete ? "INCOMPLETE" : "complete");
-		strbuf_adds(sb, "</tr>\n");
-	}
-	table_close(sb);
+	report_table_drive(rep, drive, &t);
+	html_table(sb, &t);
+	report_table_release(&t);
 	/* Where its I/O goes, as the sampler resolved it. */
 	for (size_t i = 0; i < rep->runs->n; i++) {
 		const struct run *r = rep->runs->runs[i];

@@ -85,9 +85,7 @@ void md_repetitions(struct strbuf *sb, const struct report *rep)
 /* One drive over every run group (VM count). */
 void md_per_drive(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"run group", "workload", "VMs", "repetitions", "TPS (sum)",
-		"avg latency ms (mean of instances)", "p99 ms (mean of instance p99s)", "rank in run group",
-		"precondition", "sample", "bottleneck", "drive (busiest device)", "host CPU", "status", NULL};
+	struct report_table t;
 
 	strbuf_adds(sb, "## Per drive\n\n");
 	for (size_t i = 0; i < rep->ngroups; i++) {
@@ -101,31 +99,9 @@ void md_per_drive(struct strbuf *sb, const struct report *rep)
 		if (!first)
 			continue;
 		strbuf_addf(sb, "### Drive %s\n\n", d->drive);
-		md_header(sb, cols);
-		for (size_t j = i; j < rep->ngroups; j++) {
-			const struct agg_group *g = &rep->groups[j];
-			if (g->all_drives || strcmp(g->drive, d->drive))
-				continue;
-			report_md_cell(sb, *g->run_group ? g->run_group : "(no run group)");
-			md_cellf(sb, "%s %s", report_kind_title(g->kind), g->test);
-			md_cellf(sb, "%lld", (long long)g->vm_count);
-			md_cellf(sb, "%zu", g->nreps);
-			md_spread_cell(sb, &g->tps);
-			md_spread_cell(sb, &g->avg_ms_mean);
-			md_spread_cell(sb, &g->p99_mean);
-			if (g->rank)
-				md_cellf(sb, "%zu", g->rank);
-			else
-				report_md_cell(sb, "–");
-			md_steady_cell(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-			md_steady_cell(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-			md_bottleneck_cell(sb, g->has_verdict, &g->vin, &g->verdict);
-			md_dev_cell(sb, g->dev);
-			md_pct_cell(sb, g->vin.has_host_cpu, g->vin.host_cpu_busy);
-			report_md_cell(sb, g->incomplete ? "**INCOMPLETE**" : "complete");
-			md_endrow(sb);
-		}
-		strbuf_addc(sb, '\n');
+		report_table_drive(rep, d->drive, &t);
+		md_table(sb, &t);
+		report_table_release(&t);
 		for (size_t r = 0; r < rep->runs->n; r++) {
 			if (!strcmp(rep->runs->runs[r]->drive, d->drive) && rep->runs->runs[r]->drive_stack) {
 				strbuf_addf(sb, "Block devices: %s\n\n", rep->runs->runs[r]->drive_stack);
@@ -222,54 +198,13 @@ void md_precondition(struct strbuf *sb, const struct report *rep)
 
 void md_instances(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status",
-		"sample s", "threads", "TPS", "avg ms", "p99 ms", "max ms", "retried", "reconnects", "fatal",
-		"Little's law", "precondition", "sample", "bottleneck", NULL};
+	struct report_table t;
 
 	strbuf_adds(sb, "## Instances (sample phase)\n\n");
-	md_header(sb, cols);
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const struct run *r = rep->runs->runs[i];
-		const struct phase_stat *p = &r->sample;
-		double pred, dev;
-		enum little_state st;
-
-		report_md_cell(sb, r->path);
-		report_md_cell(sb, r->run_group);
-		report_md_cell(sb, r->drive);
-		report_md_cell(sb, r->instance);
-		md_cellf(sb, "%lld", (long long)r->repetition);
-		if (run_is_complete(r))
-			report_md_cell(sb, "complete");
-		else
-			md_cellf(sb, "**%s**%s", r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status),
-			      r->from_journal ? " (from journal)" : "");
-		if (!p->present) {
-			for (int c = 0; c < 10; c++)
-				report_md_cell(sb, "–");
-			md_steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
-			md_steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
-			md_bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
-			md_endrow(sb);
-			continue;
-		}
-		md_cellf(sb, "%.1f", p->seconds);
-		md_cellf(sb, "%lld", (long long)p->threads);
-		md_celln(sb, p->tps, 2);
-		md_cellf(sb, "%.2f%s", p->lat_avg_ms, p->lat_approx ? " ≈" : "");
-		md_opt_ms(sb, p->has_p99, p->p99_ms);
-		md_celln(sb, p->lat_max_ms, 2);
-		md_cellf(sb, "%llu", (unsigned long long)p->err_ignored);
-		md_cellf(sb, "%llu", (unsigned long long)p->err_reconnects);
-		md_cellf(sb, "%llu", (unsigned long long)p->err_fatal);
-		st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
-		md_little_cell(sb, st, dev);
-		md_steady_cell(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
-		md_steady_cell(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
-		md_bottleneck_cell(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict);
-		md_endrow(sb);
-	}
-	strbuf_adds(sb, "\n≈: rebuilt from journal histogram buckets (no result file).\n\n");
+	report_table_instances(rep, &t);
+	md_table(sb, &t);
+	report_table_release(&t);
+	strbuf_adds(sb, "≈: rebuilt from journal histogram buckets (no result file).\n\n");
 }
 
 /* Cut-off attempts kept by `campaign --resume`: listed, never counted above. */

@@ -8,6 +8,7 @@
 #ifndef DBRIG_REPORT_MD_INT_H
 #define DBRIG_REPORT_MD_INT_H
 
+#include "report/tables.h"
 #include "report/writer.h"
 
 #include <stdbool.h>
@@ -29,6 +30,8 @@ void md_bottleneck_cell(struct strbuf *sb, bool has, const struct verdict_in *in
 void md_dev_cell(struct strbuf *sb, const struct tel_dev *d);
 void md_pct_cell(struct strbuf *sb, bool has, double frac);
 void md_range_cell(struct strbuf *sb, double lo, double hi); /* "lo – hi" */
+/* A table built by report/tables.c: its header and its rows, then a blank line. */
+void md_table(struct strbuf *sb, const struct report_table *t);
 /* Little's law for a published row (report/pub_little.h). */
 void md_pub_little(struct strbuf *sb, const struct pub_result *p);
 

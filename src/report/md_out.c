@@ -195,12 +195,50 @@ static void md_spread_of(struct strbuf *sb, const struct rt_cell *c)
 		md_spread_cell(sb, c->spread);
 }
 
+static void md_status_of(struct strbuf *sb, const struct rt_cell *c)
+{
+	if (!c->has)
+		report_md_cell(sb, rt_status_word(false));
+	else if (c->terse)
+		md_cellf(sb, "**%s**", rt_status_word(true));
+	else
+		md_cellf(sb, "**%s** (%zu of %zu runs complete)", rt_status_word(true), c->n, c->n2);
+}
+
+static void md_host_cpu(struct strbuf *sb, const struct verdict_in *in)
+{
+	/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
+	if (in->has_host_cpu && in->host_cpu_src && strcmp(in->host_cpu_src, "/proc/stat"))
+		md_cellf(sb, "%.0f%% (%s)", 100 * in->host_cpu_busy, in->host_cpu_src);
+	else
+		md_pct_cell(sb, in->has_host_cpu, in->host_cpu_busy);
+}
+
+static void md_driver_cpu(struct strbuf *sb, const struct verdict_in *in, const struct verdict *v)
+{
+	if (in->has_driver_cpu)
+		md_cellf(sb, "%.2f (%u loop%s)%s", v->driver.per_loop, in->driver_loops, in->driver_loops == 1 ? "" : "s",
+			 v->driver.saturated ? " **SATURATED**" : "");
+	else
+		report_md_cell(sb, "–");
+}
+
+static void md_welch(struct strbuf *sb, const struct ci_welch *w)
+{
+	if (w->valid)
+		md_cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", w->t, w->df, w->p,
+			 w->significant ? "significant" : "**NOT significant**");
+	else
+		report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
+}
+
 /* One cell of a table built by report/tables.c. */
 static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 {
 	switch (c->kind) {
 	case RT_TEXT:
 	case RT_NAME:
+	case RT_GROUP_LINK:
 		report_md_cell(sb, c->text);
 		break;
 	case RT_INT:
@@ -210,7 +248,21 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 		md_celln(sb, (double)c->i, 0);
 		break;
 	case RT_MISSING:
+	case RT_SPAN:
+	case RT_SPANNED:
 		report_md_cell(sb, "–");
+		break;
+	case RT_NUM:
+		if (c->has)
+			md_celln(sb, c->a, (int)c->n);
+		else
+			report_md_cell(sb, "–");
+		break;
+	case RT_FIXED:
+		md_cellf(sb, "%.*f", (int)c->n, c->a);
+		break;
+	case RT_LATENCY:
+		md_cellf(sb, "%.2f%s", c->a, c->has ? " ≈" : "");
 		break;
 	case RT_SPREAD:
 		md_spread_of(sb, c);
@@ -228,12 +280,13 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 		md_little_cell(sb, c->little, c->a);
 		break;
 	case RT_STATUS:
-		if (!c->has)
-			report_md_cell(sb, rt_status_word(false));
-		else if (c->terse)
-			md_cellf(sb, "**%s**", rt_status_word(true));
+		md_status_of(sb, c);
+		break;
+	case RT_RUN_STATUS:
+		if (c->has)
+			md_cellf(sb, "**%s**%s", c->text, c->note);
 		else
-			md_cellf(sb, "**%s** (%zu of %zu runs complete)", rt_status_word(true), c->n, c->n2);
+			report_md_cell(sb, c->text);
 		break;
 	case RT_STEADY:
 		md_steady_cell(sb, c->steady, c->steady_r);
@@ -248,18 +301,10 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 		md_pct_cell(sb, c->has, c->a);
 		break;
 	case RT_HOST_CPU:
-		/* A hypervisor host's node statistics are named; this machine's /proc/stat is the default. */
-		if (c->vin->has_host_cpu && c->vin->host_cpu_src && strcmp(c->vin->host_cpu_src, "/proc/stat"))
-			md_cellf(sb, "%.0f%% (%s)", 100 * c->vin->host_cpu_busy, c->vin->host_cpu_src);
-		else
-			md_pct_cell(sb, c->vin->has_host_cpu, c->vin->host_cpu_busy);
+		md_host_cpu(sb, c->vin);
 		break;
 	case RT_DRIVER_CPU:
-		if (c->vin->has_driver_cpu)
-			md_cellf(sb, "%.2f (%u loop%s)%s", c->verdict->driver.per_loop, c->vin->driver_loops,
-				 c->vin->driver_loops == 1 ? "" : "s", c->verdict->driver.saturated ? " **SATURATED**" : "");
-		else
-			report_md_cell(sb, "–");
+		md_driver_cpu(sb, c->vin, c->verdict);
 		break;
 	case RT_RUN_GROUP:
 		md_cellf(sb, "%s (%s, %lld VMs)", c->text, report_kind_title(c->kind_name), c->i);
@@ -268,17 +313,13 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 		md_cellf(sb, "%zu–%zu", c->n, c->n2);
 		break;
 	case RT_WELCH:
-		if (c->welch->valid)
-			md_cellf(sb, "t = %.2f, df = %.1f, p = %.3g: %s", c->welch->t, c->welch->df, c->welch->p,
-				 c->welch->significant ? "significant" : "**NOT significant**");
-		else
-			report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
+		md_welch(sb, c->welch);
 		break;
 	}
 }
 
 /* A table built by report/tables.c: its header and its rows, then a blank line. */
-static void md_table(struct strbuf *sb, const struct report_table *t)
+void md_table(struct strbuf *sb, const struct report_table *t)
 {
 	md_table_header(sb, t);
 	for (size_t r = 0; r < t->nrows; r++) {

@@ -270,6 +270,143 @@ void report_table_compare(const struct report *rep, struct report_table *t)
 	}
 }
 
+static const struct rt_col drive_cols[] = {
+	{"run group", NULL, false},
+	{"workload", NULL, false},
+	{"VMs", NULL, false},
+	{"repetitions", NULL, false},
+	{"TPS (sum)", NULL, false},
+	{"avg latency ms\n(mean of instances)", NULL, false},
+	{"p99 ms\n(mean of instance p99s)", NULL, false},
+	{"rank in run group", NULL, false},
+	{"precondition", NULL, false},
+	{"sample", NULL, false},
+	{"bottleneck", NULL, false},
+	{"drive (busiest device)", NULL, false},
+	{"host CPU", NULL, false},
+	{"status", NULL, false},
+};
+
+void report_table_drive(const struct report *rep, const char *drive, struct report_table *t)
+{
+	table_init(t, drive_cols, sizeof(drive_cols) / sizeof(drive_cols[0]));
+	for (size_t i = 0; i < rep->ngroups; i++) {
+		const struct agg_group *g = &rep->groups[i];
+		struct rt_cell *c;
+
+		if (g->all_drives || strcmp(g->drive, drive))
+			continue;
+		c = rt_add(t, RT_GROUP_LINK);
+		c->text = xstrdup(*g->run_group ? g->run_group : "(no run group)");
+		c->n = i;
+		rt_textf(t, "%s %s", report_kind_title(g->kind), g->test);
+		rt_int(t, RT_INT, (long long)g->vm_count);
+		rt_int(t, RT_INT, (long long)g->nreps);
+		rt_spread(t, &g->tps, true, false);
+		rt_spread(t, &g->avg_ms_mean, true, false);
+		rt_spread(t, &g->p99_mean, true, false);
+		if (g->rank)
+			rt_int(t, RT_INT, (long long)g->rank);
+		else
+			rt_add(t, RT_MISSING);
+		rt_steady(t, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+		rt_steady(t, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+		rt_bottleneck(t, g->has_verdict, &g->vin, &g->verdict);
+		rt_add(t, RT_DEVICE)->dev = g->dev;
+		c = rt_add(t, RT_PCT);
+		c->has = g->vin.has_host_cpu;
+		c->a = g->vin.host_cpu_busy;
+		c = rt_add(t, RT_STATUS);
+		c->has = g->incomplete;
+		c->terse = true;
+	}
+}
+
+static const struct rt_col instance_cols[] = {
+	{"file", NULL, false},
+	{"run group", NULL, true},
+	{"drive", NULL, false},
+	{"instance", NULL, false},
+	{"rep", NULL, false},
+	{"status", NULL, false},
+	{"sample s", NULL, true},
+	{"threads", NULL, true},
+	{"TPS", NULL, false},
+	{"avg ms", NULL, false},
+	{"p99 ms", NULL, false},
+	{"max ms", NULL, true},
+	{"retried", NULL, false},
+	{"reconnects", NULL, false},
+	{"fatal", NULL, false},
+	{"Little's law", NULL, true},
+	{"precondition", NULL, false},
+	{"sample", NULL, false},
+	{"bottleneck", NULL, false},
+};
+
+static void rt_num(struct report_table *t, enum rt_kind kind, bool has, double v, size_t decimals)
+{
+	struct rt_cell *c = rt_add(t, kind);
+
+	c->has = has;
+	c->a = v;
+	c->n = decimals;
+}
+
+/* The sample phase's cells of an instance's row (10 columns). */
+static void instance_sample(struct report_table *t, const struct run *r)
+{
+	const struct phase_stat *p = &r->sample;
+	enum little_state st;
+	double pred, dev;
+	struct rt_cell *c;
+
+	if (!p->present) {
+		c = rt_add(t, RT_SPAN);
+		c->text = xstrdup("no sample phase");
+		c->n = 10;
+		for (int k = 1; k < 10; k++)
+			rt_add(t, RT_SPANNED);
+		return;
+	}
+	rt_num(t, RT_FIXED, true, p->seconds, 1);
+	rt_int(t, RT_INT, (long long)p->threads);
+	rt_num(t, RT_NUM, true, p->tps, 2);
+	rt_num(t, RT_LATENCY, p->lat_approx, p->lat_avg_ms, 2);
+	rt_num(t, RT_NUM, p->has_p99, p->p99_ms, 2);
+	rt_num(t, RT_NUM, true, p->lat_max_ms, 2);
+	rt_int(t, RT_INT, (long long)p->err_ignored);
+	rt_int(t, RT_INT, (long long)p->err_reconnects);
+	rt_int(t, RT_INT, (long long)p->err_fatal);
+	st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
+	rt_little(t, st, dev);
+}
+
+void report_table_instances(const struct report *rep, struct report_table *t)
+{
+	table_init(t, instance_cols, sizeof(instance_cols) / sizeof(instance_cols[0]));
+	for (size_t i = 0; i < rep->runs->n; i++) {
+		const struct run *r = rep->runs->runs[i];
+		const struct run_verdict *rv = &rep->rv[i];
+		struct rt_cell *c;
+
+		rt_text(t, RT_NAME, r->path);
+		rt_text(t, RT_TEXT, r->run_group);
+		rt_text(t, RT_NAME, r->drive);
+		rt_text(t, RT_NAME, r->instance);
+		rt_int(t, RT_INT, (long long)r->repetition);
+		c = rt_add(t, RT_RUN_STATUS);
+		c->has = !run_is_complete(r);
+		c->text = xstrdup(!c->has ? "complete" :
+				  r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status));
+		c->note = c->has && r->from_journal ? " (from journal)" : "";
+		instance_sample(t, r);
+		rt_steady(t, rv->pre.state, &rv->pre);
+		rt_steady(t, rv->sample.state, &rv->sample);
+		rt_bottleneck(t, rv->has_verdict, &rv->vin, &rv->verdict);
+	}
+}
+
 void report_table_release(struct report_table *t)
 {
 	for (size_t i = 0; i < t->fill; i++)

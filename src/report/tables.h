@@ -37,12 +37,20 @@ enum rt_kind {
 	RT_RUN_GROUP,   /* text: a run group, kind: its workload, i: its VM count */
 	RT_RANKS,       /* ranks n and n2 of a drive pair */
 	RT_WELCH,       /* Welch's t-test *welch over the repetitions' TPS */
+	RT_NUM,         /* a with n decimals, digits grouped ("7,869.21"); !has: no figure */
+	RT_FIXED,       /* a with n decimals, digits not grouped */
+	RT_LATENCY,     /* a ms, 2 decimals (report.md: digits not grouped, has: "≈", rebuilt from a journal) */
+	RT_RUN_STATUS,  /* a run's status: has: not complete, text its word, note after it */
+	RT_SPAN,        /* the first of n cells that say one thing (text): report.html joins them */
+	RT_SPANNED,     /* the rest of an RT_SPAN */
+	RT_GROUP_LINK,  /* text, linked in report.html to the TPS chart of group n */
 };
 
 struct rt_cell {
 	enum rt_kind kind;
 	char *text;                     /* owned; NULL when the kind has none */
 	const char *kind_name;          /* RT_RUN_GROUP: the workload kind */
+	const char *note;               /* RT_RUN_STATUS: after the word, not stressed */
 	long long i;
 	size_t n, n2;
 	double a, b;
@@ -97,6 +105,10 @@ void report_table_summary(const struct report *rep, struct report_table *t);
 void report_table_verdicts(const struct report *rep, struct report_table *t);
 /* The neighbouring drives of each run group, fastest first. */
 void report_table_compare(const struct report *rep, struct report_table *t);
+/* One drive over every run group (VM count). */
+void report_table_drive(const struct report *rep, const char *drive, struct report_table *t);
+/* One row per result file (sample phase). */
+void report_table_instances(const struct report *rep, struct report_table *t);
 void report_table_release(struct report_table *t);
 
 /* The words of the states, for every writer. */
