@@ -65,10 +65,6 @@ static void steady_fields(struct strbuf *sb, enum steady_state st, const struct 
 	}
 }
 
-#define VERDICT_COLS "bottleneck,host_cpu_busy_pct,guest_cpu_busy_pct,driver_cores_per_loop,driver_saturated," \
-	"device,device_r_iops,device_w_iops,device_r_mbps,device_w_mbps,device_await_ms,device_queue_depth," \
-	"device_util_pct"
-
 /* The sample telemetry behind the bottleneck; empty without telemetry. */
 static void verdict_fields(struct strbuf *sb, bool has, const struct verdict_in *in, const struct verdict *v,
 			   const struct tel_dev *d)
@@ -164,70 +160,108 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 			"avg_latency_ms_mean_of_instances_ci95_hi,p99_ms_mean_of_instance_p99s_sd,"
 			"p99_ms_mean_of_instance_p99s_ci95_lo,p99_ms_mean_of_instance_p99s_ci95_hi,rank,"
 			"pre_steady,pre_steady_rounds,pre_excursion_pct,pre_slope_pct,"
-			"sample_steady,sample_steady_rounds,sample_excursion_pct,sample_slope_pct," VERDICT_COLS "\n");
+			"sample_steady,sample_steady_rounds,sample_excursion_pct,sample_slope_pct," RT_VERDICT_CSV "\n");
 	for (size_t i = 0; i < rep->ngroups; i++)
 		group_row(sb, &rep->groups[i]);
 }
 
-static void instances_csv(struct strbuf *sb, const struct report *rep)
+/* As many empty fields as column col has ("a,b,c": three). */
+static void empty_fields(struct strbuf *sb, const struct rt_col *col)
 {
-	strbuf_adds(sb, "path,journal,campaign,run_group,drive,instance,vm_count,repetition,workload,test,params,"
-			"status,from_journal,sample_seconds,threads,transactions,tps,avg_latency_ms,p99_ms,max_latency_ms,"
-			"retried,reconnects,fatal,little_predicted_ms,little_deviation_pct,little_check,"
-			"pre_seconds,pre_tps,pre_avg_latency_ms,pre_p99_ms,"
-			"pre_steady,pre_steady_rounds,pre_excursion_pct,pre_slope_pct,"
-			"sample_steady,sample_steady_rounds,sample_excursion_pct,sample_slope_pct," VERDICT_COLS "\n");
-	for (size_t i = 0; i < rep->runs->n; i++) {
-		const struct run *r = rep->runs->runs[i];
-		const struct phase_stat *p = &r->sample, *q = &r->pre;
-		double pred = 0, dev = 0;
-		enum little_state st = LITTLE_NA;
+	strbuf_addc(sb, ',');
+	for (const char *s = col->csv; *s; s++)
+		if (*s == ',')
+			strbuf_addc(sb, ',');
+}
 
-		field(sb, r->path, true);
-		field(sb, r->journal ? r->journal : "", false);
-		field(sb, r->campaign, false);
-		field(sb, r->run_group, false);
-		field(sb, r->drive, false);
-		field(sb, r->instance, false);
-		fint(sb, (long long)r->vm_count);
-		fint(sb, (long long)r->repetition);
-		field(sb, r->kind, false);
-		field(sb, r->test, false);
-		field(sb, r->params, false);
-		field(sb, run_is_complete(r) ? "complete" :
-			  r->status == RESULT_RUN_COMPLETE ? "sample-incomplete" : run_status_name(r->status), false);
-		field(sb, r->from_journal ? "yes" : "no", false);
-		if (p->present) {
-			st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
-			fnum(sb, p->seconds, 3);
-			fint(sb, (long long)p->threads);
-			fint(sb, (long long)p->transactions);
-			fnum(sb, p->tps, 3);
-			fnum(sb, p->lat_avg_ms, 3);
-			fopt(sb, p->has_p99, p->p99_ms);
-			fnum(sb, p->lat_max_ms, 3);
-			fint(sb, (long long)p->err_ignored);
-			fint(sb, (long long)p->err_reconnects);
-			fint(sb, (long long)p->err_fatal);
-			fnum(sb, pred, 3);
-			fnum(sb, 100.0 * dev, 2);
-			field(sb, little_state_name(st), false);
-		} else {
-			strbuf_adds(sb, ",,,,,,,,,,,,,");
+/* One cell of a table built by report/tables.c, as column col's CSV fields (each after a comma but
+ * the row's first, which is text). */
+static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt_col *col, bool first)
+{
+	switch (c->kind) {
+	case RT_TEXT:
+	case RT_NAME:
+	case RT_GROUP_LINK:
+	case RT_RUN_GROUP:
+		field(sb, c->text, first);
+		break;
+	case RT_INT:
+	case RT_COUNT:
+		fint(sb, c->i);
+		break;
+	case RT_NUM:
+		fopt(sb, c->has, c->a);
+		break;
+	case RT_FIXED:
+	case RT_LATENCY:
+		fnum(sb, c->a, col->csv_prec);
+		break;
+	case RT_SPREAD:
+		fnum(sb, c->spread->mean, col->csv_prec);
+		break;
+	case RT_RUN_STATUS:
+		field(sb, rt_run_status_key(c->run), false);
+		field(sb, rt_yes_no(c->run->from_journal), false);
+		break;
+	case RT_LITTLE:
+		fnum(sb, c->b, 3);
+		fnum(sb, 100.0 * c->a, 2);
+		field(sb, little_state_name(c->little), false);
+		break;
+	case RT_STEADY:
+		steady_fields(sb, c->steady, c->steady_r);
+		break;
+	case RT_BOTTLENECK:
+		verdict_fields(sb, c->has, c->vin, c->verdict, c->dev);
+		break;
+	case RT_MISSING:
+	case RT_SPAN:
+	case RT_SPANNED:
+	case RT_RANGE:
+	case RT_INSTANCES:
+	case RT_STATUS:
+	case RT_DEVICE:
+	case RT_PCT:
+	case RT_HOST_CPU:
+	case RT_DRIVER_CPU:
+	case RT_RANKS:
+	case RT_WELCH:
+		empty_fields(sb, col); /* no CSV table has them as one of its columns */
+		break;
+	}
+}
+
+/* A table built by report/tables.c: its CSV columns' fields, then a line per row. */
+static void csv_table(struct strbuf *sb, const struct report_table *t)
+{
+	bool first = true;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (!(t->cols[c].in & RT_CSV))
+			continue;
+		strbuf_addf(sb, "%s%s", first ? "" : ",", t->cols[c].csv);
+		first = false;
+	}
+	strbuf_addc(sb, '\n');
+	for (size_t r = 0; r < t->nrows; r++) {
+		first = true;
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (!(t->cols[c].in & RT_CSV))
+				continue;
+			csv_cell(sb, rt_at(t, r, c), &t->cols[c], first);
+			first = false;
 		}
-		if (q->present) {
-			fnum(sb, q->seconds, 3);
-			fnum(sb, q->tps, 3);
-			fnum(sb, q->lat_avg_ms, 3);
-			fopt(sb, q->has_p99, q->p99_ms);
-		} else {
-			strbuf_adds(sb, ",,,,");
-		}
-		steady_fields(sb, rep->rv[i].pre.state, &rep->rv[i].pre);
-		steady_fields(sb, rep->rv[i].sample.state, &rep->rv[i].sample);
-		verdict_fields(sb, rep->rv[i].has_verdict, &rep->rv[i].vin, &rep->rv[i].verdict, rep->rv[i].dev);
 		strbuf_addc(sb, '\n');
 	}
+}
+
+static void instances_csv(struct strbuf *sb, const struct report *rep)
+{
+	struct report_table t;
+
+	report_table_instances(rep, &t);
+	csv_table(sb, &t);
+	report_table_release(&t);
 }
 
 /* ratio, its CI, Welch's p and yes/no/n/a of one latency figure (empty when absent). */

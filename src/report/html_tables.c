@@ -171,7 +171,7 @@ static void html_table_open(struct strbuf *sb, const struct report_table *t)
 
 	strbuf_init(&h, 0);
 	for (size_t c = 0; c < t->ncols; c++) {
-		if (t->cols[c].md_only)
+		if (!(t->cols[c].in & RT_HTML))
 			continue;
 		strbuf_adds(&h, "<th>");
 		for (const char *s = t->cols[c].name; *s; s++)
@@ -229,6 +229,16 @@ static void td_welch(struct strbuf *sb, const struct ci_welch *w)
 			    w->t, w->df, w->p, w->significant ? "significant" : "NOT significant");
 	else
 		strbuf_adds(sb, "<td>n/a (needs 2 repetitions on both drives)</td>");
+}
+
+/* "run group (TPC-C, 2 VMs)". */
+static void td_run_group(struct strbuf *sb, const struct rt_cell *c)
+{
+	strbuf_adds(sb, "<td>");
+	html_esc(sb, c->text);
+	strbuf_adds(sb, " (");
+	html_esc(sb, report_kind_title(c->kind_name));
+	strbuf_addf(sb, ", %lld %s)</td>", c->i, html_vms_word(c->i));
 }
 
 /* One cell of a table built by report/tables.c. */
@@ -317,12 +327,7 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 		td_driver(sb, c->vin, c->verdict);
 		break;
 	case RT_RUN_GROUP:
-		snprintf(lo, sizeof(lo), "%lld", c->i);
-		strbuf_adds(sb, "<td>");
-		html_esc(sb, c->text);
-		strbuf_adds(sb, " (");
-		html_esc(sb, report_kind_title(c->kind_name));
-		strbuf_addf(sb, ", %s %s)</td>", lo, html_vms_word(c->i));
+		td_run_group(sb, c);
 		break;
 	case RT_RANKS:
 		strbuf_addf(sb, "<td class=\"n\">%zu–%zu</td>", c->n, c->n2);
@@ -333,7 +338,7 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 	}
 }
 
-/* A table built by report/tables.c, without the columns only report.md shows. */
+/* A table built by report/tables.c, its report.html columns. */
 static void html_table(struct strbuf *sb, const struct report_table *t)
 {
 	html_table_open(sb, t);
@@ -345,11 +350,11 @@ static void html_table(struct strbuf *sb, const struct report_table *t)
 
 			if (cell->kind == RT_SPAN) {
 				for (size_t k = c; k < c + cell->n && k < t->ncols; k++)
-					span += !t->cols[k].md_only;
+					span += (t->cols[k].in & RT_HTML) != 0;
 				strbuf_addf(sb, "<td colspan=\"%zu\">", span);
 				html_esc(sb, cell->text);
 				strbuf_adds(sb, "</td>");
-			} else if (!t->cols[c].md_only) {
+			} else if (t->cols[c].in & RT_HTML) {
 				td_cell(sb, cell);
 			}
 		}

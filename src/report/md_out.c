@@ -168,18 +168,22 @@ void md_range_cell(struct strbuf *sb, double lo, double hi)
 static void md_table_header(struct strbuf *sb, const struct report_table *t)
 {
 	struct strbuf name;
+	size_t n = 0;
 
 	strbuf_init(&name, 0);
 	for (size_t c = 0; c < t->ncols; c++) {
 		const char *s = t->cols[c].md_name ? t->cols[c].md_name : t->cols[c].name;
 
+		if (!(t->cols[c].in & RT_MD))
+			continue;
+		n++;
 		strbuf_reset(&name);
 		for (; *s; s++)
 			strbuf_addc(&name, *s == '\n' ? ' ' : *s);
 		report_md_cell(sb, name.buf);
 	}
 	strbuf_adds(sb, "|\n");
-	for (size_t c = 0; c < t->ncols; c++)
+	for (size_t c = 0; c < n; c++)
 		strbuf_adds(sb, "|---");
 	strbuf_adds(sb, "|\n");
 	strbuf_release(&name);
@@ -324,7 +328,8 @@ void md_table(struct strbuf *sb, const struct report_table *t)
 	md_table_header(sb, t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++)
-			md_cell(sb, rt_at(t, r, c));
+			if (t->cols[c].in & RT_MD)
+				md_cell(sb, rt_at(t, r, c));
 		md_endrow(sb);
 	}
 	strbuf_addc(sb, '\n');

@@ -31,6 +31,12 @@ const char *rt_yes_no(bool yes)
 	return yes ? "yes" : "no";
 }
 
+const char *rt_run_status_key(const struct run *r)
+{
+	return run_is_complete(r) ? "complete" : r->status == RESULT_RUN_COMPLETE ? "sample-incomplete" :
+		run_status_name(r->status);
+}
+
 void rt_group_sums(const struct agg_group *g, struct rt_group_sums *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -130,22 +136,22 @@ static void rt_bottleneck(struct report_table *t, bool has, const struct verdict
 }
 
 static const struct rt_col summary_cols[] = {
-	{"drive × run group", NULL, false},
-	{"workload", NULL, false},
-	{"VMs", NULL, false},
-	{"instances", NULL, false},
-	{"TPS (sum)", NULL, false},
-	{"TPS per instance\nmin–max", NULL, false},
-	{"avg latency ms\n(mean of instances)", NULL, false},
-	{"avg latency ms\n(pooled)", NULL, false},
-	{"p99 ms\n(mean of instance p99s)", NULL, false},
-	{"p99 ms\n(pooled)", NULL, false},
-	{"retried", NULL, false},
-	{"reconnects", NULL, false},
-	{"fatal", NULL, false},
-	{"Little's law", NULL, false},
-	{"status", NULL, false},
-	{"bottleneck", NULL, false},
+	{"drive × run group", NULL, RT_PAGES, NULL, 0},
+	{"workload", NULL, RT_PAGES, NULL, 0},
+	{"VMs", NULL, RT_PAGES, NULL, 0},
+	{"instances", NULL, RT_PAGES, NULL, 0},
+	{"TPS (sum)", NULL, RT_PAGES, NULL, 0},
+	{"TPS per instance\nmin–max", NULL, RT_PAGES, NULL, 0},
+	{"avg latency ms\n(mean of instances)", NULL, RT_PAGES, NULL, 0},
+	{"avg latency ms\n(pooled)", NULL, RT_PAGES, NULL, 0},
+	{"p99 ms\n(mean of instance p99s)", NULL, RT_PAGES, NULL, 0},
+	{"p99 ms\n(pooled)", NULL, RT_PAGES, NULL, 0},
+	{"retried", NULL, RT_PAGES, NULL, 0},
+	{"reconnects", NULL, RT_PAGES, NULL, 0},
+	{"fatal", NULL, RT_PAGES, NULL, 0},
+	{"Little's law", NULL, RT_PAGES, NULL, 0},
+	{"status", NULL, RT_PAGES, NULL, 0},
+	{"bottleneck", NULL, RT_PAGES, NULL, 0},
 };
 
 static void table_init(struct report_table *t, const struct rt_col *cols, size_t ncols)
@@ -192,14 +198,14 @@ void report_table_summary(const struct report *rep, struct report_table *t)
 }
 
 static const struct rt_col verdict_cols[] = {
-	{"drive × run group", NULL, false},
-	{"precondition (last window)", NULL, false},
-	{"sample", NULL, false},
-	{"bottleneck", NULL, false},
-	{"drive (busiest device, sample)", NULL, false},
-	{"host CPU", NULL, false},
-	{"guest vCPUs", NULL, false},
-	{"driver CPU", "driver CPU per event loop", false},
+	{"drive × run group", NULL, RT_PAGES, NULL, 0},
+	{"precondition (last window)", NULL, RT_PAGES, NULL, 0},
+	{"sample", NULL, RT_PAGES, NULL, 0},
+	{"bottleneck", NULL, RT_PAGES, NULL, 0},
+	{"drive (busiest device, sample)", NULL, RT_PAGES, NULL, 0},
+	{"host CPU", NULL, RT_PAGES, NULL, 0},
+	{"guest vCPUs", NULL, RT_PAGES, NULL, 0},
+	{"driver CPU", "driver CPU per event loop", RT_PAGES, NULL, 0},
 };
 
 static void rt_steady(struct report_table *t, enum steady_state st, const struct steady_result *r)
@@ -233,14 +239,14 @@ void report_table_verdicts(const struct report *rep, struct report_table *t)
 }
 
 static const struct rt_col compare_cols[] = {
-	{"run group", NULL, false},
-	{"rank", NULL, true},
-	{"faster", NULL, false},
-	{"TPS", NULL, false},
-	{"slower", NULL, false},
-	{"TPS", NULL, false},
-	{"comparison", NULL, false},
-	{"Welch's t-test", NULL, false},
+	{"run group", NULL, RT_PAGES, NULL, 0},
+	{"rank", NULL, RT_MD, NULL, 0},
+	{"faster", NULL, RT_PAGES, NULL, 0},
+	{"TPS", NULL, RT_PAGES, NULL, 0},
+	{"slower", NULL, RT_PAGES, NULL, 0},
+	{"TPS", NULL, RT_PAGES, NULL, 0},
+	{"comparison", NULL, RT_PAGES, NULL, 0},
+	{"Welch's t-test", NULL, RT_PAGES, NULL, 0},
 };
 
 void report_table_compare(const struct report *rep, struct report_table *t)
@@ -271,20 +277,20 @@ void report_table_compare(const struct report *rep, struct report_table *t)
 }
 
 static const struct rt_col drive_cols[] = {
-	{"run group", NULL, false},
-	{"workload", NULL, false},
-	{"VMs", NULL, false},
-	{"repetitions", NULL, false},
-	{"TPS (sum)", NULL, false},
-	{"avg latency ms\n(mean of instances)", NULL, false},
-	{"p99 ms\n(mean of instance p99s)", NULL, false},
-	{"rank in run group", NULL, false},
-	{"precondition", NULL, false},
-	{"sample", NULL, false},
-	{"bottleneck", NULL, false},
-	{"drive (busiest device)", NULL, false},
-	{"host CPU", NULL, false},
-	{"status", NULL, false},
+	{"run group", NULL, RT_PAGES, NULL, 0},
+	{"workload", NULL, RT_PAGES, NULL, 0},
+	{"VMs", NULL, RT_PAGES, NULL, 0},
+	{"repetitions", NULL, RT_PAGES, NULL, 0},
+	{"TPS (sum)", NULL, RT_PAGES, NULL, 0},
+	{"avg latency ms\n(mean of instances)", NULL, RT_PAGES, NULL, 0},
+	{"p99 ms\n(mean of instance p99s)", NULL, RT_PAGES, NULL, 0},
+	{"rank in run group", NULL, RT_PAGES, NULL, 0},
+	{"precondition", NULL, RT_PAGES, NULL, 0},
+	{"sample", NULL, RT_PAGES, NULL, 0},
+	{"bottleneck", NULL, RT_PAGES, NULL, 0},
+	{"drive (busiest device)", NULL, RT_PAGES, NULL, 0},
+	{"host CPU", NULL, RT_PAGES, NULL, 0},
+	{"status", NULL, RT_PAGES, NULL, 0},
 };
 
 void report_table_drive(const struct report *rep, const char *drive, struct report_table *t)
@@ -322,26 +328,40 @@ void report_table_drive(const struct report *rep, const char *drive, struct repo
 	}
 }
 
+#define STEADY_CSV(p) p "_steady," p "_steady_rounds," p "_excursion_pct," p "_slope_pct"
+
+/* report-instances.csv's fields are these columns' CSV fields in this order. */
 static const struct rt_col instance_cols[] = {
-	{"file", NULL, false},
-	{"run group", NULL, true},
-	{"drive", NULL, false},
-	{"instance", NULL, false},
-	{"rep", NULL, false},
-	{"status", NULL, false},
-	{"sample s", NULL, true},
-	{"threads", NULL, true},
-	{"TPS", NULL, false},
-	{"avg ms", NULL, false},
-	{"p99 ms", NULL, false},
-	{"max ms", NULL, true},
-	{"retried", NULL, false},
-	{"reconnects", NULL, false},
-	{"fatal", NULL, false},
-	{"Little's law", NULL, true},
-	{"precondition", NULL, false},
-	{"sample", NULL, false},
-	{"bottleneck", NULL, false},
+	{"file", NULL, RT_PAGES | RT_CSV, "path", 0},
+	{"journal", NULL, RT_CSV, "journal", 0},
+	{"campaign", NULL, RT_CSV, "campaign", 0},
+	{"run group", NULL, RT_MD | RT_CSV, "run_group", 0},
+	{"drive", NULL, RT_PAGES | RT_CSV, "drive", 0},
+	{"instance", NULL, RT_PAGES | RT_CSV, "instance", 0},
+	{"VMs", NULL, RT_CSV, "vm_count", 0},
+	{"rep", NULL, RT_PAGES | RT_CSV, "repetition", 0},
+	{"workload", NULL, RT_CSV, "workload", 0},
+	{"test", NULL, RT_CSV, "test", 0},
+	{"params", NULL, RT_CSV, "params", 0},
+	{"status", NULL, RT_PAGES | RT_CSV, "status,from_journal", 0},
+	{"sample s", NULL, RT_MD | RT_CSV, "sample_seconds", 3},
+	{"threads", NULL, RT_MD | RT_CSV, "threads", 0},
+	{"transactions", NULL, RT_CSV, "transactions", 0},
+	{"TPS", NULL, RT_PAGES | RT_CSV, "tps", 3},
+	{"avg ms", NULL, RT_PAGES | RT_CSV, "avg_latency_ms", 3},
+	{"p99 ms", NULL, RT_PAGES | RT_CSV, "p99_ms", 3},
+	{"max ms", NULL, RT_MD | RT_CSV, "max_latency_ms", 3},
+	{"retried", NULL, RT_PAGES | RT_CSV, "retried", 0},
+	{"reconnects", NULL, RT_PAGES | RT_CSV, "reconnects", 0},
+	{"fatal", NULL, RT_PAGES | RT_CSV, "fatal", 0},
+	{"Little's law", NULL, RT_MD | RT_CSV, "little_predicted_ms,little_deviation_pct,little_check", 3},
+	{"precondition s", NULL, RT_CSV, "pre_seconds", 3},
+	{"precondition TPS", NULL, RT_CSV, "pre_tps", 3},
+	{"precondition avg ms", NULL, RT_CSV, "pre_avg_latency_ms", 3},
+	{"precondition p99 ms", NULL, RT_CSV, "pre_p99_ms", 3},
+	{"precondition", NULL, RT_PAGES | RT_CSV, STEADY_CSV("pre"), 2},
+	{"sample", NULL, RT_PAGES | RT_CSV, STEADY_CSV("sample"), 2},
+	{"bottleneck", NULL, RT_PAGES | RT_CSV, RT_VERDICT_CSV, 3},
 };
 
 static void rt_num(struct report_table *t, enum rt_kind kind, bool has, double v, size_t decimals)
@@ -353,7 +373,7 @@ static void rt_num(struct report_table *t, enum rt_kind kind, bool has, double v
 	c->n = decimals;
 }
 
-/* The sample phase's cells of an instance's row (10 columns). */
+/* The sample phase's cells of an instance's row (11 columns). */
 static void instance_sample(struct report_table *t, const struct run *r)
 {
 	const struct phase_stat *p = &r->sample;
@@ -364,13 +384,14 @@ static void instance_sample(struct report_table *t, const struct run *r)
 	if (!p->present) {
 		c = rt_add(t, RT_SPAN);
 		c->text = xstrdup("no sample phase");
-		c->n = 10;
-		for (int k = 1; k < 10; k++)
+		c->n = 11;
+		for (int k = 1; k < 11; k++)
 			rt_add(t, RT_SPANNED);
 		return;
 	}
 	rt_num(t, RT_FIXED, true, p->seconds, 1);
 	rt_int(t, RT_INT, (long long)p->threads);
+	rt_int(t, RT_INT, (long long)p->transactions);
 	rt_num(t, RT_NUM, true, p->tps, 2);
 	rt_num(t, RT_LATENCY, p->lat_approx, p->lat_avg_ms, 2);
 	rt_num(t, RT_NUM, p->has_p99, p->p99_ms, 2);
@@ -380,6 +401,16 @@ static void instance_sample(struct report_table *t, const struct run *r)
 	rt_int(t, RT_INT, (long long)p->err_fatal);
 	st = little_check((double)p->threads, p->tps, p->lat_avg_ms, r->open_loop, &pred, &dev);
 	rt_little(t, st, dev);
+	t->cells[t->fill - 1].b = pred;
+}
+
+/* The precondition's figures of an instance's row (4 columns, empty without one). */
+static void instance_pre(struct report_table *t, const struct phase_stat *q)
+{
+	rt_num(t, RT_NUM, q->present, q->seconds, 3);
+	rt_num(t, RT_NUM, q->present, q->tps, 3);
+	rt_num(t, RT_NUM, q->present, q->lat_avg_ms, 3);
+	rt_num(t, RT_NUM, q->present && q->has_p99, q->p99_ms, 3);
 }
 
 void report_table_instances(const struct report *rep, struct report_table *t)
@@ -391,19 +422,28 @@ void report_table_instances(const struct report *rep, struct report_table *t)
 		struct rt_cell *c;
 
 		rt_text(t, RT_NAME, r->path);
+		rt_text(t, RT_TEXT, r->journal ? r->journal : "");
+		rt_text(t, RT_TEXT, r->campaign);
 		rt_text(t, RT_TEXT, r->run_group);
 		rt_text(t, RT_NAME, r->drive);
 		rt_text(t, RT_NAME, r->instance);
+		rt_int(t, RT_INT, (long long)r->vm_count);
 		rt_int(t, RT_INT, (long long)r->repetition);
+		rt_text(t, RT_TEXT, r->kind);
+		rt_text(t, RT_TEXT, r->test);
+		rt_text(t, RT_TEXT, r->params);
 		c = rt_add(t, RT_RUN_STATUS);
+		c->run = r;
 		c->has = !run_is_complete(r);
 		c->text = xstrdup(!c->has ? "complete" :
 				  r->status == RESULT_RUN_COMPLETE ? "sample incomplete" : run_status_name(r->status));
 		c->note = c->has && r->from_journal ? " (from journal)" : "";
 		instance_sample(t, r);
+		instance_pre(t, &r->pre);
 		rt_steady(t, rv->pre.state, &rv->pre);
 		rt_steady(t, rv->sample.state, &rv->sample);
 		rt_bottleneck(t, rv->has_verdict, &rv->vin, &rv->verdict);
+		t->cells[t->fill - 1].dev = rv->dev;
 	}
 }
 

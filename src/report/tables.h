@@ -26,10 +26,10 @@ enum rt_kind {
 	RT_SPREAD,      /* *spread over repetitions (has: there is a figure); terse: report.md shows the mean only */
 	RT_RANGE,       /* a – b, 2 decimals */
 	RT_INSTANCES,   /* n instances over n2 repetitions */
-	RT_LITTLE,      /* Little's law: little, deviation a */
+	RT_LITTLE,      /* Little's law: little, deviation a, predicted latency b ms */
 	RT_STATUS,      /* complete, or (has) incomplete: n of n2 runs complete; terse: without the counts */
 	RT_STEADY,      /* steady state: steady, *steady_r (may be NULL) */
-	RT_BOTTLENECK,  /* bottleneck (has: telemetry), *vin, *verdict */
+	RT_BOTTLENECK,  /* bottleneck (has: telemetry), *vin, *verdict, the busiest device *dev */
 	RT_DEVICE,      /* the busiest device *dev, or NULL */
 	RT_PCT,         /* a as a fraction (has: there is a figure), no decimals */
 	RT_HOST_CPU,    /* host CPU busy of *vin, with its source when not this machine's /proc/stat */
@@ -63,12 +63,26 @@ struct rt_cell {
 	const struct verdict *verdict;
 	const struct tel_dev *dev;
 	const struct ci_welch *welch;
+	const struct run *run;          /* RT_RUN_STATUS: the run, for the CSV's words */
 };
+
+/* The CSV fields of a bottleneck and the telemetry behind it. */
+#define RT_VERDICT_CSV "bottleneck,host_cpu_busy_pct,guest_cpu_busy_pct,driver_cores_per_loop,driver_saturated," \
+	"device,device_r_iops,device_w_iops,device_r_mbps,device_w_mbps,device_await_ms,device_queue_depth," \
+	"device_util_pct"
+
+/* The writers that show a column. */
+#define RT_MD    1u
+#define RT_HTML  2u
+#define RT_CSV   4u
+#define RT_PAGES (RT_MD | RT_HTML)
 
 struct rt_col {
 	const char *name;               /* "\n": a line break in report.html, a space in report.md */
 	const char *md_name;            /* report.md's header when it says more, or NULL */
-	bool md_only;                   /* report.html leaves the column out */
+	unsigned in;                    /* RT_MD | RT_HTML | RT_CSV */
+	const char *csv;                /* its CSV fields, ","-separated (a cell may be several), or NULL */
+	int csv_prec;                   /* decimals of its CSV number */
 };
 
 struct report_table {
@@ -115,5 +129,7 @@ void report_table_release(struct report_table *t);
 const char *rt_little_word(enum little_state s);  /* "ok", "WARNING", "n/a" */
 const char *rt_status_word(bool incomplete);      /* "complete", "INCOMPLETE" */
 const char *rt_yes_no(bool yes);                  /* "yes", "no" */
+/* A run's status in report-instances.csv: "complete", "sample-incomplete", or its status's name. */
+const char *rt_run_status_key(const struct run *r);
 
 #endif
