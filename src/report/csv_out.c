@@ -165,6 +165,29 @@ static void groups_csv(struct strbuf *sb, const struct report *rep)
 		group_row(sb, &rep->groups[i]);
 }
 
+/* Welch's p, empty when there is no test. */
+static void welch_p(struct strbuf *sb, const struct ci_welch *w)
+{
+	if (w->valid)
+		strbuf_addf(sb, ",%.6g", w->p);
+	else
+		strbuf_addc(sb, ',');
+}
+
+/* ratio, its CI, Welch's p and yes/no/n/a of one latency figure (empty when absent). */
+static void cmp_latency_csv(struct strbuf *sb, bool has, const struct ci_ratio *r, const struct ci_welch *w)
+{
+	if (!has) {
+		strbuf_adds(sb, ",,,,,");
+		return;
+	}
+	fnum(sb, r->ratio, 4);
+	fopt(sb, r->valid, r->lo);
+	fopt(sb, r->valid, r->hi);
+	welch_p(sb, w);
+	field(sb, rt_significant_key(w), false);
+}
+
 /* As many empty fields as column col has ("a,b,c": three). */
 static void empty_fields(struct strbuf *sb, const struct rt_col *col)
 {
@@ -214,6 +237,20 @@ static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt
 	case RT_BOTTLENECK:
 		verdict_fields(sb, c->has, c->vin, c->verdict, c->dev);
 		break;
+	case RT_RATIO:
+		fnum(sb, c->ratio->ratio, col->csv_prec);
+		fopt(sb, c->ratio->valid, c->ratio->lo);
+		fopt(sb, c->ratio->valid, c->ratio->hi);
+		break;
+	case RT_WELCH:
+		fopt(sb, c->welch->valid, c->welch->t);
+		fopt(sb, c->welch->valid, c->welch->df);
+		welch_p(sb, c->welch);
+		field(sb, rt_significant_key(c->welch), false);
+		break;
+	case RT_LAT_RATIO:
+		cmp_latency_csv(sb, c->has, c->ratio, c->welch);
+		break;
 	case RT_MISSING:
 	case RT_SPAN:
 	case RT_SPANNED:
@@ -225,7 +262,6 @@ static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt
 	case RT_HOST_CPU:
 	case RT_DRIVER_CPU:
 	case RT_RANKS:
-	case RT_WELCH:
 		empty_fields(sb, col); /* no CSV table has them as one of its columns */
 		break;
 	}
@@ -264,62 +300,13 @@ static void instances_csv(struct strbuf *sb, const struct report *rep)
 	report_table_release(&t);
 }
 
-/* ratio, its CI, Welch's p and yes/no/n/a of one latency figure (empty when absent). */
-static void cmp_latency_csv(struct strbuf *sb, bool has, const struct ci_ratio *r, const struct ci_welch *w)
-{
-	if (!has) {
-		strbuf_adds(sb, ",,,,,");
-		return;
-	}
-	fnum(sb, r->ratio, 4);
-	fopt(sb, r->valid, r->lo);
-	fopt(sb, r->valid, r->hi);
-	if (w->valid)
-		strbuf_addf(sb, ",%.6g", w->p);
-	else
-		strbuf_addc(sb, ',');
-	field(sb, !w->valid ? "n/a" : w->significant ? "yes" : "no", false);
-}
-
 static void compare_csv(struct strbuf *sb, const struct report *rep)
 {
-	strbuf_adds(sb, "campaign,run_group,workload,test,vm_count,params,faster,faster_rank,faster_tps_sum,"
-			"faster_repetitions,slower,slower_rank,slower_tps_sum,slower_repetitions,tps_ratio,"
-			"tps_ratio_ci95_lo,tps_ratio_ci95_hi,welch_t,welch_df,welch_p,significant,avg_ratio,"
-			"avg_ratio_ci95_lo,avg_ratio_ci95_hi,avg_welch_p,avg_significant,p99_ratio,p99_ratio_ci95_lo,"
-			"p99_ratio_ci95_hi,p99_welch_p,p99_significant\n");
-	for (size_t i = 0; i < rep->ncmps; i++) {
-		const struct agg_cmp *c = &rep->cmps[i];
-		const struct agg_group *a = &rep->groups[c->faster], *b = &rep->groups[c->slower];
+	struct report_table t;
 
-		field(sb, a->campaign, true);
-		field(sb, a->run_group, false);
-		field(sb, a->kind, false);
-		field(sb, a->test, false);
-		fint(sb, (long long)a->vm_count);
-		field(sb, a->params, false);
-		field(sb, a->drive, false);
-		fint(sb, (long long)a->rank);
-		fnum(sb, a->tps.mean, 3);
-		fint(sb, (long long)a->nreps);
-		field(sb, b->drive, false);
-		fint(sb, (long long)b->rank);
-		fnum(sb, b->tps.mean, 3);
-		fint(sb, (long long)b->nreps);
-		fnum(sb, c->ratio.ratio, 4);
-		fopt(sb, c->ratio.valid, c->ratio.lo);
-		fopt(sb, c->ratio.valid, c->ratio.hi);
-		fopt(sb, c->welch.valid, c->welch.t);
-		fopt(sb, c->welch.valid, c->welch.df);
-		if (c->welch.valid)
-			strbuf_addf(sb, ",%.6g", c->welch.p);
-		else
-			strbuf_addc(sb, ',');
-		field(sb, !c->welch.valid ? "n/a" : c->welch.significant ? "yes" : "no", false);
-		cmp_latency_csv(sb, true, &c->avg_ratio, &c->avg_welch);
-		cmp_latency_csv(sb, c->has_p99, &c->p99_ratio, &c->p99_welch);
-		strbuf_addc(sb, '\n');
-	}
+	report_table_compare(rep, &t);
+	csv_table(sb, &t);
+	report_table_release(&t);
 }
 
 static int csv_render(const struct report *rep, struct report_files *out)

@@ -260,6 +260,8 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 		strbuf_addf(sb, "<td class=\"n\">%llu</td>", (unsigned long long)c->i);
 		break;
 	case RT_MISSING:
+	case RT_RATIO:
+	case RT_LAT_RATIO:
 		td(sb, "–");
 		break;
 	case RT_NUM:

@@ -254,6 +254,8 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 	case RT_MISSING:
 	case RT_SPAN:
 	case RT_SPANNED:
+	case RT_RATIO:
+	case RT_LAT_RATIO:
 		report_md_cell(sb, "–");
 		break;
 	case RT_NUM:

@@ -31,6 +31,11 @@ const char *rt_yes_no(bool yes)
 	return yes ? "yes" : "no";
 }
 
+const char *rt_significant_key(const struct ci_welch *w)
+{
+	return !w->valid ? "n/a" : rt_yes_no(w->significant);
+}
+
 const char *rt_run_status_key(const struct run *r)
 {
 	return run_is_complete(r) ? "complete" : r->status == RESULT_RUN_COMPLETE ? "sample-incomplete" :
@@ -238,15 +243,28 @@ void report_table_verdicts(const struct report *rep, struct report_table *t)
 	}
 }
 
+/* report-compare.csv's fields are these columns' CSV fields in this order. */
 static const struct rt_col compare_cols[] = {
-	{"run group", NULL, RT_PAGES, NULL, 0},
+	{"campaign", NULL, RT_CSV, "campaign", 0},
+	{"run group", NULL, RT_PAGES | RT_CSV, "run_group", 0},
+	{"workload", NULL, RT_CSV, "workload", 0},
+	{"test", NULL, RT_CSV, "test", 0},
+	{"VMs", NULL, RT_CSV, "vm_count", 0},
+	{"params", NULL, RT_CSV, "params", 0},
 	{"rank", NULL, RT_MD, NULL, 0},
-	{"faster", NULL, RT_PAGES, NULL, 0},
-	{"TPS", NULL, RT_PAGES, NULL, 0},
-	{"slower", NULL, RT_PAGES, NULL, 0},
-	{"TPS", NULL, RT_PAGES, NULL, 0},
+	{"faster", NULL, RT_PAGES | RT_CSV, "faster", 0},
+	{"faster rank", NULL, RT_CSV, "faster_rank", 0},
+	{"TPS", NULL, RT_PAGES | RT_CSV, "faster_tps_sum", 3},
+	{"faster repetitions", NULL, RT_CSV, "faster_repetitions", 0},
+	{"slower", NULL, RT_PAGES | RT_CSV, "slower", 0},
+	{"slower rank", NULL, RT_CSV, "slower_rank", 0},
+	{"TPS", NULL, RT_PAGES | RT_CSV, "slower_tps_sum", 3},
+	{"slower repetitions", NULL, RT_CSV, "slower_repetitions", 0},
 	{"comparison", NULL, RT_PAGES, NULL, 0},
-	{"Welch's t-test", NULL, RT_PAGES, NULL, 0},
+	{"TPS ratio", NULL, RT_CSV, "tps_ratio,tps_ratio_ci95_lo,tps_ratio_ci95_hi", 4},
+	{"Welch's t-test", NULL, RT_PAGES | RT_CSV, "welch_t,welch_df,welch_p,significant", 3},
+	{"avg latency ratio", NULL, RT_CSV, "avg_ratio,avg_ratio_ci95_lo,avg_ratio_ci95_hi,avg_welch_p,avg_significant", 4},
+	{"p99 ratio", NULL, RT_CSV, "p99_ratio,p99_ratio_ci95_lo,p99_ratio_ci95_hi,p99_welch_p,p99_significant", 4},
 };
 
 void report_table_compare(const struct report *rep, struct report_table *t)
@@ -259,20 +277,38 @@ void report_table_compare(const struct report *rep, struct report_table *t)
 		const struct agg_group *a = &rep->groups[cmp->faster], *b = &rep->groups[cmp->slower];
 		struct rt_cell *c;
 
+		rt_text(t, RT_TEXT, a->campaign);
 		c = rt_add(t, RT_RUN_GROUP);
 		c->text = xstrdup(a->run_group);
 		c->kind_name = a->kind;
 		c->i = (long long)a->vm_count;
+		rt_text(t, RT_TEXT, a->kind);
+		rt_text(t, RT_TEXT, a->test);
+		rt_int(t, RT_INT, (long long)a->vm_count);
+		rt_text(t, RT_TEXT, a->params);
 		c = rt_add(t, RT_RANKS);
 		c->n = a->rank;
 		c->n2 = b->rank;
 		rt_text(t, RT_NAME, a->drive);
+		rt_int(t, RT_INT, (long long)a->rank);
 		rt_spread(t, &a->tps, true, false);
+		rt_int(t, RT_INT, (long long)a->nreps);
 		rt_text(t, RT_NAME, b->drive);
+		rt_int(t, RT_INT, (long long)b->rank);
 		rt_spread(t, &b->tps, true, false);
+		rt_int(t, RT_INT, (long long)b->nreps);
 		report_compare_sentence(cmp, a, b, line, sizeof(line));
 		rt_text(t, RT_TEXT, line);
+		rt_add(t, RT_RATIO)->ratio = &cmp->ratio;
 		rt_add(t, RT_WELCH)->welch = &cmp->welch;
+		c = rt_add(t, RT_LAT_RATIO);
+		c->has = true;
+		c->ratio = &cmp->avg_ratio;
+		c->welch = &cmp->avg_welch;
+		c = rt_add(t, RT_LAT_RATIO);
+		c->has = cmp->has_p99;
+		c->ratio = &cmp->p99_ratio;
+		c->welch = &cmp->p99_welch;
 	}
 }
 

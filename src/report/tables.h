@@ -36,7 +36,7 @@ enum rt_kind {
 	RT_DRIVER_CPU,  /* driver CPU per event loop of *vin, *verdict */
 	RT_RUN_GROUP,   /* text: a run group, kind: its workload, i: its VM count */
 	RT_RANKS,       /* ranks n and n2 of a drive pair */
-	RT_WELCH,       /* Welch's t-test *welch over the repetitions' TPS */
+	RT_WELCH,       /* Welch's t-test *welch over the repetitions' TPS (CSV: t, df, p, significant) */
 	RT_NUM,         /* a with n decimals, digits grouped ("7,869.21"); !has: no figure */
 	RT_FIXED,       /* a with n decimals, digits not grouped */
 	RT_LATENCY,     /* a ms, 2 decimals (report.md: digits not grouped, has: "≈", rebuilt from a journal) */
@@ -44,6 +44,8 @@ enum rt_kind {
 	RT_SPAN,        /* the first of n cells that say one thing (text): report.html joins them */
 	RT_SPANNED,     /* the rest of an RT_SPAN */
 	RT_GROUP_LINK,  /* text, linked in report.html to the TPS chart of group n */
+	RT_RATIO,       /* the ratio *ratio of a drive pair's mean TPS with its 95% CI (CSV only) */
+	RT_LAT_RATIO,   /* a latency ratio *ratio and its Welch's test *welch (has: both drives have it; CSV only) */
 };
 
 struct rt_cell {
@@ -63,6 +65,7 @@ struct rt_cell {
 	const struct verdict *verdict;
 	const struct tel_dev *dev;
 	const struct ci_welch *welch;
+	const struct ci_ratio *ratio;
 	const struct run *run;          /* RT_RUN_STATUS: the run, for the CSV's words */
 };
 
@@ -129,6 +132,7 @@ void report_table_release(struct report_table *t);
 const char *rt_little_word(enum little_state s);  /* "ok", "WARNING", "n/a" */
 const char *rt_status_word(bool incomplete);      /* "complete", "INCOMPLETE" */
 const char *rt_yes_no(bool yes);                  /* "yes", "no" */
+const char *rt_significant_key(const struct ci_welch *w); /* report-compare.csv: "yes", "no", "n/a" */
 /* A run's status in report-instances.csv: "complete", "sample-incomplete", or its status's name. */
 const char *rt_run_status_key(const struct run *r);
 
