@@ -88,83 +88,6 @@ static void verdict_fields(struct strbuf *sb, bool has, const struct verdict_in 
 	fopt(sb, d && d->has_util, d ? 100 * d->util : 0);
 }
 
-/* One run group's row of report-groups.csv: the figures summed over its repetitions (rt_group_sums, as
- * report.md and report.html sum them), then its fields. */
-static void group_row(struct strbuf *sb, const struct agg_group *g)
-{
-	struct rt_group_sums s;
-	struct strbuf refs;
-
-	rt_group_sums(g, &s);
-	field(sb, g->campaign, true);
-	field(sb, g->run_group, false);
-	field(sb, g->drive, false);
-	field(sb, rt_yes_no(g->all_drives), false);
-	fint(sb, (long long)g->ndrives);
-	field(sb, g->kind, false);
-	field(sb, g->test, false);
-	fint(sb, (long long)g->vm_count);
-	field(sb, g->params, false);
-	fint(sb, (long long)g->nreps);
-	fint(sb, (long long)s.ninst);
-	fint(sb, (long long)g->n_complete);
-	field(sb, g->incomplete ? "incomplete" : "complete", false);
-	fnum(sb, g->tps.mean, 3);
-	fnum(sb, g->tps.min, 3);
-	fnum(sb, g->tps.max, 3);
-	fnum(sb, s.tps_min, 3);
-	fnum(sb, s.tps_max, 3);
-	fnum(sb, g->avg_ms_mean.mean, 3);
-	fnum(sb, g->avg_ms_pooled.mean, 3);
-	fopt(sb, g->has_p99_mean, g->p99_mean.mean);
-	fopt(sb, s.pooled, g->p99_pooled.mean);
-	fnum(sb, s.max_ms, 3);
-	fint(sb, (long long)s.transactions);
-	fint(sb, (long long)s.retried);
-	fint(sb, (long long)s.reconnects);
-	fint(sb, (long long)s.fatal);
-	fint(sb, s.threads);
-	fnum(sb, g->nreps ? g->reps[0].sample.little_pred_ms : 0, 3);
-	fnum(sb, 100.0 * g->little_dev, 2);
-	field(sb, little_state_name(g->little), false);
-	fopt(sb, s.has_tpmc, s.tpmc);
-	fopt(sb, s.npre > 0, s.npre ? s.pre_tps / (double)s.npre : 0);
-	fopt(sb, s.npre > 0, s.npre ? s.pre_avg / (double)s.npre : 0);
-	fopt(sb, s.npre_p99 > 0, s.npre_p99 ? s.pre_p99 / (double)s.npre_p99 : 0);
-	strbuf_init(&refs, 0);
-	for (size_t k = 0; k < g->nrefs; k++)
-		strbuf_addf(&refs, "%s%s:%s", k ? ";" : "", g->refs[k]->review->file, g->refs[k]->label);
-	field(sb, refs.buf, false);
-	strbuf_release(&refs);
-	field(sb, rt_yes_no(g->slice), false);
-	ci_fields(sb, &g->tps);
-	ci_fields(sb, &g->avg_ms_mean);
-	ci_fields(sb, &g->p99_mean);
-	fint(sb, (long long)g->rank);
-	steady_fields(sb, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
-	steady_fields(sb, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
-	verdict_fields(sb, g->has_verdict, &g->vin, &g->verdict, g->dev);
-	strbuf_addc(sb, '\n');
-}
-
-static void groups_csv(struct strbuf *sb, const struct report *rep)
-{
-	strbuf_adds(sb, "campaign,run_group,drive,all_drives,drives,workload,test,vm_count,params,repetitions,"
-			"instances,complete_runs,status,tps_sum,tps_sum_rep_min,tps_sum_rep_max,tps_instance_min,"
-			"tps_instance_max,avg_latency_ms_mean_of_instances,avg_latency_ms_pooled,"
-			"p99_ms_mean_of_instance_p99s,p99_ms_pooled,max_latency_ms,transactions,retried,reconnects,fatal,"
-			"threads_sum,little_predicted_ms,little_deviation_pct,little_check,tpmc,"
-			"pre_tps_sum,pre_avg_latency_ms_mean_of_instances,pre_p99_ms_mean_of_instance_p99s,"
-			"published_matches,slice,tps_sum_sd,tps_sum_ci95_lo,tps_sum_ci95_hi,"
-			"avg_latency_ms_mean_of_instances_sd,avg_latency_ms_mean_of_instances_ci95_lo,"
-			"avg_latency_ms_mean_of_instances_ci95_hi,p99_ms_mean_of_instance_p99s_sd,"
-			"p99_ms_mean_of_instance_p99s_ci95_lo,p99_ms_mean_of_instance_p99s_ci95_hi,rank,"
-			"pre_steady,pre_steady_rounds,pre_excursion_pct,pre_slope_pct,"
-			"sample_steady,sample_steady_rounds,sample_excursion_pct,sample_slope_pct," RT_VERDICT_CSV "\n");
-	for (size_t i = 0; i < rep->ngroups; i++)
-		group_row(sb, &rep->groups[i]);
-}
-
 /* Welch's p, empty when there is no test. */
 static void welch_p(struct strbuf *sb, const struct ci_welch *w)
 {
@@ -220,7 +143,20 @@ static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt
 		fnum(sb, c->a, col->csv_prec);
 		break;
 	case RT_SPREAD:
-		fnum(sb, c->spread->mean, col->csv_prec);
+		if (c->has)
+			fnum(sb, c->spread->mean, col->csv_prec);
+		else
+			strbuf_addc(sb, ',');
+		break;
+	case RT_CI:
+		ci_fields(sb, c->spread);
+		break;
+	case RT_RANGE:
+		fnum(sb, c->a, col->csv_prec);
+		fnum(sb, c->b, col->csv_prec);
+		break;
+	case RT_INSTANCES:
+		fint(sb, (long long)c->n);
 		break;
 	case RT_RUN_STATUS:
 		field(sb, rt_run_status_key(c->run), false);
@@ -254,8 +190,6 @@ static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt
 	case RT_MISSING:
 	case RT_SPAN:
 	case RT_SPANNED:
-	case RT_RANGE:
-	case RT_INSTANCES:
 	case RT_STATUS:
 	case RT_DEVICE:
 	case RT_PCT:
@@ -289,6 +223,15 @@ static void csv_table(struct strbuf *sb, const struct report_table *t)
 		}
 		strbuf_addc(sb, '\n');
 	}
+}
+
+static void groups_csv(struct strbuf *sb, const struct report *rep)
+{
+	struct report_table t;
+
+	report_table_summary(rep, &t);
+	csv_table(sb, &t);
+	report_table_release(&t);
 }
 
 static void instances_csv(struct strbuf *sb, const struct report *rep)

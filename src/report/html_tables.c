@@ -262,6 +262,7 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 	case RT_MISSING:
 	case RT_RATIO:
 	case RT_LAT_RATIO:
+	case RT_CI:
 		td(sb, "–");
 		break;
 	case RT_NUM:

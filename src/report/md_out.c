@@ -256,6 +256,7 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 	case RT_SPANNED:
 	case RT_RATIO:
 	case RT_LAT_RATIO:
+	case RT_CI:
 		report_md_cell(sb, "–");
 		break;
 	case RT_NUM:

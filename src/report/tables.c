@@ -140,25 +140,6 @@ static void rt_bottleneck(struct report_table *t, bool has, const struct verdict
 	c->verdict = v;
 }
 
-static const struct rt_col summary_cols[] = {
-	{"drive × run group", NULL, RT_PAGES, NULL, 0},
-	{"workload", NULL, RT_PAGES, NULL, 0},
-	{"VMs", NULL, RT_PAGES, NULL, 0},
-	{"instances", NULL, RT_PAGES, NULL, 0},
-	{"TPS (sum)", NULL, RT_PAGES, NULL, 0},
-	{"TPS per instance\nmin–max", NULL, RT_PAGES, NULL, 0},
-	{"avg latency ms\n(mean of instances)", NULL, RT_PAGES, NULL, 0},
-	{"avg latency ms\n(pooled)", NULL, RT_PAGES, NULL, 0},
-	{"p99 ms\n(mean of instance p99s)", NULL, RT_PAGES, NULL, 0},
-	{"p99 ms\n(pooled)", NULL, RT_PAGES, NULL, 0},
-	{"retried", NULL, RT_PAGES, NULL, 0},
-	{"reconnects", NULL, RT_PAGES, NULL, 0},
-	{"fatal", NULL, RT_PAGES, NULL, 0},
-	{"Little's law", NULL, RT_PAGES, NULL, 0},
-	{"status", NULL, RT_PAGES, NULL, 0},
-	{"bottleneck", NULL, RT_PAGES, NULL, 0},
-};
-
 static void table_init(struct report_table *t, const struct rt_col *cols, size_t ncols)
 {
 	memset(t, 0, sizeof(*t));
@@ -166,39 +147,152 @@ static void table_init(struct report_table *t, const struct rt_col *cols, size_t
 	t->ncols = ncols;
 }
 
+static void rt_num(struct report_table *t, enum rt_kind kind, bool has, double v, size_t decimals);
+static void rt_steady(struct report_table *t, enum steady_state st, const struct steady_result *r);
+
+#define STEADY_CSV(p) p "_steady," p "_steady_rounds," p "_excursion_pct," p "_slope_pct"
+
+/* report-groups.csv's fields are these columns' CSV fields in this order; where the pages put a
+ * figure elsewhere, the CSV has a column of its own. */
+static const struct rt_col summary_cols[] = {
+	{"campaign", NULL, RT_CSV, "campaign", 0},
+	{"run group", NULL, RT_CSV, "run_group", 0},
+	{"drive", NULL, RT_CSV, "drive", 0},
+	{"all drives", NULL, RT_CSV, "all_drives", 0},
+	{"drives", NULL, RT_CSV, "drives", 0},
+	{"drive × run group", NULL, RT_PAGES, NULL, 0},
+	{"workload", NULL, RT_PAGES, NULL, 0},
+	{"workload kind", NULL, RT_CSV, "workload", 0},
+	{"test", NULL, RT_CSV, "test", 0},
+	{"VMs", NULL, RT_PAGES | RT_CSV, "vm_count", 0},
+	{"params", NULL, RT_CSV, "params", 0},
+	{"repetitions", NULL, RT_CSV, "repetitions", 0},
+	{"instances", NULL, RT_PAGES | RT_CSV, "instances", 0},
+	{"complete runs", NULL, RT_CSV, "complete_runs", 0},
+	{"status key", NULL, RT_CSV, "status", 0},
+	{"TPS (sum)", NULL, RT_PAGES | RT_CSV, "tps_sum", 3},
+	{"TPS min", NULL, RT_CSV, "tps_sum_rep_min", 3},
+	{"TPS max", NULL, RT_CSV, "tps_sum_rep_max", 3},
+	{"TPS per instance\nmin–max", NULL, RT_PAGES | RT_CSV, "tps_instance_min,tps_instance_max", 3},
+	{"avg latency ms\n(mean of instances)", NULL, RT_PAGES | RT_CSV, "avg_latency_ms_mean_of_instances", 3},
+	{"avg latency ms\n(pooled)", NULL, RT_PAGES | RT_CSV, "avg_latency_ms_pooled", 3},
+	{"p99 ms\n(mean of instance p99s)", NULL, RT_PAGES | RT_CSV, "p99_ms_mean_of_instance_p99s", 3},
+	{"p99 ms\n(pooled)", NULL, RT_PAGES | RT_CSV, "p99_ms_pooled", 3},
+	{"max latency ms", NULL, RT_CSV, "max_latency_ms", 3},
+	{"transactions", NULL, RT_CSV, "transactions", 0},
+	{"retried", NULL, RT_PAGES | RT_CSV, "retried", 0},
+	{"reconnects", NULL, RT_PAGES | RT_CSV, "reconnects", 0},
+	{"fatal", NULL, RT_PAGES | RT_CSV, "fatal", 0},
+	{"threads", NULL, RT_CSV, "threads_sum", 0},
+	{"Little's law", NULL, RT_PAGES | RT_CSV, "little_predicted_ms,little_deviation_pct,little_check", 3},
+	{"tpmC", NULL, RT_CSV, "tpmc", 3},
+	{"precondition TPS", NULL, RT_CSV, "pre_tps_sum", 3},
+	{"precondition avg ms", NULL, RT_CSV, "pre_avg_latency_ms_mean_of_instances", 3},
+	{"precondition p99 ms", NULL, RT_CSV, "pre_p99_ms_mean_of_instance_p99s", 3},
+	{"published", NULL, RT_CSV, "published_matches", 0},
+	{"slice", NULL, RT_CSV, "slice", 0},
+	{"TPS CI", NULL, RT_CSV, "tps_sum_sd,tps_sum_ci95_lo,tps_sum_ci95_hi", 3},
+	{"avg latency CI", NULL, RT_CSV, "avg_latency_ms_mean_of_instances_sd,avg_latency_ms_mean_of_instances_ci95_lo,"
+		"avg_latency_ms_mean_of_instances_ci95_hi", 3},
+	{"p99 CI", NULL, RT_CSV, "p99_ms_mean_of_instance_p99s_sd,p99_ms_mean_of_instance_p99s_ci95_lo,"
+		"p99_ms_mean_of_instance_p99s_ci95_hi", 3},
+	{"rank", NULL, RT_CSV, "rank", 0},
+	{"precondition", NULL, RT_CSV, STEADY_CSV("pre"), 2},
+	{"sample", NULL, RT_CSV, STEADY_CSV("sample"), 2},
+	{"status", NULL, RT_PAGES, NULL, 0},
+	{"bottleneck", NULL, RT_PAGES | RT_CSV, RT_VERDICT_CSV, 3},
+};
+
+/* The columns of a group's row before its figures. */
+static void summary_keys(struct report_table *t, const struct agg_group *g, const struct rt_group_sums *s)
+{
+	struct rt_cell *c;
+
+	rt_text(t, RT_TEXT, g->campaign);
+	rt_text(t, RT_TEXT, g->run_group);
+	rt_text(t, RT_TEXT, g->drive);
+	rt_text(t, RT_TEXT, rt_yes_no(g->all_drives));
+	rt_int(t, RT_INT, (long long)g->ndrives);
+	rt_text(t, RT_NAME, g->label);
+	rt_textf(t, "%s %s", report_kind_title(g->kind), g->test);
+	rt_text(t, RT_TEXT, g->kind);
+	rt_text(t, RT_TEXT, g->test);
+	rt_int(t, RT_INT, (long long)g->vm_count);
+	rt_text(t, RT_TEXT, g->params);
+	rt_int(t, RT_INT, (long long)g->nreps);
+	/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
+	c = rt_add(t, RT_INSTANCES);
+	c->n = s->ninst;
+	c->n2 = g->nreps;
+	rt_int(t, RT_INT, (long long)g->n_complete);
+	rt_text(t, RT_TEXT, g->incomplete ? "incomplete" : "complete");
+}
+
+/* The sample's figures of a group's row, Little's law included. */
+static void summary_figures(struct report_table *t, const struct agg_group *g, const struct rt_group_sums *s)
+{
+	struct rt_cell *c;
+
+	rt_spread(t, &g->tps, true, false);
+	rt_num(t, RT_NUM, true, g->tps.min, 3);
+	rt_num(t, RT_NUM, true, g->tps.max, 3);
+	c = rt_add(t, RT_RANGE);
+	c->a = s->tps_min;
+	c->b = s->tps_max;
+	rt_spread(t, &g->avg_ms_mean, true, true);
+	rt_spread(t, &g->avg_ms_pooled, true, true);
+	rt_spread(t, &g->p99_mean, g->has_p99_mean, true);
+	rt_spread(t, &g->p99_pooled, s->pooled, true);
+	rt_num(t, RT_NUM, true, s->max_ms, 3);
+	rt_int(t, RT_INT, (long long)s->transactions);
+	rt_int(t, RT_COUNT, (long long)s->retried);
+	rt_int(t, RT_COUNT, (long long)s->reconnects);
+	rt_int(t, RT_COUNT, (long long)s->fatal);
+	rt_int(t, RT_INT, s->threads);
+	rt_little(t, g->little, g->little_dev);
+	t->cells[t->fill - 1].b = g->nreps ? g->reps[0].sample.little_pred_ms : 0;
+}
+
+/* The rest of a group's row: tpmC, the precondition, the references, the CIs, rank and verdicts. */
+static void summary_rest(struct report_table *t, const struct agg_group *g, const struct rt_group_sums *s)
+{
+	struct strbuf refs;
+	struct rt_cell *c;
+
+	rt_num(t, RT_NUM, s->has_tpmc, s->tpmc, 3);
+	rt_num(t, RT_NUM, s->npre > 0, s->npre ? s->pre_tps / (double)s->npre : 0, 3);
+	rt_num(t, RT_NUM, s->npre > 0, s->npre ? s->pre_avg / (double)s->npre : 0, 3);
+	rt_num(t, RT_NUM, s->npre_p99 > 0, s->npre_p99 ? s->pre_p99 / (double)s->npre_p99 : 0, 3);
+	strbuf_init(&refs, 0);
+	for (size_t k = 0; k < g->nrefs; k++)
+		strbuf_addf(&refs, "%s%s:%s", k ? ";" : "", g->refs[k]->review->file, g->refs[k]->label);
+	rt_text(t, RT_TEXT, refs.buf);
+	strbuf_release(&refs);
+	rt_text(t, RT_TEXT, rt_yes_no(g->slice));
+	rt_add(t, RT_CI)->spread = &g->tps;
+	rt_add(t, RT_CI)->spread = &g->avg_ms_mean;
+	rt_add(t, RT_CI)->spread = &g->p99_mean;
+	rt_int(t, RT_INT, (long long)g->rank);
+	rt_steady(t, g->pre_steady, agg_group_steady(g, RESULT_PHASE_PRECONDITION));
+	rt_steady(t, g->sample_steady, agg_group_steady(g, RESULT_PHASE_SAMPLE));
+	c = rt_add(t, RT_STATUS);
+	c->has = g->incomplete;
+	c->n = g->n_complete;
+	c->n2 = g->n_runs;
+	rt_bottleneck(t, g->has_verdict, &g->vin, &g->verdict);
+	t->cells[t->fill - 1].dev = g->dev;
+}
+
 void report_table_summary(const struct report *rep, struct report_table *t)
 {
 	table_init(t, summary_cols, sizeof(summary_cols) / sizeof(summary_cols[0]));
 	for (size_t i = 0; i < rep->ngroups; i++) {
-		const struct agg_group *g = &rep->groups[i];
 		struct rt_group_sums s;
-		struct rt_cell *c;
 
-		rt_group_sums(g, &s);
-		rt_text(t, RT_NAME, g->label);
-		rt_textf(t, "%s %s", report_kind_title(g->kind), g->test);
-		rt_int(t, RT_INT, (long long)g->vm_count);
-		/* Instances beside VMs: "8 VMs, 1 instance" is one drive's share of an 8-drive group. */
-		c = rt_add(t, RT_INSTANCES);
-		c->n = s.ninst;
-		c->n2 = g->nreps;
-		rt_spread(t, &g->tps, true, false);
-		c = rt_add(t, RT_RANGE);
-		c->a = s.tps_min;
-		c->b = s.tps_max;
-		rt_spread(t, &g->avg_ms_mean, true, true);
-		rt_spread(t, &g->avg_ms_pooled, true, true);
-		rt_spread(t, &g->p99_mean, g->has_p99_mean, true);
-		rt_spread(t, &g->p99_pooled, s.pooled, true);
-		rt_int(t, RT_COUNT, (long long)s.retried);
-		rt_int(t, RT_COUNT, (long long)s.reconnects);
-		rt_int(t, RT_COUNT, (long long)s.fatal);
-		rt_little(t, g->little, g->little_dev);
-		c = rt_add(t, RT_STATUS);
-		c->has = g->incomplete;
-		c->n = g->n_complete;
-		c->n2 = g->n_runs;
-		rt_bottleneck(t, g->has_verdict, &g->vin, &g->verdict);
+		rt_group_sums(&rep->groups[i], &s);
+		summary_keys(t, &rep->groups[i], &s);
+		summary_figures(t, &rep->groups[i], &s);
+		summary_rest(t, &rep->groups[i], &s);
 	}
 }
 
@@ -363,8 +457,6 @@ void report_table_drive(const struct report *rep, const char *drive, struct repo
 		c->terse = true;
 	}
 }
-
-#define STEADY_CSV(p) p "_steady," p "_steady_rounds," p "_excursion_pct," p "_slope_pct"
 
 /* report-instances.csv's fields are these columns' CSV fields in this order. */
 static const struct rt_col instance_cols[] = {

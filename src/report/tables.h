@@ -45,6 +45,7 @@ enum rt_kind {
 	RT_SPANNED,     /* the rest of an RT_SPAN */
 	RT_GROUP_LINK,  /* text, linked in report.html to the TPS chart of group n */
 	RT_RATIO,       /* the ratio *ratio of a drive pair's mean TPS with its 95% CI (CSV only) */
+	RT_CI,          /* sd and 95% CI of *spread over repetitions, none with one repetition (CSV only) */
 	RT_LAT_RATIO,   /* a latency ratio *ratio and its Welch's test *welch (has: both drives have it; CSV only) */
 };
 
