@@ -231,6 +231,17 @@ static void td_welch(struct strbuf *sb, const struct ci_welch *w)
 		strbuf_adds(sb, "<td>n/a (needs 2 repetitions on both drives)</td>");
 }
 
+/* A number with c->n decimals, its digits grouped unless RT_FIXED; "–" without one. */
+static void td_num(struct strbuf *sb, const struct rt_cell *c)
+{
+	if (!c->has)
+		td(sb, "–");
+	else if (c->kind == RT_FIXED)
+		strbuf_addf(sb, "<td class=\"n\">%.*f</td>", (int)c->n, c->a);
+	else
+		tdn(sb, c->a, (int)c->n);
+}
+
 /* "run group (TPC-C, 2 VMs)". */
 static void td_run_group(struct strbuf *sb, const struct rt_cell *c)
 {
@@ -266,19 +277,14 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 		td(sb, "–");
 		break;
 	case RT_NUM:
-		if (c->has)
-			tdn(sb, c->a, (int)c->n);
-		else
-			td(sb, "–");
-		break;
 	case RT_FIXED:
-		strbuf_addf(sb, "<td class=\"n\">%.*f</td>", (int)c->n, c->a);
+		td_num(sb, c);
 		break;
 	case RT_LATENCY:
 		tdn(sb, c->a, 2);
 		break;
 	case RT_RUN_STATUS:
-		if (c->has)
+		if (c->has && !c->terse)
 			strbuf_addf(sb, "<td class=\"warn\">%s%s</td>", c->text, c->note);
 		else
 			td(sb, c->text);
@@ -565,27 +571,14 @@ void html_drive_section(struct strbuf *sb, int *chart_id, const struct report *r
 /* Cut-off attempts kept by `campaign --resume`: listed, never counted. */
 void html_superseded(struct strbuf *sb, const struct report *rep)
 {
+	struct report_table t;
+
 	if (!rep->runs->nsuperseded)
 		return;
 	strbuf_adds(sb, "<h2 id=\"superseded\">Superseded attempts</h2>\n<p>Cut-off attempts that <code>dbrig campaign --resume</code> "
 			"kept as <code>&lt;instance&gt;.partial-&lt;n&gt;.*</code> before running them again: history, "
 			"not counted in any figure above.</p>\n");
-	table_open(sb, "<th>file</th><th>drive</th><th>instance</th><th>rep</th><th>status</th><th>TPS</th>"
-		       "<th>why it ended</th>");
-	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
-		const struct run *r = rep->runs->superseded[i];
-		strbuf_adds(sb, "<tr>");
-		td_name(sb, r->path);
-		td_name(sb, r->drive);
-		td_name(sb, r->instance);
-		strbuf_addf(sb, "<td class=\"n\">%lld</td>", (long long)r->repetition);
-		td(sb, run_status_name(r->status));
-		if (r->sample.present)
-			tdn(sb, r->sample.tps, 2);
-		else
-			td(sb, "–");
-		td(sb, r->error ? r->error : "–");
-		strbuf_adds(sb, "</tr>\n");
-	}
-	table_close(sb);
+	report_table_superseded(rep, &t);
+	html_table(sb, &t);
+	report_table_release(&t);
 }

@@ -210,34 +210,16 @@ void md_instances(struct strbuf *sb, const struct report *rep)
 /* Cut-off attempts kept by `campaign --resume`: listed, never counted above. */
 void md_superseded(struct strbuf *sb, const struct report *rep)
 {
-	static const char *const cols[] = {"file", "run group", "drive", "instance", "rep", "status", "sample s",
-		"TPS", "why it ended", NULL};
+	struct report_table t;
 
 	if (!rep->runs->nsuperseded)
 		return;
 	strbuf_adds(sb, "## Superseded attempts\n\nCut-off attempts that `dbrig campaign --resume` kept as "
 			"`<instance>.partial-<n>.*` before running them again: history, not counted in any figure "
 			"above.\n\n");
-	md_header(sb, cols);
-	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
-		const struct run *r = rep->runs->superseded[i];
-		report_md_cell(sb, r->path);
-		report_md_cell(sb, r->run_group);
-		report_md_cell(sb, r->drive);
-		report_md_cell(sb, r->instance);
-		md_cellf(sb, "%lld", (long long)r->repetition);
-		md_cellf(sb, "%s%s", run_status_name(r->status), r->from_journal ? " (from journal)" : "");
-		if (r->sample.present) {
-			md_cellf(sb, "%.1f", r->sample.seconds);
-			md_celln(sb, r->sample.tps, 2);
-		} else {
-			report_md_cell(sb, "–");
-			report_md_cell(sb, "–");
-		}
-		report_md_cell(sb, r->error ? r->error : "–");
-		md_endrow(sb);
-	}
-	strbuf_addc(sb, '\n');
+	report_table_superseded(rep, &t);
+	md_table(sb, &t);
+	report_table_release(&t);
 }
 
 void md_keys(struct strbuf *sb, const struct report *rep)

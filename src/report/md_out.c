@@ -266,7 +266,10 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 			report_md_cell(sb, "–");
 		break;
 	case RT_FIXED:
-		md_cellf(sb, "%.*f", (int)c->n, c->a);
+		if (c->has)
+			md_cellf(sb, "%.*f", (int)c->n, c->a);
+		else
+			report_md_cell(sb, "–");
 		break;
 	case RT_LATENCY:
 		md_cellf(sb, "%.2f%s", c->a, c->has ? " ≈" : "");
@@ -290,7 +293,9 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 		md_status_of(sb, c);
 		break;
 	case RT_RUN_STATUS:
-		if (c->has)
+		if (c->terse)
+			md_cellf(sb, "%s%s", c->text, c->note);
+		else if (c->has)
 			md_cellf(sb, "**%s**%s", c->text, c->note);
 		else
 			report_md_cell(sb, c->text);

@@ -575,6 +575,41 @@ void report_table_instances(const struct report *rep, struct report_table *t)
 	}
 }
 
+static const struct rt_col superseded_cols[] = {
+	{"file", NULL, RT_PAGES, NULL, 0},
+	{"run group", NULL, RT_MD, NULL, 0},
+	{"drive", NULL, RT_PAGES, NULL, 0},
+	{"instance", NULL, RT_PAGES, NULL, 0},
+	{"rep", NULL, RT_PAGES, NULL, 0},
+	{"status", NULL, RT_PAGES, NULL, 0},
+	{"sample s", NULL, RT_MD, NULL, 0},
+	{"TPS", NULL, RT_PAGES, NULL, 0},
+	{"why it ended", NULL, RT_PAGES, NULL, 0},
+};
+
+void report_table_superseded(const struct report *rep, struct report_table *t)
+{
+	table_init(t, superseded_cols, sizeof(superseded_cols) / sizeof(superseded_cols[0]));
+	for (size_t i = 0; i < rep->runs->nsuperseded; i++) {
+		const struct run *r = rep->runs->superseded[i];
+		struct rt_cell *c;
+
+		rt_text(t, RT_NAME, r->path);
+		rt_text(t, RT_TEXT, r->run_group);
+		rt_text(t, RT_NAME, r->drive);
+		rt_text(t, RT_NAME, r->instance);
+		rt_int(t, RT_INT, (long long)r->repetition);
+		c = rt_add(t, RT_RUN_STATUS);
+		c->run = r;
+		c->terse = true;
+		c->text = xstrdup(run_status_name(r->status));
+		c->note = r->from_journal ? " (from journal)" : "";
+		rt_num(t, RT_FIXED, r->sample.present, r->sample.seconds, 1);
+		rt_num(t, RT_NUM, r->sample.present, r->sample.tps, 2);
+		rt_text(t, RT_TEXT, r->error ? r->error : "–");
+	}
+}
+
 void report_table_release(struct report_table *t)
 {
 	for (size_t i = 0; i < t->fill; i++)

@@ -38,9 +38,10 @@ enum rt_kind {
 	RT_RANKS,       /* ranks n and n2 of a drive pair */
 	RT_WELCH,       /* Welch's t-test *welch over the repetitions' TPS (CSV: t, df, p, significant) */
 	RT_NUM,         /* a with n decimals, digits grouped ("7,869.21"); !has: no figure */
-	RT_FIXED,       /* a with n decimals, digits not grouped */
+	RT_FIXED,       /* a with n decimals, digits not grouped; !has: no figure */
 	RT_LATENCY,     /* a ms, 2 decimals (report.md: digits not grouped, has: "≈", rebuilt from a journal) */
-	RT_RUN_STATUS,  /* a run's status: has: not complete, text its word, note after it */
+	RT_RUN_STATUS,  /* a run's status: has: not complete, text its word, note after it; terse: a superseded
+			   attempt's (not stressed, report.html without the note) */
 	RT_SPAN,        /* the first of n cells that say one thing (text): report.html joins them */
 	RT_SPANNED,     /* the rest of an RT_SPAN */
 	RT_GROUP_LINK,  /* text, linked in report.html to the TPS chart of group n */
@@ -127,6 +128,8 @@ void report_table_compare(const struct report *rep, struct report_table *t);
 void report_table_drive(const struct report *rep, const char *drive, struct report_table *t);
 /* One row per result file (sample phase). */
 void report_table_instances(const struct report *rep, struct report_table *t);
+/* The attempts `campaign --resume` kept (never counted). */
+void report_table_superseded(const struct report *rep, struct report_table *t);
 void report_table_release(struct report_table *t);
 
 /* The words of the states, for every writer. */
