@@ -1,5 +1,6 @@
 /* CSV: report-groups.csv (one row per drive x run group), report-instances.csv and
- * report-compare.csv (neighbouring drives of a run group). */
+ * report-compare.csv (neighbouring drives of a run group): the CSV columns of report/tables.c's
+ * tables, rendered cell by cell (csv_table, csv_cell). */
 #include "report/writer.h"
 #include "report/tables.h"
 

@@ -2,7 +2,8 @@
  * The tables of report.html (html_out.c writes the page): results and
  * verdicts per drive x run group, the drive comparison, the published
  * references, one section per drive, the instances and the superseded
- * attempts, with the cells they share. Wide tables scroll inside their own
+ * attempts; all but the published references are report/tables.c's tables,
+ * rendered cell by cell (html_table, td_cell). Wide tables scroll inside their own
  * box (table_open), so the page itself is never wider than the window.
  */
 #include "report/writer.h"

@@ -1,6 +1,7 @@
 /*
  * Markdown report: the tables a review would print, then everything behind
- * them. Here the page, the cells every table uses and the tables up front
+ * them. Here the page, the cells every table uses, the rendering of the
+ * tables report/tables.c builds (md_table) and the sections up front
  * (results, verdicts, drive comparison, beside published); md_detail.c the
  * sections behind them (report/md_int.h).
  */
