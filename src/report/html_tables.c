@@ -200,13 +200,13 @@ static void td_little(struct strbuf *sb, enum little_state st, double dev)
 {
 	switch (st) {
 	case LITTLE_OK:
-		strbuf_addf(sb, "<td>%s (%+.1f%%)</td>", rt_little_word(st), 100.0 * dev);
+		strbuf_addf(sb, "<td>%s (%+.1f%%)</td>", little_state_word(st), 100.0 * dev);
 		break;
 	case LITTLE_WARN:
-		strbuf_addf(sb, "<td class=\"warn\">%s %+.1f%%</td>", rt_little_word(st), 100.0 * dev);
+		strbuf_addf(sb, "<td class=\"warn\">%s %+.1f%%</td>", little_state_word(st), 100.0 * dev);
 		break;
 	case LITTLE_NA:
-		strbuf_addf(sb, "<td>%s</td>", rt_little_word(st));
+		strbuf_addf(sb, "<td>%s</td>", little_state_word(st));
 		break;
 	}
 }

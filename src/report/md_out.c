@@ -72,13 +72,13 @@ void md_little_cell(struct strbuf *sb, enum little_state st, double dev)
 {
 	switch (st) {
 	case LITTLE_OK:
-		md_cellf(sb, "ok (%+.1f%%)", 100.0 * dev);
+		md_cellf(sb, "%s (%+.1f%%)", little_state_word(st), 100.0 * dev);
 		break;
 	case LITTLE_WARN:
-		md_cellf(sb, "**WARNING %+.1f%%**", 100.0 * dev);
+		md_cellf(sb, "**%s %+.1f%%**", little_state_word(st), 100.0 * dev);
 		break;
 	case LITTLE_NA:
-		report_md_cell(sb, "n/a");
+		report_md_cell(sb, little_state_word(st));
 		break;
 	}
 }

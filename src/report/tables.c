@@ -8,19 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *rt_little_word(enum little_state s)
-{
-	switch (s) {
-	case LITTLE_OK:
-		return "ok";
-	case LITTLE_WARN:
-		return "WARNING";
-	case LITTLE_NA:
-		return "n/a";
-	}
-	return "n/a";
-}
-
 const char *rt_status_word(bool incomplete)
 {
 	return incomplete ? "INCOMPLETE" : "complete";

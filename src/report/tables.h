@@ -4,7 +4,9 @@
  * and every writer renders those cells in its own format (md_out.c, html_tables.c).
  * A cell says what it holds (a count, a spread over repetitions, a Little's law
  * state, a steady-state verdict...), never how it looks; the words a state is
- * written with are here too, so no writer spells them itself.
+ * written with are here too (Little's law's beside its check in
+ * result/figures.h, the steady state's in stats/steady.h), so no writer
+ * spells them itself.
  *
  * Cells point into the report (spreads, telemetry, verdicts): a table lives no
  * longer than the report it was built from.
@@ -132,8 +134,7 @@ void report_table_instances(const struct report *rep, struct report_table *t);
 void report_table_superseded(const struct report *rep, struct report_table *t);
 void report_table_release(struct report_table *t);
 
-/* The words of the states, for every writer. */
-const char *rt_little_word(enum little_state s);  /* "ok", "WARNING", "n/a" */
+/* The words of the states, for every writer (Little's law's: result/figures.h). */
 const char *rt_status_word(bool incomplete);      /* "complete", "INCOMPLETE" */
 const char *rt_yes_no(bool yes);                  /* "yes", "no" */
 const char *rt_significant_key(const struct ci_welch *w); /* report-compare.csv: "yes", "no", "n/a" */

@@ -23,6 +23,19 @@ const char *little_state_name(enum little_state s)
 	return "?";
 }
 
+const char *little_state_word(enum little_state s)
+{
+	switch (s) {
+	case LITTLE_OK:
+		return "ok";
+	case LITTLE_WARN:
+		return "WARNING";
+	case LITTLE_NA:
+		return "n/a";
+	}
+	return "n/a";
+}
+
 enum little_state little_check(double threads, double tps, double avg_ms, bool open_loop,
 			       double *pred_ms, double *dev)
 {

@@ -63,6 +63,8 @@ enum little_state little_check(double threads, double tps, double avg_ms, bool o
 			       double *pred_ms, double *dev);
 /* The state as the json and csv reports write it: "ok", "warning" or "n/a". */
 const char *little_state_name(enum little_state s);
+/* The state as report.md and report.html write it: "ok", "WARNING", "n/a". */
+const char *little_state_word(enum little_state s);
 
 /* Figures of one phase over `n` concurrent instances. */
 void agg_fig_compute(struct run *const *runs, size_t n, enum result_phase phase, struct agg_fig *out);
