@@ -91,14 +91,14 @@ static void td_steady(struct strbuf *sb, enum steady_state st, const struct stea
 {
 	switch (st) {
 	case STEADY_YES:
-		strbuf_adds(sb, "<td>steady");
+		strbuf_addf(sb, "<td>%s", steady_state_name(st));
 		break;
 	case STEADY_NO:
-		strbuf_adds(sb, "<td class=\"warn\">NOT steady");
+		strbuf_addf(sb, "<td class=\"warn\">%s", steady_state_name(st));
 		break;
 	case STEADY_NA:
-		strbuf_addf(sb, "<td>n/a<small>%zu round%s, need %d</small></td>", r ? r->rounds : 0,
-			    r && r->rounds == 1 ? "" : "s", STEADY_MIN_WINDOW);
+		strbuf_addf(sb, "<td>%s<small>%zu round%s, need %d</small></td>", steady_state_name(st),
+			    r ? r->rounds : 0, r && r->rounds == 1 ? "" : "s", STEADY_MIN_WINDOW);
 		return;
 	}
 	if (r && r->state != STEADY_NA)
