@@ -257,6 +257,8 @@ for r in st["runs"]:
     if r["status"] != "done": err.append("run %s is %s" % (r["id"], r["status"]))
     info["attempts_redone"] += r["attempts"] - 1
 for p in glob.glob(os.path.join(d, "*", "*", "*.json")):
+    if p.endswith(".telemetry.json"):
+        continue  # the campaign's telemetry of a run, beside its result
     r = json.load(open(p))
     if re.search(r"\.partial-\d+\.json$", p):
         # History, whatever its status: a complete one was redone because a sibling of its run failed.
@@ -297,7 +299,8 @@ else:
                     any(json.load(open(os.path.join(d, x)))["status"] == "degraded" for x in rp["results"]):
                 err.append("report: %s rep %d counts %s" % (g["label"], rp["repetition"], rp["results"]))
         if g["status"] != "complete": err.append("report: %s is %s" % (g["label"], g["status"]))
-    stems = {re.sub(r"\.jsonl?$", "", os.path.relpath(p, d)) for p in glob.glob(os.path.join(d, "*", "*", "*.partial-*.json*"))}
+    stems = {re.sub(r"\.jsonl?$", "", os.path.relpath(p, d)) for p in glob.glob(os.path.join(d, "*", "*", "*.partial-*.json*"))
+             if not p.endswith(".telemetry.json")}
     listed = {re.sub(r"\.jsonl?$", "", s["path"]) for s in rj["superseded"]}
     warned = open(sys.argv[2][:-len("/report.json")] + ".err").read()
     unread = {x for x in stems - listed if x + ".jsonl" in warned or x + ".json" in warned}

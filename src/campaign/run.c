@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/units.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -82,10 +83,11 @@ static void reap_stale_drivers(struct campaign_ctx *c, const struct plan_run *r,
 	sr->npids = 0;
 }
 
-/* <base>.json -> <base>.partial-<n>.json (and the journal and log), never overwriting. */
+/* <base>.json -> <base>.partial-<n>.json (and the journal, the telemetry and the log), never overwriting. */
 static int keep_partial(const char *base, unsigned attempt)
 {
-	static const char *const exts[] = {".json", ".jsonl", ".log"};
+	static const char *const exts[] = {".json", ".jsonl", TEL_FILE_SUFFIX, ".log"};
+	const size_t next = sizeof(exts) / sizeof(exts[0]);
 	struct strbuf from, to;
 	unsigned n = attempt ? attempt : 1;
 	int ret = 0;
@@ -93,7 +95,7 @@ static int keep_partial(const char *base, unsigned attempt)
 
 	strbuf_init(&from, 0);
 	strbuf_init(&to, 0);
-	for (size_t e = 0; e < 3; e++) {
+	for (size_t e = 0; e < next; e++) {
 		strbuf_reset(&from);
 		strbuf_addf(&from, "%s%s", base, exts[e]);
 		any = any || access(from.buf, F_OK) == 0;
@@ -102,7 +104,7 @@ static int keep_partial(const char *base, unsigned attempt)
 		goto out;
 	for (;; n++) {
 		bool taken = false;
-		for (size_t e = 0; e < 3; e++) {
+		for (size_t e = 0; e < next; e++) {
 			strbuf_reset(&to);
 			strbuf_addf(&to, "%s.partial-%u%s", base, n, exts[e]);
 			taken = taken || access(to.buf, F_OK) == 0;
@@ -110,7 +112,7 @@ static int keep_partial(const char *base, unsigned attempt)
 		if (!taken)
 			break;
 	}
-	for (size_t e = 0; e < 3; e++) {
+	for (size_t e = 0; e < next; e++) {
 		strbuf_reset(&from);
 		strbuf_reset(&to);
 		strbuf_addf(&from, "%s%s", base, exts[e]);

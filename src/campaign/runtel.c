@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/sysstat.h"
+#include "result/result.h"
 #include "result/telemetry.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ struct runtel {
 	pid_t *pids;
 	size_t npids;
 	struct target_instance **guests;
+	const char **guest_names; /* the guests' names, for the journal */
 	size_t nguests;
 	size_t *hosts; /* the target's hosts the run's instances are on (host_read's index) */
 	const char **host_names;
@@ -91,89 +93,12 @@ static int dev_index(struct runtel *rt, const struct blockdev *d)
 	return (int)rt->ndevs++;
 }
 
-static json_t *u64s(const uint64_t *v, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_integer((json_int_t)v[i]));
-	return a;
-}
-
 /* One journal line per reading: the raw counters (sampler thread). */
 static void journal_reading(void *arg, const struct tel_series *s, size_t k)
 {
 	struct runtel *rt = arg;
-	const struct tel_reading *r = &s->v[k];
-	json_t *o = json_pack("{s:I}", "t_ns", (json_int_t)r->mono_ns);
-	char *line;
 
-	if (!rt->journal || !o)
-		goto out;
-	if (r->has_cpu) {
-		const uint64_t cpu[] = {r->cpu.user, r->cpu.nice,    r->cpu.system,  r->cpu.idle,
-					r->cpu.iowait, r->cpu.irq, r->cpu.softirq, r->cpu.steal};
-		json_object_set_new(o, "cpu", u64s(cpu, sizeof(cpu) / sizeof(cpu[0])));
-	}
-	if (r->has_disks) {
-		json_t *d = json_object();
-		for (size_t i = 0; i < s->ndevs; i++) {
-			const struct sysstat_disk *x = &r->disks[i];
-			const uint64_t v[] = {x->rd_ios,  x->rd_sectors, x->rd_ticks,       x->wr_ios,
-					      x->wr_sectors, x->wr_ticks, x->in_flight,    x->io_ticks,
-					      x->time_in_queue, x->fl_ios, x->fl_ticks};
-			json_object_set_new(d, s->devs[i].name, u64s(v, sizeof(v) / sizeof(v[0])));
-		}
-		json_object_set_new(o, "disks", d);
-	}
-	if (s->npids) {
-		json_t *p = json_object();
-		char key[24];
-		for (size_t i = 0; i < s->npids; i++) {
-			snprintf(key, sizeof(key), "%ld", (long)s->pids[i]);
-			json_object_set_new(p, key, r->pid_cpu_s[i] < 0 ? json_null() : json_real(r->pid_cpu_s[i]));
-		}
-		json_object_set_new(o, "pid_cpu_s", p);
-		/* Their waiting on block I/O: [delay accounting, I/O pressure some, full] seconds, null: not read. */
-		p = json_object();
-		for (size_t i = 0; i < s->npids; i++) {
-			const struct tel_pid_io *io = &r->pid_io[i];
-			snprintf(key, sizeof(key), "%ld", (long)s->pids[i]);
-			json_object_set_new(p, key, json_pack("[o, o, o]", io->blkio_s < 0 ? json_null() : json_real(io->blkio_s),
-							      io->psi_some_s < 0 ? json_null() : json_real(io->psi_some_s),
-							      io->psi_full_s < 0 ? json_null() : json_real(io->psi_full_s)));
-		}
-		json_object_set_new(o, "pid_io_s", p);
-	}
-	if (s->nguests) {
-		json_t *g = json_object();
-		for (size_t i = 0; i < s->nguests; i++) {
-			const struct sysstat_guest *x = &r->guests[i];
-			const uint64_t v[] = {x->rd_reqs,  x->rd_bytes, x->rd_times_ns, x->wr_reqs, x->wr_bytes,
-					      x->wr_times_ns, x->fl_reqs, x->fl_times_ns, x->cpu_ns, x->vcpus};
-			json_object_set_new(g, rt->guests[i]->name, x->has_block || x->has_cpu ? u64s(v, 10) : json_null());
-		}
-		json_object_set_new(o, "guests", g);
-	}
-	/* The hypervisor hosts' node counters: CPU [user, system, idle, iowait] ns and its CPUs, memory [total, available] KiB. */
-	if (s->nnodes) {
-		json_t *g = json_object();
-		for (size_t i = 0; i < s->nnodes; i++) {
-			const struct sysstat_node *x = &r->nodes[i];
-			const uint64_t c[] = {x->cpu.user, x->cpu.system, x->cpu.idle, x->cpu.iowait, x->cpu.ncpu};
-			const uint64_t m[] = {x->mem_total_kib, x->mem_avail_kib};
-			json_object_set_new(g, rt->host_names[i], json_pack("{s:o, s:o}", "cpu", x->has_cpu ? u64s(c, 5) : json_null(),
-									    "mem_kib", x->has_mem ? u64s(m, 2) : json_null()));
-		}
-		json_object_set_new(o, "nodes", g);
-	}
-	if ((line = json_dumps(o, JSON_COMPACT))) {
-		fprintf(rt->journal, "%s\n", line);
-		fflush(rt->journal);
-		free(line);
-	}
-out:
-	json_decref(o);
+	tel_journal_write(rt->journal, s, k, rt->guest_names, rt->host_names);
 }
 
 static void rt_free(struct runtel *rt)
@@ -185,6 +110,7 @@ static void rt_free(struct runtel *rt)
 	free(rt->in);
 	free(rt->pids);
 	free(rt->guests);
+	free(rt->guest_names);
 	free(rt->hosts);
 	free(rt->host_names);
 	if (rt->journal)
@@ -227,23 +153,19 @@ out:
 
 static void open_journal(struct runtel *rt, const struct plan_run *r)
 {
-	struct strbuf p;
+	struct strbuf p, err;
 
 	strbuf_init(&p, 0);
+	strbuf_init(&err, 0);
 	const struct campaign_group *g = &rt->c->cfg->groups[r->group];
 
 	/* An "each" group's drives share its folder: the drive names the file. */
 	strbuf_addf(&p, "%s/%s/.telemetry-%s%srep%u.jsonl", rt->c->dir.buf, g->slug,
 		    g->each ? rt->c->cfg->drives[g->place[0].drive].name : "", g->each ? "-" : "", r->rep);
-	/* Appended to: a cut-off attempt's readings stay before the next attempt's. */
-	/* Never through a planted link, never a FIFO (core/fileio.c). */
-	int fd = open_for_write(p.buf, WRITE_APPEND, 0644);
-	rt->journal = fd >= 0 ? fdopen(fd, "a") : NULL;
-	if (fd >= 0 && !rt->journal)
-		close(fd);
+	rt->journal = tel_journal_open(p.buf, &err);
 	if (!rt->journal)
-		log_warn("cannot open the telemetry journal %s: %s; the results still get their telemetry", p.buf,
-			 write_file_strerror(fd >= 0 ? -errno : fd));
+		log_warn("cannot open the telemetry journal %s; the results still get their telemetry", err.buf);
+	strbuf_release(&err);
 	strbuf_release(&p);
 }
 
@@ -261,6 +183,7 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 	rt->in = xcalloc(r->ninsts, sizeof(*rt->in));
 	rt->pids = xcalloc(r->ninsts, sizeof(pid_t));
 	rt->guests = xcalloc(r->ninsts, sizeof(*rt->guests));
+	rt->guest_names = xcalloc(r->ninsts, sizeof(*rt->guest_names));
 	rt->hosts = xcalloc(r->ninsts, sizeof(*rt->hosts));
 	rt->host_names = xcalloc(r->ninsts, sizeof(*rt->host_names));
 	for (size_t i = 0; i < r->ninsts; i++) {
@@ -284,6 +207,7 @@ struct runtel *runtel_start(struct campaign_ctx *c, const struct plan_run *r)
 		}
 		if (tt.guest && ops->guest_read) {
 			ri->guest = (int)rt->nguests;
+			rt->guest_names[rt->nguests] = ri->inst->name;
 			rt->guests[rt->nguests++] = ri->inst;
 			snprintf(ri->guest_disk, sizeof(ri->guest_disk), "%s:%s", ri->inst->name,
 				 tt.guest_disk ? tt.guest_disk : "disk");
@@ -347,13 +271,14 @@ static char *test_bed_json(const struct rt_inst *ri)
 int runtel_finish(struct runtel *rt, struct run_driver *dv, struct strbuf *msg)
 {
 	struct tel_series s;
-	struct strbuf err;
+	struct strbuf err, out;
 	int ret = 0;
 
 	if (!rt)
 		return 0;
 	sampler_stop(rt->sm, &s);
 	strbuf_init(&err, 0);
+	strbuf_init(&out, 0);
 	for (size_t i = 0; i < rt->n && ret == 0; i++) {
 		const struct rt_inst *ri = &rt->in[i];
 		unsigned vcpus = 0;
@@ -379,16 +304,19 @@ int runtel_finish(struct runtel *rt, struct run_driver *dv, struct strbuf *msg)
 		};
 		ti.test_bed = bed = test_bed_json(ri);
 		strbuf_reset(&err);
-		ret = tel_attach(run_driver_file(&dv[i], ".json"), &s, &ti, &err);
+		strbuf_reset(&out);
+		strbuf_adds(&out, run_driver_file(&dv[i], TEL_FILE_SUFFIX));
+		ret = tel_write(run_driver_file(&dv[i], ".json"), out.buf, &s, &ti, &err);
 		free(bed);
 		bed = NULL;
 		if (ret < 0) {
 			strbuf_reset(msg);
-			strbuf_addf(msg, "cannot add the telemetry to the result: %s", err.buf);
+			strbuf_addf(msg, "cannot write the run's telemetry: %s", err.buf);
 			log_error("%s", msg->buf);
 		}
 	}
 	strbuf_release(&err);
+	strbuf_release(&out);
 	tel_series_release(&s);
 	rt_free(rt);
 	return ret;

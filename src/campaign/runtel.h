@@ -9,12 +9,13 @@
  * per reading, flushed: it survives a crash; hidden, so the report does not
  * take it for a driver's journal). After the drivers' results are
  * complete, runtel_finish stops the sampler and writes each instance's
- * telemetry into its result (result/telemetry.h, format 1.1).
+ * telemetry to its own file beside its result, <instance>.telemetry.json
+ * (result/telemetry.h); the result stays the driver's alone.
  *
  * Nothing here fails a run because something could not be sampled (a drive
  * folder on tmpfs, a server that already exited): that part is left out with
  * one warning naming the instance and why. Only a result that cannot be
- * rewritten fails the run.
+ * read, or a telemetry file that cannot be written, fails the run.
  */
 #ifndef DBRIG_CAMPAIGN_RUNTEL_H
 #define DBRIG_CAMPAIGN_RUNTEL_H

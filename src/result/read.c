@@ -128,7 +128,7 @@ static void copy_str(json_t *o, const char *key, char *out, size_t n)
 }
 
 /* test_bed.drives (written by the campaign, core/driveid.h): optional, read as far as it is well formed. */
-static void read_test_bed(struct run *r, json_t *root)
+void rd_test_bed(struct run *r, json_t *root)
 {
 	json_t *host = json_object_get(json_object_get(root, "test_bed"), "host");
 	json_t *drives = json_object_get(json_object_get(root, "test_bed"), "drives"), *d;
@@ -205,7 +205,7 @@ void rd_identity(struct jsonr *jr, struct run *r, json_t *root)
 
 	r->tool_version = dup_or_empty(tool ? jsonr_str(jr, tool, ".tool", "version", JSONR_OPTIONAL | JSONR_NULLABLE, "")
 					    : "");
-	read_test_bed(r, root);
+	rd_test_bed(r, root);
 	r->started_at = dup_or_empty(jsonr_str(jr, root, "", "started_at", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->finished_at = dup_or_empty(jsonr_str(jr, root, "", "finished_at", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->campaign = dup_or_empty(jsonr_str(jr, run, ".run", "campaign", JSONR_OPTIONAL | JSONR_NULLABLE, ""));

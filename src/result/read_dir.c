@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "result/model.h"
+#include "result/result.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -143,6 +144,50 @@ static void sort_by_path(struct run **v, size_t n)
 	}
 }
 
+/* The run whose result is <stem>.json, among the runs or the superseded attempts; NULL when none. */
+static struct run *owner_of(struct run_set *rs, const char *stem, size_t n)
+{
+	for (int l = 0; l < 2; l++) {
+		struct run **v = l ? rs->superseded : rs->runs;
+		size_t nv = l ? rs->nsuperseded : rs->n;
+
+		for (size_t k = 0; k < nv; k++)
+			if (!v[k]->from_journal && !strncmp(v[k]->path, stem, n) && !strcmp(v[k]->path + n, ".json"))
+				return v[k];
+	}
+	return NULL;
+}
+
+/*
+ * <instance>.telemetry.json into the run of <instance>.json. One without its
+ * result (a run whose driver left none) is left out: there is no run for it.
+ */
+static int merge_telemetry_file(const char *dir, const char *rel, struct run_set *rs, struct strbuf *err)
+{
+	struct run *owner = owner_of(rs, rel, strlen(rel) - strlen(TEL_FILE_SUFFIX));
+	struct strbuf full;
+	char *text = NULL;
+	int ret = 0;
+
+	if (!owner)
+		return 0;
+	strbuf_init(&full, 0);
+	strbuf_addf(&full, "%s/%s", dir, rel);
+	ret = read_file(full.buf, &text, NULL);
+	if (ret < 0)
+		strbuf_addf(err, "%s: %s (expected a readable file)", rel, read_file_strerror(ret));
+	else
+		ret = results_merge_telemetry(owner, rel, text, err);
+	if (ret < 0 && is_partial(owner->path)) {
+		log_warn("%s; an attempt kept by campaign --resume, left without its telemetry", err->buf);
+		strbuf_reset(err);
+		ret = 0;
+	}
+	free(text);
+	strbuf_release(&full);
+	return ret;
+}
+
 int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 {
 	struct file_list fl = {0};
@@ -171,7 +216,7 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 			size_t *nlist = partial ? &rs->nsuperseded : &rs->n;
 			struct run *r = NULL;
 
-			if (is_journal != (pass == 1))
+			if (is_journal != (pass == 1) || ends_with(fl.v[i], TEL_FILE_SUFFIX))
 				continue;
 			strbuf_reset(&full);
 			strbuf_addf(&full, "%s/%s", dir, fl.v[i]);
@@ -222,6 +267,11 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 				goto out;
 			list[(*nlist)++] = r;
 		}
+	}
+	/* Then the telemetry files, onto their runs' intervals from the result or its journal. */
+	for (size_t i = 0; i < fl.n; i++) {
+		if (ends_with(fl.v[i], TEL_FILE_SUFFIX) && (ret = merge_telemetry_file(dir, fl.v[i], rs, err)) < 0)
+			goto out;
 	}
 	/* Keep the order by path, journals among their results. */
 	sort_by_path(rs->runs, rs->n);

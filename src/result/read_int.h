@@ -30,6 +30,8 @@ int rd_phase(struct jsonr *jr, struct json_t *v, const char *path, enum result_p
 int rd_status(struct jsonr *jr, struct json_t *root, const char *path, enum result_run_status *out);
 /* One more interval point (growing r->intervals, *cap its capacity). */
 void rd_add_interval(struct run *r, size_t *cap, enum result_phase ph, double t, double secs, double tps);
+/* The result's test_bed (host, drives' identity and health), as far as it is well formed. */
+void rd_test_bed(struct run *r, struct json_t *root);
 /* read_tel.c: a result's "telemetry" (format 1.1) and the driver's own CPU. */
 void rd_telemetry(struct jsonr *jr, struct run *r, struct json_t *root);
 /* read_tel.c: an interval's "telemetry": host CPU and the busiest device. */

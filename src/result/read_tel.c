@@ -8,9 +8,13 @@
 #include "core/jsonr.h"
 #include "core/strbuf.h"
 #include "result/model.h"
+#include "result/read.h"
 #include "result/read_int.h"
+#include "result/result.h"
 
+#include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,19 +166,12 @@ static void driver_from_result(const struct run *r, const struct phase_stat *p, 
 	t->driver_loops = r->driver_loops;
 }
 
-/* "telemetry" of result format 1.1: absent in 1.0 results and in runs without a sampler. */
-void rd_telemetry(struct jsonr *jr, struct run *r, json_t *root)
+/* A "telemetry" object: the result's own (written before telemetry files) or its telemetry file's. */
+static void tel_block(struct jsonr *jr, struct run *r, json_t *t)
 {
-	json_t *t = jsonr_obj(jr, root, "", "telemetry", JSONR_OPTIONAL | JSONR_NULLABLE), *d, *ph;
 	const char *top = NULL;
+	json_t *d, *ph;
 
-	if ((d = jsonr_obj(jr, root, "", "driver", JSONR_OPTIONAL | JSONR_NULLABLE)))
-		r->driver_loops = (unsigned)jsonr_int(jr, d, ".driver", "event_loops", JSONR_OPTIONAL, 1, 0);
-	if (!t) {
-		driver_from_result(r, &r->pre, &r->tel_pre);
-		driver_from_result(r, &r->sample, &r->tel_sample);
-		return;
-	}
 	r->has_tel = true;
 	r->host_cpus = (unsigned)jsonr_int(jr, t, ".telemetry", "host_cpus", JSONR_OPTIONAL, 1, 0);
 	if ((d = jsonr_obj(jr, t, ".telemetry", "drive", JSONR_OPTIONAL | JSONR_NULLABLE))) {
@@ -185,8 +182,102 @@ void rd_telemetry(struct jsonr *jr, struct run *r, json_t *root)
 	ph = jsonr_obj(jr, t, ".telemetry", "phases", JSONR_REQUIRED);
 	read_tel_phase(jr, ph, "precondition", top, &r->tel_pre);
 	read_tel_phase(jr, ph, "sample", top, &r->tel_sample);
+}
+
+/* "telemetry" of result format 1.1: absent in 1.0 results, in runs without a sampler and in
+ * results whose telemetry is in their own file (results_merge_telemetry). */
+void rd_telemetry(struct jsonr *jr, struct run *r, json_t *root)
+{
+	json_t *t = jsonr_obj(jr, root, "", "telemetry", JSONR_OPTIONAL | JSONR_NULLABLE), *d;
+
+	if ((d = jsonr_obj(jr, root, "", "driver", JSONR_OPTIONAL | JSONR_NULLABLE)))
+		r->driver_loops = (unsigned)jsonr_int(jr, d, ".driver", "event_loops", JSONR_OPTIONAL, 1, 0);
+	if (t)
+		tel_block(jr, r, t);
 	driver_from_result(r, &r->pre, &r->tel_pre);
 	driver_from_result(r, &r->sample, &r->tel_sample);
+}
+
+/* The run's phase telemetry as a result without any reads: the driver's own CPU only. */
+static void tel_reset(struct run *r)
+{
+	tel_phase_release(&r->tel_pre);
+	tel_phase_release(&r->tel_sample);
+	memset(&r->tel_pre, 0, sizeof(r->tel_pre));
+	memset(&r->tel_sample, 0, sizeof(r->tel_sample));
+	free(r->drive_stack);
+	r->drive_stack = NULL;
+	r->has_tel = false;
+	r->host_cpus = 0;
+}
+
+/* The telemetry file's intervals onto the run's, matched in order by phase and time. */
+static void merge_intervals(struct jsonr *jr, struct run *r, json_t *arr)
+{
+	char path[64];
+	size_t i, k = 0;
+	json_t *v;
+
+	json_array_foreach(arr, i, v) {
+		enum result_phase ph;
+		double t;
+
+		snprintf(path, sizeof(path), ".intervals[%zu]", i);
+		if (!json_is_object(v)) {
+			jsonr_fail(jr, path, NULL, v, "an object");
+			return;
+		}
+		if (rd_phase(jr, v, path, &ph) < 0)
+			return;
+		t = jsonr_num(jr, v, path, "t", JSONR_REQUIRED, 0, 0);
+		if (jr->failed)
+			return;
+		while (k < r->nintervals && !(r->intervals[k].phase == ph && fabs(r->intervals[k].t - t) < 1e-6))
+			k++;
+		if (k == r->nintervals) {
+			jsonr_fail(jr, path, "t", json_object_get(v, "t"), "the time of one of the result's intervals, in order");
+			return;
+		}
+		rd_interval_tel(jr, v, path, &r->intervals[k++]);
+		if (jr->failed)
+			return;
+	}
+}
+
+int results_merge_telemetry(struct run *r, const char *name, const char *text, struct strbuf *err)
+{
+	struct jsonr jr = {.file = name, .err = err};
+	json_error_t je;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je), *t, *iv;
+	const char *schema;
+
+	if (!root) {
+		strbuf_addf(err, "%s: line %d column %d: ", name, je.line, je.column);
+		strbuf_add_oneline(err, je.text);
+		strbuf_adds(err, " (expected valid JSON)");
+		return -EINVAL;
+	}
+	schema = json_is_object(root) && json_is_string(json_object_get(root, "schema")) ?
+		 json_string_value(json_object_get(root, "schema")) : NULL;
+	if (rd_schema_check(schema, TELEMETRY_FAMILY) != 0) {
+		jsonr_fail(&jr, "", "schema", json_object_get(root, "schema"),
+			   "\"" TELEMETRY_MAJOR "\"; this dbrig reads major version 1 only");
+		goto out;
+	}
+	/* The file's telemetry replaces whatever the result carried (a result written before telemetry files). */
+	tel_reset(r);
+	if ((t = jsonr_obj(&jr, root, "", "telemetry", JSONR_REQUIRED)))
+		tel_block(&jr, r, t);
+	driver_from_result(r, &r->pre, &r->tel_pre);
+	driver_from_result(r, &r->sample, &r->tel_sample);
+	if (!jr.failed && json_is_object(json_object_get(root, "test_bed")) && !r->ndrive_ids)
+		rd_test_bed(r, root);
+	iv = jsonr_arr(&jr, root, "", "intervals", JSONR_OPTIONAL | JSONR_NULLABLE);
+	if (iv && !jr.failed)
+		merge_intervals(&jr, r, iv);
+out:
+	json_decref(root);
+	return jr.failed ? -EINVAL : 0;
 }
 
 /* An interval's "telemetry": host CPU and the busiest device. */

@@ -17,12 +17,18 @@ struct phase_report;
  * 1.2: run.run_id and run.run_started, the campaign run (also in the journal header's "run"). */
 #define RESULT_FAMILY "dbrig.result/"
 #define JOURNAL_FAMILY "dbrig.journal/"
+/* A campaign's telemetry of one instance run, beside its result (result/telemetry.h). */
+#define TELEMETRY_FAMILY "dbrig.telemetry/"
 /* The major version this dbrig reads (any 1.x), as messages name it. */
 #define RESULT_MAJOR RESULT_FAMILY "1"
 #define JOURNAL_MAJOR JOURNAL_FAMILY "1"
-/* What every writer of results (write.c, telemetry.c) and journals (journal.c, write.c) stamps. */
+#define TELEMETRY_MAJOR TELEMETRY_FAMILY "1"
+/* What every writer of results (write.c), journals (journal.c, write.c) and telemetry files (telemetry.c) stamps. */
 #define RESULT_SCHEMA RESULT_FAMILY "1.2"
 #define JOURNAL_SCHEMA JOURNAL_FAMILY "1.2"
+#define TELEMETRY_SCHEMA TELEMETRY_FAMILY "1.0"
+/* <instance>.json's telemetry file: <instance>.telemetry.json. */
+#define TEL_FILE_SUFFIX ".telemetry.json"
 
 /* Percentiles a run records (--percentile, a campaign's .percentiles). */
 #define RESULT_MAX_PERCENTILES 8

@@ -532,78 +532,78 @@ static json_t *drive_json(const struct tel_series *s, const struct tel_instance 
 	return drive;
 }
 
-/* Adds the telemetry of each interval's span to the result's intervals that have a time and a length. */
-static void intervals_attach(json_t *root, const struct tel_series *s, const struct tel_instance *in, uint64_t start,
-			     unsigned loops)
+/*
+ * The telemetry of each of the result's intervals that have a time and a
+ * length, as [{"phase", "t", "telemetry"}] in the result's order (the reader
+ * matches them to the run's intervals by phase and time).
+ */
+static json_t *intervals_json(json_t *root, const struct tel_series *s, const struct tel_instance *in, uint64_t start,
+			      unsigned loops)
 {
+	json_t *out = json_array(), *v, *t;
 	size_t i;
-	json_t *v, *t;
 
 	json_array_foreach(json_object_get(root, "intervals"), i, v) {
-		json_t *jt = json_object_get(v, "t"), *js = json_object_get(v, "seconds");
+		json_t *jt = json_object_get(v, "t"), *js = json_object_get(v, "seconds"), *ph = json_object_get(v, "phase");
 		double te, ts;
 
-		if (!json_is_number(jt) || !json_is_number(js) || json_number_value(js) <= 0)
+		if (!json_is_number(jt) || !json_is_number(js) || json_number_value(js) <= 0 || !json_is_string(ph))
 			continue;
 		te = json_number_value(jt);
 		ts = json_number_value(js);
 		if ((t = span_json(s, in, at_s(start, te - ts), at_s(start, te), false, num_at(v, -1, "cpu_s", (char *)NULL),
 				   loops)))
-			json_object_set_new(v, "telemetry", t);
+			json_array_append_new(out, json_pack("{s:O, s:O, s:o}", "phase", ph, "t", jt, "telemetry", t));
 	}
+	return out;
 }
 
-int tel_attach(const char *path, const struct tel_series *s, const struct tel_instance *in, struct strbuf *err)
+/* The result at `path` (read, never written), refused unless it is a driver's dbrig.result/1 with phases. */
+static json_t *load_result(const char *path, struct strbuf *err, int *ret)
 {
 	json_error_t je;
-	json_t *root = NULL, *schema, *phases, *tphases, *drive, *v;
-	double pre_s, smp_s;
-	uint64_t start;
-	unsigned loops;
+	json_t *root, *schema;
 	char *text = NULL;
-	size_t i;
-	int ret = read_file(path, &text, &i);
+	size_t len;
+	const char *sv;
 
 	/* read_file: never a FIFO or device, the size bounded. */
-	if (ret < 0) {
-		strbuf_addf(err, "%s: %s (expected a result file)", path, read_file_strerror(ret));
-		return -EIO;
+	if ((*ret = read_file(path, &text, &len)) < 0) {
+		strbuf_addf(err, "%s: %s (expected a result file)", path, read_file_strerror(*ret));
+		*ret = -EIO;
+		return NULL;
 	}
-	root = json_loadb(text, i, 0, &je);
+	root = json_loadb(text, len, 0, &je);
 	free(text);
-	text = NULL;
-	ret = -EINVAL;
 	if (!root) {
 		strbuf_addf(err, "%s: ", path);
 		strbuf_add_oneline(err, je.text);
 		strbuf_adds(err, " (expected a result file)");
-		return -EIO;
+		*ret = -EIO;
+		return NULL;
 	}
 	schema = json_object_get(root, "schema");
-	phases = json_object_get(root, "phases");
-	if (!json_is_string(schema) || strncmp(json_string_value(schema), RESULT_MAJOR, strlen(RESULT_MAJOR)) ||
-	    (json_string_value(schema)[strlen(RESULT_MAJOR)] && json_string_value(schema)[strlen(RESULT_MAJOR)] != '.') ||
-	    !json_is_object(phases)) {
+	sv = json_is_string(schema) ? json_string_value(schema) : "";
+	if (strncmp(sv, RESULT_MAJOR, strlen(RESULT_MAJOR)) || (sv[strlen(RESULT_MAJOR)] && sv[strlen(RESULT_MAJOR)] != '.') ||
+	    !json_is_object(json_object_get(root, "phases"))) {
 		strbuf_addf(err, "%s: not a " RESULT_MAJOR " file with phases (expected a driver's result)", path);
-		goto out;
+		json_decref(root);
+		*ret = -EINVAL;
+		return NULL;
 	}
-	if (s->n < 2) {
-		strbuf_addf(err, "%s: %zu sampler reading%s (expected at least 2 to attach telemetry)", path, s->n,
-			    s->n == 1 ? "" : "s");
-		ret = -ENODATA;
-		goto out;
-	}
-	pre_s = phase_seconds(phases, "precondition");
-	smp_s = phase_seconds(phases, "sample");
-	/* The driver says when its t = 0 was and how many loops it ran (format 1.1). */
-	start = in->start_ns ? in->start_ns : (uint64_t)num_at(root, 0, "driver", "clock_start_ns", (char *)NULL);
-	loops = in->driver_loops ? in->driver_loops : (unsigned)num_at(root, 0, "driver", "event_loops", (char *)NULL);
-	if (!start) {
-		strbuf_addf(err, "%s: no clock_start_ns in the result (expected a dbrig.result/1.1 driver's result, or the "
-			    "start given)", path);
-		goto out;
-	}
-	tphases = json_object();
+	*ret = 0;
+	return root;
+}
+
+/* The "telemetry" object of the result's phases: its host, its drive, each phase's span. */
+static json_t *phases_json(json_t *root, const struct tel_series *s, const struct tel_instance *in, uint64_t start,
+			   unsigned loops)
+{
+	json_t *phases = json_object_get(root, "phases"), *tphases = json_object(), *v;
+	double pre_s = phase_seconds(phases, "precondition"), smp_s = phase_seconds(phases, "sample");
+	unsigned host_cpus = s->host_cpus;
+	struct sysstat_cpu nc;
+
 	v = pre_s > 0 ? span_json(s, in, start, at_s(start, pre_s), true,
 				  num_at(phases, -1, "precondition", "cpu", "seconds", (char *)NULL), loops) : NULL;
 	add_conn_wait(v, phases, "precondition");
@@ -612,33 +612,61 @@ int tel_attach(const char *path, const struct tel_series *s, const struct tel_in
 				  num_at(phases, -1, "sample", "cpu", "seconds", (char *)NULL), loops) : NULL;
 	add_conn_wait(v, phases, "sample");
 	json_object_set_new(tphases, "sample", v ? v : json_null());
-	drive = drive_json(s, in);
 	/* The CPUs of the instance's hypervisor host when it gave them, else this machine's. */
-	unsigned host_cpus = s->host_cpus;
-	struct sysstat_cpu nc;
 	if (in->has_node && tel_node_cpu_at(s, in->node, 0, &nc))
 		host_cpus = nc.ncpu;
-	json_object_set_new(root, "telemetry", json_pack("{s:I, s:o, s:o}", "host_cpus", (json_int_t)host_cpus,
-							 "drive", drive, "phases", tphases));
+	return json_pack("{s:I, s:o, s:o}", "host_cpus", (json_int_t)host_cpus, "drive", drive_json(s, in), "phases",
+			 tphases);
+}
+
+int tel_write(const char *result_path, const char *out_path, const struct tel_series *s, const struct tel_instance *in,
+	      struct strbuf *err)
+{
+	json_t *root, *out = NULL;
+	uint64_t start;
+	unsigned loops;
+	char *text = NULL;
+	const char *base = strrchr(result_path, '/');
+	int ret;
+
+	if (!(root = load_result(result_path, err, &ret)))
+		return ret;
+	ret = -EINVAL;
+	if (s->n < 2) {
+		strbuf_addf(err, "%s: %zu sampler reading%s (expected at least 2 to attach telemetry)", result_path, s->n,
+			    s->n == 1 ? "" : "s");
+		ret = -ENODATA;
+		goto out;
+	}
+	/* The driver says when its t = 0 was and how many loops it ran (format 1.1). */
+	start = in->start_ns ? in->start_ns : (uint64_t)num_at(root, 0, "driver", "clock_start_ns", (char *)NULL);
+	loops = in->driver_loops ? in->driver_loops : (unsigned)num_at(root, 0, "driver", "event_loops", (char *)NULL);
+	if (!start) {
+		strbuf_addf(err, "%s: no clock_start_ns in the result (expected a dbrig.result/1.1 driver's result, or the "
+			    "start given)", result_path);
+		goto out;
+	}
+	out = json_pack("{s:s, s:s, s:o}", "schema", TELEMETRY_SCHEMA, "result", base ? base + 1 : result_path,
+			"telemetry", phases_json(root, s, in, start, loops));
 	if (in->test_bed) {
 		json_t *bed = json_loads(in->test_bed, 0, NULL);
 		if (json_is_object(bed))
-			json_object_set_new(root, "test_bed", bed);
+			json_object_set_new(out, "test_bed", bed);
 		else
 			json_decref(bed);
 	}
-	intervals_attach(root, s, in, start, loops);
-	json_object_set_new(root, "schema", json_string(RESULT_SCHEMA));
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	json_object_set_new(out, "intervals", intervals_json(root, s, in, start, loops));
+	text = json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	if (!text) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = atomic_write_file(path, text, strlen(text));
+	ret = atomic_write_file(out_path, text, strlen(text));
 	if (ret < 0)
-		strbuf_addf(err, "%s: %s (expected a writable result)", path, strerror(-ret));
+		strbuf_addf(err, "%s: %s (expected a writable folder)", out_path, write_file_strerror(ret));
 out:
 	free(text);
+	json_decref(out);
 	json_decref(root);
 	return ret;
 }

@@ -12,13 +12,20 @@
  * driver's report interval) come from the counters at its two ends, never
  * from whole sampler ticks that straddle it.
  *
- * tel_attach rewrites one instance's result file (atomically) with the
- * telemetry of its spans: its phases (precondition, sample), as the result's
- * own phase lengths say, and each of its intervals; the schema becomes
- * RESULT_SCHEMA (result/result.h). The driver's CPU is its own account (rusage, in the
- * result) when the result has one, the sampler's reading of its process
- * otherwise. Not thread-safe: the sampler fills a series, the
- * campaign reads it after sampler_stop.
+ * tel_write reads one instance's result file (never writing it: the driver
+ * is its one writer) and writes, atomically, the instance's telemetry file
+ * beside it (<instance>.telemetry.json, TELEMETRY_SCHEMA of result/result.h):
+ * the telemetry of its spans, its phases (precondition, sample) as the
+ * result's own phase lengths say and each of its intervals, and the test bed.
+ * The reader merges it into the run (results_merge_telemetry, result/read.h).
+ * The driver's CPU is its own account (rusage, in the result) when the result
+ * has one, the sampler's reading of its process otherwise.
+ *
+ * tel_journal_open and tel_journal_write (tel_journal.c) keep the run's raw
+ * readings, one JSON line each, as the sampler takes them.
+ *
+ * Not thread-safe: the sampler fills a series (and journals each reading
+ * from its thread), the campaign reads it after sampler_stop.
  */
 #ifndef DBRIG_RESULT_TELEMETRY_H
 #define DBRIG_RESULT_TELEMETRY_H
@@ -29,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct strbuf;
@@ -101,10 +109,19 @@ struct tel_instance {
 					   * (core/driveid.h); may be NULL */
 };
 
-/* Rewrite the result at `path` with the instance's telemetry. 0, or -errno
- * with one line in err (an unreadable result, no readings over its spans). */
-int tel_attach(const char *path, const struct tel_series *s, const struct tel_instance *in, struct strbuf *err)
-	__attribute__((warn_unused_result));
+/* Write the instance's telemetry, from the result at result_path, to out_path
+ * (atomically). 0, or -errno with one line in err (an unreadable result, no
+ * readings over its spans, an unwritable file). */
+int tel_write(const char *result_path, const char *out_path, const struct tel_series *s, const struct tel_instance *in,
+	      struct strbuf *err) __attribute__((warn_unused_result));
+
+/* The run's telemetry journal at path, opened to append (never through a link,
+ * never a FIFO); NULL with one line in err. The caller fcloses it. */
+FILE *tel_journal_open(const char *path, struct strbuf *err);
+/* Reading k of the series as one line of f, flushed; guest_names[i] and
+ * node_names[i] name its VMs and hypervisor hosts. Nothing when f is NULL. */
+void tel_journal_write(FILE *f, const struct tel_series *s, size_t k, const char *const *guest_names,
+		       const char *const *node_names);
 
 /* Counters at time t, interpolated between the readings around it (clamped to
  * the first and last). False when the series has no reading. Exposed for tests. */

@@ -394,12 +394,13 @@ done
 # Telemetry (issue 15): each result has its VM's under-test disk from libvirt's block stats
 # (requests and the time spent on them, no utilisation), its vCPU time, and the host devices
 # under the drive's pool folder; the throttled VM's disk waits longer per request.
-check "each result has its VM's disk, vCPU and host-device telemetry; the throttled disk's await is higher" \
+check "each run's telemetry file has its VM's disk, vCPU and host-device telemetry; the throttled disk's await is higher" \
 	python3 - "$res" <<'PY'
 import json, sys
 err, aw = [], {}
 for d in ("fast", "slow"):
-    r = json.load(open("%s/%s/vm1.json" % (sys.argv[1], d)))
+    # The campaign's telemetry of the run, beside the driver's result (which it never rewrites).
+    r = json.load(open("%s/%s/vm1.telemetry.json" % (sys.argv[1], d)))
     t = r.get("telemetry") or {}
     s = (t.get("phases") or {}).get("sample") or {}
     devs = {x["name"]: x for x in s.get("devices", [])}
@@ -579,7 +580,7 @@ for d in fast slow; do
 	h=local
 	[ "$d" = slow ] && h=remote
 	check "$d: host CPU and memory from host $h's node stats (virNodeGetCPUStats/virNodeGetMemoryStats)" python3 -c "import json, sys
-t = json.load(open('$res/$d/vm1.json'))['telemetry']['phases']['sample']
+t = json.load(open('$res/$d/vm1.telemetry.json'))['telemetry']['phases']['sample']
 c, m = t.get('host_cpu') or {}, t.get('host_memory') or {}
 ok = c.get('source') == m.get('source') == 'libvirt node stats (host $h)' and 0 < c.get('busy', 0) <= 1 and 0 < m.get('used', 0) < 1 and m.get('total_mib', 0) > 0
 sys.exit(0 if ok else 'host_cpu %s host_memory %s' % (c, m))"

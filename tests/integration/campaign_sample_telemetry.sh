@@ -43,13 +43,22 @@ cat > c.json <<JSON
 JSON
 "$DBRIG_BIN" campaign c.json > out.txt 2> err.txt || fail "the campaign failed: $(tail -n 3 err.txt)"
 res=$T/out/smptel/g/a/vm1.json
-[ -f "$res" ] || res=$(find "$T/out/smptel/g" -name 'vm1*.json' | head -n1)
+[ -f "$res" ] || res=$(find "$T/out/smptel/g" -name 'vm1*.json' ! -name '*.telemetry.json' | head -n1)
 jr=$(find "$T/out/smptel/g" -name '.telemetry-*rep1.jsonl' | head -n1)
 [ -f "$res" ] && [ -f "$jr" ] || fail "no result or telemetry journal under $T/out/smptel/g: $(find "$T/out" | head -20)"
 
 python3 - "$res" "$jr" <<'PY' || fail "the stored phase telemetry is not the phase's own span (above)"
 import json, math, sys
 r = json.load(open(sys.argv[1]))
+# The campaign's telemetry is in its own file beside the driver's result, which it leaves alone.
+tf = json.load(open(sys.argv[1][:-5] + ".telemetry.json"))
+if "telemetry" in r or tf["schema"] != "dbrig.telemetry/1.0":
+    sys.exit("the result carries telemetry, or the telemetry file's schema is %s" % tf["schema"])
+r["telemetry"] = tf["telemetry"]
+byt = dict(((x["phase"], x["t"]), x["telemetry"]) for x in tf["intervals"])
+for iv in r["intervals"]:
+    if (iv.get("phase"), iv.get("t")) in byt:
+        iv["telemetry"] = byt[(iv["phase"], iv["t"])]
 rows = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 err = []
 start = int(r["driver"]["clock_start_ns"])
@@ -136,7 +145,7 @@ for phase in ("precondition", "sample"):
     close(st["driver"]["cores"], ph[phase]["cpu"]["seconds"] / own["secs"], phase + " driver.cores")
 # The intervals too (the charts' figures): each sample and precondition interval's telemetry is the
 # journal's over the interval's own span, as the result states it ([t - seconds, t], t the tick it is
-# stamped with; tel_attach takes the same span).
+# stamped with; tel_write takes the same span).
 nint = {"precondition": 0, "sample": 0}
 for iv in r["intervals"]:
     if iv.get("phase") not in nint or "telemetry" not in iv or not iv["seconds"] > 0:
@@ -162,7 +171,7 @@ echo "PASS: the stored precondition and sample telemetry are their own spans'"
 # issue 25 item 2: the result says where the host CPU came from (the local target: this machine's
 # /proc/stat; no hypervisor host, so no host_memory), and the report says it per drive.
 python3 -c "import json, sys
-t = json.load(open('$res'))['telemetry']['phases']['sample']
+t = json.load(open('${res%.json}.telemetry.json'))['telemetry']['phases']['sample']
 sys.exit(0 if t['host_cpu'].get('source') == '/proc/stat' and 'host_memory' not in t else 'host_cpu %s, host_memory %s' % (t['host_cpu'], t.get('host_memory')))" ||
 	fail "the sample's host_cpu.source is not /proc/stat, or a local run has host_memory (above)"
 "$DBRIG_BIN" report "$T/out/smptel" --out "$T/rep" --compare none --format md,html > /dev/null 2> rep.err ||

@@ -452,8 +452,8 @@ def check_result(path, journal=None, no_little=None):
         hdr, jivs, end = read_journal(journal)
         if hdr is not None:
             stripped = [dict((k, v) for k, v in iv.items() if k != "histogram") for iv in jivs]
-            # A campaign adds each interval's host/drive "telemetry" to the result after the run
-            # (docs/result-format.md); the driver's own records must be the journal's.
+            # Results written before telemetry files carry each interval's host/drive "telemetry"
+            # a campaign added after the run (docs/result-format.md); the driver's own records must be the journal's.
             own = [dict((k, v) for k, v in iv.items() if k != "telemetry") for iv in r["intervals"]]
             if stripped != own:
                 bad(where, "the journal's %d intervals differ from the result's %d" % (len(stripped), len(r["intervals"])))
@@ -523,7 +523,8 @@ def groups(results_dir, groups_csv):
                 continue  # not a run: e.g. a campaign's .telemetry-rep<k>.jsonl (dbrig report skips them too)
             p = os.path.join(dp, f)
             # a campaign's cut-off attempts are kept apart, never results
-            if ".partial-" in f or f == "state.json" or os.path.basename(dp) == "report":
+            # nor a campaign's telemetry of a run (<instance>.telemetry.json, beside its result)
+            if ".partial-" in f or f == "state.json" or f.endswith(".telemetry.json") or os.path.basename(dp) == "report":
                 continue
             if f.endswith(".json"):
                 runs[p[:-5]] = p
@@ -616,7 +617,7 @@ def summary(d):
         if os.path.basename(dp) == "report":
             continue
         for f in fs:
-            if f.endswith(".json") and f != "state.json" and ".partial-" not in f:
+            if f.endswith(".json") and f != "state.json" and ".partial-" not in f and not f.endswith(".telemetry.json"):
                 r = json.load(open(os.path.join(dp, f)))
                 res.setdefault(r["run"]["run_group"], []).append(r)
     lines = open(os.path.join(d, "summary.txt")).read().splitlines()
@@ -662,7 +663,7 @@ def campaign(d):
         dirs[:] = sorted(x for x in dirs if x != "report")
         for f in sorted(fs):
             p = os.path.join(dp, f)
-            if not f.endswith(".json") or f == "state.json" or ".partial-" in f:
+            if not f.endswith(".json") or f == "state.json" or ".partial-" in f or f.endswith(".telemetry.json"):
                 continue
             check_result(p, p + "l" if os.path.exists(p + "l") else None)
     summary(d)

@@ -1,4 +1,4 @@
-/* Telemetry from sampler readings into a result (format 1.1), read back by
+/* Telemetry from sampler readings into an instance's telemetry file, read back by
  * the report's reader: interpolation between readings, phase and interval
  * spans, and the refusals. Counters grow at constant rates, so every span has
  * the same rates whatever its alignment with the readings (worked by hand in
@@ -146,7 +146,42 @@ static void node_series(struct tel_series *s, bool node_cpu)
 	}
 }
 
-/* tel_attach of node_series(node_cpu) for an instance on node 0 (here or not), read back. */
+/*
+ * tel_write of the result at `path` (its name `name` in messages) into its
+ * telemetry file beside it, then both read back as the report reads them:
+ * the run, its telemetry merged; *text the telemetry file's text. The result
+ * itself is left as the driver wrote it (one writer per file).
+ */
+static void write_and_read(const char *path, const char *name, const struct tel_series *s,
+			   const struct tel_instance *in, struct run **r, char **text)
+{
+	struct strbuf err, tel, telname;
+	char *before = NULL, *after = NULL;
+	size_t len;
+
+	strbuf_init(&err, 0);
+	strbuf_init(&tel, 0);
+	strbuf_init(&telname, 0);
+	strbuf_addf(&tel, "%.*s" TEL_FILE_SUFFIX, (int)(strlen(path) - 5), path);
+	strbuf_addf(&telname, "%.*s" TEL_FILE_SUFFIX, (int)(strlen(name) - 5), name);
+	assert_int_equal(read_file(path, &before, &len), 0);
+	assert_int_equal(tel_write(path, tel.buf, s, in, &err), 0);
+	assert_int_equal(read_file(path, &after, &len), 0);
+	assert_string_equal(before, after);
+	assert_int_equal(results_parse_result(name, after, r, &err), 0);
+	assert_int_equal(read_file(tel.buf, text, &len), 0);
+	/* The one schema constant: what every telemetry writer stamps. */
+	assert_non_null(strstr(*text, "\"schema\": \"" TELEMETRY_SCHEMA "\""));
+	if (results_merge_telemetry(*r, telname.buf, *text, &err) != 0)
+		fail_msg("%s", err.buf);
+	free(before);
+	free(after);
+	strbuf_release(&err);
+	strbuf_release(&tel);
+	strbuf_release(&telname);
+}
+
+/* tel_write of node_series(node_cpu) for an instance on node 0 (here or not), read back. */
 static struct run *node_attach(bool node_cpu, bool here, char **text)
 {
 	const size_t devs[1] = {0};
@@ -156,16 +191,13 @@ static struct run *node_attach(bool node_cpu, bool here, char **text)
 	struct tel_series s;
 	struct strbuf err, path;
 	struct run *r = NULL;
-	size_t len;
 
 	strbuf_init(&err, 0);
 	strbuf_init(&path, 0);
 	strbuf_addf(&path, "%s/node.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
 	node_series(&s, node_cpu);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
-	assert_int_equal(read_file(path.buf, text, &len), 0);
-	assert_int_equal(results_parse_result("node.json", *text, &r, &err), 0);
+	write_and_read(path.buf, "node.json", &s, &in, &r, text);
 	tel_series_release(&s);
 	strbuf_release(&err);
 	strbuf_release(&path);
@@ -228,7 +260,6 @@ static void attach_and_read_back(void **state)
 	struct strbuf err, path;
 	struct run *r = NULL;
 	char *text = NULL;
-	size_t len;
 
 	(void)state;
 	strbuf_init(&err, 0);
@@ -236,12 +267,7 @@ static void attach_and_read_back(void **state)
 	strbuf_addf(&path, "%s/i1.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
 	series(&s, 7);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
-	assert_int_equal(read_file(path.buf, &text, &len), 0);
-	assert_non_null(strstr(text, "\"schema\": \"dbrig.result/1.2\""));
-	/* The one schema constant: tel_attach stamps what every other writer does. */
-	assert_non_null(strstr(text, "\"schema\": \"" RESULT_SCHEMA "\""));
-	assert_int_equal(results_parse_result("i1.json", text, &r, &err), 0);
+	write_and_read(path.buf, "i1.json", &s, &in, &r, &text);
 	assert_true(r->has_tel);
 	assert_string_equal(r->drive_stack, "loop1 (file /x.img) on vda");
 	assert_int_equal(r->host_cpus, 2);
@@ -308,7 +334,6 @@ static void server_waiting(void **state)
 	struct strbuf err, path;
 	struct run *r = NULL;
 	char *text = NULL;
-	size_t len;
 
 	(void)state;
 	strbuf_init(&err, 0);
@@ -325,11 +350,9 @@ static void server_waiting(void **state)
 							       .psi_full_s = 0.1 * t};
 		}
 		assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
-		assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
-		assert_int_equal(read_file(path.buf, &text, &len), 0);
+		write_and_read(path.buf, "wait.json", &s, &in, &r, &text);
 		assert_non_null(strstr(text, "\"path\": \"/sys/fs/cgroup/db/io.pressure\""));
 		assert_int_equal(!!strstr(text, "\"source\": \"delay accounting\""), !off);
-		assert_int_equal(results_parse_result("wait.json", text, &r, &err), 0);
 		assert_int_equal(r->tel_sample.has_blkio, !off);
 		if (!off)
 			NEAR(r->tel_sample.blkio_wait, 0.62, 1e-3);
@@ -362,7 +385,6 @@ static void driver_own_account(void **state)
 	struct run *r = NULL;
 	char *back = NULL;
 	const char *cut;
-	size_t len;
 
 	(void)state;
 	strbuf_init(&err, 0);
@@ -387,9 +409,7 @@ static void driver_own_account(void **state)
 	strbuf_addf(&path, "%s/d.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, text.buf, text.len), 0);
 	series(&s, 7);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
-	assert_int_equal(read_file(path.buf, &back, &len), 0);
-	assert_int_equal(results_parse_result("d.json", back, &r, &err), 0);
+	write_and_read(path.buf, "d.json", &s, &in, &r, &back);
 	NEAR(r->tel_sample.driver_cores, 0.2, 1e-3); /* its own account, not the sampled 0.5 of pid 0 */
 	/* Terminals waited 200 of their 800 ms for a connection. */
 	assert_true(r->tel_sample.has_conn_wait);
@@ -431,7 +451,6 @@ static void sample_own_span(void **state)
 	struct strbuf err, path;
 	struct run *r = NULL;
 	char *text = NULL;
-	size_t len;
 
 	(void)state;
 	strbuf_init(&err, 0);
@@ -456,9 +475,7 @@ static void sample_own_span(void **state)
 	}
 	strbuf_addf(&path, "%s/span.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), 0);
-	assert_int_equal(read_file(path.buf, &text, &len), 0);
-	assert_int_equal(results_parse_result("span.json", text, &r, &err), 0);
+	write_and_read(path.buf, "span.json", &s, &in, &r, &text);
 	assert_true(r->tel_sample.present && r->tel_pre.present);
 	NEAR(r->tel_sample.seconds, 15, 1e-9);
 	NEAR(r->tel_sample.host_busy, 110.0 / 150, 1e-3);
@@ -495,26 +512,28 @@ static void refusals(void **state)
 	struct tel_instance in = {.devs = devs, .ndevs = 1, .driver_pid = -1, .server_pid = -1, .guest = -1,
 				  .start_ns = 100 * S};
 	struct tel_series s;
-	struct strbuf err, path;
+	struct strbuf err, path, tel;
 
 	(void)state;
 	strbuf_init(&err, 0);
 	strbuf_init(&path, 0);
+	strbuf_init(&tel, 0);
+	strbuf_addf(&tel, "%s/refused" TEL_FILE_SUFFIX, dir);
 	series(&s, 1);
 	strbuf_addf(&path, "%s/missing.json", dir);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), -EIO);
+	assert_int_equal(tel_write(path.buf, tel.buf, &s, &in, &err), -EIO);
 	assert_non_null(strstr(err.buf, "missing.json: "));
 	strbuf_reset(&err);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/one.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), -ENODATA);
+	assert_int_equal(tel_write(path.buf, tel.buf, &s, &in, &err), -ENODATA);
 	assert_non_null(strstr(err.buf, "1 sampler reading (expected at least 2"));
 	strbuf_reset(&err);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/other.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, "{\"schema\":\"dbrig.result/2\"}", 27), 0);
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), -EINVAL);
+	assert_int_equal(tel_write(path.buf, tel.buf, &s, &in, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "not a dbrig.result/1 file"));
 	/* A 1.0 result and no start given: nothing to align on. */
 	tel_series_release(&s);
@@ -524,11 +543,14 @@ static void refusals(void **state)
 	strbuf_addf(&path, "%s/nostart.json", dir);
 	assert_int_equal(atomic_write_file(path.buf, result_text, strlen(result_text)), 0);
 	in.start_ns = 0;
-	assert_int_equal(tel_attach(path.buf, &s, &in, &err), -EINVAL);
+	assert_int_equal(tel_write(path.buf, tel.buf, &s, &in, &err), -EINVAL);
 	assert_non_null(strstr(err.buf, "no clock_start_ns in the result"));
 	tel_series_release(&s);
+	/* Nothing is written for a refused result. */
+	assert_int_equal(access(tel.buf, F_OK), -1);
 	strbuf_release(&err);
 	strbuf_release(&path);
+	strbuf_release(&tel);
 }
 
 int main(void)
