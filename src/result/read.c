@@ -256,17 +256,19 @@ void rd_counts(struct jsonr *jr, json_t *counts, const char *path, struct hist *
 		json_t *ji = json_array_get(pair, 0), *jc = json_array_get(pair, 1);
 		uint64_t have;
 
-		snprintf(p, sizeof(p), "%s[%zu]", path, i);
 		if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(ji) ||
 		    !json_is_integer(jc) || json_integer_value(ji) < 0 || json_integer_value(jc) < 0 ||
 		    json_integer_value(ji) >= HIST_BUCKETS) {
 			char what[96];
 			snprintf(what, sizeof(what), "[bucket index 0..%d, count >= 0]", HIST_BUCKETS - 1);
+			/* The pair's path only for the message: a journal has 1,000s of pairs. */
+			snprintf(p, sizeof(p), "%s[%zu]", path, i);
 			jsonr_fail(jr, p, NULL, pair, what);
 			return;
 		}
 		have = (*hp)->counts[json_integer_value(ji)];
 		if (hist_set_bucket(*hp, (size_t)json_integer_value(ji), have + (uint64_t)json_integer_value(jc)) < 0) {
+			snprintf(p, sizeof(p), "%s[%zu]", path, i);
 			jsonr_fail(jr, p, NULL, pair, "a valid bucket index of layout loglin-ns-7");
 			return;
 		}

@@ -13,7 +13,8 @@
  *            result is left out;
  *   *.jsonl  journals ("dbrig.journal/1"). A journal beside its result file
  *            (<instance>.jsonl next to <instance>.json) only supplies the
- *            interval series when the result has none. A journal without a
+ *            interval series when the result has none (read line by line,
+ *            only the fields the series uses; histograms stepped over). A journal without a
  *            result file becomes a run of its own, rebuilt from its intervals
  *            and marked unfinished (no "end" line) or no-result.
  * A truncated last journal line (crash mid-write) is ignored with a warning.

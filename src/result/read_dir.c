@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "result/model.h"
+#include "result/read_int.h"
 #include "result/result.h"
 
 #include <dirent.h>
@@ -17,12 +18,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Intervals of a journal for a result file that carried none. */
+/* Intervals of a journal for a result file that carried none: line by line, the
+ * fields the series needs; a journal that is not that plain, read whole. */
 static void journal_intervals_into(struct run *r, const char *name, const char *text)
 {
 	struct strbuf err;
 	struct run *j = NULL;
 
+	if (rd_journal_series(r, name, text) == 0)
+		return;
 	strbuf_init(&err, 0);
 	if (results_parse_journal(name, text, &j, &err) < 0) {
 		log_warn("%s", err.buf);

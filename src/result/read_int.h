@@ -32,6 +32,10 @@ int rd_status(struct jsonr *jr, struct json_t *root, const char *path, enum resu
 void rd_add_interval(struct run *r, size_t *cap, enum result_phase ph, double t, double secs, double tps);
 /* The result's test_bed (host, drives' identity and health), as far as it is well formed. */
 void rd_test_bed(struct run *r, struct json_t *root);
+/* read_series.c: the interval series of the journal `text` (named `name`) into r, in place of
+ * any it had: 0; 1 when the journal is not plain enough for the line-by-line reader (nothing
+ * changed: read it with results_parse_journal). */
+int rd_journal_series(struct run *r, const char *name, const char *text);
 /* read_tel.c: a result's "telemetry" (format 1.1) and the driver's own CPU. */
 void rd_telemetry(struct jsonr *jr, struct run *r, struct json_t *root);
 /* read_tel.c: an interval's "telemetry": host CPU and the busiest device. */
