@@ -14,12 +14,16 @@
 # times) and its phase counts stretched to the new durations. The fixture's
 # intervals carry less telemetry than a real campaign's (one drive, host CPU):
 # TEMPLATE= a result of a real campaign (at its own report interval) makes a
-# folder closer to a lab's.
+# folder closer to a lab's; its telemetry file (TEMPLATE.telemetry.json, the
+# campaign's since it stopped writing into the result) is repeated the same
+# way beside every result. RESULT_INTERVALS=0 leaves the intervals out of the
+# results (the report then takes them from the journals).
 #
 #   bench/report-scale.sh                           # 104 results of 3 h runs
 #   DRIVES=2 REPS=1 PRE=600 SAMPLE=300 bench/report-scale.sh
 #   KEEP=1 bench/report-scale.sh                    # keep the folder (its path is printed)
 #   TEMPLATE=results/local-quick/g/a/vm1-rep1 bench/report-scale.sh
+#   RESULT_INTERVALS=0 bench/report-scale.sh         # results without their intervals
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 DBRIG_BIN=${DBRIG_BIN:-$here/build/dbrig}
@@ -39,16 +43,18 @@ work=$(mktemp -d /tmp/dbrig-bench-report.XXXXXX)
 if [ "${KEEP:-0}" = 1 ]; then trap 'echo "kept $work"' EXIT; else trap 'rm -rf "$work"' EXIT; fi
 
 python3 - "$TEMPLATE" "$work/results" \
-	"$DRIVES" "$REPS" "$PRE" "$SAMPLE" "$INTERVAL" <<'PY'
+	"$DRIVES" "$REPS" "$PRE" "$SAMPLE" "$INTERVAL" "${RESULT_INTERVALS:-1}" <<'PY'
 import copy, json, os, sys
 
-src, out, drives, reps, pre, sample, step = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:8])
+src, out, drives, reps, pre, sample, step, with_iv = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:9])
 result = json.load(open(src + ".json"))
 journal = [json.loads(l) for l in open(src + ".jsonl")]
 header = next(o for o in journal if o["type"] == "header")
 end = next(o for o in journal if o["type"] == "end")
 by_phase = {p: [o for o in journal if o["type"] == "interval" and o["phase"] == p] for p in ("precondition", "sample")}
 res_phase = {p: [o for o in result["intervals"] if o["phase"] == p] for p in ("precondition", "sample")}
+telem = json.load(open(src + ".telemetry.json")) if os.path.exists(src + ".telemetry.json") else None
+tel_phase = {p: [o for o in telem["intervals"] if o["phase"] == p] for p in ("precondition", "sample")} if telem else None
 
 def series(pool, phase, seconds, t0):
     """pool's intervals repeated to `seconds`, with times from t0."""
@@ -58,6 +64,15 @@ def series(pool, phase, seconds, t0):
         o["t"] = float(t0 + (k + 1) * step)
         o["phase_t"] = float((k + 1) * step)
         o["seconds"] = float(step)
+        rows.append(o)
+    return rows
+
+def tel_series(pool, seconds, t0):
+    """A telemetry file's intervals of one phase repeated to `seconds` (only "t" is a time there)."""
+    rows = []
+    for k in range(seconds // step if pool else 0):
+        o = copy.deepcopy(pool[k % len(pool)])
+        o["t"] = float(t0 + (k + 1) * step)
         rows.append(o)
     return rows
 
@@ -91,6 +106,8 @@ for d in range(1, drives + 1):
                     stretch(r["phases"][ph], secs)
                 r["intervals"] = series(res_phase["precondition"], "precondition", pre, 0) + \
                     series(res_phase["sample"], "sample", sample, pre)
+                if not with_iv:
+                    del r["intervals"]
                 h = dict(header, run={k: run[k] for k in header["run"]}, started_at=started)
                 lines = [h] + series(by_phase["precondition"], "precondition", pre, 0) + \
                     series(by_phase["sample"], "sample", sample, pre) + [end]
@@ -102,8 +119,18 @@ for d in range(1, drives + 1):
                         f.write(json.dumps(o, separators=(",", ":")) + "\n")
                 files += 1
                 size += os.path.getsize(base + ".json") + os.path.getsize(base + ".jsonl")
-print("folder: %d results with journals, %.0f MB, %d intervals per run (%d s + %d s at %d s)"
-      % (files, size / 1e6, (pre + sample) // step, pre, sample, step))
+                if telem:
+                    t = dict(telem, result=os.path.basename(base) + ".json")
+                    for ph, secs in (("precondition", pre), ("sample", sample)):
+                        if (t["telemetry"].get("phases") or {}).get(ph):
+                            t["telemetry"]["phases"][ph]["seconds"] = float(secs)
+                    t["intervals"] = tel_series(tel_phase["precondition"], pre, 0) + tel_series(tel_phase["sample"], sample, pre)
+                    with open(base + ".telemetry.json", "w") as f:
+                        json.dump(t, f)
+                    size += os.path.getsize(base + ".telemetry.json")
+print("folder: %d results with journals%s, %.0f MB, %d intervals per run (%d s + %d s at %d s)%s"
+      % (files, " and telemetry files" if telem else "", size / 1e6, (pre + sample) // step, pre, sample, step,
+         "" if with_iv else ", none in the results"))
 PY
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$DBRIG_BIN" report "$work/results" --out "$work/report" \
