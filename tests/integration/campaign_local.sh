@@ -131,13 +131,15 @@ grep -q "^  waiting   the servers' block-I/O wait: delay accounting\$" plan.txt 
 # environment, and the servers' listening addresses, which must be 127.0.0.1
 # only although the config sets "loose-bind" (security review finding 14).
 monitor() {
-	local pws=() f p c w
+	local pws=() f p c w m
 	while :; do
 		# One password per drive: a driver has its drive's.
 		pws=()
 		for f in "$T"/drive-*/dbrig-local-quick/.credentials; do
-			[ -f "$f" ] || continue
-			pws+=("$(head -n1 "$f")"); echo "MODE $(stat -c %a "$f")"
+			# Teardown removes the drive's folder, .credentials with it: a file that
+			# went between the glob and stat has no mode to read (it printed "MODE ").
+			m=$(stat -c %a "$f" 2>/dev/null) || continue
+			pws+=("$(head -n1 "$f")"); echo "MODE $m"
 		done
 		# Only this test's processes: other campaigns named local-quick may run on the machine.
 		for p in /proc/[0-9]*; do
