@@ -79,8 +79,9 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n"
 		   "                    [--drive NAME] [--run ID|latest] [--steady-window N] [--shared-axis]\n"
 		   "                    [--include-degraded]\n\n"
-		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\" and *.jsonl journals,\n"
-		   "found recursively under RESULTS_DIR) per drive x run group and write the report.\n"
+		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\", their *.jsonl journals\n"
+		   "and a campaign's *.telemetry.json beside them, found recursively under RESULTS_DIR)\n"
+		   "per drive x run group and write the report.\n"
 		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
 	opt_help(f, report_opts, NOPTS);
 	fprintf(f, "\nFormats:\n");
