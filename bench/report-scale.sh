@@ -16,14 +16,16 @@
 # TEMPLATE= a result of a real campaign (at its own report interval) makes a
 # folder closer to a lab's; its telemetry file (TEMPLATE.telemetry.json, the
 # campaign's since it stopped writing into the result) is repeated the same
-# way beside every result. RESULT_INTERVALS=0 leaves the intervals out of the
-# results (the report then takes them from the journals).
+# way beside every result. The results leave their intervals to their
+# journals and name them, as dbrig writes them since format 1.3 (the report
+# takes the intervals from the journals); RESULT_INTERVALS=1 writes results
+# that carry them as well, as dbrig wrote them before (format 1.2).
 #
 #   bench/report-scale.sh                           # 104 results of 3 h runs
 #   DRIVES=2 REPS=1 PRE=600 SAMPLE=300 bench/report-scale.sh
 #   KEEP=1 bench/report-scale.sh                    # keep the folder (its path is printed)
 #   TEMPLATE=results/local-quick/g/a/vm1-rep1 bench/report-scale.sh
-#   RESULT_INTERVALS=0 bench/report-scale.sh         # results without their intervals
+#   RESULT_INTERVALS=1 bench/report-scale.sh         # results that repeat their journals' intervals
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 DBRIG_BIN=${DBRIG_BIN:-$here/build/dbrig}
@@ -43,7 +45,7 @@ work=$(mktemp -d /tmp/dbrig-bench-report.XXXXXX)
 if [ "${KEEP:-0}" = 1 ]; then trap 'echo "kept $work"' EXIT; else trap 'rm -rf "$work"' EXIT; fi
 
 python3 - "$TEMPLATE" "$work/results" \
-	"$DRIVES" "$REPS" "$PRE" "$SAMPLE" "$INTERVAL" "${RESULT_INTERVALS:-1}" <<'PY'
+	"$DRIVES" "$REPS" "$PRE" "$SAMPLE" "$INTERVAL" "${RESULT_INTERVALS:-0}" <<'PY'
 import copy, json, os, sys
 
 src, out, drives, reps, pre, sample, step, with_iv = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:9])
@@ -106,8 +108,9 @@ for d in range(1, drives + 1):
                     stretch(r["phases"][ph], secs)
                 r["intervals"] = series(res_phase["precondition"], "precondition", pre, 0) + \
                     series(res_phase["sample"], "sample", sample, pre)
-                if not with_iv:
+                if not with_iv:  # as dbrig writes a result with its journal beside it (format 1.3)
                     del r["intervals"]
+                    r["schema"], r["journal"] = "dbrig.result/1.3", "i%d-rep%d.jsonl" % (i, rep)
                 h = dict(header, run={k: run[k] for k in header["run"]}, started_at=started)
                 lines = [h] + series(by_phase["precondition"], "precondition", pre, 0) + \
                     series(by_phase["sample"], "sample", sample, pre) + [end]
@@ -130,7 +133,7 @@ for d in range(1, drives + 1):
                     size += os.path.getsize(base + ".telemetry.json")
 print("folder: %d results with journals%s, %.0f MB, %d intervals per run (%d s + %d s at %d s)%s"
       % (files, " and telemetry files" if telem else "", size / 1e6, (pre + sample) // step, pre, sample, step,
-         "" if with_iv else ", none in the results"))
+         ", the results repeating them (format 1.2)" if with_iv else ", in the journals only"))
 PY
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$DBRIG_BIN" report "$work/results" --out "$work/report" \

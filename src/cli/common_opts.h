@@ -67,9 +67,10 @@ struct cli_run_opts {
 
 #define CLI_RUN_RECORD_ROWS(type, m, group)                                                                            \
 	{"result", NULL, OPT_STRING, offsetof(type, m.result), NULL,                                                   \
-	 "write the result (dbrig.result/1.2 JSON) to this file, atomically", 0, 0, group, 0},                           \
+	 "write the result (" RESULT_SCHEMA " JSON) to this file, atomically", 0, 0, group, 0},                           \
 	{"journal", NULL, OPT_STRING, offsetof(type, m.journal), NULL,                                                 \
-	 "append one JSON line per report interval to this file, flushed as it happens", 0, 0, group, 0},              \
+	 "append one JSON line per report interval to this file, flushed as it happens (as x.jsonl beside "          \
+	 "--result=x.json it holds the result's intervals, which the result then leaves out)", 0, 0, group, 0},       \
 	{"event-loops", NULL, OPT_UINT, offsetof(type, m.event_loops), "0",                                            \
 	 "OS threads that serve the connections; 0 = one per CPU (ODBC: one per connection)", 0, 1024, group, 0},      \
 	{"reconnect-timeout", NULL, OPT_DURATION, offsetof(type, m.reconnect_timeout_ns), "60",                        \

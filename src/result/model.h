@@ -129,6 +129,7 @@ struct run_drive {
 struct run {
 	char *path;            /* relative to the results folder */
 	char *journal;         /* relative path of the journal, or NULL */
+	bool intervals_in_journal; /* 1.3 "journal": the result left its intervals to its journal */
 	bool from_journal;     /* no result file: everything rebuilt from the journal */
 	enum result_run_status status;
 	char *error;           /* message of an interrupted/failed/degraded run, or NULL */

@@ -585,6 +585,8 @@ int results_parse_result(const char *name, const char *text, struct run **out, s
 	iv = jsonr_arr(&jr, root, "", "intervals", JSONR_OPTIONAL | JSONR_NULLABLE);
 	if (iv)
 		read_intervals(&jr, r, iv);
+	/* 1.3: the intervals are in the journal beside it (results_load_dir reads them from there). */
+	r->intervals_in_journal = !iv && jsonr_str(&jr, root, "", "journal", JSONR_OPTIONAL, NULL);
 	rd_telemetry(&jr, r, root);
 	if (jr.failed)
 		goto out;

@@ -32,6 +32,11 @@ void run_record_interval(struct run_record *rr, const struct interval_report *ir
 	char *line = NULL;
 
 	result_add_interval(rr->res, ir, rr->journal ? &line : NULL);
+	if (rr->journal && !line && !rr->journal_error) {
+		log_error_dbrig("--journal: \"%s\": cannot encode an interval; the result file will hold them all",
+				rr->journal_path);
+		rr->journal_error = true;
+	}
 	if (rr->journal && line && journal_append(rr->journal, line) < 0 && !rr->journal_error) {
 		log_error_dbrig("--journal: \"%s\": write failed: %s; the run goes on, the result file will still be written",
 			  rr->journal_path, strerror(errno ? errno : EIO));
@@ -80,6 +85,13 @@ int run_record_run(struct run_record *rr, const struct runner_config *cfg, run_r
 		result_set_outage(rr->res, out.outage_ns, out.sample_ns);
 	if (report)
 		report(arg, status, ran);
+	/* A journal beside the result that holds every interval keeps them once: a 3-hour run at 10 s
+	 * intervals is 1,080 records, which the result would repeat. After a failed append it keeps them. */
+	if (rr->result_path && rr->journal && !rr->journal_error &&
+	    result_journal_beside(rr->result_path, rr->journal_path)) {
+		const char *name = strrchr(rr->journal_path, '/');
+		result_intervals_in_journal(rr->res, name ? name + 1 : rr->journal_path);
+	}
 	if (rr->result_path) {
 		int wr = result_write(rr->res, rr->result_path, status,
 				      ret == 0 && out.status != RUNNER_DEGRADED ? NULL : out.error);

@@ -14,7 +14,8 @@ struct interval_report;
 struct phase_report;
 
 /* 1.1: the driver's own CPU (phases, intervals, "driver") and the campaign's telemetry.
- * 1.2: run.run_id and run.run_started, the campaign run (also in the journal header's "run"). */
+ * 1.2: run.run_id and run.run_started, the campaign run (also in the journal header's "run").
+ * 1.3: "journal", the journal beside the result that holds its intervals, which the result then leaves out. */
 #define RESULT_FAMILY "dbrig.result/"
 #define JOURNAL_FAMILY "dbrig.journal/"
 /* A campaign's telemetry of one instance run, beside its result (result/telemetry.h). */
@@ -24,7 +25,7 @@ struct phase_report;
 #define JOURNAL_MAJOR JOURNAL_FAMILY "1"
 #define TELEMETRY_MAJOR TELEMETRY_FAMILY "1"
 /* What every writer of results (write.c), journals (journal.c, write.c) and telemetry files (telemetry.c) stamps. */
-#define RESULT_SCHEMA RESULT_FAMILY "1.2"
+#define RESULT_SCHEMA RESULT_FAMILY "1.3"
 #define JOURNAL_SCHEMA JOURNAL_FAMILY "1.2"
 #define TELEMETRY_SCHEMA TELEMETRY_FAMILY "1.0"
 /* <instance>.json's telemetry file: <instance>.telemetry.json. */
@@ -80,6 +81,12 @@ void result_set_phase(struct result *r, const struct phase_report *pr);
 void result_set_driver(struct result *r, unsigned loops, bool blocking, uint64_t start_ns);
 /* "outage": {"seconds", "share" of the sample, "degraded_above"}: the sample time a connection was lost. */
 void result_set_outage(struct result *r, uint64_t outage_ns, uint64_t sample_ns);
+
+/* The result leaves its intervals to its journal `name` (a file name, beside the result as
+ * <result stem>.jsonl, that holds every one of them): written as "journal", "intervals" left out. */
+void result_intervals_in_journal(struct result *r, const char *name);
+/* Whether journal_path is result_path's journal by name: "x.json" and "x.jsonl". */
+bool result_journal_beside(const char *result_path, const char *journal_path);
 
 /* Write atomically. status: "complete", "interrupted" or "failed". Returns 0 or -errno. */
 int result_write(struct result *r, const char *path, const char *status, const char *error)

@@ -595,6 +595,45 @@ static json_t *load_result(const char *path, struct strbuf *err, int *ret)
 	return root;
 }
 
+/*
+ * A 1.3 result leaves its intervals to its journal beside it (<stem>.jsonl): its
+ * interval records, read line by line into root's "intervals" as the result would
+ * hold them. A cut last line (the driver killed) is left out, as the report does.
+ */
+static int intervals_from_journal(json_t *root, const char *result_path, struct strbuf *err)
+{
+	json_t *arr = json_array();
+	struct strbuf path;
+	char *text = NULL;
+	int ret;
+
+	strbuf_init(&path, 0);
+	strbuf_addf(&path, "%.*sl", (int)strlen(result_path), result_path);
+	ret = read_file(path.buf, &text, NULL);
+	if (ret < 0) {
+		strbuf_addf(err, "%s: %s (expected the journal that holds %s's intervals)", path.buf,
+			    read_file_strerror(ret), result_path);
+		ret = -EIO;
+		goto out;
+	}
+	for (char *line = text, *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		json_t *o = json_loadb(line, (size_t)(nl - line), 0, NULL);
+		const char *type = json_string_value(json_object_get(o, "type"));
+
+		if (type && !strcmp(type, "interval")) {
+			json_object_del(o, "histogram");
+			json_array_append(arr, o);
+		}
+		json_decref(o);
+	}
+	json_object_set(root, "intervals", arr);
+out:
+	json_decref(arr);
+	free(text);
+	strbuf_release(&path);
+	return ret;
+}
+
 /* The "telemetry" object of the result's phases: its host, its drive, each phase's span. */
 static json_t *phases_json(json_t *root, const struct tel_series *s, const struct tel_instance *in, uint64_t start,
 			   unsigned loops)
@@ -631,6 +670,9 @@ int tel_write(const char *result_path, const char *out_path, const struct tel_se
 
 	if (!(root = load_result(result_path, err, &ret)))
 		return ret;
+	if (!json_is_array(json_object_get(root, "intervals")) && json_is_string(json_object_get(root, "journal")) &&
+	    (ret = intervals_from_journal(root, result_path, err)) < 0)
+		goto out;
 	ret = -EINVAL;
 	if (s->n < 2) {
 		strbuf_addf(err, "%s: %zu sampler reading%s (expected at least 2 to attach telemetry)", result_path, s->n,

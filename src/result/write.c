@@ -385,6 +385,20 @@ void result_set_phase(struct result *r, const struct phase_report *pr)
 	free(ev);
 }
 
+void result_intervals_in_journal(struct result *r, const char *name)
+{
+	json_object_del(r->root, "intervals");
+	json_object_set_new(r->root, "journal", json_string(name));
+}
+
+bool result_journal_beside(const char *result_path, const char *journal_path)
+{
+	size_t n = strlen(result_path);
+
+	return n > 5 && !strcmp(result_path + n - 5, ".json") && strlen(journal_path) == n + 1 &&
+	       !strncmp(journal_path, result_path, n) && journal_path[n] == 'l';
+}
+
 int result_write(struct result *r, const char *path, const char *status, const char *error)
 {
 	char ts[32];

@@ -283,6 +283,8 @@ PY
 check_telemetry() {
 	python3 - "$1" "$2" "${3:-}" <<'PY'
 import json, os, sys
+sys.path.insert(0, os.path.join(os.environ["DBRIG_SOURCE_DIR"], "tests/lib"))
+import result_file
 d, reps, throttled, significant = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "throttled", sys.argv[3] == "significant"
 err = []
 # (run group folder, the instances of one run, the drive naming its telemetry journal when it ran on each drive in turn)
@@ -300,6 +302,11 @@ for g, insts, tag in groups:
         for i in insts:
             p = os.path.join(d, g, i + ("-rep%d" % rep if reps > 1 else "") + ".json")
             r = json.load(open(p))
+            # A result with its journal beside it leaves its intervals there and names it (format 1.3).
+            if "intervals" in r or r.get("journal") != os.path.basename(p)[:-5] + ".jsonl":
+                err.append("%s: intervals %s, journal %r (expected none, its journal named)"
+                           % (p, "in the result" if "intervals" in r else "left out", r.get("journal")))
+            r = result_file.load(p)
             # One writer per file: the driver's result has none of the campaign's telemetry, which is
             # in <instance>.telemetry.json beside it (its intervals matched by phase and time).
             if "telemetry" in r or "test_bed" in r or any("telemetry" in x for x in r["intervals"]):

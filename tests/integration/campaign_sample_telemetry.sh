@@ -48,8 +48,10 @@ jr=$(find "$T/out/smptel/g" -name '.telemetry-*rep1.jsonl' | head -n1)
 [ -f "$res" ] && [ -f "$jr" ] || fail "no result or telemetry journal under $T/out/smptel/g: $(find "$T/out" | head -20)"
 
 python3 - "$res" "$jr" <<'PY' || fail "the stored phase telemetry is not the phase's own span (above)"
-import json, math, sys
-r = json.load(open(sys.argv[1]))
+import json, math, os, sys
+sys.path.insert(0, os.path.join(os.environ["DBRIG_SOURCE_DIR"], "tests/lib"))
+import result_file
+r = result_file.load(sys.argv[1])  # its intervals from its journal (format 1.3)
 # The campaign's telemetry is in its own file beside the driver's result, which it leaves alone.
 tf = json.load(open(sys.argv[1][:-5] + ".telemetry.json"))
 if "telemetry" in r or tf["schema"] != "dbrig.telemetry/1.0":

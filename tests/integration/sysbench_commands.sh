@@ -54,7 +54,13 @@ print(c)")
 	fi
 	check "$t interval line" grep -Eq '^\[ 1s \] thds: 4 tps: [0-9.]+ qps: [0-9.]+ \(r/w/o: [0-9.]+/[0-9.]+/[0-9.]+\) lat \(ms,50%\): [0-9.]+ err/s: [0-9.]+ reconn/s: [0-9.]+$' "$out.run"
 	check "$t result complete" [ "$(json_get "$out.json" "r['status']")" = complete ]
-	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1.2 ]
+	check "$t result schema" [ "$(json_get "$out.json" "r['schema']")" = dbrig.result/1.3 ]
+	# Its journal beside it by name holds its intervals: the result names it and leaves them out (1.3).
+	check "$t result names its journal, its intervals left to it" python3 -c "
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+assert 'intervals' not in r and r['journal'] == os.path.basename(sys.argv[1])[:-5] + '.jsonl', (sorted(r), r.get('journal'))
+" "$out.json"
 	# The driver's own CPU (rusage) per phase and interval, its event loops and its clock start.
 	check "$t driver cpu" [ "$(json_get "$out.json" "r['phases']['sample']['cpu']['seconds'] > 0 and r['phases']['sample']['cpu']['cores'] > 0 and all(i['cpu_s'] >= 0 for i in r['intervals']) and r['driver']['event_loops'] >= 1 and r['driver']['clock_start_ns'] > 0")" = True ]
 	check "$t transactions > 0" [ "$(json_get "$out.json" "r['phases']['sample']['transactions'] > 0")" = True ]
@@ -85,6 +91,12 @@ check "precondition run" "$DBRIG_BIN" sysbench $C --tables=1 --table-size=1000 -
 check "precondition line" grep -Eq '^\[ 1s \] precondition \([0-9]+s left\) thds: 2 ' "$TEST_TMP/pre.out"
 check "phases kept apart" [ "$(json_get "$TEST_TMP/pre.json" "r['phases']['precondition']['transactions'] > 0 and r['phases']['sample']['transactions'] > 0")" = True ]
 check "precondition run: oracle" oracle result "$TEST_TMP/pre.json"
+# No journal: the result holds its intervals (both phases) and names none.
+check "no journal: the result keeps its intervals" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert 'journal' not in r and {i['phase'] for i in r['intervals']} == {'precondition', 'sample'}, r.get('journal')
+" "$TEST_TMP/pre.json"
 check "summary covers the sample only" python3 - "$TEST_TMP/pre.json" "$TEST_TMP/pre.out" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))

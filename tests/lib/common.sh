@@ -72,8 +72,10 @@ conn_opts() {
 	echo "--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$MARIADB_PORT --mysql-user=sbtest --mysql-db=sbtest"
 }
 
-json_get() { # json_get FILE PYTHON-EXPR-ON-r
-	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
+json_get() { # json_get FILE PYTHON-EXPR-ON-r (a result's intervals also when its journal holds them)
+	python3 -c "import json,sys; sys.path.insert(0, sys.argv[2]); import result_file
+r = result_file.load(sys.argv[1]) if sys.argv[1].endswith('.json') else json.load(open(sys.argv[1])); print($2)" \
+		"$1" "$DBRIG_SOURCE_DIR/tests/lib"
 }
 
 # The failed checks again, one line each (finish calls it; so may a test that ends otherwise).

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/fileio.h"
 #include "core/strbuf.h"
@@ -108,6 +109,32 @@ static void test_journal_series(void **state)
 	strbuf_release(&err);
 }
 
+/* 1.3: a result that left its intervals to its journal takes them from there; with its journal gone, none. */
+static void test_intervals_in_journal(void **state)
+{
+	char p[256];
+	struct run_set *rs;
+
+	(void)state;
+	put("i1.json", RESULT_HEAD ",\"journal\":\"i1.jsonl\"}");
+	put("i1.jsonl", JOURNAL_HEAD IV(10.0, 10.0) IV(20.0, 12.5) "{\"type\":\"end\",\"status\":\"complete\"}\n");
+	rs = load();
+	assert_int_equal(rs->n, 1);
+	assert_true(rs->runs[0]->intervals_in_journal);
+	assert_int_equal(rs->runs[0]->nintervals, 2);
+	assert_true(rs->runs[0]->intervals[1].tps == 12.5);
+	run_set_free(rs);
+	snprintf(p, sizeof(p), "%s/i1.jsonl", dir);
+	assert_int_equal(unlink(p), 0);
+	rs = load();
+	assert_int_equal(rs->n, 1);
+	assert_null(rs->runs[0]->journal);
+	assert_int_equal(rs->runs[0]->nintervals, 0);
+	run_set_free(rs);
+	snprintf(p, sizeof(p), "%s/i1.json", dir);
+	assert_int_equal(unlink(p), 0);
+}
+
 /*
  * A campaign's telemetry in <instance>.telemetry.json reads as the same
  * telemetry inside the result (results written before telemetry files): the
@@ -193,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_result_schema),
 		cmocka_unit_test(test_journal_series),
+		cmocka_unit_test(test_intervals_in_journal),
 		cmocka_unit_test(test_telemetry_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

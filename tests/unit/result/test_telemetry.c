@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -553,11 +554,86 @@ static void refusals(void **state)
 	strbuf_release(&tel);
 }
 
+/* The telemetry file's "intervals" of the result at `name` in dir (tel_write into name's telemetry file). */
+static json_t *tel_intervals(const char *name, const struct tel_series *s, const struct tel_instance *in, int want)
+{
+	struct strbuf err, path, tel;
+	json_t *root, *iv = NULL;
+
+	strbuf_init(&err, 0);
+	strbuf_init(&path, 0);
+	strbuf_init(&tel, 0);
+	strbuf_addf(&path, "%s/%s", dir, name);
+	strbuf_addf(&tel, "%s/%.*s" TEL_FILE_SUFFIX, dir, (int)(strlen(name) - 5), name);
+	assert_int_equal(tel_write(path.buf, tel.buf, s, in, &err), want);
+	if (want == 0) {
+		root = json_load_file(tel.buf, 0, NULL);
+		iv = json_incref(json_object_get(root, "intervals"));
+		json_decref(root);
+	} else {
+		assert_non_null(strstr(err.buf, "jl2.jsonl: "));
+		assert_non_null(strstr(err.buf, "(expected the journal that holds"));
+	}
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&tel);
+	return iv;
+}
+
+/*
+ * A 1.3 result that left its intervals to its journal beside it gets the same
+ * interval telemetry as one that holds them (the journal's interval lines, a
+ * cut last line left out); with no journal there, nothing is written.
+ */
+static void intervals_from_journal(void **state)
+{
+	const size_t devs[1] = {0};
+	struct tel_instance in = {.devs = devs, .ndevs = 1, .driver_pid = -1, .server_pid = -1, .guest = -1,
+				  .start_ns = 100 * S};
+	const char *cut = strstr(result_text, ",\"intervals\":");
+	struct tel_series s;
+	struct strbuf text, jl;
+	json_t *a, *b;
+
+	(void)state;
+	strbuf_init(&text, 0);
+	strbuf_init(&jl, 0);
+	series(&s, 7);
+	strbuf_addf(&text, "%s/jl1.json", dir);
+	assert_int_equal(atomic_write_file(text.buf, result_text, strlen(result_text)), 0);
+	a = tel_intervals("jl1.json", &s, &in, 0);
+	assert_int_equal(json_array_size(a), 5);
+	/* The same result, its intervals in its journal. */
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%.*s,\"journal\":\"jl2.jsonl\"}", (int)(cut - result_text), result_text);
+	strbuf_addf(&jl, "%s/jl2.json", dir);
+	assert_int_equal(atomic_write_file(jl.buf, text.buf, text.len), 0);
+	b = tel_intervals("jl2.json", &s, &in, -EIO);
+	assert_null(b);
+	strbuf_reset(&text);
+	strbuf_adds(&text, "{\"type\":\"header\",\"schema\":\"dbrig.journal/1.2\"}\n");
+	for (int k = 0; k < 5; k++)
+		strbuf_addf(&text, "{\"type\":\"interval\",\"phase\":\"%s\",\"t\":%d,\"seconds\":5,\"tps\":10,"
+			    "\"histogram\":{\"counts\":[[1,2]]}}\n", k < 2 ? "precondition" : "sample", 5 * (k + 1));
+	strbuf_adds(&text, "{\"type\":\"end\",\"status\":\"complete\"}\n{\"type\":\"interval\",\"phase\":\"sam");
+	strbuf_reset(&jl);
+	strbuf_addf(&jl, "%s/jl2.jsonl", dir);
+	assert_int_equal(atomic_write_file(jl.buf, text.buf, text.len), 0);
+	b = tel_intervals("jl2.json", &s, &in, 0);
+	assert_true(json_equal(a, b));
+	json_decref(a);
+	json_decref(b);
+	tel_series_release(&s);
+	strbuf_release(&text);
+	strbuf_release(&jl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interpolation),
 		cmocka_unit_test(attach_and_read_back),
+		cmocka_unit_test(intervals_from_journal),
 		cmocka_unit_test(node_host_figures),
 		cmocka_unit_test(server_waiting),
 		cmocka_unit_test(driver_own_account),

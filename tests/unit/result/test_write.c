@@ -103,7 +103,7 @@ static void test_write_and_read_back(void **state)
 	/* The test bed's under-test storage, as the campaign passed it (--run-storage). */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "run"), "storage")),
 			    "format=raw allocation=full");
-	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.2");
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "dbrig.result/1.3");
 	assert_string_equal(json_string_value(json_object_get(root, "schema")), RESULT_SCHEMA);
 	/* The driver's own CPU: 2.5 s over the 10 s sample is 0.25 core; its loops and clock. */
 	json_t *cpu = json_object_get(json_object_get(json_object_get(root, "phases"), "sample"), "cpu");
@@ -311,6 +311,47 @@ static void test_journal_lines(void **state)
 	result_free(r);
 }
 
+/* 1.3: a result whose journal beside it holds its intervals names it and leaves them out;
+ * only "x.jsonl" beside "x.json" is its journal by name. */
+static void test_intervals_in_journal(void **state)
+{
+	(void)state;
+	struct result *r;
+	struct span_stats iv;
+	char path[128];
+	char *l = NULL;
+
+	assert_true(result_journal_beside("a/vm1.json", "a/vm1.jsonl"));
+	assert_true(result_journal_beside("vm1.json", "vm1.jsonl"));
+	assert_false(result_journal_beside("a/vm1.json", "b/vm1.jsonl"));
+	assert_false(result_journal_beside("a/vm1.json", "a/vm2.jsonl"));
+	assert_false(result_journal_beside("a/vm1.json", "a/vm1.jsonx"));
+	assert_false(result_journal_beside("a/vm1.out", "a/vm1.outl"));
+	assert_false(result_journal_beside("a/vm1.json", "a/vm1.json.jsonl"));
+
+	assert_int_equal(result_new(&r, "sysbench", "oltp_read_write"), 0);
+	fill(&iv, 10, 1000000);
+	struct interval_report ir = {.phase = PHASE_SAMPLE, .t = 2.0, .phase_t = 2.0, .seconds = 2.0, .threads = 4, .s = &iv};
+	result_add_interval(r, &ir, &l);
+	free(l);
+	hist_close(iv.lat);
+	snprintf(path, sizeof(path), "%s/kept.json", dir);
+	assert_int_equal(result_write(r, path, "complete", NULL), 0);
+	json_t *root = json_load_file(path, 0, NULL);
+	assert_int_equal(json_array_size(json_object_get(root, "intervals")), 1);
+	assert_null(json_object_get(root, "journal"));
+	json_decref(root);
+
+	result_intervals_in_journal(r, "vm1.jsonl");
+	snprintf(path, sizeof(path), "%s/vm1.json", dir);
+	assert_int_equal(result_write(r, path, "complete", NULL), 0);
+	result_free(r);
+	root = json_load_file(path, 0, NULL);
+	assert_null(json_object_get(root, "intervals"));
+	assert_string_equal(json_string_value(json_object_get(root, "journal")), "vm1.jsonl");
+	json_decref(root);
+}
+
 /* Intervals a fault touched are marked: the one where attempts failed and the
  * silent ones that follow while nothing commits. */
 static void test_fault_marks(void **state)
@@ -355,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_unwritable_leaves_nothing),
 		cmocka_unit_test(test_failed_rename_leaves_nothing),
 		cmocka_unit_test(test_journal_lines),
+		cmocka_unit_test(test_intervals_in_journal),
 		cmocka_unit_test(test_fault_marks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
