@@ -130,6 +130,7 @@ static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt
 	case RT_NAME:
 	case RT_GROUP_LINK:
 	case RT_RUN_GROUP:
+	case RT_BOARD_DRIVE:
 		field(sb, c->text, first);
 		break;
 	case RT_INT:
@@ -137,6 +138,7 @@ static void csv_cell(struct strbuf *sb, const struct rt_cell *c, const struct rt
 		fint(sb, c->i);
 		break;
 	case RT_NUM:
+	case RT_BOARD_NUM:
 		fopt(sb, c->has, c->a);
 		break;
 	case RT_FIXED:

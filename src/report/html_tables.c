@@ -182,7 +182,11 @@ static void html_table_open(struct strbuf *sb, const struct report_table *t)
 				strbuf_addc(&h, *s);
 		strbuf_adds(&h, "</th>");
 	}
-	table_open(sb, h.buf);
+	if (t->html_class) /* it scrolls in its box too, as table_open's */
+		strbuf_addf(sb, "<div class=\"scroll\"><table class=\"%s\"><thead><tr>%s</tr></thead><tbody>\n",
+			    t->html_class, h.buf);
+	else
+		table_open(sb, h.buf);
 	strbuf_release(&h);
 }
 
@@ -251,6 +255,22 @@ static void td_run_group(struct strbuf *sb, const struct rt_cell *c)
 	strbuf_adds(sb, " (");
 	html_esc(sb, report_kind_title(c->kind_name));
 	strbuf_addf(sb, ", %lld %s)</td>", c->i, html_vms_word(c->i));
+}
+
+/* A leaderboard's drive, in bold when measured, or its figure, said to be missing when the row states none. */
+static void td_board(struct strbuf *sb, const struct rt_cell *c)
+{
+	if (c->kind == RT_BOARD_DRIVE && c->has) {
+		strbuf_adds(sb, "<td><strong>");
+		html_esc(sb, c->text);
+		strbuf_adds(sb, "</strong></td>");
+	} else if (c->kind == RT_BOARD_DRIVE) {
+		td(sb, c->text);
+	} else if (c->has) {
+		tdn(sb, c->a, (int)c->n);
+	} else {
+		strbuf_adds(sb, "<td class=\"n\">not published</td>");
+	}
 }
 
 /* One cell of a table built by report/tables.c. */
@@ -345,7 +365,20 @@ static void td_cell(struct strbuf *sb, const struct rt_cell *c)
 	case RT_WELCH:
 		td_welch(sb, c->welch);
 		break;
+	case RT_BOARD_DRIVE:
+	case RT_BOARD_NUM:
+		td_board(sb, c);
+		break;
 	}
+}
+
+/* A leaderboard's row of a measured drive is marked (RT_BOARD_DRIVE). */
+static bool row_measured(const struct report_table *t, size_t row)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (rt_at(t, row, c)->kind == RT_BOARD_DRIVE && rt_at(t, row, c)->has)
+			return true;
+	return false;
 }
 
 /* A table built by report/tables.c, its report.html columns. */
@@ -353,7 +386,7 @@ static void html_table(struct strbuf *sb, const struct report_table *t)
 {
 	html_table_open(sb, t);
 	for (size_t r = 0; r < t->nrows; r++) {
-		strbuf_adds(sb, "<tr>");
+		strbuf_adds(sb, row_measured(t, r) ? "<tr class=\"measured\">" : "<tr>");
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct rt_cell *cell = rt_at(t, r, c);
 			size_t span = 0;
@@ -370,7 +403,10 @@ static void html_table(struct strbuf *sb, const struct report_table *t)
 		}
 		strbuf_adds(sb, "</tr>\n");
 	}
-	table_close(sb);
+	if (t->html_class)
+		strbuf_adds(sb, "</tbody></table></div>\n");
+	else
+		table_close(sb);
 }
 
 void html_summary(struct strbuf *sb, const struct report *rep)

@@ -237,6 +237,19 @@ static void md_welch(struct strbuf *sb, const struct ci_welch *w)
 		report_md_cell(sb, "n/a (needs 2 repetitions on both drives)");
 }
 
+/* A leaderboard's drive, in bold when measured, or its figure, said to be missing when the row states none. */
+static void md_board_cell(struct strbuf *sb, const struct rt_cell *c)
+{
+	if (c->kind == RT_BOARD_DRIVE && c->has)
+		md_cellf(sb, "**%s**", c->text);
+	else if (c->kind == RT_BOARD_DRIVE)
+		report_md_cell(sb, c->text);
+	else if (c->has)
+		md_celln(sb, c->a, (int)c->n);
+	else
+		report_md_cell(sb, "not published");
+}
+
 /* One cell of a table built by report/tables.c. */
 static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 {
@@ -327,6 +340,10 @@ static void md_cell(struct strbuf *sb, const struct rt_cell *c)
 		break;
 	case RT_WELCH:
 		md_welch(sb, c->welch);
+		break;
+	case RT_BOARD_DRIVE:
+	case RT_BOARD_NUM:
+		md_board_cell(sb, c);
 		break;
 	}
 }

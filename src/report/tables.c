@@ -1,6 +1,7 @@
 /* The report's tables as typed cells, built once for every writer (report/tables.h). */
 #include "report/tables.h"
 
+#include "report/leaderboard.h"
 #include "report/writer.h"
 
 #include <stdarg.h>
@@ -594,6 +595,38 @@ void report_table_superseded(const struct report *rep, struct report_table *t)
 		rt_num(t, RT_FIXED, r->sample.present, r->sample.seconds, 1);
 		rt_num(t, RT_NUM, r->sample.present, r->sample.tps, 2);
 		rt_text(t, RT_TEXT, r->error ? r->error : "–");
+	}
+}
+
+/* A leaderboard's columns: the pages only (report.json has its rows as data, no CSV has them). */
+static const struct rt_col board_cols[] = {
+	{"rank", NULL, RT_PAGES, NULL, 0},
+	{"drive", NULL, RT_PAGES, NULL, 0},
+	{"measured or published", NULL, RT_PAGES, NULL, 0},
+	{"TPS", NULL, RT_PAGES, NULL, 0},
+	{"avg ms", NULL, RT_PAGES, NULL, 0},
+	{"p99 ms", NULL, RT_PAGES, NULL, 0},
+};
+
+void report_table_leaderboard(const struct lb_board *b, const size_t *ord, size_t cnt, struct report_table *t)
+{
+	table_init(t, board_cols, sizeof(board_cols) / sizeof(board_cols[0]));
+	t->html_class = "leaderboard";
+	for (size_t r = 0; r < cnt; r++) {
+		const struct lb_entry *e = &b->e[ord[r]];
+		struct strbuf mark;
+		struct rt_cell *c;
+
+		rt_int(t, RT_INT, (long long)(r + 1));
+		c = rt_add(t, RT_BOARD_DRIVE);
+		c->text = xstrdup(e->name);
+		c->has = !e->pub;
+		strbuf_init(&mark, 0);
+		lb_mark(e, &mark);
+		rt_add(t, RT_TEXT)->text = strbuf_detach(&mark);
+		rt_num(t, RT_NUM, true, e->tps, 2);
+		rt_num(t, RT_NUM, true, e->avg_ms, 2);
+		rt_num(t, RT_BOARD_NUM, e->has_p99, e->p99_ms, 2);
 	}
 }
 

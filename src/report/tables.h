@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct lb_board; /* report/leaderboard.h */
+
 enum rt_kind {
 	RT_TEXT,        /* text */
 	RT_NAME,        /* text that is a name or a path (report.html breaks it at spaces only) */
@@ -50,6 +52,10 @@ enum rt_kind {
 	RT_RATIO,       /* the ratio *ratio of a drive pair's mean TPS with its 95% CI (CSV only) */
 	RT_CI,          /* sd and 95% CI of *spread over repetitions, none with one repetition (CSV only) */
 	RT_LAT_RATIO,   /* a latency ratio *ratio and its Welch's test *welch (has: both drives have it; CSV only) */
+	RT_BOARD_DRIVE, /* text: a drive on a leaderboard, measured here (has: in bold, report.html marks its row
+			   "measured") or published */
+	RT_BOARD_NUM,   /* a leaderboard's figure: a with n decimals, digits grouped; !has: "not published" (the row
+			   states none), aligned as a figure */
 };
 
 struct rt_cell {
@@ -93,6 +99,8 @@ struct rt_col {
 };
 
 struct report_table {
+	const char *html_class;         /* report.html's class of the table (its header in a thead, its rows in a
+					   tbody), or NULL */
 	size_t ncols;
 	const struct rt_col *cols;
 	size_t nrows;
@@ -132,6 +140,8 @@ void report_table_drive(const struct report *rep, const char *drive, struct repo
 void report_table_instances(const struct report *rep, struct report_table *t);
 /* The attempts `campaign --resume` kept (never counted). */
 void report_table_superseded(const struct report *rep, struct report_table *t);
+/* A leaderboard's rows in the order ord (cnt of them), ranked from 1 (report/lb_render.c writes the boards). */
+void report_table_leaderboard(const struct lb_board *b, const size_t *ord, size_t cnt, struct report_table *t);
 void report_table_release(struct report_table *t);
 
 /* The words of the states, for every writer (Little's law's: result/figures.h). */
