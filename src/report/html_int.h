@@ -1,9 +1,10 @@
 /*
- * What the parts of report.html share (report/html_*.c only): html_out.c
- * writes the page (head, headline, test bed, warnings, contents) and the
- * helpers below; html_tables.c its tables; html_charts.c its charts. Each
- * appends to the page's strbuf; *chart_id numbers the charts so that their
- * SVG pattern ids stay unique in the page.
+ * What the parts of report.html share (report/html_*.c, and report/lb_render.c
+ * for the leaderboard's tables): html_out.c writes the page (head, headline,
+ * test bed, warnings, contents) and the helpers below; html_tables.c its
+ * tables; html_charts.c its charts. Each appends to the page's strbuf;
+ * *chart_id numbers the charts so that their SVG pattern ids stay unique in
+ * the page.
  */
 #ifndef DBRIG_REPORT_HTML_INT_H
 #define DBRIG_REPORT_HTML_INT_H
@@ -12,6 +13,8 @@
 #include "report/aggregate.h"
 
 #include <stddef.h>
+
+struct report_table; /* report/tables.h */
 
 /* The figure a bar chart or a scaling chart draws. */
 enum metric {
@@ -27,6 +30,8 @@ const char *html_vms_word(long long n);
 /* html_out.c: "drive-3-pm1743-a", the id of the drive's section, unique in the page. */
 void html_drive_anchor(struct strbuf *sb, const char *drive, size_t nth);
 
+/* html_tables.c: a table built by report/tables.c, its report.html columns. */
+void html_table(struct strbuf *sb, const struct report_table *t);
 /* html_tables.c: a name or a path, escaped, broken at spaces only. */
 void html_name_text(struct strbuf *sb, const char *s);
 /* html_tables.c: results per drive x run group. */

@@ -382,7 +382,7 @@ static bool row_measured(const struct report_table *t, size_t row)
 }
 
 /* A table built by report/tables.c, its report.html columns. */
-static void html_table(struct strbuf *sb, const struct report_table *t)
+void html_table(struct strbuf *sb, const struct report_table *t)
 {
 	html_table_open(sb, t);
 	for (size_t r = 0; r < t->nrows; r++) {

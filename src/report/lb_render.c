@@ -3,12 +3,16 @@
  * the terminal (lb_text), and the report's sections, one board per distinct
  * protocol among the measured groups, in Markdown, HTML and report.json (with
  * the optional fields of the published rows). leaderboard.c builds the boards
- * (report/lb_int.h).
+ * (report/lb_int.h); their rankings are tables of report/tables.c
+ * (report_table_leaderboard), rendered as the pages' other tables.
  */
 #include "report/lb_int.h"
 
 #include "core/escape.h"
 #include "core/strbuf.h"
+#include "report/html_int.h"
+#include "report/md_int.h"
+#include "report/tables.h"
 #include "report/writer.h"
 
 #include <jansson.h>
@@ -168,35 +172,17 @@ static void each_board(void *ctx, const struct report *rep, board_fn fn)
 	free(m);
 }
 
-static void md_table(struct strbuf *sb, const struct lb_board *b, const size_t *ord, size_t cnt)
+typedef void table_fn(struct strbuf *sb, const struct report_table *t);
+
+/* One ranking of a board: built as the report's other tables (report/tables.c), rendered by the page's writer
+ * (md_table, html_table). */
+static void ranking(struct strbuf *sb, const struct lb_board *b, const size_t *ord, size_t cnt, table_fn *render)
 {
-	struct strbuf t;
+	struct report_table t;
 
-	strbuf_init(&t, 0);
-	strbuf_adds(sb, "| rank | drive | measured or published | TPS | avg ms | p99 ms |\n|---|---|---|---|---|---|\n");
-	for (size_t r = 0; r < cnt; r++) {
-		const struct lb_entry *e = &b->e[ord[r]];
-		char v[48];
-
-		strbuf_addf(sb, "| %zu ", r + 1);
-		strbuf_reset(&t);
-		strbuf_addf(&t, "%s%s%s", e->pub ? "" : "**", e->name, e->pub ? "" : "**");
-		report_md_cell(sb, t.buf);
-		strbuf_reset(&t);
-		lb_mark(e, &t);
-		report_md_cell(sb, t.buf);
-		fmt2(v, sizeof(v), e->tps);
-		report_md_cell(sb, v);
-		fmt2(v, sizeof(v), e->avg_ms);
-		report_md_cell(sb, v);
-		if (e->has_p99)
-			fmt2(v, sizeof(v), e->p99_ms);
-		else
-			snprintf(v, sizeof(v), "not published");
-		report_md_cell(sb, v);
-		strbuf_adds(sb, "|\n");
-	}
-	strbuf_release(&t);
+	report_table_leaderboard(b, ord, cnt, &t);
+	render(sb, &t);
+	report_table_release(&t);
 }
 
 static void md_board(void *ctx, const struct lb_board *b)
@@ -216,20 +202,20 @@ static void md_board(void *ctx, const struct lb_board *b)
 		latency_reason(b, sb);
 	}
 	strbuf_addf(sb, "\n\nRanked by %s; measured drives in bold:\n\n", what);
-	md_table(sb, b, order, b->n);
+	ranking(sb, b, order, b->n, md_table); /* md_table ends it with a blank line */
 	if (b->np99) {
-		strbuf_addf(sb, "\nRanked by p99 latency, lowest first (%zu of %zu rows publish one):\n\n", b->np99, b->n);
-		md_table(sb, b, b->by_p99, b->np99);
+		strbuf_addf(sb, "Ranked by p99 latency, lowest first (%zu of %zu rows publish one):\n\n", b->np99, b->n);
+		ranking(sb, b, b->by_p99, b->np99, md_table);
 	}
 	if (b->nnear) {
-		strbuf_adds(sb, "\nNearest published rows of another protocol (not ranked):\n\n");
+		strbuf_adds(sb, "Nearest published rows of another protocol (not ranked):\n\n");
 		for (size_t i = 0; i < b->nnear; i++) {
 			const struct pub_result *p = b->near[i].pub;
 			strbuf_addf(sb, "- %s, %s (`%s`%s): differs in %s\n", p->x.drive, p->label, p->review->file,
 				    p->x.machine_translated ? ", machine-translated" : "", b->near[i].fields);
 		}
+		strbuf_addc(sb, '\n');
 	}
-	strbuf_addc(sb, '\n');
 }
 
 static void incomplete_list(struct strbuf *sb, const struct report *rep, bool html)
@@ -279,41 +265,6 @@ void lb_md_section(struct strbuf *sb, const struct report *rep)
 	incomplete_list(sb, rep, false);
 }
 
-static void html_table(struct strbuf *sb, const struct lb_board *b, const size_t *ord, size_t cnt)
-{
-	struct strbuf t;
-
-	strbuf_init(&t, 0);
-	strbuf_adds(sb, "<div class=\"scroll\"><table class=\"leaderboard\"><thead><tr><th>rank</th><th>drive</th><th>measured or "
-			"published</th><th>TPS</th><th>avg ms</th><th>p99 ms</th></tr></thead><tbody>\n");
-	for (size_t r = 0; r < cnt; r++) {
-		const struct lb_entry *e = &b->e[ord[r]];
-		char v[48];
-
-		strbuf_addf(sb, "<tr%s><td class=\"n\">%zu</td><td>", e->pub ? "" : " class=\"measured\"", r + 1);
-		if (!e->pub)
-			strbuf_adds(sb, "<strong>");
-		escape_html(sb, e->name);
-		if (!e->pub)
-			strbuf_adds(sb, "</strong>");
-		strbuf_adds(sb, "</td><td>");
-		strbuf_reset(&t);
-		lb_mark(e, &t);
-		escape_html(sb, t.buf);
-		fmt2(v, sizeof(v), e->tps);
-		strbuf_addf(sb, "</td><td class=\"n\">%s</td>", v);
-		fmt2(v, sizeof(v), e->avg_ms);
-		strbuf_addf(sb, "<td class=\"n\">%s</td>", v);
-		if (e->has_p99)
-			fmt2(v, sizeof(v), e->p99_ms);
-		else
-			snprintf(v, sizeof(v), "not published");
-		strbuf_addf(sb, "<td class=\"n\">%s</td></tr>\n", v);
-	}
-	strbuf_adds(sb, "</tbody></table></div>\n"); /* scrolls in its box (html_out.c) */
-	strbuf_release(&t);
-}
-
 static void html_board(void *ctx, const struct lb_board *b)
 {
 	struct strbuf *sb = ctx;
@@ -334,11 +285,11 @@ static void html_board(void *ctx, const struct lb_board *b)
 		strbuf_adds(sb, "</p>\n");
 	}
 	strbuf_addf(sb, "<p>Ranked by %s; measured drives in bold.</p>\n", what);
-	html_table(sb, b, order, b->n);
+	ranking(sb, b, order, b->n, html_table);
 	if (b->np99) {
 		strbuf_addf(sb, "<p>Ranked by p99 latency, lowest first (%zu of %zu rows publish one).</p>\n", b->np99,
 			    b->n);
-		html_table(sb, b, b->by_p99, b->np99);
+		ranking(sb, b, b->by_p99, b->np99, html_table);
 	}
 	if (b->nnear) {
 		strbuf_adds(sb, "<p>Nearest published rows of another protocol (not ranked):</p>\n<ul>\n");

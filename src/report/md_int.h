@@ -1,9 +1,9 @@
 /*
  * What the parts of the Markdown report share (report/md_out.c and
- * report/md_detail.c only): md_out.c writes the page, its cells and the
- * tables a review would print; md_detail.c the sections behind them. Each
- * appends to sb; a cell is "| text " (report_md_cell), a row ends with
- * md_endrow.
+ * report/md_detail.c, and report/lb_render.c for the leaderboard's tables):
+ * md_out.c writes the page, its cells and the tables a review would print;
+ * md_detail.c the sections behind them. Each appends to sb; a cell is
+ * "| text " (report_md_cell), a row ends with md_endrow.
  */
 #ifndef DBRIG_REPORT_MD_INT_H
 #define DBRIG_REPORT_MD_INT_H
