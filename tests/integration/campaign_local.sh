@@ -314,7 +314,7 @@ for g, insts, tag in groups:
             tp = p[:-5] + ".telemetry.json"
             tf = json.load(open(tp)) if os.path.exists(tp) else {}
             t = tf.get("telemetry")
-            if r["schema"] != "dbrig.result/1.2" or tf.get("schema") != "dbrig.telemetry/1.0" or not t:
+            if r["schema"] != "dbrig.result/1.3" or tf.get("schema") != "dbrig.telemetry/1.0" or not t:
                 err.append(p + ": no telemetry (" + r["schema"] + ", " + str(tf.get("schema")) + ")")
                 continue
             r["test_bed"] = tf.get("test_bed")

@@ -6,7 +6,8 @@
 # is either absent or whole. Cases: full before the run (journal cannot be
 # opened); full for the result only (the run completes, the result cannot be
 # written); filling up mid-run (journal stops, run goes on, result fails;
-# the journal keeps whole lines that `dbrig report` reads); a report written
+# the journal keeps whole lines that `dbrig report` reads); full for a while
+# mid-run (the journal stops, the result keeps every interval); a report written
 # into a full folder; a campaign whose output folder is full before it starts,
 # and one whose output folder fills mid-run (then --resume with space again).
 set -euo pipefail
@@ -145,6 +146,35 @@ check "after freeing space: the run is reported unfinished from its journal" [ "
 import csv,sys
 r=list(csv.DictReader(open(sys.argv[1])))
 print(r[0]["status"], r[0]["from_journal"])' "$TEST_TMP/rep/report-instances.csv" 2>&1)" = "unfinished yes" ]
+
+# --- full for a while mid-run: the journal stops at its first failed write; with space again
+# before the end, the result is written and holds every interval itself (format 1.3 leaves
+# them to a journal beside it only when that journal holds them all), naming no journal ---
+rm -f "$M/filler"
+mkdir -p "$M/w"
+W=$M/w/i1
+set +e
+"$DBRIG_BIN" sysbench $C $O --time=5 --result="$W.json" --journal="$W.jsonl" oltp_read_only run \
+	>/dev/null 2>"$TEST_TMP/w.err" &
+pid=$!
+wait_lines "$W.jsonl" '"type":"interval"' 1
+fill
+for _ in $(seq 100); do grep -q -- '--journal' "$TEST_TMP/w.err" && break; sleep 0.1; done
+rm -f "$M/filler"
+wait $pid
+rc=$?
+set -e
+check "full for a while: exit 0 (got $rc: $(cat "$TEST_TMP/w.err"))" [ "$rc" = 0 ]
+check "full for a while: the journal's failure reported" grep -qF "dbrig: --journal: \"$W.jsonl\": write failed: $ENOSPC" \
+	"$TEST_TMP/w.err"
+check "full for a while: the result holds every interval, more than its journal, and names no journal" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+n = sum(1 for l in open(sys.argv[2]) if l.endswith("\n") and json.loads(l).get("type") == "interval")
+assert "journal" not in r and len(r["intervals"]) > n >= 1, (r.get("journal"), len(r.get("intervals", [])), n)
+' "$W.json" "$W.jsonl"
+check "full for a while: oracle" oracle result "$W.json"
+rm -rf "$M/w"
 
 # --- a campaign whose output folder is on the full file system ---
 rm -rf "$M/res" "$M/rep" "$M/filler"
