@@ -125,7 +125,9 @@ int lb_proto_parse(const char *spec, struct lb_proto *out, struct strbuf *err)
 		val = eq + 1;
 		if (!strcmp(kv, "workload")) {
 			if (!workload_find(val)) {
-				strbuf_addf(err, "--protocol: workload=%s (expected sysbench or tpcc)", val);
+				strbuf_addf(err, "--protocol: workload=%s (expected ", val);
+				workload_names(err);
+				strbuf_adds(err, ")");
 				return -EINVAL;
 			}
 			set_str(out->kind, sizeof(out->kind), val);
@@ -156,7 +158,9 @@ int lb_proto_parse(const char *spec, struct lb_proto *out, struct strbuf *err)
 			return ret;
 	}
 	if (!out->kind[0] || !out->vm_count) {
-		strbuf_addf(err, "--protocol: %s (expected at least workload=sysbench|tpcc and vms=N)", spec);
+		strbuf_addf(err, "--protocol: %s (expected at least workload=", spec);
+		workload_list(err, "", "|", "|");
+		strbuf_adds(err, " and vms=N)");
 		return -EINVAL;
 	}
 	if (out->threads && out->users) {

@@ -145,10 +145,15 @@ const struct workload_desc *workload_find(const char *name)
 	return NULL;
 }
 
-void workload_names(struct strbuf *sb)
+void workload_list(struct strbuf *sb, const char *quote, const char *sep, const char *last)
 {
 	for (const struct workload_desc *const *w = workloads; *w; w++)
-		strbuf_addf(sb, "%s%s", w == workloads ? "" : w[1] ? ", " : " or ", (*w)->name);
+		strbuf_addf(sb, "%s%s%s%s", w == workloads ? "" : w[1] ? sep : last, quote, (*w)->name, quote);
+}
+
+void workload_names(struct strbuf *sb)
+{
+	workload_list(sb, "", ", ", " or ");
 }
 
 const struct workload_scale_opt *workload_scale_opt(const struct workload_desc *wd, const char *name)

@@ -108,6 +108,9 @@ extern const struct workload_desc *const workloads[];
 const struct workload_desc *workload_find(const char *name);
 /* "sysbench or tpcc" for messages. */
 void workload_names(struct strbuf *sb);
+/* The names each between `quote`s, separated by sep, the last two by last ("\"sysbench\" or \"tpcc\"",
+ * "sysbench|tpcc"): a message's list of what is expected, from the registry. */
+void workload_list(struct strbuf *sb, const char *quote, const char *sep, const char *last);
 /* wd's scale option called `name`, or NULL. */
 const struct workload_scale_opt *workload_scale_opt(const struct workload_desc *wd, const char *name);
 /* Is `test` one of wd's tests (or, for a one-test workload, its name)? */

@@ -390,6 +390,12 @@ for d in fast slow; do
 	check "$d: result and journal: oracle" oracle result "$res/$d/vm1.json" --journal "$res/$d/vm1.jsonl"
 	check "$d: the run wrote (the restore check below proves something)" \
 		[ "$(json_get "$res/$d/vm1.json" "r['phases']['sample']['queries']['write'] > 0")" = True ]
+	# Format 1.3: the driver's journal beside its result holds the intervals, the result names it.
+	check "$d: the result leaves its intervals to its journal and names it" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if 'intervals' not in r and r.get('journal') == 'vm1.jsonl' else 'intervals %s, journal %r' % ('intervals' in r, r.get('journal')))
+" "$res/$d/vm1.json"
 done
 # Telemetry (issue 15): each result has its VM's under-test disk from libvirt's block stats
 # (requests and the time spent on them, no utilisation), its vCPU time, and the host devices
