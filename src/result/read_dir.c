@@ -192,6 +192,19 @@ static int merge_telemetry_file(const char *dir, const char *rel, struct run_set
 	return ret;
 }
 
+/* A result that left its intervals to a journal that is not there has none: one warning each. */
+static void warn_journals_gone(const struct run_set *rs)
+{
+	for (int l = 0; l < 2; l++) {
+		struct run *const *v = l ? rs->superseded : rs->runs;
+		for (size_t k = 0, nv = l ? rs->nsuperseded : rs->n; k < nv; k++)
+			if (v[k]->intervals_in_journal && !v[k]->journal)
+				log_warn("%s: its intervals are in its journal (\"journal\"), which is not beside it (expected "
+					 "%.*s.jsonl): its run has no intervals (charts, steady state)", v[k]->path,
+					 (int)(strlen(v[k]->path) - 5), v[k]->path);
+	}
+}
+
 int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 {
 	struct file_list fl = {0};
@@ -272,15 +285,7 @@ int results_load_dir(const char *dir, struct run_set **out, struct strbuf *err)
 			list[(*nlist)++] = r;
 		}
 	}
-	/* A result that left its intervals to a journal that is not there has none. */
-	for (int l = 0; l < 2; l++) {
-		struct run **v = l ? rs->superseded : rs->runs;
-		for (size_t k = 0, nv = l ? rs->nsuperseded : rs->n; k < nv; k++)
-			if (v[k]->intervals_in_journal && !v[k]->journal)
-				log_warn("%s: its intervals are in its journal (\"journal\"), which is not beside it (expected "
-					 "%.*s.jsonl): its run has no intervals (charts, steady state)", v[k]->path,
-					 (int)(strlen(v[k]->path) - 5), v[k]->path);
-	}
+	warn_journals_gone(rs);
 	/* Then the telemetry files, onto their runs' intervals from the result or its journal. */
 	for (size_t i = 0; i < fl.n; i++) {
 		if (ends_with(fl.v[i], TEL_FILE_SUFFIX) && (ret = merge_telemetry_file(dir, fl.v[i], rs, err)) < 0)
