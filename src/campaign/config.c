@@ -152,7 +152,10 @@ static int load_sessions(struct jsonr *c, json_t *root, struct campaign_config *
 		return jsonr_fail_key(c, root, "", "threads",
 				"is set with \"sessions\": \"terminals\" (expected no threads: the connections are the "
 				"terminals, workload.options.terminals or 10 per warehouse)");
-	unsigned long long t = cfg->terminals ? cfg->terminals : 10ULL * cfg->warehouses;
+	unsigned long long t = campaign_scale_value(cfg, cfg->workload->users_param);
+	if (!t)
+		t = (unsigned long long)cfg->workload->users_per_scale *
+		    campaign_scale_value(cfg, cfg->workload->scale_option);
 	if (t > 100000)
 		return jsonr_failf(c, ".sessions", "\"terminals\" would open %llu sessions per instance (expected at most 100000: "
 			    "fewer terminals or a pool)", t);

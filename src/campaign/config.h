@@ -61,10 +61,10 @@ struct campaign_config {
 	char *test;                        /* sysbench test, e.g. "oltp_read_write" */
 	struct target_kv *wl_options;      /* --key=value for the driver, keys with '-' */
 	size_t nwl_options;
-	unsigned tables;                   /* sysbench: from options "tables" (default 1) */
-	uint64_t table_size;               /* sysbench: from options "table-size" (default 10000) */
-	unsigned warehouses;               /* tpcc: from options "warehouses" (default 1) */
-	unsigned terminals;                /* tpcc: from options "terminals" (0 = 10 per warehouse) */
+	/* The workload's scale options (workload->scale_opts, in their order: sysbench tables and
+	 * table-size, tpcc warehouses and terminals), from .workload.options or their defaults;
+	 * campaign_scale_value reads one by name. */
+	int64_t scale_values[WL_MAX_SCALE_OPTS];
 	unsigned scale;                    /* what prepare spreads over its threads: tables or warehouses */
 
 	const struct db_engine *engine;   /* db/engine.h */
@@ -110,8 +110,11 @@ void campaign_config_free(struct campaign_config *cfg);
 unsigned campaign_drive_instances(const struct campaign_config *cfg, size_t d);
 /* "1.5,99" for --percentile. */
 void campaign_percentiles_arg(const struct campaign_config *cfg, struct strbuf *sb);
-/* The value of the scale option `name` ("tables", "warehouses"; 0 for another name). */
+/* The value of the scale option `name` ("tables", "warehouses"), or of the product "a*b" of two
+ * ("tables*table-size"); 0 for another name. */
 uint64_t campaign_scale_value(const struct campaign_config *cfg, const char *name);
+/* Where that value is kept (NULL for a name that is no scale option of the workload). */
+int64_t *campaign_scale_ref(struct campaign_config *cfg, const char *name);
 /* One of the workload's texts (golden_load_text, ...) with its "{option}",
  * "{a*b}", "{test}" and "{threads}" replaced by this campaign's values. */
 void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl, struct strbuf *out);

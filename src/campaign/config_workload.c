@@ -99,30 +99,25 @@ out:
 	return ret;
 }
 
-/* Keeps a checked scale option (its range is the workload's: workload/registry.c). */
-static void set_scale(struct campaign_config *cfg, const char *name, int64_t n)
+int64_t *campaign_scale_ref(struct campaign_config *cfg, const char *name)
 {
-	if (!strcmp(name, "tables"))
-		cfg->tables = (unsigned)n;
-	else if (!strcmp(name, "table-size"))
-		cfg->table_size = (uint64_t)n;
-	else if (!strcmp(name, "warehouses"))
-		cfg->warehouses = (unsigned)n;
-	else if (!strcmp(name, "terminals"))
-		cfg->terminals = (unsigned)n;
+	const struct workload_scale_opt *o = cfg->workload ? workload_scale_opt(cfg->workload, name) : NULL;
+
+	return o ? &cfg->scale_values[o - cfg->workload->scale_opts] : NULL;
 }
 
 uint64_t campaign_scale_value(const struct campaign_config *cfg, const char *name)
 {
-	if (!strcmp(name, "tables"))
-		return cfg->tables;
-	if (!strcmp(name, "table-size"))
-		return cfg->table_size;
-	if (!strcmp(name, "warehouses"))
-		return cfg->warehouses;
-	if (!strcmp(name, "terminals"))
-		return cfg->terminals;
-	return 0;
+	const char *star = name ? strchr(name, '*') : NULL;
+	const int64_t *v;
+	char a[64];
+
+	if (star) {
+		snprintf(a, sizeof(a), "%.*s", (int)(star - name), name);
+		return campaign_scale_value(cfg, a) * campaign_scale_value(cfg, star + 1);
+	}
+	v = name ? campaign_scale_ref((struct campaign_config *)cfg, name) : NULL;
+	return v ? (uint64_t)*v : 0;
 }
 
 void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl, struct strbuf *out)
@@ -130,7 +125,6 @@ void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl,
 	for (const char *p = tmpl; *p;) {
 		const char *end = *p == '{' ? strchr(p, '}') : NULL;
 		char name[64];
-		char *star;
 
 		if (!end || (size_t)(end - p) > sizeof(name)) {
 			strbuf_addc(out, *p++);
@@ -142,9 +136,6 @@ void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl,
 			strbuf_adds(out, cfg->test);
 		} else if (!strcmp(name, "threads")) {
 			strbuf_addf(out, "%u", cfg->threads);
-		} else if ((star = strchr(name, '*'))) {
-			*star = '\0';
-			strbuf_addf(out, "%" PRIu64, campaign_scale_value(cfg, name) * campaign_scale_value(cfg, star + 1));
 		} else {
 			strbuf_addf(out, "%" PRIu64, campaign_scale_value(cfg, name));
 		}
@@ -199,9 +190,8 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 	if ((ret = get_options(c, w, ".workload", "options", true, &cfg->wl_options, &cfg->nwl_options)) < 0)
 		return ret;
 
-	cfg->tables = 1;
-	cfg->table_size = 10000;
-	cfg->warehouses = 1;
+	for (size_t k = 0; cfg->workload->scale_opts && cfg->workload->scale_opts[k].name; k++)
+		cfg->scale_values[k] = cfg->workload->scale_opts[k].dflt;
 	const char *wkey;
 	json_t *wval;
 	size_t i = 0;
@@ -225,7 +215,7 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in %" PRId64 "..%" PRId64, o->value,
 						so->min, so->max);
 			else
-				set_scale(cfg, so->name, n);
+				*campaign_scale_ref(cfg, so->name) = n;
 		}
 		strbuf_release(&p);
 		if (r < 0)

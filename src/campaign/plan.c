@@ -88,9 +88,7 @@ uint64_t plan_data_bytes(const struct campaign_config *cfg)
 {
 	uint64_t base = PLAN_DATADIR_BYTES + log_bytes(cfg);
 
-	if (workload_scale_opt(cfg->workload, "warehouses"))
-		return base + (uint64_t)cfg->warehouses * PLAN_TPCC_WAREHOUSE_BYTES;
-	return base + (uint64_t)cfg->tables * cfg->table_size * PLAN_SYSBENCH_ROW_BYTES;
+	return base + campaign_scale_value(cfg, cfg->workload->data_scale) * cfg->workload->data_unit_bytes;
 }
 
 void plan_campaign_dir(const struct campaign_config *cfg, struct strbuf *sb)

@@ -37,16 +37,13 @@ void plan_result_base(const struct campaign_config *cfg, const struct plan *p, c
  * run time) from what MariaDB 10.11 wrote here: an empty data directory of PLAN_DATADIR_BYTES
  * (system tables, ibdata1, logs: 18 MiB measured) plus its redo log (innodb_log_file_size from
  * .engine.server_options, else MariaDB's default PLAN_REDO_DEFAULT_BYTES; PostgreSQL: its
- * min_wal_size, PLAN_WAL_BYTES), plus the workload's rows: sysbench tables x table-size x
- * PLAN_SYSBENCH_ROW_BYTES (2 x 200,000 rows took 273 B a row in their .ibd files and 167 B a
- * row of undo in ibdata1), TPC-C warehouses x PLAN_TPCC_WAREHOUSE_BYTES (2 warehouses took
- * 226 MiB, the item table included).
+ * min_wal_size, PLAN_WAL_BYTES), plus the workload's data: its data_unit_bytes per unit of its
+ * data_scale (workload/registry.h: sysbench 440 B per row of tables x table-size, TPC-C 113 MiB
+ * per warehouse).
  */
 #define PLAN_DATADIR_BYTES (UINT64_C(32) << 20)
 #define PLAN_REDO_DEFAULT_BYTES (UINT64_C(96) << 20)
 #define PLAN_WAL_BYTES (UINT64_C(80) << 20)
-#define PLAN_SYSBENCH_ROW_BYTES UINT64_C(440)
-#define PLAN_TPCC_WAREHOUSE_BYTES (UINT64_C(113) << 20)
 uint64_t plan_data_bytes(const struct campaign_config *cfg);
 void plan_campaign_dir(const struct campaign_config *cfg, struct strbuf *sb);
 

@@ -14,9 +14,9 @@ static const char *const sysbench_tests[] = {
 };
 
 static const struct workload_scale_opt sysbench_scale[] = {
-	{"tables", WL_SB_TABLES_MIN, WL_SB_TABLES_MAX},
-	{"table-size", WL_SB_TABLE_SIZE_MIN, WL_SB_TABLE_SIZE_MAX},
-	{NULL, 0, 0},
+	{"tables", WL_SB_TABLES_MIN, WL_SB_TABLES_MAX, 1},
+	{"table-size", WL_SB_TABLE_SIZE_MIN, WL_SB_TABLE_SIZE_MAX, 10000},
+	{NULL, 0, 0, 0},
 };
 
 static const char *const sysbench_scale_keys[] = {"tables", "table-size", NULL};
@@ -60,6 +60,9 @@ const struct workload_desc workload_sysbench = {
 	.title = "sysbench OLTP",
 	.default_test = "oltp_read_write",
 	.scale_params = sysbench_params,
+	/* 2 x 200,000 rows took 273 B a row in their .ibd files and 167 B a row of undo in ibdata1. */
+	.data_scale = "tables*table-size",
+	.data_unit_bytes = UINT64_C(440),
 	.fingerprint_tables_rows = true,
 	.golden_names_test = true,
 	.golden_keys = sysbench_scale_keys,
@@ -72,9 +75,9 @@ const struct workload_desc workload_sysbench = {
 };
 
 static const struct workload_scale_opt tpcc_scale[] = {
-	{"warehouses", WL_TPCC_WAREHOUSES_MIN, WL_TPCC_WAREHOUSES_MAX},
-	{"terminals", WL_TPCC_TERMINALS_MIN, WL_TPCC_TERMINALS_MAX},
-	{NULL, 0, 0},
+	{"warehouses", WL_TPCC_WAREHOUSES_MIN, WL_TPCC_WAREHOUSES_MAX, 1},
+	{"terminals", WL_TPCC_TERMINALS_MIN, WL_TPCC_TERMINALS_MAX, 0},
+	{NULL, 0, 0, 0},
 };
 
 static const char *const tpcc_scale_keys[] = {"warehouses", NULL};
@@ -124,6 +127,10 @@ const struct workload_desc workload_tpcc = {
 	.tpm_type = "new_order",
 	.scale_params = tpcc_params,
 	.users_param = "terminals",
+	.users_per_scale = 10, /* TPC-C: ten terminals per warehouse */
+	/* 2 warehouses took 226 MiB, the item table included. */
+	.data_scale = "warehouses",
+	.data_unit_bytes = UINT64_C(113) << 20,
 	.delivery_log = true,
 	.terminal_sessions = true,
 	.golden_keys = tpcc_scale_keys,

@@ -46,7 +46,10 @@ struct wl_load_stats {
 struct workload_scale_opt {
 	const char *name; /* the option, as the command spells it ("table-size") */
 	int64_t min, max; /* what a campaign accepts */
+	int64_t dflt;     /* the command's default, which a campaign without the option gets */
 };
+/* The most scale options a workload has (a campaign keeps their values in an array). */
+#define WL_MAX_SCALE_OPTS 4
 
 struct workload_desc {
 	const char *name;               /* the command (`dbrig sysbench`) and a campaign's .workload.kind */
@@ -73,9 +76,16 @@ struct workload_desc {
 	 * intended rollbacks are "<it>_rollback"); NULL: the workload has none. */
 	const char *tpm_type;
 	const char *const *scale_params; /* its result params that give the data's scale (NULL-terminated) */
-	/* The result param that counts users with think times ("terminals");
-	 * NULL: its threads are a closed loop. */
+	/* The result param that counts users with think times ("terminals"), also
+	 * the scale option that sets them (0: users_per_scale per unit of
+	 * scale_option); NULL: its threads are a closed loop. */
 	const char *users_param;
+	unsigned users_per_scale;
+	/* What its loaded data takes on disk, estimated for a campaign's plan:
+	 * data_unit_bytes per unit of data_scale (a scale option, or a product
+	 * "a*b" of two), measured on MariaDB 10.11 (workload/registry.c). */
+	const char *data_scale;
+	uint64_t data_unit_bytes;
 	/* Its check's fingerprint starts "tables=N rows=M", which a result's
 	 * params (tables, table_size) must match. */
 	bool fingerprint_tables_rows;

@@ -55,8 +55,8 @@ static void test_shipped_configs(void **state)
 	(void)state;
 	cfg = load("configs/storagereview-sysbench-4vm.json");
 	assert_string_equal(cfg->target->name, "libvirt");
-	assert_int_equal(cfg->tables, 100);
-	assert_int_equal(cfg->table_size, 10000000);
+	assert_int_equal(campaign_scale_value(cfg, "tables"), 100);
+	assert_int_equal(campaign_scale_value(cfg, "table-size"), 10000000);
 	assert_int_equal(cfg->threads, 32);
 	assert_int_equal(cfg->rate, 0); /* closed loop, as the published runs */
 	assert_int_equal(cfg->buffer_pool, UINT64_C(24) << 30);

@@ -59,15 +59,15 @@ static void test_sysbench_identity(void **state)
 	identity(cfg, &base);
 	assert_non_null(strstr(base.buf, "sysbench "));
 	/* table-size */
-	cfg->table_size++;
+	(*campaign_scale_ref(cfg, "table-size"))++;
 	identity(cfg, &sb);
 	assert_string_not_equal(sb.buf, base.buf);
-	cfg->table_size--;
+	(*campaign_scale_ref(cfg, "table-size"))--;
 	/* tables */
-	cfg->tables++;
+	(*campaign_scale_ref(cfg, "tables"))++;
 	identity(cfg, &sb);
 	assert_string_not_equal(sb.buf, base.buf);
-	cfg->tables--;
+	(*campaign_scale_ref(cfg, "tables"))--;
 	identity(cfg, &sb);
 	assert_string_equal(sb.buf, base.buf);
 	/* an option that only steers the transactions keeps the copy */
@@ -95,10 +95,10 @@ static void test_tpcc_identity(void **state)
 	strbuf_init(&sb, 0);
 	identity(cfg, &base);
 	assert_non_null(strstr(base.buf, "tpcc warehouses="));
-	cfg->warehouses++;
+	(*campaign_scale_ref(cfg, "warehouses"))++;
 	identity(cfg, &sb);
 	assert_string_not_equal(sb.buf, base.buf);
-	cfg->warehouses--;
+	(*campaign_scale_ref(cfg, "warehouses"))--;
 	add_option(cfg, "terminals", "4");
 	identity(cfg, &sb);
 	assert_string_equal(sb.buf, base.buf);
