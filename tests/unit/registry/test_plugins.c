@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -161,6 +162,23 @@ static void test_workloads(void **state)
 		for (const char *const *k = d->golden_keys; *k; k++)
 			assert_non_null(workload_scale_opt(d, *k)); /* campaign_scale_value reads the option's value */
 		assert_non_null(workload_scale_opt(d, d->scale_option));
+		/* A campaign keeps its scale options' values in an array of WL_MAX_SCALE_OPTS, each
+		 * starting at its default (within its range), and estimates the data from data_scale. */
+		size_t nscale = 0;
+		for (const struct workload_scale_opt *so = d->scale_opts; so->name; so++, nscale++)
+			assert_true((so->dflt >= so->min || (so->dflt == 0 && d->users_param &&
+							   !strcmp(so->name, d->users_param))) && so->dflt <= so->max);
+		assert_true(nscale >= 1 && nscale <= WL_MAX_SCALE_OPTS);
+		assert_non_null(d->data_scale);
+		assert_true(d->data_unit_bytes > 0);
+		for (const char *f = d->data_scale, *star; f; f = star ? star + 1 : NULL) {
+			char part[64];
+			star = strchr(f, '*');
+			snprintf(part, sizeof(part), "%.*s", star ? (int)(star - f) : (int)strlen(f), f);
+			assert_non_null(workload_scale_opt(d, part));
+		}
+		if (d->users_param)
+			assert_true(workload_scale_opt(d, d->users_param) && d->users_per_scale > 0);
 		assert_non_null(d->golden_load_text);
 		assert_non_null(d->golden_size_text);
 		assert_non_null(d->plan_text);
