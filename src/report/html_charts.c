@@ -47,14 +47,14 @@ static void pub_bar(struct bar_cat *cat, const struct pub_result *p, enum metric
 		 p->x.machine_translated ? ", machine-translated" : "");
 	switch (m) {
 	case METRIC_TPS:
-		bar_cat_add(cat, label, p->tps, BAR_PUBLISHED, 0);
+		svg_bar_cat_add(cat, label, p->tps, BAR_PUBLISHED, 0);
 		break;
 	case METRIC_AVG:
-		bar_cat_add(cat, label, p->avg_ms, BAR_PUBLISHED, 0);
+		svg_bar_cat_add(cat, label, p->avg_ms, BAR_PUBLISHED, 0);
 		break;
 	case METRIC_P99:
 		if (p->has_p99)
-			bar_cat_add(cat, label, p->p99_ms, BAR_PUBLISHED, 0);
+			svg_bar_cat_add(cat, label, p->p99_ms, BAR_PUBLISHED, 0);
 		break;
 	}
 }
@@ -89,15 +89,15 @@ static void measured_bar(struct bar_cat *cat, struct bar_chart *c, const struct 
 	}
 	/* A group without any instance p99 has no p99 bar (only the pooled one, if merged). */
 	if (m != METRIC_P99 || h->has_p99_mean) {
-		bar_cat_add(cat, label, s->mean, BAR_MEASURED, col);
+		svg_bar_cat_add(cat, label, s->mean, BAR_MEASURED, col);
 		if (s->ci.has_ci)
-			bar_cat_set_err(cat, s->ci.lo, s->ci.hi);
+			svg_bar_cat_set_err(cat, s->ci.lo, s->ci.hi);
 	}
 	if (m == METRIC_P99 && h->merged) {
 		snprintf(label, sizeof(label), "%s pooled", h->drive);
-		bar_cat_add(cat, label, h->p99_pooled.mean, BAR_MEASURED_POOLED, col);
+		svg_bar_cat_add(cat, label, h->p99_pooled.mean, BAR_MEASURED_POOLED, col);
 		if (h->p99_pooled.ci.has_ci)
-			bar_cat_set_err(cat, h->p99_pooled.ci.lo, h->p99_pooled.ci.hi);
+			svg_bar_cat_set_err(cat, h->p99_pooled.ci.lo, h->p99_pooled.ci.hi);
 		c->uses_pooled = true;
 	}
 }
@@ -170,7 +170,7 @@ void html_bars(struct strbuf *sb, int *chart_id, const struct report *rep, enum 
 	figure_open(sb, NULL);
 	svg_bar_chart(sb, &c, (*chart_id)++);
 	strbuf_addf(sb, "<figcaption>%s</figcaption>\n</figure>\n", caption);
-	bar_chart_release(&c);
+	svg_bar_chart_release(&c);
 	free(leg);
 }
 
@@ -199,7 +199,7 @@ void html_published_chart(struct strbuf *sb, int *chart_id, const struct report 
 	svg_bar_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "<figcaption>Every loaded reference, grouped by workload and configuration (VMs, drives); "
 			"platforms differ between reviews.</figcaption>\n</figure>\n");
-	bar_chart_release(&c);
+	svg_bar_chart_release(&c);
 }
 
 /*
@@ -218,7 +218,7 @@ static void rep_sum(const struct agg_rep *rp, struct line_series *s)
 		double sum = 0;
 		for (size_t i = 0; i < rp->n; i++)
 			sum += rp->runs[i]->intervals[t].tps;
-		line_series_add(s, rp->runs[0]->intervals[t].t, sum);
+		svg_line_series_add(s, rp->runs[0]->intervals[t].t, sum);
 	}
 }
 
@@ -300,7 +300,7 @@ void html_tps_over_time(struct strbuf *sb, int *chart_id, const struct report *r
 			s->color = drive_color(rep, g->drive) + 1 + (int)(c.nseries - 1);
 			for (size_t t = 0; t < r->nintervals; t++) {
 				const struct interval_pt *pt = &r->intervals[t];
-				line_series_add(s, pt->t, pt->tps);
+				svg_line_series_add(s, pt->t, pt->tps);
 				if (pt->phase == RESULT_PHASE_PRECONDITION && (!c.has_marker || pt->t > c.marker_x)) {
 					c.has_marker = true;
 					c.marker_x = pt->t;
@@ -330,7 +330,7 @@ void html_tps_over_time(struct strbuf *sb, int *chart_id, const struct report *r
 	figure_open(sb, id.buf);
 	svg_line_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "</figure>\n");
-	line_chart_release(&c);
+	svg_line_chart_release(&c);
 	strbuf_release(&title);
 	strbuf_release(&id);
 }
@@ -380,10 +380,10 @@ void html_telemetry_over_time(struct strbuf *sb, int *chart_id, const struct agg
 		dev->color = cpu->color = (int)k;
 		for (size_t t = 0; dr && t < dr->nintervals; t++)
 			if (dr->intervals[t].has_dev)
-				line_series_add(dev, dr->intervals[t].t, 100 * dr->intervals[t].dev_util);
+				svg_line_series_add(dev, dr->intervals[t].t, 100 * dr->intervals[t].dev_util);
 		for (size_t t = 0; hr && t < hr->nintervals; t++)
 			if (hr->intervals[t].has_host)
-				line_series_add(cpu, hr->intervals[t].t, 100 * hr->intervals[t].host_busy);
+				svg_line_series_add(cpu, hr->intervals[t].t, 100 * hr->intervals[t].host_busy);
 		for (size_t i = 0; i < g->reps[k].n; i++) {
 			const struct run *r = g->reps[k].runs[i];
 			for (size_t t = 0; t < r->nintervals; t++)
@@ -397,7 +397,7 @@ void html_telemetry_over_time(struct strbuf *sb, int *chart_id, const struct agg
 	figure_open(sb, NULL);
 	svg_line_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "</figure>\n");
-	line_chart_release(&c);
+	svg_line_chart_release(&c);
 	strbuf_release(&title);
 }
 
@@ -425,14 +425,14 @@ void html_percentile_curve(struct strbuf *sb, int *chart_id, const struct report
 			double p = 100.0 * (1.0 - pow(10.0, -x));
 			if (p <= 0)
 				p = 0.001;
-			line_series_add(s, x, (double)hist_value_at_percentile(g->merged, p) / 1e6);
+			svg_line_series_add(s, x, (double)hist_value_at_percentile(g->merged, p) / 1e6);
 		}
 	}
 	figure_open(sb, NULL);
 	svg_line_chart(sb, &c, (*chart_id)++);
 	strbuf_adds(sb, "<figcaption>Every transaction of the sample, per drive × run group, from the merged "
 			"histograms (≤ 1% error). A flat curve that rises late means a short tail.</figcaption>\n</figure>\n");
-	line_chart_release(&c);
+	svg_line_chart_release(&c);
 }
 
 /* threads=N of a group's params, or 0. */
@@ -507,7 +507,7 @@ static int scaling_chart(struct strbuf *sb, int *chart_id, const struct report *
 		}
 		/* Points in x order. */
 		struct line_series *ls = &c.series[s];
-		line_series_add(ls, x, y);
+		svg_line_series_add(ls, x, y);
 		for (size_t k = ls->n - 1; k > 0 && ls->x[k - 1] > ls->x[k]; k--) {
 			double tx = ls->x[k], ty = ls->y[k];
 			ls->x[k] = ls->x[k - 1];
@@ -537,7 +537,7 @@ static int scaling_chart(struct strbuf *sb, int *chart_id, const struct report *
 		svg_line_chart(sb, &c, (*chart_id)++);
 		strbuf_adds(sb, "</figure>\n");
 	}
-	line_chart_release(&c);
+	svg_line_chart_release(&c);
 	strbuf_release(&title);
 	strbuf_release(&key);
 	strbuf_release(&other);

@@ -28,13 +28,13 @@ static void esc(struct strbuf *sb, const char *s)
 	escape_html(sb, s);
 }
 
-void bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int col)
+void svg_bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int col)
 {
 	c->bars = xrealloc(c->bars, (c->n + 1) * sizeof(*c->bars));
 	c->bars[c->n++] = (struct bar){.label = xstrdup(label), .value = value, .style = st, .color = col};
 }
 
-void bar_cat_set_err(struct bar_cat *c, double lo, double hi)
+void svg_bar_cat_set_err(struct bar_cat *c, double lo, double hi)
 {
 	if (!c->n)
 		return;
@@ -43,7 +43,7 @@ void bar_cat_set_err(struct bar_cat *c, double lo, double hi)
 	c->bars[c->n - 1].err_hi = hi;
 }
 
-void bar_chart_release(struct bar_chart *c)
+void svg_bar_chart_release(struct bar_chart *c)
 {
 	for (size_t i = 0; i < c->ncats; i++) {
 		for (size_t k = 0; k < c->cats[i].n; k++)
@@ -56,7 +56,7 @@ void bar_chart_release(struct bar_chart *c)
 	c->ncats = 0;
 }
 
-void line_series_add(struct line_series *s, double x, double y)
+void svg_line_series_add(struct line_series *s, double x, double y)
 {
 	s->x = xrealloc(s->x, (s->n + 1) * sizeof(*s->x));
 	s->y = xrealloc(s->y, (s->n + 1) * sizeof(*s->y));
@@ -65,7 +65,7 @@ void line_series_add(struct line_series *s, double x, double y)
 	s->n++;
 }
 
-void line_chart_release(struct line_chart *c)
+void svg_line_chart_release(struct line_chart *c)
 {
 	for (size_t i = 0; i < c->nseries; i++) {
 		free(c->series[i].name);

@@ -96,12 +96,12 @@ struct line_chart {
 	const char *empty_note; /* shown when there is no data */
 };
 
-void bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int color);
+void svg_bar_cat_add(struct bar_cat *c, const char *label, double value, enum bar_style st, int color);
 /* The last bar added gets a whisker from lo to hi. */
-void bar_cat_set_err(struct bar_cat *c, double lo, double hi);
-void bar_chart_release(struct bar_chart *c);
-void line_series_add(struct line_series *s, double x, double y);
-void line_chart_release(struct line_chart *c);
+void svg_bar_cat_set_err(struct bar_cat *c, double lo, double hi);
+void svg_bar_chart_release(struct bar_chart *c);
+void svg_line_series_add(struct line_series *s, double x, double y);
+void svg_line_chart_release(struct line_chart *c);
 
 /* Append one <svg> element. `id` makes pattern ids unique in the page. */
 void svg_bar_chart(struct strbuf *sb, const struct bar_chart *c, int id);

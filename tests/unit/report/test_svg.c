@@ -67,11 +67,11 @@ static void two_groups(struct bar_chart *c, struct bar_cat *cats)
 {
 	memset(cats, 0, 2 * sizeof(*cats));
 	cats[0].label = strdup("fast group");
-	bar_cat_add(&cats[0], "drive-a", 30000, BAR_MEASURED, 0);
-	bar_cat_add(&cats[0], "drive-b", 15000, BAR_MEASURED, 1);
+	svg_bar_cat_add(&cats[0], "drive-a", 30000, BAR_MEASURED, 0);
+	svg_bar_cat_add(&cats[0], "drive-b", 15000, BAR_MEASURED, 1);
 	cats[1].label = strdup("slow group");
-	bar_cat_add(&cats[1], "drive-c", 99, BAR_MEASURED, 2);
-	bar_cat_set_err(&cats[1], 90, 108);
+	svg_bar_cat_add(&cats[1], "drive-c", 99, BAR_MEASURED, 2);
+	svg_bar_cat_set_err(&cats[1], 90, 108);
 	c->ncats = 2;
 	c->cats = cats;
 }
@@ -115,7 +115,7 @@ static void test_bar_chart_own_axis(void **state)
 	wc = bar_width_after(sb.buf, ">drive-c<");
 	assert_true(wc < 0.01 * wa);
 	strbuf_release(&sb);
-	bar_chart_release(&c);
+	svg_bar_chart_release(&c);
 }
 
 /* Line charts too: no text under the minimum, and a bold series is thicker. */
@@ -131,8 +131,8 @@ static void test_line_chart_fonts_and_bold(void **state)
 	c.series[1].name = strdup("sum of 2 instances");
 	c.series[1].bold = true;
 	for (int t = 0; t < 5; t++) {
-		line_series_add(&c.series[0], t, 100 + t);
-		line_series_add(&c.series[1], t, 200 + t);
+		svg_line_series_add(&c.series[0], t, 100 + t);
+		svg_line_series_add(&c.series[1], t, 200 + t);
 	}
 	strbuf_init(&sb, 0);
 	svg_line_chart(&sb, &c, 0);
@@ -140,7 +140,7 @@ static void test_line_chart_fonts_and_bold(void **state)
 	assert_int_equal(count(sb.buf, "stroke-width=\"2.8\""), 1);
 	assert_int_equal(count(sb.buf, "stroke-width=\"1.3\""), 1);
 	strbuf_release(&sb);
-	line_chart_release(&c);
+	svg_line_chart_release(&c);
 	assert_true(svg_axis_top(905) >= 905 * 1.1 - 1e-9);
 }
 
