@@ -15,7 +15,11 @@
 #   6. an optional backend (the libvirt target, the ODBC driver: CMake's
 #      DBRIG_WITH_LIBVIRT / DBRIG_WITH_ODBC) is reached from outside only under
 #      #if DBRIG_HAVE_LIBVIRT / DBRIG_HAVE_ODBC (its registry entry, a guarded
-#      include), so a build without it still compiles and links.
+#      include), so a build without it still compiles and links;
+#   7. private headers stay private: a backend's folder (db/<name>/,
+#      target/<name>/) has its headers included only by its own files (the
+#      rest reach it through its vtable), and a *_int.h (what the files of one
+#      split module share) only by the files of its own folder.
 # One line per violation: file:line: what, and what is allowed.
 #   layering.sh [SRC_DIR]      check a tree (default: this checkout's src/)
 #   layering.sh --self-test    also plant a back-edge in a copy and expect it caught
@@ -58,6 +62,16 @@ check_tree() { # check_tree SRC: prints violations, returns 1 if any
 				if [ -z "$folder" ]; then
 					continue # main.c: the command table, may include anything
 				fi
+				case $inc in
+				db/*/* | target/*/*)
+					case ${rel%/*}/ in "${inc%/*}"/*) ;; *)
+						echo "$rel:$n: includes \"$inc\" (a backend's folder is reached through its vtable: only src/${inc%/*}/ includes its headers)"; bad=1; continue ;;
+					esac ;;
+				esac
+				case $inc in
+				*_int.h)
+					[ "${rel%/*}" = "${inc%/*}" ] || { echo "$rel:$n: includes \"$inc\" (a *_int.h is shared by the files of src/${inc%/*}/ only)"; bad=1; continue; } ;;
+				esac
 				if [ "$target" = cli ] && [ "$folder" != cli ]; then
 					echo "$rel:$n: includes \"$inc\" (nothing outside cli/ includes cli/)"; bad=1; continue
 				fi
@@ -106,7 +120,8 @@ if [ $self = 1 ]; then
 	# The check must be able to fail: a copy with a back-edge db -> campaign,
 	# a vendor header out of place, an exit code in a library and a comment
 	# citing a finding number, an unguarded include of an optional backend, a
-	# backend's name compared, and a workload told by its kind or identity.
+	# backend's name compared, a workload told by its kind or identity, and
+	# private headers included from outside their folder.
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	cp -a "$src" "$tmp/src"
@@ -121,6 +136,9 @@ if [ $self = 1 ]; then
 	printf 'static int w(const struct run *r) { return strcmp(r->kind, "tpcc"); }\n' >>"$tmp/src/result/read.c"
 	printf 'static int v(const struct campaign_config *cfg) { return cfg->workload == &workload_tpcc; }\n' >>"$tmp/src/campaign/plan.c"
 	printf 'static int u(const struct campaign_config *cfg) { return cfg->workload != &workload_sysbench; }\n' >>"$tmp/src/campaign/golden.c"
+	printf '#include "target/local/local.h"\n' >>"$tmp/src/target/libvirt/domain.c"
+	printf '#include "db/mysql/mysql_int.h"\n' >>"$tmp/src/db/rows.c"
+	printf '#include "result/read_int.h"\n' >>"$tmp/src/report/aggregate.c"
 	out=$(check_tree "$tmp/src") && { echo "layering: the planted violations were not found" >&2; exit 1; }
 	for want in 'db/error.c:[0-9]*: includes "campaign/config.h" (src/db/ may include: db core stats)' \
 		'runner/span.c:[0-9]*: <mysql.h> (only under db/mysql/)' \
@@ -132,7 +150,10 @@ if [ $self = 1 ]; then
 		'report/writers.c:[0-9]*: strcmp on a workload'"'"'s kind' \
 		'result/read.c:[0-9]*: strcmp on a workload'"'"'s kind' \
 		'campaign/plan.c:[0-9]*: a workload told by its identity' \
-		'campaign/golden.c:[0-9]*: a workload told by its identity'; do
+		'campaign/golden.c:[0-9]*: a workload told by its identity' \
+		'target/libvirt/domain.c:[0-9]*: includes "target/local/local.h" (a backend'"'"'s folder is reached through its vtable' \
+		'db/rows.c:[0-9]*: includes "db/mysql/mysql_int.h" (a backend'"'"'s folder' \
+		'report/aggregate.c:[0-9]*: includes "result/read_int.h" (a \*_int.h is shared by the files of src/result/ only)'; do
 		echo "$out" | grep -q "^$want" || { echo "layering: planted violation not reported: $want" >&2; echo "$out" >&2; exit 1; }
 	done
 fi
