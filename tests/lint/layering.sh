@@ -16,7 +16,7 @@
 #      DBRIG_WITH_LIBVIRT / DBRIG_WITH_ODBC) is reached from outside only under
 #      #if DBRIG_HAVE_LIBVIRT / DBRIG_HAVE_ODBC (its registry entry, a guarded
 #      include), so a build without it still compiles and links;
-#   7. private headers stay private: a backend's folder (db/<name>/,
+#   7. (docs/architecture.md: rule 8) private headers stay private: a backend's folder (db/<name>/,
 #      target/<name>/) has its headers included only by its own files (the
 #      rest reach it through its vtable), and a *_int.h (what the files of one
 #      split module share) only by the files of its own folder.
