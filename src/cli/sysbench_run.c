@@ -15,7 +15,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "db/db.h"
-#include "result/record.h"
+#include "cli/run_record.h"
 #include "result/result.h"
 #include "runner/runner.h"
 #include "workload/registry.h"

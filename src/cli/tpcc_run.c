@@ -16,7 +16,7 @@
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "db/db.h"
-#include "result/record.h"
+#include "cli/run_record.h"
 #include "result/result.h"
 #include "runner/runner.h"
 #include "workload/registry.h"

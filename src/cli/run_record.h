@@ -8,8 +8,8 @@
  *           ret = run_record_run(&rr, &cfg, print_summary, arg);  // calls run_record_interval from on_interval
  *   run_record_release(&rr);
  */
-#ifndef DBRIG_RESULT_RECORD_H
-#define DBRIG_RESULT_RECORD_H
+#ifndef DBRIG_CLI_RUN_RECORD_H
+#define DBRIG_CLI_RUN_RECORD_H
 
 #include "result/result.h"
 #include "runner/runner.h"

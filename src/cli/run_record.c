@@ -1,4 +1,4 @@
-#include "result/record.h"
+#include "cli/run_record.h"
 
 #include "core/fileio.h"
 #include "core/log.h"
