@@ -452,6 +452,19 @@ static void read_phase(struct jsonr *jr, json_t *phases, const char *name, struc
 	read_types(jr, ph, path, p);
 }
 
+int rd_interval_at(struct jsonr *jr, json_t *v, size_t i, char path[64], enum result_phase *ph, double *t)
+{
+	snprintf(path, 64, ".intervals[%zu]", i);
+	if (!json_is_object(v)) {
+		jsonr_fail(jr, path, NULL, v, "an object");
+		return -EINVAL;
+	}
+	if (rd_phase(jr, v, path, ph) < 0)
+		return -EINVAL;
+	*t = jsonr_num(jr, v, path, "t", JSONR_REQUIRED, 0, 0);
+	return jr->failed ? -EINVAL : 0;
+}
+
 int rd_phase(struct jsonr *jr, json_t *v, const char *path, enum result_phase *out)
 {
 	const char *s = jsonr_str(jr, v, path, "phase", JSONR_REQUIRED, "");
@@ -488,14 +501,8 @@ static void read_intervals(struct jsonr *jr, struct run *r, json_t *arr)
 		enum result_phase ph;
 		double t, secs, tps;
 
-		snprintf(path, sizeof(path), ".intervals[%zu]", i);
-		if (!json_is_object(v)) {
-			jsonr_fail(jr, path, NULL, v, "an object");
+		if (rd_interval_at(jr, v, i, path, &ph, &t) < 0)
 			return;
-		}
-		if (rd_phase(jr, v, path, &ph) < 0)
-			return;
-		t = jsonr_num(jr, v, path, "t", JSONR_REQUIRED, 0, 0);
 		tps = jsonr_num(jr, v, path, "tps", JSONR_REQUIRED, 0, 0);
 		secs = jsonr_num(jr, v, path, "seconds", JSONR_OPTIONAL, 0, 0);
 		if (jr->failed)

@@ -26,6 +26,9 @@ void rd_counts(struct jsonr *jr, struct json_t *counts, const char *path, struct
 void rd_hist_fill_approx(struct hist *h);
 /* "phase": "precondition" or "sample". */
 int rd_phase(struct jsonr *jr, struct json_t *v, const char *path, enum result_phase *out);
+/* Interval record i of an "intervals" array: its path (".intervals[i]", into path), an object with
+ * a phase and a time "t"; 0, or -EINVAL after the message. */
+int rd_interval_at(struct jsonr *jr, struct json_t *v, size_t i, char path[64], enum result_phase *ph, double *t);
 /* "status": complete, degraded, interrupted or failed. */
 int rd_status(struct jsonr *jr, struct json_t *root, const char *path, enum result_run_status *out);
 /* One more interval point (growing r->intervals, *cap its capacity). */

@@ -222,15 +222,7 @@ static void merge_intervals(struct jsonr *jr, struct run *r, json_t *arr)
 		enum result_phase ph;
 		double t;
 
-		snprintf(path, sizeof(path), ".intervals[%zu]", i);
-		if (!json_is_object(v)) {
-			jsonr_fail(jr, path, NULL, v, "an object");
-			return;
-		}
-		if (rd_phase(jr, v, path, &ph) < 0)
-			return;
-		t = jsonr_num(jr, v, path, "t", JSONR_REQUIRED, 0, 0);
-		if (jr->failed)
+		if (rd_interval_at(jr, v, i, path, &ph, &t) < 0)
 			return;
 		while (k < r->nintervals && !(r->intervals[k].phase == ph && fabs(r->intervals[k].t - t) < 1e-6))
 			k++;
