@@ -17,6 +17,7 @@
 #include "report/aggregate.h"
 #include "report/published.h"
 #include "result/read.h"
+#include "result/result.h"
 #include "report/writer.h"
 #include "stats/steady.h"
 
@@ -79,7 +80,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: dbrig report RESULTS_DIR --out OUTDIR [--compare DIR] [--format md,html,csv,json]\n"
 		   "                    [--drive NAME] [--run ID|latest] [--steady-window N] [--shared-axis]\n"
 		   "                    [--include-degraded]\n\n"
-		   "Aggregate dbrig results (*.json with \"schema\": \"dbrig.result/1\", their *.jsonl journals\n"
+		   "Aggregate dbrig results (*.json with \"schema\": \"" RESULT_MAJOR "\", their *.jsonl journals\n"
 		   "and a campaign's *.telemetry.json beside them, found recursively under RESULTS_DIR)\n"
 		   "per drive x run group and write the report.\n"
 		   "Options take \"--name VALUE\" or \"--name=VALUE\".\n");
@@ -418,7 +419,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!runs->n) {
-		log_error("%s: no results found (expected *.json with \"schema\": \"dbrig.result/1\" or *.jsonl journals)",
+		log_error("%s: no results found (expected *.json with \"schema\": \"" RESULT_MAJOR "\" or *.jsonl journals)",
 			  pos[0]);
 		goto out;
 	}
