@@ -54,7 +54,10 @@ journal = [json.loads(l) for l in open(src + ".jsonl")]
 header = next(o for o in journal if o["type"] == "header")
 end = next(o for o in journal if o["type"] == "end")
 by_phase = {p: [o for o in journal if o["type"] == "interval" and o["phase"] == p] for p in ("precondition", "sample")}
-res_phase = {p: [o for o in result["intervals"] if o["phase"] == p] for p in ("precondition", "sample")}
+# A template written by dbrig since format 1.3 leaves its intervals to its journal (without histograms there).
+res_ivs = result["intervals"] if "intervals" in result else \
+    [dict((k, v) for k, v in o.items() if k != "histogram") for o in journal if o["type"] == "interval"]
+res_phase = {p: [o for o in res_ivs if o["phase"] == p] for p in ("precondition", "sample")}
 telem = json.load(open(src + ".telemetry.json")) if os.path.exists(src + ".telemetry.json") else None
 tel_phase = {p: [o for o in telem["intervals"] if o["phase"] == p] for p in ("precondition", "sample")} if telem else None
 
@@ -108,7 +111,10 @@ for d in range(1, drives + 1):
                     stretch(r["phases"][ph], secs)
                 r["intervals"] = series(res_phase["precondition"], "precondition", pre, 0) + \
                     series(res_phase["sample"], "sample", sample, pre)
-                if not with_iv:  # as dbrig writes a result with its journal beside it (format 1.3)
+                if with_iv:  # as dbrig wrote every result up to format 1.2
+                    r.pop("journal", None)
+                    r["schema"] = "dbrig.result/1.2"
+                else:  # as dbrig writes a result with its journal beside it (format 1.3)
                     del r["intervals"]
                     r["schema"], r["journal"] = "dbrig.result/1.3", "i%d-rep%d.jsonl" % (i, rep)
                 h = dict(header, run={k: run[k] for k in header["run"]}, started_at=started)

@@ -200,60 +200,69 @@ const char *jsonr_str(struct jsonr *jr, json_t *obj, const char *path, const cha
 	return json_string_value(v);
 }
 
+/*
+ * get() for the getters whose expectation names their bounds: the value, and
+ * whether it is missing where it is required. They format the expectation
+ * only for a message (a report reads a few million numbers, nearly all good).
+ */
+static json_t *get_bounded(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, bool *missing)
+{
+	json_t *v = get(jr, obj, path, key, flags & ~JSONR_REQUIRED, NULL);
+
+	*missing = !v && (flags & JSONR_REQUIRED) && !jr->failed && obj;
+	return v;
+}
+
 double jsonr_num(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, double min, double dflt)
 {
 	char what[64], is_not[80];
-	json_t *v;
-	double d;
+	bool missing;
+	json_t *v = get_bounded(jr, obj, path, key, flags, &missing);
+	double d = v && json_is_number(v) ? json_number_value(v) : NAN;
 
-	snprintf(what, sizeof(what), "a number >= %g", min);
-	snprintf(is_not, sizeof(is_not), "is not %s", what);
-	v = get(jr, obj, path, key, flags, what);
-	if (!v)
-		return dflt;
-	d = json_is_number(v) ? json_number_value(v) : NAN;
-	if (!isfinite(d) || d < min) {
+	if (v && isfinite(d) && d >= min)
+		return d;
+	if (v || missing) {
+		snprintf(what, sizeof(what), "a number >= %g", min);
+		snprintf(is_not, sizeof(is_not), "is not %s", what);
 		bad(jr, path, key, v, what, is_not);
-		return dflt;
 	}
-	return d;
+	return dflt;
 }
 
 int64_t jsonr_int(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, int64_t min,
 		  int64_t dflt)
 {
 	char what[64], is_not[80];
-	json_t *v;
+	bool missing;
+	json_t *v = get_bounded(jr, obj, path, key, flags, &missing);
 
-	snprintf(what, sizeof(what), "an integer >= %lld", (long long)min);
-	snprintf(is_not, sizeof(is_not), "is not %s", what);
-	v = get(jr, obj, path, key, flags, what);
-	if (!v)
-		return dflt;
-	if (!json_is_integer(v) || json_integer_value(v) < min) {
+	if (v && json_is_integer(v) && json_integer_value(v) >= min)
+		return (int64_t)json_integer_value(v);
+	if (v || missing) {
+		snprintf(what, sizeof(what), "an integer >= %lld", (long long)min);
+		snprintf(is_not, sizeof(is_not), "is not %s", what);
 		bad(jr, path, key, v, what, is_not);
-		return dflt;
 	}
-	return (int64_t)json_integer_value(v);
+	return dflt;
 }
 
 uint64_t jsonr_uint(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, uint64_t min,
 		    uint64_t max, uint64_t dflt)
 {
 	char what[64], is_not[80];
-	json_t *v;
+	bool missing;
+	json_t *v = get_bounded(jr, obj, path, key, flags, &missing);
 
-	snprintf(what, sizeof(what), "an integer in %llu..%llu", (unsigned long long)min, (unsigned long long)max);
-	snprintf(is_not, sizeof(is_not), "is not %s", what);
-	v = get(jr, obj, path, key, flags, what);
-	if (!v)
-		return dflt;
-	if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) < min ||
-	    (uint64_t)json_integer_value(v) > max) {
+	if (v && json_is_integer(v) && json_integer_value(v) >= 0 && (uint64_t)json_integer_value(v) >= min &&
+	    (uint64_t)json_integer_value(v) <= max)
+		return (uint64_t)json_integer_value(v);
+	if (v || missing) {
+		snprintf(what, sizeof(what), "an integer in %llu..%llu", (unsigned long long)min, (unsigned long long)max);
+		snprintf(is_not, sizeof(is_not), "is not %s", what);
 		bad(jr, path, key, v, what, is_not);
-		return dflt;
 	}
-	return (uint64_t)json_integer_value(v);
+	return dflt;
 }
 
 bool jsonr_bool(struct jsonr *jr, json_t *obj, const char *path, const char *key, int flags, bool dflt)
