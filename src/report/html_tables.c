@@ -155,14 +155,19 @@ static void td_driver(struct strbuf *sb, const struct verdict_in *in, const stru
 		    in->driver_loops == 1 ? "" : "s", v->driver.saturated ? ": SATURATED" : "");
 }
 
-static void table_open(struct strbuf *sb, const char *header)
+/* A table in its scrolling box; one with a class (the leaderboard's) has its header in a thead and its rows in a
+ * tbody. */
+static void table_open(struct strbuf *sb, const char *header, const char *cls)
 {
-	strbuf_addf(sb, "<div class=\"scroll\"><table>\n<tr>%s</tr>\n", header);
+	if (cls)
+		strbuf_addf(sb, "<div class=\"scroll\"><table class=\"%s\"><thead><tr>%s</tr></thead><tbody>\n", cls, header);
+	else
+		strbuf_addf(sb, "<div class=\"scroll\"><table>\n<tr>%s</tr>\n", header);
 }
 
-static void table_close(struct strbuf *sb)
+static void table_close(struct strbuf *sb, const char *cls)
 {
-	strbuf_adds(sb, "</table></div>\n");
+	strbuf_adds(sb, cls ? "</tbody></table></div>\n" : "</table></div>\n");
 }
 
 /* The header row of a table built by report/tables.c (names as written, "\n" a line break). */
@@ -182,11 +187,7 @@ static void html_table_open(struct strbuf *sb, const struct report_table *t)
 				strbuf_addc(&h, *s);
 		strbuf_adds(&h, "</th>");
 	}
-	if (t->html_class) /* it scrolls in its box too, as table_open's */
-		strbuf_addf(sb, "<div class=\"scroll\"><table class=\"%s\"><thead><tr>%s</tr></thead><tbody>\n",
-			    t->html_class, h.buf);
-	else
-		table_open(sb, h.buf);
+	table_open(sb, h.buf, t->html_class);
 	strbuf_release(&h);
 }
 
@@ -403,10 +404,7 @@ void html_table(struct strbuf *sb, const struct report_table *t)
 		}
 		strbuf_adds(sb, "</tr>\n");
 	}
-	if (t->html_class)
-		strbuf_adds(sb, "</tbody></table></div>\n");
-	else
-		table_close(sb);
+	table_close(sb, t->html_class);
 }
 
 void html_summary(struct strbuf *sb, const struct report *rep)
@@ -508,7 +506,8 @@ void html_published_section(struct strbuf *sb, int *chart_id, const struct repor
 			"drives, same load per instance, and the same scale where both state it.</p>\n");
 	table_open(sb, "<th>drive</th><th>configuration</th><th>workload</th><th>VMs</th><th>drives</th><th>TPS</th>"
 		       "<th>avg latency ms</th><th>p99 ms<br>(mean of VM p99s)</th><th>Little's law</th><th>arithmetic</th>"
-		       "<th>beside</th><th>platform</th><th>source</th>");
+		       "<th>beside</th><th>platform</th><th>source</th>",
+		   NULL);
 	for (size_t i = 0; i < rep->pub->n; i++) {
 		const struct pub_review *rv = &rep->pub->reviews[i];
 		for (size_t k = 0; k < rv->nresults; k++) {
@@ -558,7 +557,7 @@ void html_published_section(struct strbuf *sb, int *chart_id, const struct repor
 			strbuf_release(&beside);
 		}
 	}
-	table_close(sb);
+	table_close(sb, NULL);
 	strbuf_release(&t);
 	html_published_chart(sb, chart_id, rep);
 }
