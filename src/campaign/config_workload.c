@@ -99,25 +99,33 @@ out:
 	return ret;
 }
 
+/* The index of the workload's scale option `name` in scale_opts and scale_values, or -1. */
+static ptrdiff_t scale_index(const struct campaign_config *cfg, const char *name)
+{
+	const struct workload_scale_opt *o = cfg->workload && name ? workload_scale_opt(cfg->workload, name) : NULL;
+
+	return o ? o - cfg->workload->scale_opts : -1;
+}
+
 int64_t *campaign_scale_ref(struct campaign_config *cfg, const char *name)
 {
-	const struct workload_scale_opt *o = cfg->workload ? workload_scale_opt(cfg->workload, name) : NULL;
+	ptrdiff_t k = scale_index(cfg, name);
 
-	return o ? &cfg->scale_values[o - cfg->workload->scale_opts] : NULL;
+	return k < 0 ? NULL : &cfg->scale_values[k];
 }
 
 uint64_t campaign_scale_value(const struct campaign_config *cfg, const char *name)
 {
 	const char *star = name ? strchr(name, '*') : NULL;
-	const int64_t *v;
+	ptrdiff_t k;
 	char a[64];
 
 	if (star) {
 		snprintf(a, sizeof(a), "%.*s", (int)(star - name), name);
 		return campaign_scale_value(cfg, a) * campaign_scale_value(cfg, star + 1);
 	}
-	v = name ? campaign_scale_ref((struct campaign_config *)cfg, name) : NULL;
-	return v ? (uint64_t)*v : 0;
+	k = scale_index(cfg, name);
+	return k < 0 ? 0 : (uint64_t)cfg->scale_values[k];
 }
 
 void campaign_workload_text(const struct campaign_config *cfg, const char *tmpl, struct strbuf *out)
@@ -215,7 +223,7 @@ int config_load_workload(struct jsonr *c, json_t *root, struct campaign_config *
 				r = jsonr_failf(c, p.buf, "\"%s\" is not an integer in %" PRId64 "..%" PRId64, o->value,
 						so->min, so->max);
 			else
-				*campaign_scale_ref(cfg, so->name) = n;
+				cfg->scale_values[so - cfg->workload->scale_opts] = n;
 		}
 		strbuf_release(&p);
 		if (r < 0)

@@ -608,7 +608,7 @@ static int intervals_from_journal(json_t *root, const char *result_path, struct 
 	int ret;
 
 	strbuf_init(&path, 0);
-	strbuf_addf(&path, "%.*sl", (int)strlen(result_path), result_path);
+	strbuf_addf(&path, "%sl", result_path); /* x.json -> x.jsonl */
 	ret = read_file(path.buf, &text, NULL);
 	if (ret < 0) {
 		strbuf_addf(err, "%s: %s (expected the journal that holds %s's intervals)", path.buf,
