@@ -131,13 +131,8 @@ static bool parse_row_head(struct jsonr *jr, json_t *o, const char *path, const 
 	only_keys_ext(jr, o, path, keys);
 	*label = dup_str(jr, o, path, "label", JSONR_REQUIRED);
 	*kind = dup_str(jr, o, path, "workload", JSONR_REQUIRED);
-	if (!jr->failed && !workload_find(*kind)) {
-		struct strbuf names;
-		strbuf_init(&names, 0);
-		workload_list(&names, "\"", ", ", " or ");
-		jsonr_fail(jr, path, "workload", json_object_get(o, "workload"), names.buf);
-		strbuf_release(&names);
-	}
+	if (!jr->failed && !workload_find(*kind))
+		workload_kind_fail(jr, path, "workload", json_object_get(o, "workload"));
 	*test = dup_str(jr, o, path, "test", JSONR_REQUIRED);
 	return true;
 }

@@ -219,13 +219,8 @@ void rd_identity(struct jsonr *jr, struct run *r, json_t *root)
 	r->repetition = jsonr_int(jr, run, ".run", "repetition", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 1);
 	r->steady_window = jsonr_int(jr, run, ".run", "steady_window", JSONR_OPTIONAL | JSONR_NULLABLE, 0, 0);
 	kind = jsonr_str(jr, wl, ".workload", "kind", JSONR_REQUIRED, "");
-	if (!jr->failed && !workload_find(kind)) {
-		struct strbuf names;
-		strbuf_init(&names, 0);
-		workload_list(&names, "\"", ", ", " or ");
-		jsonr_fail(jr, ".workload", "kind", json_object_get(wl, "kind"), names.buf);
-		strbuf_release(&names);
-	}
+	if (!jr->failed && !workload_find(kind))
+		workload_kind_fail(jr, ".workload", "kind", json_object_get(wl, "kind"));
 	r->kind = dup_or_empty(kind);
 	r->test = dup_or_empty(jsonr_str(jr, wl, ".workload", "test", JSONR_OPTIONAL | JSONR_NULLABLE, ""));
 	r->params = params_canonical(jsonr_obj(jr, wl, ".workload", "params", JSONR_OPTIONAL | JSONR_NULLABLE), &r->open_loop);

@@ -1,6 +1,7 @@
 /* The workload registry: one explicit list (workload/registry.h). */
 #include "workload/registry.h"
 
+#include "core/jsonr.h"
 #include "core/strbuf.h"
 #include "workload/sysbench/sysbench.h"
 #include "workload/tpcc/tpcc.h"
@@ -203,4 +204,14 @@ bool workload_has_users(const char *kind)
 	const struct workload_desc *wd = workload_find(kind);
 
 	return wd && wd->users_param;
+}
+
+void workload_kind_fail(struct jsonr *jr, const char *path, const char *key, const struct json_t *v)
+{
+	struct strbuf names;
+
+	strbuf_init(&names, 0);
+	workload_list(&names, "\"", ", ", " or ");
+	jsonr_fail(jr, path, key, v, names.buf);
+	strbuf_release(&names);
 }

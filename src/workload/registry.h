@@ -20,6 +20,8 @@
 
 struct db_conn_params;
 struct db_driver_ops;
+struct jsonr;
+struct json_t;
 struct strbuf;
 struct workload_ops;
 
@@ -131,5 +133,8 @@ int workload_has_test(const struct workload_desc *wd, const char *test);
 const char *workload_tpm_type(const char *kind);
 bool workload_scale_param(const char *kind, const char *key);
 bool workload_has_users(const char *kind);
+/* A file's reader refuses a kind that is no workload (v: its value at path.key): "… (expected \"sysbench\"
+ * or \"tpcc\")", the registered names. */
+void workload_kind_fail(struct jsonr *jr, const char *path, const char *key, const struct json_t *v);
 
 #endif
